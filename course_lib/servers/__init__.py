@@ -1,0 +1,37 @@
+"""Lesson servers: each module exposes factories that return a fresh server with fresh state.
+
+`REGISTRY` maps the names `course serve` and `course review` accept to `module:factory` paths;
+modules are imported only when a server is built.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+REGISTRY: dict[str, str] = {
+    "clock": "course_lib.servers.clock:build_server",
+    "weather": "course_lib.servers.weather:build_server",
+    "weather-chain": "course_lib.servers.weather:build_chain_server",
+}
+
+
+class UnknownServer(LookupError):
+    """A server name that is not in the registry."""
+
+
+def factory(name: str) -> Callable[..., Any]:
+    """The factory registered under `name`."""
+    try:
+        path = REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(REGISTRY))
+        raise UnknownServer(f"unknown server {name!r}; known servers: {known}") from None
+    module_name, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def build(name: str, **kwargs: Any):
+    """A fresh server registered under `name`."""
+    return factory(name)(**kwargs)
