@@ -52,8 +52,8 @@ def sentences(text: str) -> list[str]:
 
 
 def says_when(description: str) -> bool:
-    """Whether a description tells the model when to use the tool."""
-    return bool(_WHEN.search(description))
+    """Whether a description has a sentence telling the model when to use the tool."""
+    return any(_WHEN.search(s) and not _WHEN_NOT.search(s) for s in sentences(description))
 
 
 def says_when_not(description: str) -> bool:
@@ -102,3 +102,17 @@ def review(tools: list[Any]) -> list[Finding]:
         if times > 1:
             findings.append(Finding(name, "name-unique", f"{times} tools share this name; names must be unique"))
     return findings
+
+
+_LEAKS: dict[str, re.Pattern] = {
+    "stack trace": re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+"),
+    "file path": re.compile(r"(?:^|[\s'\"(=])(?:/[\w.@-]+){2,}|[A-Za-z]:\\\\[\w\\.-]+|\b[\w/-]+\.py\b(?!\w)"),
+    "SQL": re.compile(r"\b(SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b", re.I | re.S),
+    "secret": re.compile(r"\b(sk|pk|ghp|xox[bp])[-_][A-Za-z0-9_-]{8,}|Bearer\s+[A-Za-z0-9._-]{8,}|password\s*[=:]", re.I),
+    "internal host": re.compile(r"\b[\w-]+\.(internal|corp|local|lan)\b|\b(10|127)\.\d+\.\d+\.\d+\b|\b192\.168\.\d+\.\d+\b"),
+}
+
+
+def leaks(text: str) -> list[str]:
+    """The kinds of internals an error text gives away: stack traces, paths, SQL, secrets, hosts."""
+    return [kind for kind, pattern in _LEAKS.items() if pattern.search(text)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import tempfile
 from dataclasses import dataclass
@@ -12,6 +14,7 @@ import nbformat
 from course_lib.exercises import checked_exercise
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_TODO = re.compile(r"is not done yet: (.*?)\. Replace")
 _ERROR_LINE = re.compile(r"^(\w+(?:Error|NotDone|Failed|Exception)\w*): (.*)$")
 
 
@@ -86,10 +89,10 @@ def check(path: Path, timeout: int = 60) -> list[CheckOutcome]:
     with tempfile.TemporaryDirectory() as scratch:
         ini = Path(scratch) / "pytest.ini"
         ini.write_text("[pytest]\n")
-        args = [str(path.resolve()), "-c", str(ini), "--rootdir", scratch, "-p", "no:cacheprovider",
-                "-p", "no:terminal", "--nbval-lax", "--nbval-current-env",
-                f"--nbval-cell-timeout={timeout}", "-W", "ignore::DeprecationWarning"]
-        pytest.main(args, plugins=[collector])
+        args = [str(path.resolve()), "-c", str(ini), "--rootdir", scratch, "-p", "no:cacheprovider", "-q",
+                "--color=no", "--nbval-lax", "--nbval-current-env", f"--nbval-cell-timeout={timeout}"]
+        with contextlib.redirect_stdout(io.StringIO()):  # the table below is the report
+            pytest.main(args, plugins=[collector])
     outcomes = []
     for index, exercise_id in targets.items():
         outcome, text = collector.reports.get(index, ("skipped", "the check cell did not run"))
@@ -97,8 +100,11 @@ def check(path: Path, timeout: int = 60) -> list[CheckOutcome]:
             outcomes.append(CheckOutcome(exercise_id, "passed", "its check cell ran without error"))
         elif outcome == "failed":
             kind, message = _last_error(text)
-            status = "not done" if kind == "ExerciseNotDone" else "failed"
-            outcomes.append(CheckOutcome(exercise_id, status, message))
+            if kind == "ExerciseNotDone":
+                todo = _TODO.search(message)
+                outcomes.append(CheckOutcome(exercise_id, "not done", todo.group(1) if todo else message))
+            else:
+                outcomes.append(CheckOutcome(exercise_id, "failed", message))
         else:
             outcomes.append(CheckOutcome(exercise_id, "skipped", text.strip() or outcome))
     return outcomes

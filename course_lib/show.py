@@ -123,7 +123,7 @@ def _card_parts(tool: Any) -> tuple[str, str]:
     output, annotations = _output_summary(definition), _annotation_summary(definition)
     text = "\n".join([
         f"tool {definition['name']}{title}",
-        *("  " + line for line in description.splitlines()),
+        *(("  " + line).rstrip() for line in description.splitlines()),
         "  " + params_text.replace("\n", "\n  "),
         f"  output: {output}",
         f"  annotations: {annotations}",

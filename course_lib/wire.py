@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, Literal, TypeVar
 
 MODERN = "2026-07-28"
@@ -44,6 +44,49 @@ def tool(server, **kwargs: Any) -> Callable[[Callable[..., T]], Callable[..., T]
         return fn
 
     return register
+
+
+@contextmanager
+def sdk_warnings() -> Iterator[list[str]]:
+    """Collect the SDK's log messages (WARNING and above) instead of printing them.
+
+    The SDK only *logs* some problems, such as a tool name the spec forbids or a duplicate
+    name; this makes those messages a value a lesson can show and a test can assert on.
+    """
+    import logging
+
+    messages: list[str] = []
+
+    class _Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            messages.append(record.getMessage())
+
+    logger, handler = logging.getLogger("mcp"), _Keep(logging.WARNING)
+    saved = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield messages
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = saved
+
+
+def docstring_as_written(fn: Callable[..., Any]) -> str:
+    """A function's docstring exactly as typed in its source, indentation included.
+
+    This is what `fn.__doc__` holds on Python 3.11 and 3.12 (3.13 dedents it when compiling),
+    recovered from the source so that it is the same on every Python version.
+    """
+    import ast
+
+    source = inspect.getsource(fn)
+    if source[:1].isspace():  # a nested def: parse it inside a block so its indentation is kept
+        source = "if True:\n" + source
+        node = ast.parse(source).body[0].body[0]
+    else:
+        node = ast.parse(source).body[0]
+    return ast.get_docstring(node, clean=False) or ""
 
 
 def dump(obj: Any) -> Any:

@@ -38,7 +38,7 @@ def passed(exercise_id: str, verified: str) -> None:
 
 
 def not_done(exercise_id: str, error: NotImplementedError) -> ExerciseNotDone:
-    todo = str(error).split(":", 1)[-1].strip() if str(error) else "write your answer"
+    todo = str(error).split(":", 1)[-1].strip().rstrip(".") if str(error) else "write your answer"
     return ExerciseNotDone(
         f"Exercise {exercise_id} is not done yet: {todo}. Replace `raise NotImplementedError(...)` "
         f"with your code, run that cell, then run this check again."

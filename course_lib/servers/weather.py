@@ -126,7 +126,8 @@ def build_server():
         """Weather tool."""
         return f"{q}: around 12 and cloudy, maybe rain later."
 
-    @wire.tool(server, annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True))
+    @wire.tool(server, title="Daily forecast",
+               annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True))
     def get_daily_forecast(
         city: Annotated[str, Field(min_length=1, max_length=100,
                                    description="City name, e.g. 'Des Moines'. One city per call.")],
@@ -164,7 +165,7 @@ def build_chain_server():
             raise ToolError(f"Unknown city id {city_id!r}. Call get_city_id first.") from None
 
     @wire.tool(server)
-    def convert_units(value: float, to: str) -> float:
+    def convert_units(value: Annotated[float, Field(allow_inf_nan=False)], to: str) -> float:
         """Convert a Celsius temperature."""
         return convert_temperature(value, "imperial" if to.lower().startswith(("f", "imp")) else "metric")
 

@@ -1,0 +1,123 @@
+"""The `course` command: real runs in subprocesses, one-line errors, exit codes."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+
+def course(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "course_lib.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=300, env=_offline_env())
+
+
+def _offline_env() -> dict:
+    import os
+
+    env = dict(os.environ, NO_COLOR="1")
+    # Any attempt to reach the network through a proxy-aware client fails fast.
+    env.update(HTTP_PROXY="http://127.0.0.1:9", HTTPS_PROXY="http://127.0.0.1:9", TIKTOKEN_CACHE_DIR="")
+    return env
+
+
+def one_line_error(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("course: ")
+    return lines[0]
+
+
+def test_doctor_passes_offline_with_one_line_per_check():
+    result = course("doctor")
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert all(line.startswith("✅ ") for line in lines[:-1])
+    assert any("o200k_base loaded offline" in line and "446a9538" in line for line in lines)
+    assert any("cl100k_base loaded offline" in line and "223921b7" in line for line in lines)
+    assert lines[-1].startswith("All checks passed")
+
+
+@pytest.mark.parametrize("args, says", [
+    (("check", "missing.ipynb"), "no such file: missing.ipynb"),
+    (("check", "pyproject.toml"), "is not a notebook"),
+    (("check", "42"), "no exercise notebook for lesson 42"),
+    (("hint", "9.9"), "no exercises"),
+    (("hint", "1.9"), "there is no exercise 1.9"),
+    (("hint", "banana"), "not an exercise id"),
+    (("review", "nope"), "unknown server 'nope'"),
+    (("serve", "nope"), "unknown server 'nope'"),
+    (("frobnicate",), "invalid choice"),
+    (("build", "--root", "no/such/folder"), "has no solutions/ folder"),
+])
+def test_user_mistakes_get_one_line_and_a_nonzero_exit(args, says):
+    assert says in one_line_error(course(*args))
+
+
+def test_broken_notebook_gets_one_line(tmp_path):
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{ this is not json")
+    assert "is not a valid notebook" in one_line_error(course("check", str(broken)))
+
+
+def test_outside_the_course_folder_build_says_where_to_run(tmp_path):
+    assert "inside the course folder" in one_line_error(course("build", cwd=tmp_path))
+
+
+def test_build_check_reports_in_sync():
+    result = course("build", "--check")
+    assert result.returncode == 0 and "in sync" in result.stdout
+
+
+def test_build_check_detects_drift(tmp_path):
+    copy = tmp_path / "course"
+    for folder in ("solutions", "exercises", "course_lib"):
+        shutil.copytree(ROOT / folder, copy / folder)
+    stale = sorted((copy / "exercises").glob("*.ipynb"))[-1]
+    stale.write_text(stale.read_text().replace("NotImplementedError", "NotImplemented"))
+    result = course("build", "--check", cwd=copy)
+    assert result.returncode == 1 and stale.name in result.stderr
+    assert course("build", cwd=copy).returncode == 0
+    assert course("build", "--check", cwd=copy).returncode == 0
+
+
+def test_check_unsolved_notebook_lists_every_exercise_as_not_done():
+    result = course("check", "01")
+    assert result.returncode == 1
+    rows = [line for line in result.stdout.splitlines() if line.startswith("⏳")]
+    assert [row.split()[1] for row in rows] == ["1.1", "1.2", "1.3", "1.4"]
+    assert "is not done yet" in rows[0]
+    assert result.stdout.strip().endswith("0 of 4 exercises passed in 01_bad_tool_rewrite.ipynb")
+
+
+def test_check_solved_notebook_passes():
+    result = course("check", "solutions/01_bad_tool_rewrite.ipynb")
+    assert result.returncode == 0, result.stdout
+    assert "4 of 4 exercises passed" in result.stdout
+
+
+def test_check_reports_a_wrong_answer_with_its_message(tmp_path):
+    import nbformat
+
+    notebook = nbformat.read(ROOT / "solutions/01_bad_tool_rewrite.ipynb", as_version=4)
+    cell = next(c for c in notebook.cells if "def is_valid_tool_name" in c.source)
+    cell.source = cell.source.replace('r"[A-Za-z0-9_.-]{1,128}"', 'r"[\\w.-]+"')
+    path = tmp_path / "01_attempt.ipynb"
+    nbformat.write(notebook, path)
+    result = course("check", str(path))
+    row = next(line for line in result.stdout.splitlines() if " 1.4 " in f" {line} ")
+    assert row.startswith("❌") and "hints.show(\"1.4\")" in row
+    assert result.returncode == 1
+
+
+def test_hint_levels_and_review():
+    assert course("hint", "1.2", "--level", "2").stdout.startswith("Hint 2 of 3 for exercise 1.2:")
+    review = course("review", "weather")
+    assert review.returncode == 1 and "weather: [name-intent]" in review.stdout
+    assert "get_daily_forecast:" not in review.stdout

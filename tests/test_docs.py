@@ -1,0 +1,62 @@
+"""README, CI script and lesson notebooks agree with each other and with the lesson skeleton."""
+
+from __future__ import annotations
+
+import re
+
+import nbformat
+import pytest
+
+from conftest import ROOT
+
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+OPEN_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/jupyter lab notebooks/00_start_here.ipynb"
+TEST_COMMAND = 'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/pytest'
+
+
+def test_readme_has_the_two_commands_and_ci_runs_the_test_one():
+    assert OPEN_COMMAND in README and TEST_COMMAND in README
+    assert TEST_COMMAND in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_readme_lesson_table_matches_notebook_metadata():
+    rows = re.findall(r"^\| (\d\d) \| (.+?) \| (\d+) min \| (\d+) min \|$", README, re.M)
+    expected = []
+    for path in LESSONS:
+        meta = nbformat.read(path, as_version=4).metadata["course"]
+        expected.append((meta["lesson"], meta["title"], str(meta["teaching"]), str(meta["exercises"])))
+    assert rows == expected
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_follows_the_skeleton(path):
+    notebook = nbformat.read(path, as_version=4)
+    meta = notebook.metadata["course"]
+    assert path.name.startswith(meta["lesson"] + "_")
+    assert 2 <= len(meta["objectives"]) <= 4 and len(meta["keypoints"]) == len(meta["objectives"])
+    first = notebook.cells[0].source
+    assert first.startswith(f"# {meta['lesson']} · {meta['title']}")
+    assert "**You will be able to…**" in first
+    assert len(re.findall(r"^\d\. ", first, re.M)) == len(meta["objectives"])
+    text = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+    keypoints = text.split("## Key points", 1)[1].split("##", 1)[0]
+    assert len(re.findall(r"^\d\. ", keypoints, re.M)) == len(meta["objectives"])
+    assert "## Glossary" in text
+
+
+@pytest.mark.parametrize("folder", ["notebooks", "solutions"])
+def test_stored_notebooks_are_executed_in_order_without_unexpected_errors(folder):
+    for path in sorted((ROOT / folder).glob("*.ipynb")):
+        code = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+        assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), path.name
+        for cell in code:
+            if "raises-exception" not in cell.metadata.get("tags", []):
+                assert all(o.output_type != "error" for o in cell.outputs), (path.name, cell.source[:60])
+
+
+def test_exercise_notebooks_ship_without_outputs():
+    for path in sorted((ROOT / "exercises").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code":
+                assert cell.outputs == [] and cell.execution_count is None, path.name

@@ -1,0 +1,47 @@
+"""course_lib.show: the text forms nbval compares, and the HTML forms people see."""
+
+from __future__ import annotations
+
+from course_lib import show, wire
+from course_lib.servers import weather
+
+
+def tools():
+    return wire.run_sync(wire.list_tools, weather.build_server())
+
+
+def test_tool_card_lists_every_parameter_with_its_constraints():
+    card = show.tool_card(tools()[1])
+    lines = repr(card).splitlines()
+    assert lines[0] == "tool get_daily_forecast (Daily forecast)"
+    row = next(line for line in lines if line.strip().startswith("days"))
+    assert "integer" in row and "1 ≤ x ≤ 7" in row and " 3 " in row
+    assert any('one of "metric" | "imperial"' in line for line in lines)
+    assert "annotations: readOnlyHint=true, openWorldHint=true" in lines[-1]
+    assert "<table>" in card._repr_html_()
+
+
+def test_rendering_is_deterministic_and_escaped():
+    first, second = show.compare(*tools()), show.compare(*tools())
+    assert repr(first) == repr(second) and first._repr_html_() == second._repr_html_()
+    assert "0x" not in repr(first)
+    html = show.table(["a"], [["<script>"]])._repr_html_()
+    assert "<script>" not in html.replace("<style>", "") and "&lt;script&gt;" in html
+
+
+def test_compare_counts_constraints_and_descriptions():
+    text = repr(show.compare(*tools(), labels=("bad", "good")))
+    assert "constrained  0" in text and "3 sentences" in text
+
+
+def test_result_shows_error_state_and_both_forms():
+    ok = wire.run_sync(wire.call_tool, weather.build_server(), "get_daily_forecast", {"city": "Oslo", "days": 1})
+    bad = wire.run_sync(wire.call_tool, weather.build_server(), "get_daily_forecast", {"city": "Atlantis"})
+    assert repr(show.result(ok)).startswith("isError: false") and "structuredContent:" in repr(show.result(ok))
+    assert repr(show.result(bad, "unknown")).startswith("unknown: isError: true")
+    assert "course-err" in show.result(bad)._repr_html_()
+
+
+def test_frames_shorten_long_strings():
+    rendered = repr(show.frames([("C->S", {"text": "x" * 300})], max_string=10))
+    assert rendered == 'C->S {"text": "xxxxxxxxxx…(+290 chars)"}'
