@@ -127,7 +127,10 @@ def cmd_build(args) -> int:
         for folder in ("notebooks", "solutions"):
             for path in sorted((root / folder).glob("*.ipynb")):
                 print(f"executing {path.relative_to(root)}")
-                runner.execute(path)
+                try:
+                    runner.execute(path)
+                except runner.NotebookProblem as error:
+                    raise UserError(str(error)) from None
     try:
         stale = exercises.build(root, check_only=args.check)
     except exercises.SolutionFormatError as error:

@@ -38,13 +38,22 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
 
 
 def execute(path: Path, timeout: int = 120) -> None:
-    """Run every cell of a notebook in a fresh kernel (cwd = its folder) and save the outputs."""
+    """Run every cell of a notebook in a fresh kernel (cwd = its folder) and save the outputs.
+
+    Cells tagged `raises-exception` may fail; any other failure leaves the file untouched and
+    raises `NotebookProblem` naming the cell.
+    """
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
 
     notebook = read_notebook(path)
     client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", allow_errors=False,
                             record_timing=False, resources={"metadata": {"path": str(path.parent)}})
-    client.execute()
+    try:
+        client.execute()
+    except CellExecutionError as error:
+        first_line = error.evalue.splitlines()[0] if error.evalue else ""
+        raise NotebookProblem(f"{path}: a cell raised {error.ename}: {first_line}"[:300]) from None
     nbformat.write(notebook, path)
 
 

@@ -92,7 +92,7 @@ def test_check_unsolved_notebook_lists_every_exercise_as_not_done():
     assert result.returncode == 1
     rows = [line for line in result.stdout.splitlines() if line.startswith("⏳")]
     assert [row.split()[1] for row in rows] == ["1.1", "1.2", "1.3", "1.4"]
-    assert "is not done yet" in rows[0]
+    assert "register one tool with a verb_object name" in rows[0]
     assert result.stdout.strip().endswith("0 of 4 exercises passed in 01_bad_tool_rewrite.ipynb")
 
 
