@@ -1,0 +1,161 @@
+"""Measure the course's speed and memory targets (COURSE_DESIGN.md, "Targets").
+
+Run from the course folder: `python tests/benchmark.py` (add `--full` to time the whole pytest run too).
+Numbers are printed, never asserted: timing belongs in a report, not in a test on a noisy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+
+
+def _python(code: str) -> str:
+    return subprocess.run([PY, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
+
+
+def _median_of(code: str, runs: int = 5) -> float:
+    return statistics.median(float(_python(code)) for _ in range(runs))
+
+
+def import_time() -> dict[str, float]:
+    """Cold `import course_lib`, and of the modules a lesson's first cell imports."""
+    timer = "import time; t = time.perf_counter(); {}; print(time.perf_counter() - t)"
+    return {
+        "import course_lib": _median_of(timer.format("import course_lib")),
+        "import show, tokens, wire, servers.weather": _median_of(
+            timer.format("from course_lib import show, tokens, wire; from course_lib.servers import weather")),
+    }
+
+
+def token_speed() -> dict[str, float]:
+    """First count in a fresh process (encoding load included), then JSON throughput."""
+    first = _median_of("import time; t = time.perf_counter(); from course_lib import tokens; "
+                       "tokens.count('get_daily_forecast'); print(time.perf_counter() - t)", runs=3)
+    code = (
+        "import time, json; from course_lib import tokens, wire; from course_lib.servers import weather;"
+        "tools = wire.run_sync(wire.list_tools, weather.build_server());"
+        "blob = json.dumps([wire.dump(t) for t in tools] * 700); tokens.count('warm');"
+        "t = time.perf_counter(); tokens.count(blob); print(len(blob.encode()) / (time.perf_counter() - t) / 1e6)"
+    )
+    return {"first token count (s)": first, "JSON throughput (MB/s)": _median_of(code, runs=3)}
+
+
+def mcp_call_speed() -> dict[str, float]:
+    """In-process connect + one call, and calls on an open session."""
+    code = (
+        "import time; from course_lib import wire; from course_lib.servers import weather\n"
+        "server = weather.build_server()\n"
+        "async def main():\n"
+        "    t = time.perf_counter()\n"
+        "    for _ in range(100):\n"
+        "        async with wire.connect(server) as c: await c.call_tool('get_daily_forecast', {'city': 'Oslo'})\n"
+        "    setup = (time.perf_counter() - t) / 100\n"
+        "    async with wire.connect(server) as c:\n"
+        "        t = time.perf_counter()\n"
+        "        for _ in range(200): await c.call_tool('get_daily_forecast', {'city': 'Oslo'})\n"
+        "        per = (time.perf_counter() - t) / 200\n"
+        "    print(setup * 1000, per * 1000)\n"
+        "wire.run_sync(main)\n"
+    )
+    setup, per_call = map(float, _python(code).split())
+    return {"connect + 1 call (ms)": setup, "call on open session (ms)": per_call}
+
+
+_MEMORY_CELL = "import resource; print('PEAK_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+
+
+def lesson_runs() -> list[tuple[str, float, float, float]]:
+    """Each lesson and solution executed headless: (name, seconds, slowest cell seconds, peak MB)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    rows = []
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        notebook.cells.append(nbformat.v4.new_code_cell(_MEMORY_CELL))
+        started = time.perf_counter()
+        NotebookClient(notebook, timeout=300, kernel_name="python3", record_timing=True,
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+        total = time.perf_counter() - started
+        slowest = max(_cell_seconds(cell) for cell in notebook.cells if cell.cell_type == "code")
+        peak_kb = int(notebook.cells[-1].outputs[0]["text"].split()[1])
+        rows.append((f"{path.parent.name}/{path.name}", total, slowest, peak_kb / 1024))
+    return rows
+
+
+def _cell_seconds(cell) -> float:
+    from datetime import datetime
+
+    timing = cell.metadata.get("execution", {})
+    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
+    if not (start and end):
+        return 0.0
+    parse = lambda stamp: datetime.fromisoformat(stamp.replace("Z", "+00:00"))  # noqa: E731
+    return (parse(end) - parse(start)).total_seconds()
+
+
+def course_check_time() -> dict[str, float]:
+    """`course check` on the unsolved and the solved lesson 01 notebook."""
+    out = {}
+    for label, target in (("unsolved exercises/01", "01"), ("solved solutions/01", "solutions/01_bad_tool_rewrite.ipynb")):
+        started = time.perf_counter()
+        subprocess.run([PY, "-m", "course_lib.cli", "check", target], cwd=ROOT, capture_output=True)
+        out[f"course check {label} (s)"] = time.perf_counter() - started
+    return out
+
+
+def pytest_time() -> dict[str, float]:
+    """The full suite, and the notebooks' share against a floor of trivial notebooks."""
+    import nbformat
+
+    def timed(args: list[str], cwd: Path = ROOT) -> float:
+        started = time.perf_counter()
+        subprocess.run([PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=cwd, capture_output=True)
+        return time.perf_counter() - started
+
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb"))
+    with tempfile.TemporaryDirectory() as scratch:
+        for index in range(len(notebooks)):
+            floor = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import course_lib")])
+            nbformat.write(floor, Path(scratch) / f"floor_{index}.ipynb")
+        (Path(scratch) / "pytest.ini").write_text("[pytest]\n")
+        floor_time = timed(["--nbval", "--nbval-current-env", "."], cwd=Path(scratch))
+    return {
+        "full pytest (s)": timed([]),
+        "notebooks under nbval (s)": timed(["notebooks", "solutions"]),
+        f"floor: {len(notebooks)} import-only notebooks (s)": floor_time,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="also time the full pytest run (about a minute)")
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]} on {sys.platform}\n")
+    for title, figures in (("imports (target ≤ 1.0 s)", import_time()),
+                           ("tokens (targets: first ≤ 0.6 s, ≥ 1 MB/s)", token_speed()),
+                           ("in-process MCP", mcp_call_speed()),
+                           ("course check (target ≤ 5 s)", course_check_time())):
+        print(title)
+        for label, value in figures.items():
+            print(f"  {label:<48} {value:8.3f}")
+    print("\nlessons headless (targets: ≤ 8 s, no cell over 3 s, ≤ 400 MB peak)")
+    for name, total, slowest, peak in lesson_runs():
+        print(f"  {name:<48} {total:6.2f} s  slowest cell {slowest:5.2f} s  peak {peak:6.1f} MB")
+    if args.full:
+        print("\npytest (targets: full ≤ 180 s; notebooks ≤ 1.5 × floor)")
+        for label, value in pytest_time().items():
+            print(f"  {label:<48} {value:8.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""Lessons run in real JupyterLab, driven in headless Chromium, as a learner would run them.
+
+Skipped (with the reason) where Playwright or a Chromium binary is missing, unless
+COURSE_REQUIRE_BROWSER=1 (as in `.ci/run`, which installs both): then a missing browser fails.
+Set COURSE_SCREENSHOTS=DIR to keep screenshots of the top and the end of each run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+if os.environ.get("COURSE_REQUIRE_BROWSER") == "1":
+    from playwright import sync_api
+
+    assert CHROMIUM, "COURSE_REQUIRE_BROWSER=1 but no Chromium binary was found"
+else:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary (apt-get install chromium)")
+
+TOKEN = "course-test"
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+ERRORS = f'{PANEL} [data-mime-type="application/vnd.jupyter.stderr"]'
+KERNEL_IDLE = """() => { const t = document.querySelector('#jp-main-statusbar')?.innerText || '';
+  const i = document.querySelector('%s .jp-Notebook-ExecutionIndicator');
+  return !!i && i.dataset.status === 'idle' && t.includes('Idle') && !t.includes('No Kernel'); }""" % PANEL
+ALL_DONE = """() => { const p = [...document.querySelectorAll('%s .jp-CodeCell .jp-InputPrompt')];
+  if (!p.length || p.some(x => x.textContent.includes('*'))) return false;
+  return !!document.querySelector('%s') || p.every(x => /\\[\\d+\\]/.test(x.textContent)); }""" % (PANEL, ERRORS)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on a copy of the course (autosave must not touch the real files)."""
+    home = tmp_path_factory.mktemp("lab")
+    course = home / "course"
+    shutil.copytree(ROOT / "notebooks", course / "notebooks")
+    (home / "config" / "labconfig").mkdir(parents=True)
+    (home / "config" / "labconfig" / "page_config.json").write_text(
+        '{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}')
+    port = _free_port()
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
+         "--ServerApp.port_retries=0", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={course}",
+         f"--LabApp.workspaces_dir={home / 'workspaces'}", "--LabApp.news_url=None"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={TOKEN}", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("jupyter lab did not answer within 60 s")
+        yield port
+    finally:
+        process.terminate()
+        process.wait(15)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
+    """Open a notebook, clear it, Run All Cells from the menu; return (output texts, error texts)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1600})
+    try:
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/{notebook}?reset&token={TOKEN}")
+        page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+        page.click(".lm-MenuBar-item:has-text('Edit')")
+        page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
+        page.click(".lm-MenuBar-item:has-text('Run')")
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        page.wait_for_function(ALL_DONE, timeout=120_000)
+        page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+        texts = page.locator(f"{PANEL} .jp-OutputArea-output").all_text_contents()
+        errors = page.locator(ERRORS).all_text_contents()
+        if os.environ.get("COURSE_SCREENSHOTS"):
+            folder = Path(os.environ["COURSE_SCREENSHOTS"])
+            folder.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(folder / f"{Path(notebook).stem}-end.png"))
+            page.locator(f"{PANEL} .jp-WindowedPanel-outer").evaluate("element => element.scrollTop = 0")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(folder / f"{Path(notebook).stem}-top.png"))
+        return texts, errors
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("notebook, expected", [
+    ("notebooks/00_start_here.ipynb", "All checks passed"),
+    ("notebooks/01_bad_tool_rewrite.ipynb", "tool calls the model had to plan"),
+])
+def test_lesson_runs_clean_in_jupyterlab(lab, browser, notebook, expected):
+    texts, errors = run_all(browser, lab, notebook)
+    assert errors == [], errors[:1]
+    assert any(expected in text for text in texts)
+    assert any("get_daily_forecast" in text for text in texts)
