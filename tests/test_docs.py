@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -11,7 +12,7 @@ from conftest import ROOT
 
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-OPEN_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/jupyter lab notebooks/00_start_here.ipynb"
+OPEN_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/jupyter lab --ServerApp.root_dir=. notebooks/00_start_here.ipynb"
 TEST_COMMAND = 'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/pytest'
 
 
@@ -60,3 +61,34 @@ def test_exercise_notebooks_ship_without_outputs():
         for cell in nbformat.read(path, as_version=4).cells:
             if cell.cell_type == "code":
                 assert cell.outputs == [] and cell.execution_count is None, path.name
+
+
+def test_the_open_command_starts_jupyterlab_on_lesson_00_with_the_course_as_root(tmp_path):
+    """Run the README's JupyterLab part for real, with a stand-in browser that records the page it opens."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+    import time
+
+    jupyter_part = OPEN_COMMAND.split("&& ")[-1].replace(".venv/bin/jupyter", "")
+    recorder = tmp_path / "browser.sh"
+    recorder.write_text(f"#!/bin/sh\necho \"$@\" > {tmp_path / 'opened.txt'}\n")
+    recorder.chmod(0o755)
+    env = dict(os.environ, BROWSER=str(recorder), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+               JUPYTER_CONFIG_DIR=str(tmp_path / "config"))
+    args = [sys.executable, "-m", "jupyter", *shlex.split(jupyter_part), "--allow-root", "--port=0",
+            "--ServerApp.port_retries=0"]
+    lab = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(300):
+            if (tmp_path / "opened.txt").exists():
+                break
+            time.sleep(0.1)
+        opened = (tmp_path / "opened.txt").read_text().strip()
+        page = Path(opened.removeprefix("file://")).read_text()
+        assert "lab/tree/notebooks/00_start_here.ipynb" in page
+    finally:
+        lab.terminate()
+        log = lab.communicate(timeout=15)[1]
+    assert f"Serving notebooks from local directory: {ROOT}" in log
