@@ -1,4 +1,4 @@
-"""The `course` command: doctor, build, check, hint, review, serve.
+"""The `course` command: doctor, build, check, grade, hint, review, serve.
 
 Every failure a person can cause (a wrong path, a broken notebook, an unknown name) prints one
 line on stderr and exits non-zero; no tracebacks.
@@ -7,6 +7,8 @@ line on stderr and exits non-zero; no tracebacks.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import platform
 import sys
 from collections.abc import Callable, Iterator
@@ -171,12 +173,38 @@ def cmd_check(args) -> int:
         raise UserError(str(error)) from None
     if not outcomes:
         raise UserError(f"{path} has no exercise check cells")
+    if args.json:
+        print(json.dumps([dataclasses.asdict(outcome) for outcome in outcomes], ensure_ascii=False))
+        return 0 if all(outcome.status == "passed" for outcome in outcomes) else 1
     width = max(len(o.exercise) for o in outcomes)
     for outcome in outcomes:
         print(f"{SYMBOLS[outcome.status]} {outcome.exercise:<{width}}  {outcome.status:<8}  {outcome.detail}")
     done = sum(outcome.status == "passed" for outcome in outcomes)
     print(f"{done} of {len(outcomes)} exercises passed in {path.name}")
     return 0 if done == len(outcomes) else 1
+
+
+def cmd_grade(args) -> int:
+    from course_lib import grading
+
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise UserError(f"no such folder: {folder}")
+    if not grading.submissions(folder):
+        raise UserError(f"{folder} holds no .ipynb files")
+    out = Path(args.out) if args.out else folder
+    out.mkdir(parents=True, exist_ok=True)
+    rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs)
+    grading.write_csv(rows, out / "grades.csv")
+    grading.write_html(rows, out / "grades.html")
+    students, columns, cells = grading.pivot(rows)
+    width = max(len(s) for s in [*students, "student"])
+    print(f"{'student':<{width}}  " + "".join(f"{c:<5}" for c in columns).rstrip())
+    for student in students:  # each symbol is two terminal columns wide; "· " matches it
+        marks = [grading.SYMBOLS[cells[(student, c)].status] if (student, c) in cells else "· " for c in columns]
+        print(f"{student:<{width}}  " + "".join(f"{mark}   " for mark in marks).rstrip())
+    print(f"{len(students)} student(s), {len(columns)} exercise column(s): {out / 'grades.csv'}, {out / 'grades.html'}")
+    return 0
 
 
 def cmd_hint(args) -> int:
@@ -238,7 +266,14 @@ def parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="run a notebook's exercise checks and print a table")
     check.add_argument("notebook", help="a notebook path, or a lesson number such as 01")
     check.add_argument("--timeout", type=int, default=60, help="seconds per cell (default 60)")
+    check.add_argument("--json", action="store_true", help="print the outcomes as JSON")
     check.set_defaults(run=cmd_check)
+    grade = sub.add_parser("grade", help="check every notebook in a folder; write grades.csv and grades.html")
+    grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
+    grade.add_argument("--out", help="where to write the reports (default: the folder itself)")
+    grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
+    grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
+    grade.set_defaults(run=cmd_grade)
     hint = sub.add_parser("hint", help="print a hint for an exercise, e.g. `course hint 1.2`")
     hint.add_argument("exercise")
     hint.add_argument("--level", type=int, default=1)
