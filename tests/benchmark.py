@@ -113,6 +113,19 @@ def course_check_time() -> dict[str, float]:
     return out
 
 
+def grade_time(students: int = 30) -> dict[str, float]:
+    """`course grade` on a class of solved lesson-01 notebooks."""
+    import shutil
+
+    with tempfile.TemporaryDirectory() as scratch:
+        for index in range(students):
+            (Path(scratch) / f"student{index:02d}").mkdir()
+            shutil.copy(ROOT / "solutions" / "01_bad_tool_rewrite.ipynb", Path(scratch) / f"student{index:02d}")
+        started = time.perf_counter()
+        subprocess.run([PY, "-m", "course_lib.cli", "grade", scratch], cwd=ROOT, capture_output=True, check=True)
+        return {f"course grade, {students} submissions (s)": time.perf_counter() - started}
+
+
 def pytest_time() -> dict[str, float]:
     """The full suite, and the notebooks' share against a floor of trivial notebooks."""
     import nbformat
@@ -138,7 +151,7 @@ def pytest_time() -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--full", action="store_true", help="also time the full pytest run (about a minute)")
+    parser.add_argument("--full", action="store_true", help="also time course grade and the full pytest run")
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]} on {sys.platform}\n")
     for title, figures in (("imports (target ≤ 1.0 s)", import_time()),
@@ -152,8 +165,8 @@ def main() -> None:
     for name, total, slowest, peak in lesson_runs():
         print(f"  {name:<48} {total:6.2f} s  slowest cell {slowest:5.2f} s  peak {peak:6.1f} MB")
     if args.full:
-        print("\npytest (targets: full ≤ 180 s; notebooks ≤ 1.5 × floor)")
-        for label, value in pytest_time().items():
+        print("\ngrading and pytest (targets: grade ≤ 90 s; full ≤ 180 s; notebooks ≤ 1.5 × floor)")
+        for label, value in {**grade_time(), **pytest_time()}.items():
             print(f"  {label:<48} {value:8.2f}")
 
 
