@@ -220,3 +220,92 @@ def table(header: list[str], rows: list[list[Any]]) -> Rendered:
     """A small table of any values (rendered with `str`)."""
     text, body = _table(header, [[str(cell) for cell in row] for row in rows])
     return Rendered(text, f'<div class="course-card">{body}</div>')
+
+
+# --- lessons 02-03: the two halves of a result, host tables, trimmed frame logs -------------------
+
+
+def result_parts(res: Any, title: str | None = None) -> Rendered:
+    """One result split in two, side by side: content (what the model reads) and structuredContent (programs)."""
+    data = wire.dump(res)
+    blocks = data.get("content", [])
+    content = "\n".join(f"[{i}] {block.get('type', '?')}: " + block.get("text", _json(block)).replace("\n", "\n    ")
+                        for i, block in enumerate(blocks)) or "(no content blocks)"
+    structured = _json(data["structuredContent"], indent=2) if "structuredContent" in data else "(none)"
+    heading = f"{title + ': ' if title else ''}isError: {_json(bool(data.get('isError')))}"
+    left, right = "content: what the model reads", "structuredContent: what programs get"
+    text = f"{heading}\n--- {left} ---\n{content}\n--- {right} ---\n{structured}"
+    body = (f"<div>{html.escape(heading)}</div><div class=\"course-side\">"
+            f"<div class=\"course-card\"><i>{html.escape(left)}</i>{_pre(content)}</div>"
+            f"<div class=\"course-card\"><i>{html.escape(right)}</i>{_pre(structured)}</div></div>")
+    return Rendered(text, body)
+
+
+def _resolve(schema: dict, root: dict) -> dict:
+    ref = schema.get("$ref", "")
+    if ref.startswith("#/$defs/"):
+        return root.get("$defs", {}).get(ref.rsplit("/", 1)[-1], {})
+    return schema
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(item, dict) for item in value):
+        return f"{len(value)} item{'' if len(value) == 1 else 's'}"
+    return _json(value)
+
+
+def host_table(res: Any, tool: Any = None, rows: str | None = None) -> Rendered:
+    """What a host can draw from `structuredContent` alone: a table, with column titles from the outputSchema.
+
+    `rows` names the field that holds the list of rows; by default the only list-of-objects field, or the
+    object itself as one row. The text content is never read.
+    """
+    data = wire.dump(res)
+    if data.get("isError") or not isinstance(data.get("structuredContent"), dict):
+        reason = "isError: true" if data.get("isError") else "no structuredContent"
+        text = f"(no table: {reason}; a host can only show the text)"
+        return Rendered(text, f'<div class="course-card">{html.escape(text)}</div>')
+    structured = data["structuredContent"]
+    lists = [key for key, value in structured.items() if isinstance(value, list) and value and isinstance(value[0], dict)]
+    key = rows if rows is not None else (lists[0] if len(lists) == 1 else None)
+    items = structured[key] if key is not None else [structured]
+    schema = (wire.dump(tool).get("outputSchema") or {}) if tool is not None else {}
+    item_schema = _resolve(schema, schema)
+    if key is not None:
+        item_schema = _resolve(item_schema.get("properties", {}).get(key, {}).get("items", {}), schema)
+    properties = item_schema.get("properties", {})
+    columns = list(properties) or list(dict.fromkeys(name for item in items for name in item))
+    header = [properties.get(name, {}).get("title", name) for name in columns]
+    text, body = _table(header, [[_cell(item.get(name)) for name in columns] for item in items])
+    return Rendered(text, f'<div class="course-card">{body}</div>')
+
+
+_OPENING = frozenset({"server/discover", "initialize", "notifications/initialized"})
+
+
+def _without_envelope(frame: dict) -> dict:
+    frame = json.loads(json.dumps(frame))
+    for part in ("params", "result"):
+        if isinstance(frame.get(part), dict) and "_meta" in frame[part]:
+            frame[part]["_meta"] = "…"
+    return frame
+
+
+def exchange(log: Iterable[tuple[str, dict]], envelope: bool = False, max_string: int = 120) -> Rendered:
+    """Recorded frames without the connection's opening (discover / initialize), one per line.
+
+    With `envelope=False` each 2026-07-28 `_meta` envelope is shown as "…" (it is the same on every
+    request of a connection); `frames` shows everything.
+    """
+    log = list(log)
+    opening_ids = {frame.get("id") for _, frame in log if frame.get("method") in _OPENING and "id" in frame}
+    kept = [(direction, frame) for direction, frame in log
+            if frame.get("method") not in _OPENING and not ("method" not in frame and frame.get("id") in opening_ids)]
+    lines = [f"{direction} {_json(shorten(frame if envelope else _without_envelope(frame), max_string))}"
+             for direction, frame in kept]
+    text = "\n".join(lines)
+    return Rendered(text, f'<div class="course-card">{_pre(text)}</div>')

@@ -12,8 +12,17 @@ from typing import Any
 
 REGISTRY: dict[str, str] = {
     "clock": "course_lib.servers.clock:build_server",
+    "order-desk": "course_lib.servers.failures:build_server",
+    "orders": "course_lib.servers.orders:build_server",
     "weather": "course_lib.servers.weather:build_server",
     "weather-chain": "course_lib.servers.weather:build_chain_server",
+    "deploy": "course_lib.servers.deploy:build_server",
+    "deploy-risky": "course_lib.servers.deploy:build_risky_server",
+    "drafts": "course_lib.servers.drafts:build_server",
+    "incident-overloaded": "course_lib.servers.incident_overloaded:build_server",
+    "incidents": "course_lib.servers.incidents:build_server",
+    "ops": "course_lib.servers.ops:build_server",
+    "workspace": "course_lib.servers.workspace:build_server",
 }
 
 

@@ -1,0 +1,453 @@
+"""What tools cost: measuring definitions and results, context pressure, and prompt-cache reuse.
+
+Pure data functions (no drawing; `course_lib.charts` draws what these return). Token counts come
+from `course_lib.tokens` (real tiktoken encodings, offline). `listings_across_processes` builds a
+server in fresh Python processes with different hash seeds, to catch a `tools/list` that changes
+between processes.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import types
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from course_lib import tokens, wire
+
+Style = Literal["one-line", "compact", "indented"]
+STYLES: dict[str, str] = {
+    "one-line": "json.dumps(d): one line, with Python's default separators ', ' and ': '",
+    "compact": "json.dumps(d, separators=(',', ':')): no spaces at all",
+    "indented": "json.dumps(d, indent=2): one key per line, as a person prints it",
+}
+CONTEXT_WINDOWS: tuple[int, ...] = (8_000, 32_000, 128_000, 200_000, 1_000_000)
+"""Context window sizes (tokens) to compare against; real models range roughly over these."""
+
+
+# --- measuring a definition ---------------------------------------------------------------------
+
+
+def as_sent(tool: Any, description: str | None = None, output_schema: bool = True) -> dict:
+    """A tool's wire definition as a dict, optionally with another description or without outputSchema."""
+    definition = tokens.definition(tool, output_schema=output_schema)
+    if description is not None:
+        definition["description"] = description
+    return definition
+
+
+def serialize(definition: Any, style: Style = "compact") -> str:
+    """A definition (or any wire object) as JSON text in one of the `STYLES`."""
+    data = wire.dump(definition)
+    if style == "one-line":
+        return json.dumps(data, ensure_ascii=False)
+    if style == "compact":
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    if style == "indented":
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    raise ValueError(f"unknown style {style!r}; use one of {', '.join(STYLES)}")
+
+
+@dataclass(frozen=True)
+class Size:
+    """A text's length in characters and in tokens of each encoding."""
+
+    chars: int
+    tokens: dict[str, int]
+
+    def per_token(self, encoding: str = tokens.DEFAULT_ENCODING) -> float:
+        """Characters per token in `encoding`."""
+        return self.chars / max(1, self.tokens[encoding])
+
+
+def size(text: str, encodings: Sequence[str] = tokens.ENCODINGS) -> Size:
+    """Characters and token counts (each encoding) of a text."""
+    return Size(len(text), {name: tokens.count(text, name) for name in encodings})
+
+
+@dataclass(frozen=True)
+class Method:
+    """One way of turning a definition into text to measure."""
+
+    label: str
+    style: Style
+    description: Literal["3.13", "3.11"]
+    output_schema: bool = False
+
+
+SEED_METHOD = Method("the seed's figures", "one-line", "3.13")
+"""774 / 189: one-line `json.dumps`, no outputSchema, the docstring as Python 3.13 compiles it."""
+
+METHODS: tuple[Method, ...] = (
+    SEED_METHOD,
+    Method("truly compact", "compact", "3.13"),
+    Method("3.11 docstring, seed's serialization", "one-line", "3.11"),
+    Method("3.11 docstring, truly compact", "compact", "3.11"),
+    Method("indented, as printed in the seed", "indented", "3.13"),
+    Method("compact, with outputSchema", "compact", "3.13", output_schema=True),
+)
+
+
+def measure(tool: Any, fn: Callable[..., Any] | None, method: Method,
+            encodings: Sequence[str] = tokens.ENCODINGS) -> Size:
+    """The size of `tool`'s definition measured by `method`.
+
+    `fn` is the function whose docstring became the description (None keeps the listed one):
+    its docstring is taken as written (what Python 3.11/3.12 send) or dedented (what 3.13 sends),
+    so the result is the same on every Python version.
+    """
+    description = None
+    if fn is not None:
+        description = wire.docstring_as_written(fn) if method.description == "3.11" else wire.docstring_as_python313(fn)
+    text = serialize(as_sent(tool, description, output_schema=method.output_schema), method.style)
+    return size(text, encodings)
+
+
+def indentation_cost(fn: Callable[..., Any], encodings: Sequence[str] = tokens.ENCODINGS) -> dict[str, int]:
+    """Extra characters and tokens (per encoding) that the as-written docstring adds over the 3.13 form.
+
+    Measured as JSON string values, the way the description travels inside a definition.
+    """
+    written, dedented = json.dumps(wire.docstring_as_written(fn)), json.dumps(wire.docstring_as_python313(fn))
+    extra = {"chars": len(written) - len(dedented)}
+    extra.update({name: tokens.count(written, name) - tokens.count(dedented, name) for name in encodings})
+    return extra
+
+
+# --- per-field breakdown --------------------------------------------------------------------------
+
+
+FIELD_LABELS = {"name": "name", "title": "title", "description": "description", "outputSchema": "output schema",
+                "annotations": "annotations"}
+FRAME = "schema frame"
+"""The part of a definition that is no field's content: inputSchema's type, required and title, and JSON punctuation."""
+
+
+def _pieces(definition: dict) -> list[tuple[str, str]]:
+    """The compact JSON of a definition cut into (part, text) pieces that concatenate to it exactly."""
+
+    def j(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    pieces: list[tuple[str, str]] = []
+    for index, (key, value) in enumerate(definition.items()):
+        pieces.append((FRAME, "{" if index == 0 else ","))
+        if key == "inputSchema" and isinstance(value, dict):
+            pieces.append((FRAME, j(key) + ":{"))
+            for sub_index, (sub_key, sub_value) in enumerate(value.items()):
+                if sub_index:
+                    pieces.append((FRAME, ","))
+                if sub_key == "properties" and isinstance(sub_value, dict):
+                    pieces.append((FRAME, j(sub_key) + ":{"))
+                    for param_index, (param, schema) in enumerate(sub_value.items()):
+                        if param_index:
+                            pieces.append((FRAME, ","))
+                        pieces.append((f"param {param}", j(param) + ":" + j(schema)))
+                    pieces.append((FRAME, "}"))
+                else:
+                    pieces.append((FRAME, j(sub_key) + ":" + j(sub_value)))
+            pieces.append((FRAME, "}"))
+        else:
+            pieces.append((FIELD_LABELS.get(key, "other fields"), j(key) + ":" + j(value)))
+    pieces.append((FRAME, "}" if pieces else "{}"))
+    return pieces
+
+
+def field_tokens(definition: Any, encoding: str = tokens.DEFAULT_ENCODING) -> list[tuple[str, int]]:
+    """Tokens per part of a definition: name, description, each parameter ("param city"), schema frame,
+    output schema, annotations.
+
+    The whole definition is encoded once (compact JSON) and each token is given to the part its
+    first character belongs to, so the parts add up exactly to `tokens.count(definition)`.
+    Each part's key (e.g. `"description":`) counts with the part.
+    """
+    import bisect
+
+    pieces = _pieces(wire.dump(definition))
+    text = "".join(piece for _, piece in pieces)
+    starts, position = [], 0
+    for _, piece in pieces:
+        starts.append(position)
+        position += len(piece)
+    _, offsets = tokens.encoding(encoding).decode_with_offsets(tokens.encoding(encoding).encode(text, disallowed_special=()))
+    totals: dict[str, int] = {}
+    for label, _ in pieces:
+        totals.setdefault(label, 0)
+    for offset in offsets:
+        totals[pieces[bisect.bisect_right(starts, offset) - 1][0]] += 1
+    order = [label for label in totals if label != FRAME]
+    frame_at = next((i for i, label in enumerate(order) if label in ("output schema", "annotations", "other fields")),
+                    len(order))
+    order.insert(frame_at, FRAME)
+    return [(label, totals[label]) for label in order if totals[label] or label != FRAME]
+
+
+# --- count pressure -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pressure:
+    """Tokens a host spends on definitions before the person types, against context windows."""
+
+    servers: int
+    tools_per_server: int
+    tokens: int
+    share: dict[int, float]  # window size -> fraction of it used (may exceed 1)
+
+    @property
+    def tools(self) -> int:
+        return self.servers * self.tools_per_server
+
+
+def pressure(tokens_per_tool: float, servers: Iterable[int], tools_per_server: int,
+             windows: Sequence[int] = CONTEXT_WINDOWS) -> list[Pressure]:
+    """Definition tokens for each count of connected servers, as a share of each window."""
+    rows = []
+    for count in servers:
+        total = round(count * tools_per_server * tokens_per_tool)
+        rows.append(Pressure(count, tools_per_server, total, {w: total / w for w in windows}))
+    return rows
+
+
+def definition_tokens(tools: Iterable[Any], encoding: str = tokens.DEFAULT_ENCODING) -> int:
+    """Tokens of every definition in a tools/list, each counted as its compact wire JSON."""
+    return sum(tokens.count(tool, encoding) for tool in tools)
+
+
+@dataclass(frozen=True)
+class SplitRow:
+    """One task: definition tokens per turn with one large server vs only the focused servers it needs."""
+
+    task: str
+    areas: tuple[str, ...]
+    one_server: int
+    focused: int
+    tools_one: int
+    tools_focused: int
+
+
+def split_savings(area_tools: dict[str, list[Any]], tasks: dict[str, Sequence[str]],
+                  encoding: str = tokens.DEFAULT_ENCODING) -> list[SplitRow]:
+    """For each task, the definition tokens (and tool counts) of all areas vs just the areas it needs."""
+    per_area = {area: definition_tokens(tools, encoding) for area, tools in area_tools.items()}
+    all_tokens, all_tools = sum(per_area.values()), sum(len(t) for t in area_tools.values())
+    rows = []
+    for task, areas in tasks.items():
+        unknown = [a for a in areas if a not in per_area]
+        if unknown:
+            raise ValueError(f"task {task!r} needs unknown area(s) {', '.join(unknown)}")
+        rows.append(SplitRow(task, tuple(areas), all_tokens, sum(per_area[a] for a in areas),
+                             all_tools, sum(len(area_tools[a]) for a in areas)))
+    return rows
+
+
+# --- results --------------------------------------------------------------------------------------
+
+RESULT_FORMS = ("text only", "structured only", "both")
+
+
+def result_forms(result: Any) -> dict[str, dict]:
+    """The same result in the three forms a tool can return: text block, structuredContent, or both."""
+    data = wire.dump(result)
+    content, structured = data.get("content", []), data.get("structuredContent")
+    if structured is None:
+        raise ValueError("this result has no structuredContent; call a tool that has an output schema")
+    return {"text only": {"content": content}, "structured only": {"structuredContent": structured},
+            "both": {"content": content, "structuredContent": structured}}
+
+
+def result_tokens(result: Any, encoding: str = tokens.DEFAULT_ENCODING) -> dict[str, int]:
+    """Tokens of each result form, each measured as compact JSON."""
+    return {form: tokens.count(serialize(body), encoding) for form, body in result_forms(result).items()}
+
+
+# --- prompt caching -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One model request of a conversation and how much of it a prefix cache could serve."""
+
+    turn: int
+    prompt_tokens: int
+    cached_tokens: int
+
+    @property
+    def share(self) -> float:
+        return self.cached_tokens / self.prompt_tokens if self.prompt_tokens else 0.0
+
+
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """Length of the longest common prefix of two token lists."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def simulate_prefix_cache(prompts: Sequence[Sequence[int]], block: int = 128, minimum: int = 1024) -> list[Turn]:
+    """Cached tokens per request under a simple provider prefix cache.
+
+    Every request is cached. A later request is served from the cache up to its longest common
+    prefix with any earlier request, counted in whole `block`s, and only if that prefix has at
+    least `minimum` tokens (prompt caches of several providers work in this style). Entries never
+    expire here: the model is the best case for the cache.
+    """
+    turns = []
+    for index, prompt in enumerate(prompts):
+        longest = max((common_prefix(prompt, earlier) for earlier in prompts[:index]), default=0)
+        cached = (longest // block) * block if longest >= minimum else 0
+        turns.append(Turn(index + 1, len(prompt), cached))
+    return turns
+
+
+def conversation_prompts(tool_listings: Sequence[str], system: str, exchanges: Sequence[tuple[str, str]],
+                         encoding: str = tokens.DEFAULT_ENCODING) -> list[list[int]]:
+    """The token list a host sends on each turn: tool definitions, system prompt, conversation so far.
+
+    `tool_listings[i]` is the serialized tools/list the host holds on turn i; `exchanges` are
+    (user, assistant) pairs, and turn i ends with user message i.
+    """
+    if len(tool_listings) != len(exchanges):
+        raise ValueError("give one tool listing per turn")
+    enc = tokens.encoding(encoding)
+
+    def encode(text: str) -> list[int]:
+        return enc.encode(text, disallowed_special=())
+
+    system_tokens, history, prompts = encode(system), [], []
+    for listing, (user, assistant) in zip(tool_listings, exchanges):
+        prompts.append(encode(listing) + system_tokens + history + encode(user))
+        history = history + encode(user) + encode(assistant)
+    return prompts
+
+
+# --- the same server in several processes ---------------------------------------------------------
+
+
+class ProcessBuildError(RuntimeError):
+    """A factory that could not be rebuilt and listed in a fresh Python process."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What one fresh process's server returned from tools/list."""
+
+    hash_seed: int
+    names: tuple[str, ...]
+    listing: str  # compact JSON of every definition, in listed order
+
+    @property
+    def digest(self) -> str:
+        """First 12 hex digits of the listing's sha256."""
+        return hashlib.sha256(self.listing.encode()).hexdigest()[:12]
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _import_line(name: str, value: Any) -> str | None:
+    """A line that recreates global `name` in a fresh process, or None if it cannot."""
+    if isinstance(value, types.ModuleType):
+        return f"import {value.__name__} as {name}" if value.__name__ != name else f"import {name}"
+    module_name = getattr(value, "__module__", None)
+    if module_name and module_name != "__main__" and module_name in sys.modules:
+        module = sys.modules[module_name]
+        for attribute in (getattr(value, "__qualname__", None), getattr(value, "__name__", None), name):
+            if isinstance(attribute, str) and attribute.isidentifier() and getattr(module, attribute, None) is value:
+                return f"from {module_name} import {attribute} as {name}"
+    try:
+        if ast.literal_eval(repr(value)) == value:
+            return f"{name} = {value!r}"
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    return None
+
+
+def portable_source(factory: Callable[..., Any]) -> str:
+    """Source that rebuilds `factory` in a fresh process: imports for the globals it uses, then its def.
+
+    Raises `ProcessBuildError` naming a global that exists only in this session (a notebook variable).
+    """
+    try:
+        source = textwrap.dedent(inspect.getsource(factory))
+    except (OSError, TypeError):
+        raise ProcessBuildError(f"cannot read the source of {factory!r}; define it with def in a cell or file") from None
+    lines = []
+    for name in sorted(_code_names(factory.__code__)):
+        if name not in factory.__globals__:
+            continue  # a builtin, an attribute name, or a name defined inside the function
+        line = _import_line(name, factory.__globals__[name])
+        if line is None:
+            raise ProcessBuildError(
+                f"{factory.__name__} uses {name!r}, which exists only in this session; "
+                "define it inside the function or import it inside the function")
+        lines.append(line)
+    return "\n".join([*lines, source])
+
+
+_CHILD = """
+import json, sys, traceback
+payload = json.loads(sys.argv[1])
+try:
+    from course_lib import wire
+    namespace = {"__name__": "__course_child__"}
+    exec(compile(payload["source"], "<factory>", "exec"), namespace)
+    server = namespace[payload["name"]]()
+    tools = wire.run_sync(wire.list_tools, server)
+    print(json.dumps({"names": [t.name for t in tools], "listing": wire.to_json(tools)}))
+except BaseException as error:
+    print(json.dumps({"error": f"{type(error).__name__}: {error}"}))
+"""
+
+
+def listings_across_processes(factory: Callable[..., Any], hash_seeds: Sequence[int] = (0, 1, 2, 3),
+                              timeout: float = 60) -> list[Listing]:
+    """Build `factory()`'s server in one fresh process per hash seed (run side by side) and list its tools.
+
+    Each process runs with `PYTHONHASHSEED` set to its seed, so an order that depends on string
+    hashing (a set of names, for instance) shows up as listings that differ.
+    """
+    payload = json.dumps({"source": portable_source(factory), "name": factory.__name__})
+    env_base = {key: value for key, value in os.environ.items() if key != "PYTHONHASHSEED"}
+    children = []
+    for seed in hash_seeds:
+        children.append((seed, subprocess.Popen(
+            [sys.executable, "-c", _CHILD, payload], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, env={**env_base, "PYTHONHASHSEED": str(seed)})))
+    listings = []
+    try:
+        for seed, child in children:
+            try:
+                out, _ = child.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                raise ProcessBuildError(f"building the server took longer than {timeout:g} s") from None
+            last = out.strip().splitlines()[-1] if out.strip() else ""
+            try:
+                data = json.loads(last)
+            except json.JSONDecodeError:
+                raise ProcessBuildError(f"the process with hash seed {seed} printed no listing") from None
+            if "error" in data:
+                raise ProcessBuildError(f"in a fresh process, {factory.__name__}() raised {data['error']}"[:300])
+            listings.append(Listing(seed, tuple(data["names"]), data["listing"]))
+    finally:
+        for _seed, child in children:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+    return listings

@@ -1,0 +1,412 @@
+"""Lesson 05's incident desk: narrow tools over an in-memory store with users, teams and tenants.
+
+The store is the backend and the authority. Every method that touches an incident takes the
+caller and checks that caller against that incident (object-level authorization); a forbidden
+incident and a missing one raise the same message, so existence does not leak. Notes carry an
+idempotency key, and closing an incident needs a preview token bound to the exact change.
+
+How the server knows its caller: `build_server(user=...)` builds the server one person's session
+talks to, the way an HTTP server reads a verified access token from the connection. The caller is
+never a tool argument (a model could write any name there). Servers built on one `Store` share
+its data; `build_server()` with no store starts from the same fresh data every time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+from course_lib import wire
+
+ID_PATTERN = r"^INC-[0-9]+$"
+Severity = Literal["sev1", "sev2", "sev3", "sev4"]
+Status = Literal["open", "resolved"]
+Service = Literal["checkout", "payments", "search", "auth", "inventory"]
+Resolution = Literal["fixed", "duplicate", "false_alarm"]
+RECENT_NOTES = 5
+
+IncidentId = Annotated[str, Field(pattern=ID_PATTERN,
+                                  description="Incident ID such as INC-101 (from search_incidents).")]
+NoteText = Annotated[str, Field(min_length=1, max_length=500,
+                                description="The note, 1-500 characters, as it should appear on the timeline.")]
+RequestId = Annotated[uuid.UUID, Field(
+    description="A new UUID for each new note. Reuse the same one only to retry the same call after a "
+                "timeout; the note is then added once.")]
+
+
+# --- people and data -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class User:
+    """A person who can sign in: their organization (tenant) and teams."""
+
+    name: str
+    tenant: str
+    teams: frozenset[str]
+
+
+USERS: dict[str, User] = {
+    "ana": User("ana", "acme", frozenset({"payments", "security"})),
+    "ben": User("ben", "acme", frozenset({"payments"})),
+    "gil": User("gil", "globex", frozenset({"ops"})),
+}
+"""Ana and Ben work at Acme (only Ana is on the security team); Gil works at Globex."""
+
+ONCALL: dict[str, dict[str, str]] = {
+    "acme": {"checkout": "ana", "payments": "ben", "search": "ben", "auth": "ana", "inventory": "ben"},
+    "globex": {"checkout": "gil", "payments": "gil", "search": "gil", "auth": "gil", "inventory": "gil"},
+}
+
+
+class Note(BaseModel):
+    """One entry on an incident's timeline."""
+
+    noteId: str
+    author: str
+    text: str
+
+
+class Incident(BaseModel):
+    """What a caller may see of one incident (no tenant, access list or audit fields)."""
+
+    incidentId: str
+    title: str
+    service: Service
+    severity: Severity
+    status: Status
+    notes: list[Note] = Field(description=f"The {RECENT_NOTES} most recent notes, oldest first.")
+
+
+class IncidentSummary(BaseModel):
+    """One line of a search result."""
+
+    incidentId: str
+    title: str
+    service: Service
+    severity: Severity
+    status: Status
+
+
+class IncidentList(BaseModel):
+    """Search results, newest incident first."""
+
+    incidents: list[IncidentSummary]
+
+
+class NoteAdded(BaseModel):
+    """The note that a call added (a retry returns the same one)."""
+
+    incidentId: str
+    noteId: str
+    author: str
+    text: str
+
+
+class ClosePreview(BaseModel):
+    """What closing an incident would change, and the token that applies exactly this change."""
+
+    incidentId: str
+    resolution: Resolution
+    change: str
+    previewToken: str
+
+
+class Page(BaseModel):
+    """A page sent to a person's phone."""
+
+    pageId: str
+    service: Service
+    oncall: str
+    message: str
+
+
+@dataclass
+class Record:
+    """The backend's full incident row, including the fields a caller never sees."""
+
+    incident_id: str
+    tenant: str
+    title: str
+    service: str
+    severity: str
+    status: str
+    restricted_to: str | None = None
+    notes: list[Note] = field(default_factory=list)
+    version: int = 1
+
+
+def _seed() -> dict[str, Record]:
+    rows = [
+        Record("INC-101", "acme", "Checkout latency above 2 s", "checkout", "sev2", "open",
+               notes=[Note(noteId="N1", author="ana", text="Latency rose after the 14:05 deploy of checkout 2.8.0.")]),
+        Record("INC-102", "acme", "Card payments failing for one bank", "payments", "sev1", "resolved"),
+        Record("INC-103", "acme", "Search results are stale", "search", "sev3", "open"),
+        Record("INC-204", "acme", "API credential leaked in a public repository", "auth", "sev1", "open",
+               restricted_to="security",
+               notes=[Note(noteId="N1", author="ana", text="Key revoked; reviewing access logs.")]),
+        Record("INC-301", "globex", "Checkout returns HTTP 500", "checkout", "sev2", "open",
+               notes=[Note(noteId="N1", author="gil", text="Rolled back the inventory client.")]),
+        Record("INC-302", "globex", "Inventory sync delayed", "inventory", "sev3", "resolved"),
+    ]
+    return {row.incident_id: row for row in rows}
+
+
+def not_found(incident_id: str) -> ToolError:
+    """The one answer for an incident that is missing, in another organization, or restricted."""
+    return ToolError(f"Incident {incident_id} was not found, or you do not have access to it. "
+                     f"Use search_incidents to find the IDs you can see.")
+
+
+def view(record: Record) -> Incident:
+    """The caller's view of a backend record."""
+    return Incident(incidentId=record.incident_id, title=record.title, service=record.service,
+                    severity=record.severity, status=record.status, notes=record.notes[-RECENT_NOTES:])
+
+
+def _id_number(incident_id: str) -> int:
+    return int(incident_id.split("-", 1)[1])
+
+
+class Store:
+    """The incident backend: records, idempotency keys, previews and pages, safe across threads."""
+
+    def __init__(self, write_delay: float = 0.0):
+        self.write_delay = write_delay
+        """Seconds each note write takes (a slow database); lessons raise it to provoke timeouts."""
+        self._records = _seed()
+        self._lock = threading.RLock()
+        self._requests: dict[tuple[str, str], tuple[str, str, NoteAdded]] = {}
+        self._previews: dict[str, tuple[str, str, str, int]] = {}
+        self._pages: list[tuple[str, Page]] = []
+
+    # reading and authorization
+
+    def user(self, name: str) -> User:
+        """The signed-in user called `name`; ValueError for a name that is not a user."""
+        try:
+            return USERS[name]
+        except KeyError:
+            raise ValueError(f"unknown user {name!r}; users: {', '.join(USERS)}") from None
+
+    def lookup(self, incident_id: str) -> Record | None:
+        """The raw record for an ID, with no authorization at all (the leaky path)."""
+        return self._records.get(incident_id)
+
+    def can_read(self, user: str, record: Record) -> bool:
+        """Whether `user` may see `record`: same organization, and on its team if it is restricted."""
+        person = self.user(user)
+        return record.tenant == person.tenant and (record.restricted_to is None or record.restricted_to in person.teams)
+
+    def visible(self, user: str, incident_id: str) -> Record:
+        """The record if `user` may see it; the same `not_found` error when it is missing or forbidden."""
+        record = self.lookup(incident_id)
+        if record is None or not self.can_read(user, record):
+            raise not_found(incident_id)
+        return record
+
+    def get(self, user: str, incident_id: str) -> Incident:
+        """One incident as `user` may see it."""
+        with self._lock:
+            return view(self.visible(user, incident_id))
+
+    def search(self, user: str, query: str = "", include_resolved: bool = False, limit: int = 10) -> IncidentList:
+        """Incidents `user` may see whose title or service contains every word of `query`."""
+        words = query.casefold().split()
+        with self._lock:
+            found = [
+                IncidentSummary(incidentId=r.incident_id, title=r.title, service=r.service,
+                                severity=r.severity, status=r.status)
+                for r in sorted(self._records.values(), key=lambda r: _id_number(r.incident_id), reverse=True)
+                if self.can_read(user, r) and (include_resolved or r.status == "open")
+                and all(word in f"{r.title} {r.service}".casefold() for word in words)
+            ]
+        return IncidentList(incidents=found[:limit])
+
+    def notes(self, incident_id: str) -> list[Note]:
+        """Every note on an incident (the backend's view, for lessons and tests)."""
+        with self._lock:
+            record = self.lookup(incident_id)
+            return list(record.notes) if record else []
+
+    # writing
+
+    def append_note(self, user: str, incident_id: str, text: str) -> NoteAdded:
+        """Append a note: one backend write, NOT idempotent (each call adds a note)."""
+        if self.write_delay:  # the round trip to a slow database; concurrent writes overlap here
+            time.sleep(self.write_delay)
+        with self._lock:
+            record = self.visible(user, incident_id)
+            note = Note(noteId=f"N{len(record.notes) + 1}", author=user, text=text)
+            record.notes.append(note)
+            record.version += 1
+            return NoteAdded(incidentId=incident_id, noteId=note.noteId, author=user, text=text)
+
+    def add_note_once(self, user: str, incident_id: str, text: str, request_id: uuid.UUID | str) -> NoteAdded:
+        """Append a note once per `request_id`: a retry returns the first result, a reuse is a conflict."""
+        key = (user, str(request_id))
+        with self._lock:  # the check and the write are one step, or concurrent retries race
+            if key in self._requests:
+                first_id, first_text, result = self._requests[key]
+                if (first_id, first_text) != (incident_id, text):
+                    raise ToolError(
+                        f"requestId {request_id} was already used for a different note, so nothing was changed. "
+                        f"Use a new UUID for a new note; reuse a requestId only to retry exactly the same call.")
+                return result
+            result = self.append_note(user, incident_id, text)
+            self._requests[key] = (incident_id, text, result)
+            return result
+
+    def preview_close(self, user: str, incident_id: str, resolution: str) -> ClosePreview:
+        """What closing would change, and a token bound to this caller, incident, resolution and version."""
+        with self._lock:
+            record = self.visible(user, incident_id)
+            if record.status == "resolved":
+                raise ToolError(f"{incident_id} is already resolved; there is nothing to close.")
+            digest = hashlib.sha256(f"{user}|{incident_id}|{resolution}|{record.version}".encode()).hexdigest()
+            token = f"pv-{digest[:12]}"
+            self._previews[token] = (user, incident_id, resolution, record.version)
+            change = (f"status open -> resolved, resolution {resolution}; title '{record.title}', "
+                      f"{len(record.notes)} note(s) kept")
+            return ClosePreview(incidentId=incident_id, resolution=resolution, change=change, previewToken=token)
+
+    def close(self, user: str, incident_id: str, resolution: str, preview_token: str) -> Incident:
+        """Apply a previewed close, only if the call matches the preview exactly and nothing changed since."""
+        with self._lock:
+            bound = self._previews.get(preview_token)
+            if bound is None or bound[0] != user:
+                raise ToolError(
+                    "previewToken is not a preview you can apply (unknown, already used, or issued to someone "
+                    "else). Call preview_close_incident for the change you want, show it to the person, then "
+                    "call close_incident with its previewToken.")
+            _, previewed_id, previewed_resolution, version = bound
+            if (previewed_id, previewed_resolution) != (incident_id, resolution):
+                raise ToolError(
+                    f"This preview was for closing {previewed_id} as {previewed_resolution}, but the call asks to "
+                    f"close {incident_id} as {resolution}. Nothing was changed. Preview the exact change you "
+                    f"want, then apply it with that preview's token.")
+            record = self.visible(user, incident_id)
+            if record.version != version:
+                raise ToolError(f"{incident_id} changed after this preview, so nothing was changed. "
+                                f"Preview again so that the person sees the current state.")
+            del self._previews[preview_token]
+            record.status, record.version = "resolved", record.version + 1
+            record.notes.append(Note(noteId=f"N{len(record.notes) + 1}", author=user,
+                                     text=f"Closed as {resolution}."))
+            return view(record)
+
+    def overwrite(self, user: str, incident_id: str, title: str | None = None, status: str | None = None) -> Incident:
+        """Change an incident's title or status at once, with no preview (the overloaded tool's way)."""
+        with self._lock:
+            record = self.visible(user, incident_id)
+            record.title = title if title is not None else record.title
+            record.status = status if status is not None else record.status
+            record.version += 1
+            return view(record)
+
+    def page(self, user: str, service: str, message: str) -> Page:
+        """Page the on-call person of a service in the caller's organization."""
+        tenant = self.user(user).tenant
+        with self._lock:
+            number = sum(1 for owner, _ in self._pages if owner == tenant) + 1
+            page = Page(pageId=f"PG-{number}", service=service, oncall=ONCALL[tenant][service], message=message)
+            self._pages.append((tenant, page))
+            return page
+
+    def pages(self, tenant: str) -> list[Page]:
+        """Pages sent in one organization (the pager's outbox)."""
+        with self._lock:
+            return [page for owner, page in self._pages if owner == tenant]
+
+
+# --- the server ---------------------------------------------------------------------------------
+
+READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
+def build_server(user: str = "ana", store: Store | None = None):
+    """A fresh incident-desk server for one signed-in user; pass a `store` to share data between users."""
+    store = store if store is not None else Store()
+    store.user(user)  # an unknown user is a setup mistake, not a tool error
+    server = wire.new_server("incidents")
+
+    @wire.tool(server, title="Search incidents", annotations=READS)
+    def search_incidents(
+        query: Annotated[str, Field(max_length=100, description=(
+            "Words that must all appear in the title or service, e.g. 'checkout latency'. Empty lists all."))] = "",
+        includeResolved: Annotated[bool, Field(description="Also list resolved incidents.")] = False,
+        limit: Annotated[int, Field(ge=1, le=20, description="At most this many incidents, 1-20.")] = 10,
+    ) -> IncidentList:
+        """List the incidents you can see whose title or service matches the query, newest first.
+
+        Use it to find an incident ID. Resolved incidents are left out unless includeResolved is true.
+        Do not use it to read notes; call get_incident with the ID for that.
+        """
+        return store.search(user, query, includeResolved, limit)
+
+    @wire.tool(server, title="Read an incident", annotations=READS)
+    def get_incident(incidentId: IncidentId) -> Incident:
+        """Read one incident by its ID: title, service, severity, status and its five most recent notes.
+
+        Use it when you know the incident ID, for example from search_incidents.
+        This tool does not change anything; do not use it to search by words.
+        """
+        return store.get(user, incidentId)
+
+    @wire.tool(server, title="Add a note to an incident", annotations=ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    def add_incident_note(incidentId: IncidentId, note: NoteText, requestId: RequestId) -> NoteAdded:
+        """Append one note to an incident's timeline; nothing else about the incident changes.
+
+        Use it to record findings, actions taken or decisions. Pass a new UUID as requestId for each
+        new note, and the same one when retrying the same call, so a retry never adds the note twice.
+        Do not use it to close an incident or to page anyone.
+        """
+        return store.add_note_once(user, incidentId, note, requestId)
+
+    @wire.tool(server, title="Preview closing an incident", annotations=READS)
+    def preview_close_incident(incidentId: IncidentId, resolution: Resolution) -> ClosePreview:
+        """Show what closing an incident would change, with a previewToken for exactly that change.
+
+        Use it before close_incident, and show the preview to the person. It changes nothing.
+        Do not use it to read an incident's notes; call get_incident for that.
+        """
+        return store.preview_close(user, incidentId, resolution)
+
+    @wire.tool(server, title="Close an incident", annotations=ToolAnnotations(
+        read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False))
+    def close_incident(
+        incidentId: IncidentId,
+        resolution: Resolution,
+        previewToken: Annotated[str, Field(min_length=1, max_length=40,
+                                           description="The previewToken that preview_close_incident returned.")],
+    ) -> Incident:
+        """Close an incident (status resolved), applying exactly a change shown by preview_close_incident.
+
+        Use it only after the person has seen that preview; pass the same incidentId and resolution and
+        the preview's previewToken. Do not use it to add notes or to close several incidents at once.
+        """
+        return store.close(user, incidentId, resolution, previewToken)
+
+    @wire.tool(server, title="Page the on-call engineer", annotations=ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True))
+    def send_oncall_page(
+        service: Service,
+        message: Annotated[str, Field(min_length=1, max_length=200, description="What is wrong, 1-200 characters.")],
+    ) -> Page:
+        """Page the on-call engineer of a service; every call sends a new alert to a person's phone.
+
+        Use it only when someone asks to page or escalate.
+        Do not use it for updates that can wait; add an incident note instead.
+        """
+        return store.page(user, service, message)
+
+    return server

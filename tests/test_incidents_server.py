@@ -1,0 +1,405 @@
+"""Lesson 05's servers: the incident desk's contract, and its reliability and security targets.
+
+Reliability: 200 concurrent retries with one requestId leave exactly one note; a conflicting retry
+changes nothing; no tool returns another organization's data for any ID; no error text leaks
+internals. Also the overloaded `incident` tool and the deploy tool with and without its
+dangerous default.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import anyio
+import pytest
+
+from course_lib import review, wire
+from course_lib.servers import deploy, incident_overloaded, incidents
+
+ERAS = pytest.mark.parametrize("era", wire.ERAS)
+REQUEST = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+OTHER_REQUEST = "c2a4f1e8-3b6d-4e0a-9f5c-8d7e6b5a4c31"
+TOOLS = ["search_incidents", "get_incident", "add_incident_note", "preview_close_incident", "close_incident",
+         "send_oncall_page"]
+
+
+def definitions(server, era=wire.MODERN) -> dict[str, dict]:
+    return {tool["name"]: tool for tool in wire.dump(wire.run_sync(wire.list_tools, server, era))}
+
+
+def call(server, name, arguments, era=wire.MODERN) -> dict:
+    return wire.dump(wire.run_sync(wire.call_tool, server, name, arguments, era))
+
+
+def text(result: dict) -> str:
+    return "\n".join(block.get("text", "") for block in result.get("content", []))
+
+
+def note_args(note="Rolled back checkout to 2.7.9.", request=REQUEST, incident="INC-101") -> dict:
+    return {"incidentId": incident, "note": note, "requestId": request}
+
+
+# --- contract ---------------------------------------------------------------------------------------
+
+
+@ERAS
+def test_tools_are_listed_in_a_fixed_order(era):
+    assert list(definitions(incidents.build_server(), era)) == TOOLS
+
+
+def test_input_schemas_constrain_ids_notes_and_request_ids():
+    tools = definitions(incidents.build_server())
+    get = tools["get_incident"]["inputSchema"]
+    assert get["required"] == ["incidentId"] and get["properties"]["incidentId"]["pattern"] == "^INC-[0-9]+$"
+    note = tools["add_incident_note"]["inputSchema"]
+    assert note["required"] == ["incidentId", "note", "requestId"]
+    assert (note["properties"]["note"]["minLength"], note["properties"]["note"]["maxLength"]) == (1, 500)
+    assert note["properties"]["requestId"]["format"] == "uuid"
+    search = tools["search_incidents"]["inputSchema"]["properties"]
+    assert search["includeResolved"]["default"] is False
+    assert (search["limit"]["minimum"], search["limit"]["maximum"]) == (1, 20)
+    close = tools["close_incident"]["inputSchema"]
+    assert close["required"] == ["incidentId", "resolution", "previewToken"]
+
+
+def test_annotations_are_honest_and_the_review_has_no_findings():
+    tools = definitions(incidents.build_server())
+    reads = {"readOnlyHint": True, "openWorldHint": False}
+    assert tools["search_incidents"]["annotations"] == reads == tools["get_incident"]["annotations"]
+    assert tools["add_incident_note"]["annotations"] == {
+        "readOnlyHint": False, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+    assert tools["close_incident"]["annotations"]["destructiveHint"] is True
+    assert tools["send_oncall_page"]["annotations"]["openWorldHint"] is True
+    assert tools["send_oncall_page"]["annotations"]["idempotentHint"] is False
+    assert review.review(list(tools.values())) == []
+    assert all("\n    " not in tool["description"] for tool in tools.values())
+
+
+def test_output_schemas_keep_backend_fields_out():
+    incident = definitions(incidents.build_server())["get_incident"]["outputSchema"]
+    assert set(incident["properties"]) == {"incidentId", "title", "service", "severity", "status", "notes"}
+    data = call(incidents.build_server(), "get_incident", {"incidentId": "INC-204"})["structuredContent"]
+    assert set(data) == set(incident["properties"]), "no tenant, access list or version in the result"
+
+
+@ERAS
+def test_get_incident_returns_the_record(era):
+    result = call(incidents.build_server("ana"), "get_incident", {"incidentId": "INC-101"}, era)
+    assert result["isError"] is False
+    assert result["structuredContent"]["title"] == "Checkout latency above 2 s"
+    assert result["structuredContent"]["notes"][0]["noteId"] == "N1"
+
+
+def test_search_leaves_resolved_incidents_out_unless_asked():
+    server = incidents.build_server("ana")
+    ids = lambda result: [i["incidentId"] for i in result["structuredContent"]["incidents"]]  # noqa: E731
+    assert ids(call(server, "search_incidents", {})) == ["INC-204", "INC-103", "INC-101"]
+    assert ids(call(server, "search_incidents", {"includeResolved": True})) == ["INC-204", "INC-103", "INC-102",
+                                                                               "INC-101"]
+    assert ids(call(server, "search_incidents", {"query": "CHECKOUT latency"})) == ["INC-101"]
+    assert ids(call(server, "search_incidents", {"includeResolved": True, "limit": 1})) == ["INC-204"]
+
+
+@pytest.mark.parametrize("arguments, says", [
+    ({"incidentId": "inc-101"}, "should match pattern '^INC-[0-9]+$'"),
+    ({"incidentId": "INC-1 OR 1=1"}, "should match pattern"),
+    ({}, "Field required"),
+])
+def test_bad_ids_are_refused_before_the_body_runs(arguments, says):
+    result = call(incidents.build_server(), "get_incident", arguments)
+    assert result["isError"] is True and says in text(result)
+
+
+def test_bad_notes_and_request_ids_are_refused():
+    server = incidents.build_server()
+    assert "at least 1 character" in text(call(server, "add_incident_note", note_args(note="")))
+    assert "at most 500 characters" in text(call(server, "add_incident_note", note_args(note="x" * 501)))
+    assert "valid UUID" in text(call(server, "add_incident_note", note_args(request="retry-1")))
+    assert call(server, "add_incident_note", note_args(note="x" * 500))["isError"] is False
+
+
+def test_unknown_user_is_a_setup_error():
+    with pytest.raises(ValueError, match="unknown user 'eve'"):
+        incidents.build_server("eve")
+
+
+def test_each_build_starts_from_the_same_fresh_data():
+    first = incidents.build_server()
+    call(first, "add_incident_note", note_args())
+    second = call(incidents.build_server(), "get_incident", {"incidentId": "INC-101"})
+    assert len(second["structuredContent"]["notes"]) == 1
+
+
+# --- authorization and existence --------------------------------------------------------------------
+
+NOT_FOUND = ("Incident {id} was not found, or you do not have access to it. "
+             "Use search_incidents to find the IDs you can see.")
+
+
+@ERAS
+def test_forbidden_missing_and_other_tenant_give_the_same_answer(era):
+    server = incidents.build_server("ben")
+    answers = {incident_id: call(server, "get_incident", {"incidentId": incident_id}, era)
+               for incident_id in ("INC-204", "INC-999", "INC-301")}
+    for incident_id, result in answers.items():
+        assert result["isError"] is True and "structuredContent" not in result
+        assert text(result) == "Error executing tool get_incident: " + NOT_FOUND.format(id=incident_id)
+
+
+def test_a_user_allowed_to_call_get_incident_may_still_not_read_inc_204():
+    store = incidents.Store()
+    assert call(incidents.build_server("ana", store), "get_incident", {"incidentId": "INC-204"})["isError"] is False
+    ben = incidents.build_server("ben", store)
+    assert "get_incident" in definitions(ben)
+    assert call(ben, "get_incident", {"incidentId": "INC-204"})["isError"] is True
+    assert call(ben, "add_incident_note", note_args(incident="INC-204"))["isError"] is True
+    assert call(ben, "preview_close_incident", {"incidentId": "INC-204", "resolution": "fixed"})["isError"] is True
+    assert len(store.notes("INC-204")) == 1
+    listed = call(ben, "search_incidents", {"includeResolved": True})["structuredContent"]["incidents"]
+    assert "INC-204" not in [i["incidentId"] for i in listed]
+
+
+def test_pages_go_to_the_callers_own_organization():
+    store = incidents.Store()
+    ana = call(incidents.build_server("ana", store), "send_oncall_page", {"service": "checkout", "message": "p99 up"})
+    gil = call(incidents.build_server("gil", store), "send_oncall_page", {"service": "checkout", "message": "500s"})
+    assert ana["structuredContent"] == {"pageId": "PG-1", "service": "checkout", "oncall": "ana", "message": "p99 up"}
+    assert gil["structuredContent"]["oncall"] == "gil" and gil["structuredContent"]["pageId"] == "PG-1"
+    assert [page.message for page in store.pages("acme")] == ["p99 up"]
+
+
+# --- idempotency --------------------------------------------------------------------------------------
+
+
+def test_a_retry_returns_the_first_result_and_adds_nothing():
+    store = incidents.Store()
+    server = incidents.build_server("ana", store)
+    first, again = call(server, "add_incident_note", note_args()), call(server, "add_incident_note", note_args())
+    assert first == again and first["structuredContent"]["noteId"] == "N2"
+    assert len(store.notes("INC-101")) == 2
+    other = call(server, "add_incident_note", note_args(request=OTHER_REQUEST))
+    assert other["structuredContent"]["noteId"] == "N3", "a new requestId is a new note, even with the same text"
+
+
+@pytest.mark.parametrize("change", [{"note": "A different note."}, {"incident": "INC-103"}])
+def test_same_request_id_with_different_inputs_is_a_conflict_and_changes_nothing(change):
+    store = incidents.Store()
+    server = incidents.build_server("ana", store)
+    call(server, "add_incident_note", note_args())
+    before = {i: store.notes(i) for i in ("INC-101", "INC-103")}
+    result = call(server, "add_incident_note", note_args(**change))
+    assert result["isError"] is True
+    assert "already used for a different note, so nothing was changed" in text(result)
+    assert {i: store.notes(i) for i in ("INC-101", "INC-103")} == before
+
+
+def test_request_ids_are_per_user():
+    store = incidents.Store()
+    call(incidents.build_server("ana", store), "add_incident_note", note_args(note="Ana's note."))
+    ben = call(incidents.build_server("ben", store), "add_incident_note", note_args(note="Ben's note."))
+    assert ben["isError"] is False and ben["structuredContent"]["author"] == "ben"
+
+
+# --- the reliability targets --------------------------------------------------------------------------
+
+
+async def _concurrent_calls(server, calls: list[tuple[str, dict]], clients: int, era) -> list[dict]:
+    """Make `calls` at once, spread over `clients` real client sessions that are all opened first."""
+    results: list[dict | None] = [None] * len(calls)
+    ready, go = [0], anyio.Event()
+
+    async def session(offset: int) -> None:
+        async with wire.connect(server, era) as client:
+            await client.list_tools()
+            ready[0] += 1
+            if ready[0] == clients:
+                go.set()
+            await go.wait()
+            async with anyio.create_task_group() as group:
+                for index in range(offset, len(calls), clients):
+                    async def one(i=index):
+                        results[i] = wire.dump(await client.call_tool(*calls[i]))
+                    group.start_soon(one)
+
+    async with anyio.create_task_group() as group:
+        for offset in range(clients):
+            group.start_soon(session, offset)
+    return results
+
+
+@pytest.mark.parametrize("era, clients", [(wire.MODERN, 200), (wire.MODERN, 1), (wire.HANDSHAKE, 20)])
+def test_200_concurrent_retries_with_one_request_id_leave_exactly_one_note(era, clients):
+    store = incidents.Store(write_delay=0.02)  # a slow write widens any race window
+    server = incidents.build_server("ana", store)
+    results = wire.run_sync(_concurrent_calls, server, [("add_incident_note", note_args())] * 200, clients, era)
+    assert [n.text for n in store.notes("INC-101")].count("Rolled back checkout to 2.7.9.") == 1
+    assert len(store.notes("INC-101")) == 2
+    assert all(r["isError"] is False for r in results)
+    assert len({r["structuredContent"]["noteId"] for r in results}) == 1
+
+
+def test_concurrent_conflicting_retries_change_nothing_beyond_the_first_note():
+    store = incidents.Store(write_delay=0.002)
+    server = incidents.build_server("ana", store)
+    calls = [("add_incident_note", note_args(note=f"Version {i % 2}")) for i in range(200)]
+    results = wire.run_sync(_concurrent_calls, server, calls, 20, wire.MODERN)
+    added = store.notes("INC-101")[1:]
+    assert len(added) == 1
+    winner = added[0].text
+    for (_, arguments), result in zip(calls, results):
+        assert result["isError"] is (arguments["note"] != winner)
+
+
+ALL_IDS = [f"INC-{n}" for n in range(0, 401)]
+
+
+@functools.cache
+def _probe_every_id(user: str) -> tuple[incidents.Store, list[tuple[str, str, dict]]]:
+    """Every incident-taking tool and action, called for every ID: the store, and (id, call label, result)."""
+    store = incidents.Store()
+    server, overloaded = incidents.build_server(user, store), incident_overloaded.build_server(user, store)
+
+    async def run():
+        seen = []
+        async with wire.connect(server) as client, wire.connect(overloaded) as desk:
+            for incident_id in ALL_IDS:
+                request = f"{REQUEST[:-3]}{incident_id[4:]:0>3}"  # one new note per incident
+                for name, arguments in [
+                    ("get_incident", {"incidentId": incident_id}),
+                    ("preview_close_incident", {"incidentId": incident_id, "resolution": "fixed"}),
+                    ("add_incident_note", note_args(incident=incident_id, request=request)),
+                    ("close_incident", {"incidentId": incident_id, "resolution": "fixed", "previewToken": "pv-0"}),
+                ]:
+                    seen.append((incident_id, name, wire.dump(await client.call_tool(name, arguments))))
+                for action in ("read", "update", "close"):
+                    result = await desk.call_tool("incident", {"action": action, "id": incident_id, "text": "x"})
+                    seen.append((incident_id, action, wire.dump(result)))
+            search = await client.call_tool("search_incidents", {"includeResolved": True})
+            seen.append(("-", "search_incidents", wire.dump(search)))
+            seen.append(("-", "search", wire.dump(await desk.call_tool("incident", {"action": "search"}))))
+        return seen
+
+    return store, wire.run_sync(run)
+
+
+@pytest.mark.parametrize("user", sorted(incidents.USERS))
+def test_no_tool_returns_another_tenants_data_for_any_id(user):
+    store, seen = _probe_every_id(user)
+    person = incidents.USERS[user]
+    foreign = [r for r in (store.lookup(i) for i in ALL_IDS) if r and r.tenant != person.tenant]
+    secrets = [r.title for r in foreign] + [note.text for r in foreign for note in r.notes]
+    restricted = [r for r in (store.lookup(i) for i in ALL_IDS)
+                  if r and r.restricted_to and r.restricted_to not in person.teams]
+    secrets += [r.title for r in restricted] + [n.text for r in restricted for n in r.notes]
+    hidden_ids = {r.incident_id for r in foreign + restricted}
+    assert secrets and (hidden_ids or user == "ana")
+    missing = {label: text(result).replace("INC-0", "<id>") for incident_id, label, result in seen
+               if incident_id == "INC-0"}
+    for incident_id, label, result in seen:
+        body = text(result) + str(result.get("structuredContent", ""))
+        assert not any(secret in body for secret in secrets), (user, incident_id, body[:200])
+        if incident_id in hidden_ids:  # exactly what a missing ID gets: existence does not leak
+            assert result["isError"] is True
+            assert text(result).replace(incident_id, "<id>") == missing[label], (user, incident_id, label)
+    for record in foreign + restricted:
+        assert store.lookup(record.incident_id) == incidents._seed()[record.incident_id], "a hidden record changed"
+
+
+def test_every_error_text_is_free_of_internals():
+    store, seen = _probe_every_id("ben")
+    texts = [text(r) for _, _, r in seen if r["isError"]]
+    server = incidents.build_server("ben", store)
+    for name, arguments in [
+        ("add_incident_note", note_args(note="")), ("add_incident_note", note_args(request="nope")),
+        ("add_incident_note", note_args(note="Changed.", request=REQUEST[:-3] + "101")),
+        ("close_incident", {"incidentId": "INC-101", "resolution": "fixed", "previewToken": "x"}),
+        ("preview_close_incident", {"incidentId": "INC-102", "resolution": "fixed"}),
+        ("send_oncall_page", {"service": "billing", "message": "x"}), ("search_incidents", {"limit": 99}),
+    ]:
+        result = call(server, name, arguments)
+        assert result["isError"] is True, name
+        texts.append(text(result))
+    assert len(texts) > 1000
+    echoed = re.compile(r"input_value=.*?, input_type=\w+")
+    for message in texts:
+        assert review.leaks(echoed.sub("", message)) == [], message
+        assert not re.fullmatch(r"Error executing tool \w+", message), "a hidden crash"
+
+
+# --- the preview bound to the final inputs ------------------------------------------------------------
+
+
+def _preview(server, incident_id="INC-101", resolution="fixed") -> str:
+    result = call(server, "preview_close_incident", {"incidentId": incident_id, "resolution": resolution})
+    assert result["isError"] is False, text(result)
+    return result["structuredContent"]["previewToken"]
+
+
+def _close(server, token, incident_id="INC-101", resolution="fixed") -> dict:
+    return call(server, "close_incident", {"incidentId": incident_id, "resolution": resolution, "previewToken": token})
+
+
+def test_a_preview_applies_only_the_exact_change_and_only_once():
+    store = incidents.Store()
+    server = incidents.build_server("ana", store)
+    token = _preview(server)
+    assert token == _preview(server), "the token is deterministic for the same change"
+    other_incident, other_resolution = _close(server, token, "INC-103"), _close(server, token, resolution="duplicate")
+    assert other_incident["isError"]
+    assert "the call asks to close INC-103 as fixed. Nothing was changed" in text(other_incident)
+    assert other_resolution["isError"] and "as duplicate" in text(other_resolution)
+    assert store.lookup("INC-103").status == "open" and store.lookup("INC-101").status == "open"
+    closed = _close(server, token)
+    assert closed["isError"] is False and closed["structuredContent"]["status"] == "resolved"
+    assert _close(server, token)["isError"] is True, "a token is single use"
+
+
+def test_a_preview_is_stale_after_a_change_and_is_bound_to_its_user():
+    store = incidents.Store()
+    ana, ben = incidents.build_server("ana", store), incidents.build_server("ben", store)
+    token = _preview(ana)
+    assert "not a preview you can apply" in text(_close(ben, token))
+    call(ben, "add_incident_note", note_args())
+    stale = _close(ana, token)
+    assert stale["isError"] and "changed after this preview" in text(stale)
+    assert store.lookup("INC-101").status == "open"
+    resolved = call(ana, "preview_close_incident", {"incidentId": "INC-102", "resolution": "fixed"})
+    assert "already resolved" in text(resolved)
+
+
+# --- the overloaded tool and the dangerous default ----------------------------------------------------
+
+
+def test_overloaded_tool_is_one_unannotated_definition_that_does_everything():
+    tools = definitions(incident_overloaded.build_server())
+    assert list(tools) == ["incident"]
+    assert "annotations" not in tools["incident"] and "outputSchema" not in tools["incident"]
+    assert tools["incident"]["inputSchema"]["properties"]["action"]["enum"] == [
+        "search", "read", "update", "close", "page", "notify"]
+    store = incidents.Store()
+    desk = incident_overloaded.build_server("ana", store)
+    assert '"INC-102"' in text(call(desk, "incident", {"action": "search"})), "search includes resolved incidents"
+    assert call(desk, "incident", {"action": "close", "id": "INC-103"})["isError"] is False
+    assert store.lookup("INC-103").status == "resolved", "closed at once, no preview"
+    assert call(desk, "incident", {"action": "update", "id": "INC-101", "text": "New title"})["isError"] is False
+    assert store.lookup("INC-101").title == "New title", "update overwrites"
+    assert '"oncall": "ben"' in text(call(desk, "incident", {"action": "page", "id": "payments", "text": "help"}))
+    assert '"public": true' in text(call(desk, "incident", {"action": "notify", "text": "We are down."}))
+    assert "needs id" in text(call(desk, "incident", {"action": "read"}))
+    assert NOT_FOUND.format(id="INC-301") in text(call(desk, "incident", {"action": "read", "id": "INC-301"}))
+
+
+def test_risky_deploy_silently_targets_production_and_the_fix_requires_a_choice():
+    forgot = {"service": "checkout", "version": "2.8.1"}
+    risky = call(deploy.build_risky_server(), "start_deployment", forgot)
+    assert risky["structuredContent"] == {"service": "checkout", "environment": "production", "version": "2.8.1",
+                                         "previousVersion": "2.8.0"}
+    refused = call(deploy.build_server(), "start_deployment", forgot)
+    assert refused["isError"] is True and "environment\n  Field required" in text(refused)
+    environment = definitions(deploy.build_server())["start_deployment"]["inputSchema"]
+    assert "environment" in environment["required"] and "default" not in environment["properties"]["environment"]
+    risky_schema = definitions(deploy.build_risky_server())["start_deployment"]["inputSchema"]
+    assert risky_schema["properties"]["environment"]["default"] == "production"
+    staged = call(deploy.build_server(), "start_deployment", {**forgot, "environment": "staging"})
+    assert staged["structuredContent"]["environment"] == "staging"
