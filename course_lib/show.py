@@ -17,7 +17,7 @@ _STYLE = (
     "<style>.course-card{font-family:var(--jp-code-font-family,monospace);font-size:12px;"
     "border:1px solid #8c8c8c;border-radius:6px;padding:6px 10px;margin:4px 0;max-width:100%}"
     ".course-card table{border-collapse:collapse;margin:4px 0}.course-card th,.course-card td"
-    "{border:1px solid #c8c8c8;padding:2px 6px;text-align:left;vertical-align:top}"
+    "{border:1px solid #c8c8c8;padding:2px 6px;text-align:left!important;vertical-align:top}"
     ".course-ok{border-left:6px solid #0072b2}.course-err{border-left:6px solid #d55e00}"
     ".course-side{display:flex;gap:12px;align-items:flex-start}.course-side>div{flex:1;min-width:0}"
     ".course-card pre{white-space:pre-wrap;word-break:break-word;margin:2px 0}</style>"
