@@ -451,3 +451,14 @@ def listings_across_processes(factory: Callable[..., Any], hash_seeds: Sequence[
                 child.kill()
                 child.communicate()
     return listings
+
+
+async def list_requests_per_user(server: Any, users: Sequence[str] = ("alice", "bob")) -> list[int]:
+    """`tools/list` requests each user's client sends, one after the other, sharing one public cache store."""
+    store, counts = wire.shared_cache_store(), []
+    for user in users:
+        tap = wire.Tap(server)
+        async with wire.connect(tap, cache=wire.client_cache(store, user, share_public=True)) as client:
+            await client.list_tools()
+        counts.append(wire.requests_sent(tap.frames, "tools/list"))
+    return counts

@@ -235,6 +235,36 @@ def requests_sent(frames: list[tuple[str, dict]], method: str) -> int:
     return sum(1 for direction, frame in frames if direction == "C->S" and frame.get("method") == method)
 
 
+async def call_concurrently(server, calls: list[tuple[str, dict]], clients: int = 1, era: Era = MODERN) -> list[dict]:
+    """Make every call at once over `clients` client sessions, all opened first; wire-form results in call order.
+
+    Opening every session before the first call makes retries really arrive together, which is
+    what a race in a server needs in order to show.
+    """
+    import anyio
+
+    results: list[dict] = [{} for _ in calls]
+    ready, go = [0], anyio.Event()
+
+    async def session(offset: int) -> None:
+        async with connect(server, era) as client:
+            await client.list_tools()
+            ready[0] += 1
+            if ready[0] == clients:
+                go.set()
+            await go.wait()
+            async with anyio.create_task_group() as group:
+                for index in range(offset, len(calls), clients):
+                    async def one(i: int = index) -> None:
+                        results[i] = dump(await client.call_tool(*calls[i]))
+                    group.start_soon(one)
+
+    async with anyio.create_task_group() as group:
+        for offset in range(clients):
+            group.start_soon(session, offset)
+    return results
+
+
 def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     """Run an async function to completion from plain code, even inside a running notebook loop.
 

@@ -35,5 +35,26 @@ def run_notebook(path: Path, allow_errors: bool = True) -> nbformat.NotebookNode
     return notebook
 
 
+def definitions(server, era="2026-07-28") -> dict[str, dict]:
+    """The server's tool definitions in wire form, by name, as a real client lists them."""
+    from course_lib import wire
+
+    return {tool["name"]: tool for tool in wire.dump(wire.run_sync(wire.list_tools, server, era))}
+
+
+def call(server, name: str, arguments: dict, era="2026-07-28") -> dict:
+    """One tools/call through a real in-process client; the result in wire form."""
+    from course_lib import wire
+
+    return wire.dump(wire.run_sync(wire.call_tool, server, name, arguments, era))
+
+
+def text(result: dict) -> str:
+    """All text content of a wire-form result."""
+    from course_lib.checks._base import result_text
+
+    return result_text(result)
+
+
 def errors_of(cell) -> list:
     return [output for output in cell.get("outputs", []) if output.output_type == "error"]

@@ -331,13 +331,7 @@ def test_the_client_caches_tools_list_only_with_a_ttl_in_the_modern_era(hints, e
 def test_a_shared_store_shares_only_public_entries():
     async def second_user_requests(scope):
         server = workspace.build_server(["tickets"], cache_hints={"tools/list": CacheHint(ttl_ms=60_000, scope=scope)})
-        store, counts = wire.shared_cache_store(), []
-        for user in ("alice", "bob"):
-            tap = wire.Tap(server)
-            async with wire.connect(tap, cache=wire.client_cache(store, user, share_public=True)) as client:
-                await client.list_tools()
-            counts.append(wire.requests_sent(tap.frames, "tools/list"))
-        return counts
+        return await cost.list_requests_per_user(server)
 
     assert wire.run_sync(second_user_requests, "public") == [1, 0]
     assert wire.run_sync(second_user_requests, "private") == [1, 1]

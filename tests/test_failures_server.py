@@ -8,16 +8,9 @@ import pytest
 
 from course_lib import review, wire
 from course_lib.servers import failures, orders
+from conftest import call, text
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
-
-
-def call(server, name, arguments, era=wire.MODERN) -> dict:
-    return wire.dump(wire.run_sync(wire.call_tool, server, name, arguments, era))
-
-
-def text(result: dict) -> str:
-    return "\n".join(block["text"] for block in result["content"])
 
 
 @ERAS

@@ -12,12 +12,9 @@ from mcp_types import ToolAnnotations
 
 from course_lib import host, review, wire
 from course_lib.servers import drafts, incidents, ops
+from conftest import definitions
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
-
-
-def definitions(server) -> dict[str, dict]:
-    return {tool["name"]: tool for tool in wire.dump(wire.run_sync(wire.list_tools, server))}
 
 
 # --- hints and defaults ---------------------------------------------------------------------------

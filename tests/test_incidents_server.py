@@ -11,29 +11,17 @@ from __future__ import annotations
 import functools
 import re
 
-import anyio
 import pytest
 
 from course_lib import review, wire
 from course_lib.servers import deploy, incident_overloaded, incidents
+from conftest import call, definitions, text
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
 REQUEST = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
 OTHER_REQUEST = "c2a4f1e8-3b6d-4e0a-9f5c-8d7e6b5a4c31"
 TOOLS = ["search_incidents", "get_incident", "add_incident_note", "preview_close_incident", "close_incident",
          "send_oncall_page"]
-
-
-def definitions(server, era=wire.MODERN) -> dict[str, dict]:
-    return {tool["name"]: tool for tool in wire.dump(wire.run_sync(wire.list_tools, server, era))}
-
-
-def call(server, name, arguments, era=wire.MODERN) -> dict:
-    return wire.dump(wire.run_sync(wire.call_tool, server, name, arguments, era))
-
-
-def text(result: dict) -> str:
-    return "\n".join(block.get("text", "") for block in result.get("content", []))
 
 
 def note_args(note="Rolled back checkout to 2.7.9.", request=REQUEST, incident="INC-101") -> dict:
@@ -204,35 +192,11 @@ def test_request_ids_are_per_user():
 # --- the reliability targets --------------------------------------------------------------------------
 
 
-async def _concurrent_calls(server, calls: list[tuple[str, dict]], clients: int, era) -> list[dict]:
-    """Make `calls` at once, spread over `clients` real client sessions that are all opened first."""
-    results: list[dict | None] = [None] * len(calls)
-    ready, go = [0], anyio.Event()
-
-    async def session(offset: int) -> None:
-        async with wire.connect(server, era) as client:
-            await client.list_tools()
-            ready[0] += 1
-            if ready[0] == clients:
-                go.set()
-            await go.wait()
-            async with anyio.create_task_group() as group:
-                for index in range(offset, len(calls), clients):
-                    async def one(i=index):
-                        results[i] = wire.dump(await client.call_tool(*calls[i]))
-                    group.start_soon(one)
-
-    async with anyio.create_task_group() as group:
-        for offset in range(clients):
-            group.start_soon(session, offset)
-    return results
-
-
 @pytest.mark.parametrize("era, clients", [(wire.MODERN, 200), (wire.MODERN, 1), (wire.HANDSHAKE, 20)])
 def test_200_concurrent_retries_with_one_request_id_leave_exactly_one_note(era, clients):
     store = incidents.Store(write_delay=0.02)  # a slow write widens any race window
     server = incidents.build_server("ana", store)
-    results = wire.run_sync(_concurrent_calls, server, [("add_incident_note", note_args())] * 200, clients, era)
+    results = wire.run_sync(wire.call_concurrently, server, [("add_incident_note", note_args())] * 200, clients, era)
     assert [n.text for n in store.notes("INC-101")].count("Rolled back checkout to 2.7.9.") == 1
     assert len(store.notes("INC-101")) == 2
     assert all(r["isError"] is False for r in results)
@@ -243,7 +207,7 @@ def test_concurrent_conflicting_retries_change_nothing_beyond_the_first_note():
     store = incidents.Store(write_delay=0.002)
     server = incidents.build_server("ana", store)
     calls = [("add_incident_note", note_args(note=f"Version {i % 2}")) for i in range(200)]
-    results = wire.run_sync(_concurrent_calls, server, calls, 20, wire.MODERN)
+    results = wire.run_sync(wire.call_concurrently, server, calls, 20, wire.MODERN)
     added = store.notes("INC-101")[1:]
     assert len(added) == 1
     winner = added[0].text

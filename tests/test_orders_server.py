@@ -8,21 +8,10 @@ import pytest
 
 from course_lib import review, wire
 from course_lib.servers import orders
+from conftest import call, definitions, text
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
 SECRETS = ("sk_demo_", "corp.internal", "ada.lovelace@", "88231", "audit_log", "svc-fulfilment")
-
-
-def definitions(server, era=wire.MODERN) -> dict[str, dict]:
-    return {tool["name"]: tool for tool in wire.dump(wire.run_sync(wire.list_tools, server, era))}
-
-
-def call(server, name, arguments, era=wire.MODERN) -> dict:
-    return wire.dump(wire.run_sync(wire.call_tool, server, name, arguments, era))
-
-
-def text(result: dict) -> str:
-    return "\n".join(block["text"] for block in result["content"])
 
 
 @ERAS

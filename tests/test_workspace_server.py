@@ -6,12 +6,9 @@ import pytest
 
 from course_lib import review, wire
 from course_lib.servers import workspace
+from conftest import definitions, text
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
-
-
-def definitions(server, era=wire.MODERN) -> dict[str, dict]:
-    return {tool["name"]: tool for tool in wire.dump(wire.run_sync(wire.list_tools, server, era))}
 
 
 def calls(server, planned, era=wire.MODERN) -> list[dict]:
@@ -20,10 +17,6 @@ def calls(server, planned, era=wire.MODERN) -> list[dict]:
             return [wire.dump(await client.call_tool(name, arguments)) for name, arguments in planned]
 
     return wire.run_sync(run)
-
-
-def text(result: dict) -> str:
-    return "\n".join(block["text"] for block in result["content"])
 
 
 @ERAS

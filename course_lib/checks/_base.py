@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,14 +59,25 @@ def call_learner(exercise_id: str, fn: Any, *args: Any) -> Any:
         raise fail(exercise_id, f"{name}() to run", f"it raised {type(error).__name__}: {error}") from None
 
 
-def build_server(exercise_id: str, factory: Callable[[], Any]) -> Any:
-    """Build the learner's server from their factory and make sure it is an MCP server."""
+def build_server(exercise_id: str, factory: Callable[..., Any], *args: Any) -> Any:
+    """Build the learner's server with `factory(*args)` and make sure it is an MCP server."""
     from mcp.server import MCPServer
 
-    server = call_learner(exercise_id, factory)
+    server = call_learner(exercise_id, factory, *args)
     require(isinstance(server, MCPServer), exercise_id, "your function to return the MCPServer it built",
             f"{type(server).__name__} (did you forget `return server`?)")
     return server
+
+
+def quiet(check: Callable[[Any], None]) -> Callable[[Any], None]:
+    """Keep the SDK's log (e.g. a learner tool's crash traceback) out of the check cell: one line only."""
+
+    @functools.wraps(check)
+    def run(answer: Any) -> None:
+        with wire.sdk_warnings():
+            check(answer)
+
+    return run
 
 
 @dataclass

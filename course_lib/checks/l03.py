@@ -6,7 +6,7 @@ import json
 import re
 
 from course_lib import review
-from course_lib.checks._base import build_server, call_learner, fail, passed, probe, require, result_text
+from course_lib.checks._base import build_server, call_learner, passed, probe, require, result_text
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {

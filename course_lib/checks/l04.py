@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import json
-from collections.abc import Callable
 from typing import Any
 
 from course_lib import host, wire
-from course_lib.checks._base import call_learner, fail, passed, probe, require
+from course_lib.checks._base import call_learner, fail, passed, probe, quiet, require
 
 HINTS: dict[str, tuple[str, ...]] = {
     "4.1": (
@@ -31,17 +29,6 @@ HINTS: dict[str, tuple[str, ...]] = {
         "reach outside.",
     ),
 }
-
-def _quiet(check: Callable[[Any], None]) -> Callable[[Any], None]:
-    """Keep the SDK's log (e.g. a learner tool's crash traceback) out of the check cell: one line only."""
-
-    @functools.wraps(check)
-    def run(answer: Any) -> None:
-        with wire.sdk_warnings():
-            check(answer)
-
-    return run
-
 
 # --- 4.1 honest annotations ---------------------------------------------------------------------------
 
@@ -71,7 +58,7 @@ TRUTH: dict[str, dict[str, tuple[bool, str]]] = {
 }
 
 
-@_quiet
+@quiet
 def ex_04_1(ops_annotations) -> None:
     """Check honest annotations for the four ops tools, as a host reads them from `tools/list`."""
     from mcp_types import ToolAnnotations
@@ -150,7 +137,7 @@ SCENARIO: list[tuple[str, str, dict, bool, str]] = [
 ]
 
 
-@_quiet
+@quiet
 def ex_04_2(team_policy) -> None:
     """Check the team's policy in a host that calls five servers through real clients."""
     ex = "4.2"

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import json
-from collections.abc import Callable
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks._base import call_learner, passed, probe, require, result_text
+from course_lib.checks._base import build_server, passed, probe, quiet, require, result_text
 from course_lib.servers import incidents
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -58,62 +56,15 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def _learner_server(ex: str, factory: Any, store: incidents.Store, user: str) -> Any:
-    """Build the learner's server with `factory(store, user)` and make sure it is an MCP server."""
-    from mcp.server import MCPServer
-
-    server = call_learner(ex, factory, store, user)
-    require(isinstance(server, MCPServer), ex, "your function to return the MCPServer it built",
-            f"{type(server).__name__} (did you forget `return server`?)")
-    return server
-
-
-async def _concurrent(server: Any, calls: list[tuple[str, dict]], clients: int) -> list[dict]:
-    """Make every call at once over `clients` real client sessions, all opened first; results in call order."""
-    import anyio
-
-    results: list[dict] = [{}] * len(calls)
-    ready, go = [0], anyio.Event()
-
-    async def session(offset: int) -> None:
-        async with wire.connect(server) as client:
-            await client.list_tools()
-            ready[0] += 1
-            if ready[0] == clients:
-                go.set()
-            await go.wait()  # every session is open: now the retries really arrive together
-            async with anyio.create_task_group() as group:
-                for index in range(offset, len(calls), clients):
-                    async def one(i: int = index) -> None:
-                        results[i] = wire.dump(await client.call_tool(*calls[i]))
-                    group.start_soon(one)
-
-    async with anyio.create_task_group() as group:
-        for offset in range(clients):
-            group.start_soon(session, offset)
-    return results
-
-
-def _quiet(check: Callable[[Any], None]) -> Callable[[Any], None]:
-    """Keep the SDK's log (e.g. a learner tool's crash traceback) out of the check cell: one line only."""
-
-    @functools.wraps(check)
-    def run(answer: Any) -> None:
-        with wire.sdk_warnings():
-            check(answer)
-
-    return run
-
-
 # --- 5.1 make add_incident_note idempotent -----------------------------------------------------------
 
 
-@_quiet
+@quiet
 def ex_05_1(build_notes_server) -> None:
     """Check an idempotent add_incident_note under 200 concurrent retries and a conflicting reuse."""
     ex = "5.1"
     store = incidents.Store(write_delay=0.05)  # a slow database write, as in production
-    server = _learner_server(ex, build_notes_server, store, "ana")
+    server = build_server(ex, build_notes_server, store, "ana")
     seen = probe(server)
     require("add_incident_note" in seen.names, ex, "a tool named add_incident_note", ", ".join(seen.names) or "none")
     params = seen.tool("add_incident_note")["inputSchema"].get("properties", {})
@@ -121,7 +72,7 @@ def ex_05_1(build_notes_server) -> None:
             ", ".join(params) or "no parameters")
     before = len(store.notes("INC-101"))
     arguments = {"incidentId": "INC-101", "note": NOTE, "requestId": REQUEST}
-    results = wire.run_sync(_concurrent, server, [("add_incident_note", arguments)] * RETRIES, CLIENTS)
+    results = wire.run_sync(wire.call_concurrently, server, [("add_incident_note", arguments)] * RETRIES, CLIENTS)
     added = len(store.notes("INC-101")) - before
     failed = [r for r in results if r.get("isError")]
     require(added > 0, ex, "the first call to add the note",
@@ -160,12 +111,12 @@ def ex_05_1(build_notes_server) -> None:
 SPLIT = ("search_incidents", "get_incident", "add_incident_note")
 
 
-@_quiet
+@quiet
 def ex_05_2(build_split_server) -> None:
     """Check three narrow tools that replace incident(action=search|read|update)."""
     ex = "5.2"
     store = incidents.Store()
-    server = _learner_server(ex, build_split_server, store, "ana")
+    server = build_server(ex, build_split_server, store, "ana")
     tools = {t["name"]: t for t in probe(server).tools}
     overloaded = [name for name, t in tools.items() if "action" in t["inputSchema"].get("properties", {})]
     require(not overloaded, ex, "no tool with an action parameter", ", ".join(overloaded))
@@ -224,13 +175,13 @@ HIDDEN = {"INC-204": "restricted to the security team", "INC-301": "another orga
           "INC-999": "missing"}
 
 
-@_quiet
+@quiet
 def ex_05_3(build_incident_server) -> None:
     """Check that forbidden, foreign and missing incidents get one answer, and allowed reads still work."""
     ex = "5.3"
     store = incidents.Store()
-    ben = _learner_server(ex, build_incident_server, store, "ben")
-    ana = _learner_server(ex, build_incident_server, store, "ana")
+    ben = build_server(ex, build_incident_server, store, "ben")
+    ana = build_server(ex, build_incident_server, store, "ana")
     ids = ["INC-101", *HIDDEN]
     results = dict(zip(ids, probe(ben, [("get_incident", {"incidentId": i}) for i in ids]).results))
     allowed = results.pop("INC-101")

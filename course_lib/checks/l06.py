@@ -187,12 +187,7 @@ def ex_06_4(build_cached_server) -> None:
                 await client.list_tools()
         listed = next((f["result"] for d, f in tap.frames if d == "S->C" and "tools" in f.get("result", {})), {})
         sent = wire.requests_sent(tap.frames, "tools/list")
-        store, counts = wire.shared_cache_store(), []
-        for user in ("alice", "bob"):
-            user_tap = wire.Tap(server)
-            async with wire.connect(user_tap, cache=wire.client_cache(store, user, share_public=True)) as client:
-                await client.list_tools()
-            counts.append(wire.requests_sent(user_tap.frames, "tools/list"))
+        counts = await cost.list_requests_per_user(server)
         return listed, sent, counts[1]
 
     listed, sent, second_user = wire.run_sync(run)
