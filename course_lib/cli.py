@@ -231,9 +231,12 @@ def _server(name: str):
 
 
 def cmd_review(args) -> int:
-    from course_lib import review, wire
+    from course_lib import review, targets
 
-    tools = wire.run_sync(wire.list_tools, _server(args.server))
+    try:
+        tools = targets.list_tools(args.server)
+    except targets.TargetProblem as error:
+        raise UserError(str(error)) from None
     findings = review.review(tools)
     for finding in findings:
         print(f"- {finding.tool}: [{finding.rule}] {finding.advice}")
@@ -278,8 +281,9 @@ def parser() -> argparse.ArgumentParser:
     hint.add_argument("exercise")
     hint.add_argument("--level", type=int, default=1)
     hint.set_defaults(run=cmd_hint)
-    review = sub.add_parser("review", help="apply the design review to a lesson server")
-    review.add_argument("server")
+    review = sub.add_parser("review", help="apply the design review to any MCP server's tools")
+    review.add_argument("server", help="a lesson server name, FILE.py[:ATTR], module:ATTR, "
+                                       "a quoted stdio command, or an http(s):// URL")
     review.set_defaults(run=cmd_review)
     serve = sub.add_parser("serve", help="run a lesson server for a real MCP host")
     serve.add_argument("server")

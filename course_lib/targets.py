@@ -1,0 +1,113 @@
+"""Any MCP server a learner can point the course at: a lesson server, their own Python code,
+a stdio command or an HTTP URL.
+
+| target | example |
+|---|---|
+| a lesson server | `weather` |
+| a Python file or module, optionally `:attribute` | `my_server.py`, `my_server.py:build`, `pkg.app:mcp` |
+| a command that speaks MCP on stdio (anything with a space) | `"python my_server.py"`, `"uvx some-server"` |
+| a streamable HTTP endpoint | `http://127.0.0.1:8000/mcp` |
+
+In Python code the attribute may be an `MCPServer` or a function returning one; without an
+attribute, `build_server()` is called, or else the module's only `MCPServer` object is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+
+class TargetProblem(ValueError):
+    """A target that names no reachable MCP server; the message is one line."""
+
+
+def _module(spec: str):
+    if spec.endswith(".py"):
+        path = Path(spec)
+        if not path.is_file():
+            raise TargetProblem(f"no such file: {spec}")
+        loader = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(loader)
+        sys.path.insert(0, str(path.resolve().parent))  # so the file can import its neighbours
+        try:
+            loader.loader.exec_module(module)
+        finally:
+            sys.path.pop(0)
+        return module
+    return importlib.import_module(spec)
+
+
+def _server_in(module, attribute: str | None):
+    from mcp.server import MCPServer
+
+    if attribute:
+        if not hasattr(module, attribute):
+            raise TargetProblem(f"{module.__name__} has no attribute {attribute!r}")
+        found = getattr(module, attribute)
+    elif callable(getattr(module, "build_server", None)):
+        found = module.build_server
+    else:
+        servers = [value for value in vars(module).values() if isinstance(value, MCPServer)]
+        if len(servers) != 1:
+            raise TargetProblem(f"{module.__name__} has {len(servers)} MCPServer objects; name one as FILE:ATTRIBUTE")
+        found = servers[0]
+    server = found() if callable(found) and not isinstance(found, MCPServer) else found
+    if not isinstance(server, MCPServer):
+        raise TargetProblem(f"{module.__name__}: {attribute or 'build_server'} gave {type(server).__name__}, not an MCPServer")
+    return server
+
+
+def resolve(target: str) -> Any:
+    """Something `mcp.Client` can connect to: an `MCPServer`, a URL string or stdio parameters."""
+    from course_lib import servers
+
+    if target.startswith(("http://", "https://")):
+        return target
+    if any(ch.isspace() for ch in target.strip()):
+        from mcp import StdioServerParameters
+
+        command, *args = shlex.split(target)
+        return StdioServerParameters(command=command, args=args)
+    if target in servers.REGISTRY:
+        return servers.build(target)
+    spec, _, attribute = target.partition(":")
+    if not (spec.endswith(".py") or "." in spec or ":" in target):
+        raise TargetProblem(f"unknown server {target!r}; use a lesson server ({', '.join(sorted(servers.REGISTRY))}), "
+                            "a .py file, module:attribute, a quoted stdio command or an http:// URL")
+    try:
+        module = _module(spec)
+    except TargetProblem:
+        raise
+    except Exception as error:  # the learner's code failed to import: say how, in one line
+        raise TargetProblem(f"could not import {spec}: {type(error).__name__}: {error}") from None
+    return _server_in(module, attribute or None)
+
+
+def list_tools(target: str, timeout: float = 30.0) -> list:
+    """The tools a client sees from the target (any protocol era the server speaks), within `timeout` s."""
+    import anyio
+    from mcp import Client
+
+    from course_lib import wire
+
+    connectable = resolve(target)
+
+    async def run() -> list:
+        with anyio.fail_after(timeout):
+            async with Client(connectable) as client:
+                return list((await client.list_tools()).tools)
+
+    try:
+        return wire.run_sync(run)
+    except Exception as error:  # connection refused, a command that exits, a server that is not MCP
+        while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+            error = error.exceptions[0]
+        if isinstance(error, TimeoutError):
+            raise TargetProblem(f"{target} gave no MCP answer within {timeout:g} s") from None
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise TargetProblem(f"could not list the tools of {target}: {type(error).__name__}: {detail}".rstrip(": ")) from None

@@ -1,0 +1,111 @@
+"""`course review` on servers the course did not write: Python files and modules, stdio commands, URLs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from course_lib import targets
+
+LEARNER_SERVER = '''
+from mcp.server import MCPServer
+
+mcp = MCPServer("mine", log_level="WARNING")
+
+
+@mcp.tool()
+def lookup(q: str) -> str:
+    """Looks things up."""
+    return q
+
+
+if __name__ == "__main__":
+    mcp.run()
+'''
+
+
+@pytest.fixture
+def learner_file(tmp_path):
+    path = tmp_path / "my_server.py"
+    path.write_text(LEARNER_SERVER)
+    return path
+
+
+def review(target: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "course_lib.cli", "review", target], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("form", ["file", "file:attribute", "stdio command"])
+def test_review_reaches_a_learners_own_server(learner_file, form):
+    target = {"file": str(learner_file), "file:attribute": f"{learner_file}:mcp",
+              "stdio command": f"{sys.executable} {learner_file}"}[form]
+    result = review(target)
+    assert result.returncode == 1, result.stderr
+    assert "- lookup: [name-intent]" in result.stdout
+    assert result.stdout.strip().endswith(f"finding(s) in 1 tool(s) of {target}")
+
+
+def test_review_reaches_a_module_attribute_and_a_factory():
+    names = [tool.name for tool in targets.list_tools("course_lib.servers.weather:build_chain_server")]
+    assert names == ["get_city_id", "get_forecast", "convert_units"]
+
+
+def test_review_reaches_an_http_url():
+    import socket
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "course_lib.cli", "serve", "incidents", "--transport", "http",
+                               "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        result = review(f"http://127.0.0.1:{port}/mcp")
+    finally:
+        server.terminate()
+        server.wait(15)
+    assert result.returncode == 0 and "0 finding(s) in 6 tool(s)" in result.stdout
+
+
+def test_two_servers_in_a_file_must_be_named(tmp_path):
+    path = tmp_path / "two.py"
+    path.write_text("from mcp.server import MCPServer\na = MCPServer('a')\nb = MCPServer('b')\n")
+    with pytest.raises(targets.TargetProblem, match="has 2 MCPServer objects; name one as FILE:ATTRIBUTE"):
+        targets.resolve(str(path))
+
+
+@pytest.mark.parametrize("target, says", [
+    ("missing.py", "no such file: missing.py"),
+    ("frobnicate", "unknown server 'frobnicate'"),
+    ("course_lib.servers.weather:nothing_here", "has no attribute 'nothing_here'"),
+    ("course_lib.servers.weather:known_cities", "gave list, not an MCPServer"),
+    ("no_such_module_xyz:server", "could not import no_such_module_xyz: ModuleNotFoundError"),
+    ("http://127.0.0.1:9/mcp", "could not list the tools of http://127.0.0.1:9/mcp: ConnectError"),
+    ("definitely-not-a-command --flag", "FileNotFoundError"),
+])
+def test_bad_targets_get_one_line(target, says):
+    result = review(target)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert says in line
+
+
+def test_a_learner_file_that_fails_to_import_is_one_line(tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text("raise RuntimeError('boom at import')\n")
+    with pytest.raises(targets.TargetProblem, match="could not import .*broken.py: RuntimeError: boom at import"):
+        targets.resolve(str(path))
+
+
+def test_a_command_that_never_answers_times_out():
+    with pytest.raises(targets.TargetProblem, match="gave no MCP answer within 1 s"):
+        targets.list_tools(f"{sys.executable} -c 'import time; time.sleep(30)'", timeout=1)
