@@ -141,7 +141,8 @@ def pytest_time() -> dict[str, float]:
             floor = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import course_lib")])
             nbformat.write(floor, Path(scratch) / f"floor_{index}.ipynb")
         (Path(scratch) / "pytest.ini").write_text("[pytest]\n")
-        floor_time = timed(["--nbval", "--nbval-current-env", "."], cwd=Path(scratch))
+        floor_time = timed(["--nbval", "--nbval-current-env", "-n", "auto", "--dist", "loadfile", "."],
+                           cwd=Path(scratch))  # the same parallelism as the project's own addopts
     return {
         "full pytest (s)": timed([]),
         "notebooks under nbval (s)": timed(["notebooks", "solutions"]),
