@@ -1,4 +1,4 @@
-"""The `course` command: doctor, build, check, grade, hint, review, serve.
+"""The `course` command: doctor, build, check, grade, lessons, hint, review, serve.
 
 Every failure a person can cause (a wrong path, a broken notebook, an unknown name) prints one
 line on stderr and exits non-zero; no tracebacks.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import platform
 import sys
 from collections.abc import Callable, Iterator
@@ -207,6 +208,25 @@ def cmd_grade(args) -> int:
     return 0
 
 
+def cmd_lessons(args) -> int:
+    import nbformat
+
+    root = course_root(args.root)
+    total_teaching = total_exercises = 0
+    for path in sorted((root / "notebooks").glob("*.ipynb")):
+        meta = nbformat.read(path, as_version=4).metadata.get("course", {})
+        teaching, exercises = meta.get("teaching", 0), meta.get("exercises", 0)
+        total_teaching, total_exercises = total_teaching + teaching, total_exercises + exercises
+        print(f"{meta.get('lesson', '??')}  {meta.get('title', path.stem)}  ({teaching} min teaching, {exercises} min exercises)")
+        if args.detail:
+            for label, key in (("objective", "objectives"), ("key point", "keypoints")):
+                for number, line in enumerate(meta.get(key, []), 1):
+                    print(f"      {label} {number}: {line}")
+    hours = (total_teaching + total_exercises) / 60
+    print(f"total: {total_teaching} min teaching + {total_exercises} min exercises = {hours:.1f} h")
+    return 0
+
+
 def cmd_hint(args) -> int:
     from course_lib import hints
     from course_lib.checks import UnknownExercise
@@ -277,6 +297,10 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
     grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
     grade.set_defaults(run=cmd_grade)
+    lessons = sub.add_parser("lessons", help="the lesson plan: minutes per lesson, objectives and key points")
+    lessons.add_argument("--detail", action="store_true", help="also list objectives and key points")
+    lessons.add_argument("--root", help="the course folder (default: found from the current folder)")
+    lessons.set_defaults(run=cmd_lessons)
     hint = sub.add_parser("hint", help="print a hint for an exercise, e.g. `course hint 1.2`")
     hint.add_argument("exercise")
     hint.add_argument("--level", type=int, default=1)
@@ -303,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

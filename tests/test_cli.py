@@ -129,3 +129,22 @@ def test_hint_levels_and_review():
     review = course("review", "weather")
     assert review.returncode == 1 and "weather: [name-intent]" in review.stdout
     assert "get_daily_forecast:" not in review.stdout
+
+
+def test_lessons_lists_the_plan_from_notebook_metadata():
+    import nbformat
+
+    result = course("lessons", "--detail")
+    assert result.returncode == 0
+    metas = [nbformat.read(p, as_version=4).metadata["course"] for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    for meta in metas:
+        assert f"{meta['lesson']}  {meta['title']}  ({meta['teaching']} min teaching" in result.stdout
+        assert f"objective 1: {meta['objectives'][0]}" in result.stdout
+    teaching, exercises = sum(m["teaching"] for m in metas), sum(m["exercises"] for m in metas)
+    assert result.stdout.strip().splitlines()[-1].startswith(f"total: {teaching} min teaching + {exercises} min")
+
+
+def test_output_piped_into_head_ends_quietly():
+    pipe = subprocess.run(f"{sys.executable} -m course_lib.cli lessons --detail | head -1", shell=True, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert pipe.stdout.startswith("00  ") and "Traceback" not in pipe.stderr
