@@ -56,5 +56,34 @@ def text(result: dict) -> str:
     return result_text(result)
 
 
+class ServedOverHttp:
+    """A `course serve NAME --transport http` child process on a free loopback port."""
+
+    def __init__(self, name: str):
+        import subprocess
+        import sys
+        import time
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url, self.log = f"http://127.0.0.1:{self.port}/mcp", ""
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "course_lib.cli", "serve", name, "--transport", "http", "--port", str(self.port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for _ in range(200):  # bounded: at most about 10 s
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+
+    def __enter__(self) -> "ServedOverHttp":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._process.terminate()
+        self.log = self._process.communicate(timeout=15)[1]
+
+
 def errors_of(cell) -> list:
     return [output for output in cell.get("outputs", []) if output.output_type == "error"]

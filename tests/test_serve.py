@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
-import time
 
 import pytest
 
+from conftest import ServedOverHttp
 from course_lib import wire
 
 
@@ -30,24 +28,11 @@ def test_serve_over_stdio_answers_a_real_client():
 
 @pytest.mark.parametrize("era", wire.ERAS)
 def test_serve_over_http_answers_a_real_client(era):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "course_lib.cli", "serve", "clock", "--transport", "http",
-                               "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        for _ in range(200):
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
+    with ServedOverHttp("clock") as served:
 
         async def go():
-            async with wire.connect(f"http://127.0.0.1:{port}/mcp", era) as client:
+            async with wire.connect(served.url, era) as client:
                 return await client.call_tool("tz", {"x": "Tokyo"})
 
         assert wire.run_sync(go).structured_content == {"result": "2026-10-02T23:30 (+09:00)"}
-    finally:
-        server.terminate()
-        log = server.communicate(timeout=15)[1]
-    assert f"serving clock at http://127.0.0.1:{port}/mcp" in log
+    assert f"serving clock at {served.url}" in served.log

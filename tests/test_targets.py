@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, ServedOverHttp
 from course_lib import targets
 
 LEARNER_SERVER = '''
@@ -55,24 +55,8 @@ def test_review_reaches_a_module_attribute_and_a_factory():
 
 
 def test_review_reaches_an_http_url():
-    import socket
-    import time
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "course_lib.cli", "serve", "incidents", "--transport", "http",
-                               "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(200):
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
-        result = review(f"http://127.0.0.1:{port}/mcp")
-    finally:
-        server.terminate()
-        server.wait(15)
+    with ServedOverHttp("incidents") as served:
+        result = review(served.url)
     assert result.returncode == 0 and "0 finding(s) in 6 tool(s)" in result.stdout
 
 

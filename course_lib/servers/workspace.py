@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from course_lib import wire
+
+T = TypeVar("T")
 
 AREAS: dict[str, tuple[str, ...]] = {
     "calendar": ("list_events", "create_event", "cancel_event"),
@@ -195,6 +197,14 @@ class Workspace:
     next_event: int = 104
 
 
+def _find(items: Iterable[T], item_id: str, kind: str, finder: str) -> T:
+    """The item with `item_id`, or a ToolError that names the tool to find the right id with."""
+    for item in items:
+        if item.id == item_id:
+            return item
+    raise ToolError(f"No {kind} {item_id}. Call {finder} to find the right id.")
+
+
 def _matches(query: str, *texts: str) -> bool:
     """Whether every word of `query` appears in the texts (case-insensitive)."""
     haystack = " ".join(texts).casefold()
@@ -255,11 +265,9 @@ def _tools(state: Workspace) -> dict[str, tuple[Callable[..., Any], dict[str, An
         Use it when someone asks to cancel a specific event whose id you know.
         Do not use it to move an event; create the new one first, then cancel the old one.
         """
-        for event in state.events:
-            if event.id == event_id:
-                state.events.remove(event)
-                return event
-        raise ToolError(f"No event {event_id}. Call list_events for the date to find the right id.")
+        event = _find(state.events, event_id, "event", "list_events for the date")
+        state.events.remove(event)
+        return event
 
     def search_messages(query: _QUERY, limit: _LIMIT = 5) -> MessageList:
         """Messages in the team inbox whose subject or body contains every word of the query.
@@ -279,10 +287,7 @@ def _tools(state: Workspace) -> dict[str, tuple[Callable[..., Any], dict[str, An
         Use it after search_messages, with an id it returned.
         Do not use it to search; it needs an exact id.
         """
-        for message in _MESSAGES:
-            if message.id == message_id:
-                return message
-        raise ToolError(f"No message {message_id}. Call search_messages to find the right id.")
+        return _find(_MESSAGES, message_id, "message", "search_messages")
 
     def send_message(
         to: _EMAIL,
@@ -315,10 +320,7 @@ def _tools(state: Workspace) -> dict[str, tuple[Callable[..., Any], dict[str, An
         Use it after search_documents, with an id it returned.
         Do not use it to search; it needs an exact id.
         """
-        for document in _DOCUMENTS:
-            if document.id == document_id:
-                return document
-        raise ToolError(f"No document {document_id}. Call search_documents to find the right id.")
+        return _find(_DOCUMENTS, document_id, "document", "search_documents")
 
     def add_document_access(
         document_id: Annotated[str, Field(pattern=r"^DOC-[0-9]{1,6}$", description="Document id, e.g. 'DOC-301'.")],
@@ -330,8 +332,7 @@ def _tools(state: Workspace) -> dict[str, tuple[Callable[..., Any], dict[str, An
         Use it when someone asks to share a specific document with a named person.
         Do not use it to send the document's text; the person gets a link to open it.
         """
-        if not any(d.id == document_id for d in _DOCUMENTS):
-            raise ToolError(f"No document {document_id}. Call search_documents to find the right id.")
+        _find(_DOCUMENTS, document_id, "document", "search_documents")
         share = Share(document_id=document_id, email=email, role=role)
         if share not in state.shares:
             state.shares.append(share)
@@ -343,9 +344,7 @@ def _tools(state: Workspace) -> dict[str, tuple[Callable[..., Any], dict[str, An
         Use it when you know the ticket id.
         Do not use it to search by topic; use search_tickets.
         """
-        if ticket_id not in state.tickets:
-            raise ToolError(f"No ticket {ticket_id}. Call search_tickets to find the right id.")
-        return state.tickets[ticket_id]
+        return _find(state.tickets.values(), ticket_id, "ticket", "search_tickets")
 
     def search_tickets_tool(
         query: _QUERY,
@@ -368,10 +367,9 @@ def _tools(state: Workspace) -> dict[str, tuple[Callable[..., Any], dict[str, An
         Use it to record an update the person asked you to add.
         Do not use it to change a ticket's status; comments never close a ticket.
         """
-        if ticket_id not in state.tickets:
-            raise ToolError(f"No ticket {ticket_id}. Call search_tickets to find the right id.")
-        state.tickets[ticket_id].comments.append(comment)
-        return state.tickets[ticket_id]
+        ticket = _find(state.tickets.values(), ticket_id, "ticket", "search_tickets")
+        ticket.comments.append(comment)
+        return ticket
 
     change = dict(read_only_hint=False, open_world_hint=False)
     return {
