@@ -265,12 +265,10 @@ def cmd_review(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    server = _server(args.server)
-    if args.transport == "stdio":
-        server.run()
-    else:
-        print(f"serving {args.server} at http://{args.host}:{args.port}/mcp (Ctrl-C stops)", file=sys.stderr)
-        server.run("streamable-http", host=args.host, port=args.port)
+    from course_lib import serving
+
+    _server(args.server)  # an unknown name fails here, as one line
+    serving.serve(args.server, args.transport, args.host, args.port)
     return 0
 
 

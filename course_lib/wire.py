@@ -397,19 +397,19 @@ def opening_frames(era: Era, request_id: int | str = 1) -> list[dict[str, Any]]:
 async def stdio_exchange(server_name: str, lines: list[str], timeout: float = 10.0) -> list[Any]:
     """Write raw `lines` to a lesson server run over stdio in a child process; return what came back.
 
-    The child is `python -m course_lib.cli serve <server_name>`. The last line must be a valid request
+    The child is `python -m course_lib.serving <server_name>`. The last line must be a valid request
     with an `id`: reading stops at its answer, so lines the server ignores cost no waiting. The child
     gets end-of-input, is stopped if it lingers, and never outlives the call.
     """
     import subprocess
-    import sys
 
     import anyio
     from anyio.streams.buffered import BufferedByteReceiveStream
 
     last_id = json.loads(lines[-1])["id"]
-    process = await anyio.open_process([sys.executable, "-m", "course_lib.cli", "serve", server_name],
-                                       stderr=subprocess.DEVNULL)
+    from course_lib import serving
+
+    process = await anyio.open_process(serving.command(server_name), stderr=subprocess.DEVNULL)
     replies: list[Any] = []
     try:
         for line in lines:
