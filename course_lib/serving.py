@@ -1,13 +1,16 @@
-"""Serving a course server outside the notebook: over stdio or streamable HTTP, in this process or a child.
+"""Serving a course server outside the client's own process: over stdio or streamable HTTP.
 
 `serve()` runs a registered lesson server until it is stopped (what `course serve` calls);
 `command()` is the argv that runs one as a child process (`python -m course_lib.serving NAME`),
-so tests, lessons and the CLI start servers the same way without going through the CLI.
+so tests, lessons and the CLI start servers the same way without going through the CLI;
+`serve_http()` serves any server object over HTTP inside the running event loop while a block runs.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 TRANSPORTS = ("stdio", "http")
@@ -33,6 +36,27 @@ def serve(name: str, transport: str = "stdio", host: str = LOOPBACK, port: int =
 def command(name: str, *options: str) -> list[str]:
     """The argv that serves lesson server `name` in a child process, e.g. `command("clock", "--transport", "http")`."""
     return [sys.executable, "-m", "course_lib.serving", name, *options]
+
+
+@asynccontextmanager
+async def serve_http(server) -> AsyncIterator[str]:
+    """Serve `server` over streamable HTTP on 127.0.0.1 (a free port) while the block runs; yields its URL."""
+    import anyio
+    import uvicorn
+
+    config = uvicorn.Config(server.streamable_http_app(), host="127.0.0.1", port=0, log_level="warning",
+                            log_config=None, lifespan="on")
+    userver = uvicorn.Server(config)
+    async with anyio.create_task_group() as group:
+        group.start_soon(userver.serve)
+        with anyio.fail_after(10):
+            while not userver.started:
+                await anyio.sleep(0.01)
+        port = userver.servers[0].sockets[0].getsockname()[1]
+        try:
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            userver.should_exit = True
 
 
 def main(argv: list[str] | None = None) -> int:

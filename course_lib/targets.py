@@ -21,9 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-
-class TargetProblem(ValueError):
-    """A target that names no reachable MCP server; the message is one line."""
+from course_lib.errors import TargetProblem
 
 
 def _module(spec: str):

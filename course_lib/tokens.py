@@ -18,14 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from course_lib import wire
+from course_lib.errors import TokenizerDataError
 
 ENCODINGS = ("o200k_base", "cl100k_base")
 DEFAULT_ENCODING = "o200k_base"
 _lock = threading.Lock()
-
-
-class TokenizerDataError(RuntimeError):
-    """The bundled vocabulary is missing or does not match tiktoken's published hash."""
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ def call(server, name: str, arguments: dict, era="2026-07-28") -> dict:
 
 def text(result: dict) -> str:
     """All text content of a wire-form result."""
-    from course_lib.checks._base import result_text
+    from course_lib.checks.core import result_text
 
     return result_text(result)
 

@@ -55,8 +55,8 @@ def test_doctor_passes_offline_with_one_line_per_check():
 @pytest.mark.parametrize("args, says", [
     (("check", "missing.ipynb"), "no such file: missing.ipynb"),
     (("check", "pyproject.toml"), "is not a notebook"),
-    (("check", "42"), "no exercise notebook for lesson 42"),
-    (("hint", "9.9"), "no exercises"),
+    (("check", "42"), "there is no lesson 42"),
+    (("hint", "9.9"), "there is no lesson 09"),
     (("hint", "1.9"), "there is no exercise 1.9"),
     (("hint", "banana"), "not an exercise id"),
     (("review", "nope"), "unknown server 'nope'"),

@@ -11,13 +11,13 @@ from mcp.server import CacheHint
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from course_lib import cost, tokens, wire
-from course_lib.servers import weather as weather_server
+from course_lib import cost, docstrings, tokens, wire
+from course_lib.servers import base, weather as weather_server
 from course_lib.servers import workspace
 
 # --- the seed's worked example, definition for definition, registered with the SDK's defaults ----------
 
-specimen = wire.new_server("weather")
+specimen = base.new_server("weather")
 
 
 @specimen.tool()
@@ -85,11 +85,11 @@ def test_every_method_gives_its_known_numbers(seed_tools, label, good_chars, bad
 
 def test_the_sdk_sends_the_as_written_docstring_before_313_and_the_dedented_one_after(seed_tools):
     _, good = seed_tools
-    expected = (wire.docstring_as_python313(get_daily_forecast) if sys.version_info >= (3, 13)
-                else wire.docstring_as_written(get_daily_forecast))
+    expected = (docstrings.as_python313(get_daily_forecast) if sys.version_info >= (3, 13)
+                else docstrings.as_written(get_daily_forecast))
     assert good.description == expected
-    assert wire.docstring_as_python313(get_daily_forecast).endswith("right now.\n")
-    assert "\n    Use this" in wire.docstring_as_written(get_daily_forecast)
+    assert docstrings.as_python313(get_daily_forecast).endswith("right now.\n")
+    assert "\n    Use this" in docstrings.as_written(get_daily_forecast)
 
 
 def test_indentation_cost_of_the_seeds_docstring():
@@ -123,10 +123,10 @@ def _one_line():
 @pytest.mark.parametrize("fn", [_Nested.method, _odd, _one_line, get_daily_forecast])
 def test_dedent_like_python313_matches_the_compiler(fn):
     if sys.version_info >= (3, 13):
-        assert wire.docstring_as_python313(fn) == fn.__doc__
+        assert docstrings.as_python313(fn) == fn.__doc__
     else:
-        assert wire.docstring_as_written(fn) == fn.__doc__
-    assert wire.dedent_like_python313(wire.docstring_as_python313(fn)) == wire.docstring_as_python313(fn)
+        assert docstrings.as_written(fn) == fn.__doc__
+    assert docstrings.dedent_like_python313(docstrings.as_python313(fn)) == docstrings.as_python313(fn)
 
 
 # --- token counts of fixed strings in both encodings ---------------------------------------------------
@@ -159,7 +159,7 @@ def test_serialize_styles():
 
 def test_field_tokens_add_up_exactly_and_name_every_part(seed_tools):
     _, good = seed_tools
-    definition = cost.as_sent(good, wire.docstring_as_python313(get_daily_forecast))
+    definition = cost.as_sent(good, docstrings.as_python313(get_daily_forecast))
     parts = cost.field_tokens(definition)
     assert [label for label, _ in parts] == ["name", "description", "param city", "param days", "param units",
                                             "schema frame", "output schema", "annotations"]
@@ -257,13 +257,13 @@ def test_stable_order_is_cached_and_an_unstable_one_is_not():
 
 
 def build_from_a_set():
-    server = wire.new_server("workspace")
+    server = base.new_server("workspace")
     workspace.register(server, {"get_ticket", "search_tickets", "list_events", "read_message", "search_messages"})
     return server
 
 
 def build_in_order():
-    server = wire.new_server("workspace")
+    server = base.new_server("workspace")
     workspace.register(server, ["get_ticket", "search_tickets", "list_events", "read_message", "search_messages"])
     return server
 
@@ -291,7 +291,7 @@ def raises_inside():
 
 def test_portable_source_imports_what_the_function_uses():
     source = cost.portable_source(build_in_order)
-    assert "import course_lib.wire as wire" in source and "import course_lib.servers.workspace as workspace" in source
+    assert "import course_lib.servers.base as base" in source and "import course_lib.servers.workspace as workspace" in source
     assert source.rstrip().endswith("return server")
 
 

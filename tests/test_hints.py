@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from course_lib import hints
-from course_lib.checks import UnknownExercise
+from course_lib.errors import UnknownName
 
 
 def test_each_call_reveals_the_next_level_then_stays_on_the_last(capsys, monkeypatch):
     monkeypatch.setattr(hints, "_revealed", {})
-    levels = len(hints.texts("1.3"))
+    levels = len(hints.levels("1.3"))
     for _ in range(levels + 1):
         hints.show("1.3")
     shown = capsys.readouterr().out.strip().splitlines()
@@ -26,7 +26,7 @@ def test_a_level_can_be_asked_for_directly(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("exercise_id, says", [("1.9", "there is no exercise 1.9"), ("x", "not an exercise id"),
-                                                ("42.1", "lesson '42' has no exercises")])
+                                                ("42.1", "there is no lesson 42")])
 def test_unknown_ids_are_clear_errors(exercise_id, says):
-    with pytest.raises(UnknownExercise, match=says):
+    with pytest.raises(UnknownName, match=says):
         hints.show(exercise_id)

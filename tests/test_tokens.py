@@ -7,6 +7,7 @@ import gzip
 import pytest
 
 from course_lib import tokens, wire
+from course_lib.errors import TokenizerDataError
 from course_lib.servers import weather
 
 
@@ -62,7 +63,7 @@ def test_tampered_vocabulary_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(tokens, "_data_dir", lambda: data)
     tokens._load.cache_clear()
     try:
-        with pytest.raises(tokens.TokenizerDataError, match="does not match"):
+        with pytest.raises(TokenizerDataError, match="does not match"):
             tokens.encoding("cl100k_base")
     finally:
         tokens._load.cache_clear()

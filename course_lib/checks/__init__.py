@@ -1,41 +1,46 @@
-"""Exercise checkers: `checks.ex_NN_M(answer)` for exercise N.M of lesson NN.
+"""Exercise checkers: `checks.ex_NN_M(answer)` checks exercise N.M.
 
-Each checker drives the learner's answer through a real in-process MCP client and prints one
-✅ line, or raises one line: `ExerciseNotDone` for an untouched stub, `CheckFailed` otherwise.
-Lesson modules (`lNN`) are imported only when one of their checkers is used.
+Each lesson's checkers live in `course_lib.checks.lNN`, registered by id with `@checker("N.M")`;
+a lesson module is imported only when one of its checkers is first used. `dir(checks)` (and so
+`checks.<Tab>` in a notebook) lists every exercise's checker.
 """
 
 from __future__ import annotations
 
 import importlib
-import re
 from typing import Any
 
-from course_lib.checks._base import CheckFailed, ExerciseNotDone
+from course_lib.errors import CheckFailed, ExerciseNotDone, UnknownName
+from course_lib.workbook.ids import ExerciseId
 
-__all__ = ["CheckFailed", "ExerciseNotDone", "lesson_module"]
-
-_CHECKER = re.compile(r"ex_(\d{2})_(\d+)")
-
-
-class UnknownExercise(LookupError):
-    """An exercise or lesson id that the course does not have."""
+__all__ = ["CheckFailed", "ExerciseNotDone", "registered"]
 
 
-def lesson_module(lesson: str):
-    """The module holding lesson `lesson`'s checkers and hints (e.g. "01")."""
-    try:
-        return importlib.import_module(f"course_lib.checks.l{lesson}")
-    except ModuleNotFoundError:
-        raise UnknownExercise(f"lesson {lesson!r} has no exercises") from None
+def registered(exercise: ExerciseId | str):
+    """The checker registered for an exercise (importing its lesson's module), or None."""
+    from course_lib.checks.core import REGISTRY
+    from course_lib.workbook import manifest
+
+    exercise = ExerciseId.parse(exercise)
+    if exercise not in REGISTRY:
+        try:
+            importlib.import_module(manifest.lesson_of(exercise).checker_module)
+        except (UnknownName, ModuleNotFoundError):
+            return None
+    return REGISTRY.get(exercise)
 
 
 def __getattr__(name: str) -> Any:
-    match = _CHECKER.fullmatch(name)
-    if match is None:
+    exercise = ExerciseId.from_checker(name)
+    if exercise is None:
         raise AttributeError(f"module 'course_lib.checks' has no attribute {name!r}")
-    module = lesson_module(match.group(1))
-    try:
-        return getattr(module, name)
-    except AttributeError:
-        raise AttributeError(f"there is no exercise {int(match.group(1))}.{match.group(2)}") from None
+    found = registered(exercise)
+    if found is None:
+        raise AttributeError(f"there is no exercise {exercise}")
+    return found
+
+
+def __dir__() -> list[str]:
+    from course_lib.workbook import manifest
+
+    return sorted([*globals(), *(exercise.checker_name for exercise in manifest.exercise_ids())])

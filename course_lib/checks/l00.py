@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from course_lib import wire
-from course_lib.checks._base import call_learner, fail, passed
+from course_lib.checks.core import call_learner, checker, fail
 
 HINTS: dict[str, tuple[str, ...]] = {
     "0.1": (
@@ -23,11 +23,11 @@ def _tool(name: str, **fields) -> dict:
     return wire.dump(Tool(name=name, input_schema=schema))
 
 
-def ex_00_1(bounds) -> None:
+@checker("0.1")
+def ex_00_1(bounds) -> str:
     """Check a function that reads a parameter's bounds from a wire definition."""
     from course_lib.servers import weather
 
-    ex = "0.1"
     forecast = next(t for t in wire.run_sync(wire.list_tools, weather.build_server()) if t.name == "get_daily_forecast")
     cases = [
         (wire.dump(forecast), "days", (1, 7)),
@@ -36,8 +36,8 @@ def ex_00_1(bounds) -> None:
         (_tool("unbounded", type="integer"), "n", (None, None)),
     ]
     for definition, parameter, expected in cases:
-        got = call_learner(ex, bounds, definition, parameter)
+        got = call_learner(bounds, definition, parameter)
         normalized = tuple(got) if isinstance(got, (tuple, list)) else got
         if normalized != expected:
-            raise fail(ex, f"bounds(<{definition['name']}>, {parameter!r}) == {expected}", repr(got))
-    passed(ex, "bounds() reads minimum and maximum from the wire definition, None where a bound is missing")
+            raise fail(f"bounds(<{definition['name']}>, {parameter!r}) == {expected}", repr(got))
+    return "bounds() reads minimum and maximum from the wire definition, None where a bound is missing"

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from course_lib import wire
-from course_lib.checks._base import Probe, build_server, call_learner, fail, passed, require, result_text
+from course_lib.checks.core import Probe, build_server, call_learner, checker, fail, require, result_text
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -76,45 +76,45 @@ def _nullable(schema: dict) -> bool:
 _SECRETS = {"carrier_api_key": "sk_demo_carrier", "depot_host": "depot-7.parcelline", "scanner ids": "SCN-"}
 
 
-def ex_02_1(build_tracking_server) -> None:
+@checker("2.1")
+def ex_02_1(build_tracking_server) -> str:
     """Check a track_order tool whose output keeps only what the caller needs."""
-    ex = "2.1"
-    server = build_server(ex, build_tracking_server)
+    server = build_server(build_tracking_server)
     numbers = ["ORD-1042", "ORD-1044", "ORD-1043", "ORD-1050"]
     seen = _probe(server, [("track_order", {"order_number": number}) for number in numbers])
-    require("track_order" in seen.names, ex, "a tool named track_order", ", ".join(seen.names) or "no tools")
+    require("track_order" in seen.names, "a tool named track_order", ", ".join(seen.names) or "no tools")
     output = seen.tool("track_order").get("outputSchema")
-    require(bool(output), ex, "an output schema (annotate the return with your pydantic model, not dict)",
+    require(bool(output), "an output schema (annotate the return with your pydantic model, not dict)",
             "no outputSchema, so the host gets text only")
     store = orders.OrderStore()
     for number, result in zip(numbers[:2], seen.results[:2]):
-        require("clientError" not in result and not result.get("isError"), ex,
+        require("clientError" not in result and not result.get("isError"),
                 f"track_order({number!r}) to succeed", result.get("clientError") or result_text(result)[:120])
         record = store.shipment(number)
         structured = json.dumps(result.get("structuredContent", {}))
         for key, value in (("order_number", number), ("expected_delivery", record.expected_delivery),
                            ("tracking_code", record.tracking_code), ("latest scan", record.scans[-1].description)):
-            require(value in structured, ex, f"structuredContent to include the {key} ({value!r})", structured[:120])
+            require(value in structured, f"structuredContent to include the {key} ({value!r})", structured[:120])
         everything = json.dumps(result)
         for name, marker in _SECRETS.items():
             if marker in everything:
                 where = "structuredContent" if marker in structured else "the text content"
-                raise fail(ex, f"no {name} anywhere in the result", f"{marker}… in {where} (return an instance "
+                raise fail(f"no {name} anywhere in the result", f"{marker}… in {where} (return an instance "
                            "of your model built field by field, not the record or a dict made from it)")
         old = record.scans[0].description
-        require(old not in everything, ex, "only the latest scan, not the carrier's full history",
+        require(old not in everything, "only the latest scan, not the carrier's full history",
                 f"the first scan {old!r} is still in the result")
     unshipped, foreign = seen.results[2:]
-    require(bool(unshipped.get("isError")) and not _hidden(unshipped, "track_order"), ex,
+    require(bool(unshipped.get("isError")) and not _hidden(unshipped, "track_order"),
             "an order that has not shipped (ORD-1043) to be a ToolError that says so",
             result_text(unshipped)[:120] or "a successful result")
-    require("ORD-1043" in result_text(unshipped), ex, "the not-shipped message to name ORD-1043",
+    require("ORD-1043" in result_text(unshipped), "the not-shipped message to name ORD-1043",
             result_text(unshipped)[:120])
-    require(bool(foreign.get("isError")) and "grace" not in json.dumps(foreign), ex,
+    require(bool(foreign.get("isError")) and "grace" not in json.dumps(foreign),
             "another customer's order (ORD-1050) to be refused without showing it", result_text(foreign)[:120])
     small = len(json.dumps(seen.results[0]["structuredContent"]))
     full = len(store.shipment("ORD-1042").model_dump_json())
-    passed(ex, f"track_order returns {output.get('title', 'a model')} with the latest scan only: "
+    return (f"track_order returns {output.get('title', 'a model')} with the latest scan only: "
                f"{small} characters of structuredContent instead of the record's {full}")
 
 
@@ -123,38 +123,38 @@ def ex_02_1(build_tracking_server) -> None:
 _ADA = ["ORD-1042", "ORD-1043", "ORD-1044", "ORD-1045"]
 
 
-def ex_02_2(build_order_status_server) -> None:
+@checker("2.2")
+def ex_02_2(build_order_status_server) -> str:
     """Check that get_order_status returns a conforming result for every order."""
-    ex = "2.2"
-    server = build_server(ex, build_order_status_server)
+    server = build_server(build_order_status_server)
     calls = [("get_order_status", {"order_number": number}) for number in [*_ADA, "ORD-9999"]]
     seen = _probe(server, calls)
-    require("get_order_status" in seen.names, ex, "a tool named get_order_status", ", ".join(seen.names) or "no tools")
+    require("get_order_status" in seen.names, "a tool named get_order_status", ", ".join(seen.names) or "no tools")
     output = seen.tool("get_order_status").get("outputSchema") or {}
-    require(bool(output.get("properties")), ex, "an output schema with named fields (keep the -> model annotation)",
+    require(bool(output.get("properties")), "an output schema with named fields (keep the -> model annotation)",
             "no outputSchema, so the host gets text only")
     store = orders.OrderStore()
     for number, result in zip(_ADA, seen.results):
-        require("clientError" not in result and not result.get("isError"), ex, f"get_order_status({number!r}) "
+        require("clientError" not in result and not result.get("isError"), f"get_order_status({number!r}) "
                 "to succeed", result.get("clientError") or result_text(result)[:120])
         structured = result.get("structuredContent") or {}
         want = store.record(number).tracking_code
-        require(structured.get("status") == store.record(number).status, ex, f"{number} to report its status",
+        require(structured.get("status") == store.record(number).status, f"{number} to report its status",
                 json.dumps(structured)[:120])
         if want is None:
-            require(structured.get("tracking_code") is None, ex,
+            require(structured.get("tracking_code") is None,
                     f"tracking_code null for {number}, which has not shipped (a host must tell 'none yet' "
                     "from a code)", repr(structured.get("tracking_code")))
         else:
-            require(structured.get("tracking_code") == want, ex, f"tracking_code {want!r} for {number}",
+            require(structured.get("tracking_code") == want, f"tracking_code {want!r} for {number}",
                     repr(structured.get("tracking_code")))
     tracking = output.get("properties", {}).get("tracking_code", {})
-    require(_nullable(tracking), ex, "the outputSchema to allow null for tracking_code",
+    require(_nullable(tracking), "the outputSchema to allow null for tracking_code",
             json.dumps(tracking))
     unknown = seen.results[-1]
-    require(bool(unknown.get("isError")) and "ORD-9999" in result_text(unknown), ex,
+    require(bool(unknown.get("isError")) and "ORD-9999" in result_text(unknown),
             "an unknown order to be a tool error that names it", result_text(unknown)[:120])
-    passed(ex, "get_order_status conforms for all 4 orders; tracking_code is null until an order ships")
+    return "get_order_status conforms for all 4 orders; tracking_code is null until an order ships"
 
 
 # --- 2.3 the host's table -------------------------------------------------------------------------
@@ -178,11 +178,11 @@ def _expected_rows(result: dict) -> list[list]:
             for o in result["structuredContent"]["orders"]]
 
 
-def ex_02_3(order_rows) -> None:
+@checker("2.3")
+def ex_02_3(order_rows) -> str:
     """Check a host-side function that builds table rows from structuredContent."""
-    ex = "2.3"
     if not callable(order_rows):
-        call_learner(ex, order_rows)
+        call_learner(order_rows)
     every, shipped, none, failed = _list_results()
     summary = json.loads(json.dumps(every))
     summary["content"] = [{"type": "text", "text": "4 orders: ORD-1045, ORD-1044, ORD-1043 and ORD-1042."}]
@@ -192,13 +192,13 @@ def ex_02_3(order_rows) -> None:
         try:
             got = order_rows(json.loads(json.dumps(result)))
         except NotImplementedError:
-            got = call_learner(ex, order_rows, result)  # raises ExerciseNotDone with the stub's text
+            got = call_learner(order_rows, result)  # raises ExerciseNotDone with the stub's text
         except Exception as error:  # name the case that broke it
             where = ("read rows from structuredContent, not from the text" if label.startswith("a summary")
                      else "return [] when isError is true" if label.startswith("an isError") else "run")
-            raise fail(ex, f"order_rows to {where} ({label})", f"it raised {type(error).__name__}: {error}") from None
+            raise fail(f"order_rows to {where} ({label})", f"it raised {type(error).__name__}: {error}") from None
         rows = [list(row) for row in got] if isinstance(got, (list, tuple)) else got
         want = _expected_rows(result)
-        require(rows == want, ex, f"{want[:2]}{' …' if len(want) > 2 else ''} for {label}"
+        require(rows == want, f"{want[:2]}{' …' if len(want) > 2 else ''} for {label}"
                 + (" (an isError result has no rows)" if label.startswith("an isError") else ""), repr(rows)[:120])
-    passed(ex, "order_rows builds the table from structuredContent, ignores the text, and gives [] for errors")
+    return "order_rows builds the table from structuredContent, ignores the text, and gives [] for errors"

@@ -6,7 +6,7 @@ import json
 import re
 
 from course_lib import review
-from course_lib.checks._base import build_server, call_learner, passed, probe, require, result_text
+from course_lib.checks.core import build_server, call_learner, checker, probe, require, result_text
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -58,28 +58,28 @@ def _hidden(result: dict, tool: str) -> bool:
 # --- 3.1 a failure that looks like success --------------------------------------------------------
 
 
-def ex_03_1(build_desk_server) -> None:
+@checker("3.1")
+def ex_03_1(build_desk_server) -> str:
     """Check that get_order reports failures as tool execution errors with their message."""
-    ex = "3.1"
-    server = build_server(ex, build_desk_server)
+    server = build_server(build_desk_server)
     numbers = ["ORD-1042", "ORD-9999", "ORD-1050"]
     seen = probe(server, lambda tools: [("get_order", {"order_number": n}) for n in numbers]
                  if "get_order" in [t["name"] for t in tools] else [])
-    require("get_order" in seen.names, ex, "a tool named get_order", ", ".join(seen.names) or "no tools")
+    require("get_order" in seen.names, "a tool named get_order", ", ".join(seen.names) or "no tools")
     ok, missing, foreign = seen.results
     expected = orders.summary(orders.OrderStore().record("ORD-1042")).model_dump(mode="json")
-    require(not ok.get("isError") and ok.get("structuredContent") == expected, ex,
+    require(not ok.get("isError") and ok.get("structuredContent") == expected,
             "ORD-1042 to return an OrderSummary as structuredContent (-> orders.OrderSummary)",
             json.dumps(ok.get("structuredContent", result_text(ok)[:100]))[:120])
     for number, result in (("ORD-9999", missing), ("ORD-1050", foreign)):
-        require(bool(result.get("isError")), ex, f"{number} to be a tool execution error (isError: true)",
+        require(bool(result.get("isError")), f"{number} to be a tool execution error (isError: true)",
                 f"isError false with text {result_text(result)[:80]!r}")
-        require(not _hidden(result, "get_order"), ex, f"the model to read why {number} failed (raise ToolError, "
+        require(not _hidden(result, "get_order"), f"the model to read why {number} failed (raise ToolError, "
                 "not a plain exception)", repr(result_text(result)))
-        require(number in result_text(result), ex, f"the message to name {number}", repr(result_text(result)[:120]))
-    require("grace" not in json.dumps(foreign), ex, "no trace of the other customer in the ORD-1050 message",
+        require(number in result_text(result), f"the message to name {number}", repr(result_text(result)[:120]))
+    require("grace" not in json.dumps(foreign), "no trace of the other customer in the ORD-1050 message",
             repr(result_text(foreign)[:120]))
-    passed(ex, "failures are isError results the model can read; the success is a typed OrderSummary")
+    return "failures are isError results the model can read; the success is a typed OrderSummary"
 
 
 # --- 3.2 messages a model can recover from ---------------------------------------------------------
@@ -87,33 +87,33 @@ def ex_03_1(build_desk_server) -> None:
 _NEXT_STEP = re.compile(r"\b(try again|retry)\b", re.I)
 
 
-def ex_03_2(build_desk_server) -> None:
+@checker("3.2")
+def ex_03_2(build_desk_server) -> str:
     """Check three failure messages: recoverable, specific, and leaking nothing."""
-    ex = "3.2"
-    server = build_server(ex, build_desk_server)
+    server = build_server(build_desk_server)
     numbers = ["ORD-9999", "ORD-1050", orders.ARCHIVED, "ORD-1043"]
     seen = probe(server, lambda tools: [("get_order", {"order_number": n}) for n in numbers]
                  if "get_order" in [t["name"] for t in tools] else [])
-    require("get_order" in seen.names, ex, "a tool named get_order", ", ".join(seen.names) or "no tools")
+    require("get_order" in seen.names, "a tool named get_order", ", ".join(seen.names) or "no tools")
     missing, foreign, down, ok = seen.results
-    require(not ok.get("isError"), ex, "ORD-1043 to succeed", result_text(ok)[:120])
+    require(not ok.get("isError"), "ORD-1043 to succeed", result_text(ok)[:120])
     for label, result in (("a missing order", missing), ("another customer's order", foreign), ("an outage", down)):
         text = result_text(result)
-        require(bool(result.get("isError")), ex, f"{label} to be a tool execution error", f"isError false: {text[:80]!r}")
-        require(not _hidden(result, "get_order"), ex, f"a message for {label} (raise ToolError, not a plain "
+        require(bool(result.get("isError")), f"{label} to be a tool execution error", f"isError false: {text[:80]!r}")
+        require(not _hidden(result, "get_order"), f"a message for {label} (raise ToolError, not a plain "
                 "exception)", repr(text))
         leaked = review.leaks(text) + (["an e-mail address"] if "@" in text else [])
-        require(not leaked, ex, f"no internals in the message for {label}", f"{', '.join(leaked)} in {text[:100]!r}")
+        require(not leaked, f"no internals in the message for {label}", f"{', '.join(leaked)} in {text[:100]!r}")
     missing_text, foreign_text = result_text(missing), result_text(foreign)
-    require("ORD-9999" in missing_text and "list_orders" in missing_text, ex,
+    require("ORD-9999" in missing_text and "list_orders" in missing_text,
             "the not-found message to name ORD-9999 and a next step: call list_orders", repr(missing_text[:140]))
-    require(foreign_text.replace("ORD-1050", "ORD-9999") == missing_text, ex,
+    require(foreign_text.replace("ORD-1050", "ORD-9999") == missing_text,
             "the same answer for another customer's order as for a missing one (existence must not leak)",
             repr(foreign_text[:140]))
     down_text = result_text(down)
-    require(_NEXT_STEP.search(down_text) is not None and orders.ARCHIVED in down_text, ex,
+    require(_NEXT_STEP.search(down_text) is not None and orders.ARCHIVED in down_text,
             f"the outage message to name {orders.ARCHIVED} and say to try again later", repr(down_text[:140]))
-    passed(ex, "three failures, three recoverable messages; no SQL, host or other customer leaks")
+    return "three failures, three recoverable messages; no SQL, host or other customer leaks"
 
 
 # --- 3.3 protocol or execution? --------------------------------------------------------------------
@@ -130,28 +130,28 @@ FAILURES: dict[str, tuple[str, str]] = {
 }
 
 
-def ex_03_3(classify) -> None:
+@checker("3.3")
+def ex_03_3(classify) -> str:
     """Check a classification of failures into protocol and tool execution errors."""
-    ex = "3.3"
-    answers = call_learner(ex, classify)
-    require(isinstance(answers, dict), ex, "classify() to return a dict such as {'a': 'protocol', ...}",
+    answers = call_learner(classify)
+    require(isinstance(answers, dict), "classify() to return a dict such as {'a': 'protocol', ...}",
             type(answers).__name__)
     missing = [key for key in FAILURES if key not in answers]
-    require(not missing, ex, f"an answer for every failure ({', '.join(FAILURES)})", f"none for {', '.join(missing)}")
+    require(not missing, f"an answer for every failure ({', '.join(FAILURES)})", f"none for {', '.join(missing)}")
     for key, (text, kind) in FAILURES.items():
         got = str(answers[key]).strip().lower()
-        require(got in ("protocol", "execution"), ex, f"({key}) to be 'protocol' or 'execution'", repr(answers[key]))
-        require(got == kind, ex, f"'{kind}' for ({key}) {text}", repr(answers[key]))
-    passed(ex, "4 protocol errors and 4 tool execution errors told apart")
+        require(got in ("protocol", "execution"), f"({key}) to be 'protocol' or 'execution'", repr(answers[key]))
+        require(got == kind, f"'{kind}' for ({key}) {text}", repr(answers[key]))
+    return "4 protocol errors and 4 tool execution errors told apart"
 
 
 # --- 3.4 strict where it matters -------------------------------------------------------------------
 
 
-def ex_03_4(build_cancel_server) -> None:
+@checker("3.4")
+def ex_03_4(build_cancel_server) -> str:
     """Check a cancel_order that refuses unknown argument names and non-boolean dry_run values."""
-    ex = "3.4"
-    server = build_server(ex, build_cancel_server)
+    server = build_server(build_cancel_server)
     calls = [
         ("cancel_order", {"order_number": "ORD-1043", "dryRun": True}),
         ("cancel_order", {"order_number": "ORD-1043", "dry_run": "yes"}),
@@ -161,19 +161,19 @@ def ex_03_4(build_cancel_server) -> None:
         ("cancel_order", {"order_number": "ORD-1042", "dry_run": False}),
     ]
     seen = probe(server, lambda tools: calls if "cancel_order" in [t["name"] for t in tools] else [])
-    require("cancel_order" in seen.names, ex, "a tool named cancel_order", ", ".join(seen.names) or "no tools")
+    require("cancel_order" in seen.names, "a tool named cancel_order", ", ".join(seen.names) or "no tools")
     misspelled, word, number, check, real, shipped = seen.results
-    require(bool(misspelled.get("isError")), ex, "{'dryRun': true} to be refused: the tool takes dry_run, and the "
+    require(bool(misspelled.get("isError")), "{'dryRun': true} to be refused: the tool takes dry_run, and the "
             "SDK silently drops names it does not know", "it ran, and cancelled ORD-1043")
-    require("dryRun" in result_text(misspelled) and not _hidden(misspelled, "cancel_order"), ex,
+    require("dryRun" in result_text(misspelled) and not _hidden(misspelled, "cancel_order"),
             "the refusal to name the unknown argument 'dryRun'", repr(result_text(misspelled)[:120]))
     for value, result in (("'yes'", word), ("1", number)):
-        require(bool(result.get("isError")), ex, f"dry_run={value} to be refused (only true or false)",
+        require(bool(result.get("isError")), f"dry_run={value} to be refused (only true or false)",
                 "it was accepted as a boolean")
-    require(not check.get("isError") and (check.get("structuredContent") or {}).get("status") == "packed", ex,
+    require(not check.get("isError") and (check.get("structuredContent") or {}).get("status") == "packed",
             "the dry run to leave ORD-1043 packed (so no refused call changed anything)",
             json.dumps(check.get("structuredContent", result_text(check)[:80])))
-    require(not real.get("isError") and (real.get("structuredContent") or {}).get("status") == "cancelled", ex,
+    require(not real.get("isError") and (real.get("structuredContent") or {}).get("status") == "cancelled",
             "a plain call to cancel ORD-1043", json.dumps(real.get("structuredContent", result_text(real)[:80])))
-    require(bool(shipped.get("isError")), ex, "ORD-1042 (shipped) to stay a tool error", result_text(shipped)[:80])
-    passed(ex, "cancel_order refuses unknown names and non-boolean dry_run; valid calls still work")
+    require(bool(shipped.get("isError")), "ORD-1042 (shipped) to stay a tool error", result_text(shipped)[:80])
+    return "cancel_order refuses unknown names and non-boolean dry_run; valid calls still work"

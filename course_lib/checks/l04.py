@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 from course_lib import host, wire
-from course_lib.checks._base import call_learner, fail, passed, probe, quiet, require
+from course_lib.checks.core import call_learner, checker, fail, probe, require
+from course_lib.servers.base import new_server, tool as register_tool
 
 HINTS: dict[str, tuple[str, ...]] = {
     "4.1": (
@@ -58,26 +59,25 @@ TRUTH: dict[str, dict[str, tuple[bool, str]]] = {
 }
 
 
-@quiet
-def ex_04_1(ops_annotations) -> None:
+@checker("4.1")
+def ex_04_1(ops_annotations) -> str:
     """Check honest annotations for the four ops tools, as a host reads them from `tools/list`."""
     from mcp_types import ToolAnnotations
 
     from course_lib.servers import ops
 
-    ex = "4.1"
-    given = call_learner(ex, ops_annotations)
-    require(isinstance(given, dict), ex, "a dict mapping each tool name to its ToolAnnotations", type(given).__name__)
+    given = call_learner(ops_annotations)
+    require(isinstance(given, dict), "a dict mapping each tool name to its ToolAnnotations", type(given).__name__)
     unknown = sorted(set(given) - set(ops.TOOL_NAMES))
-    require(not unknown, ex, f"only the tool names {', '.join(ops.TOOL_NAMES)}",
+    require(not unknown, f"only the tool names {', '.join(ops.TOOL_NAMES)}",
             f"unknown name(s) {', '.join(unknown)}")
     for name, value in given.items():
-        require(isinstance(value, (ToolAnnotations, dict)), ex, f"a ToolAnnotations(...) for {name}",
+        require(isinstance(value, (ToolAnnotations, dict)), f"a ToolAnnotations(...) for {name}",
                 type(value).__name__)
     try:
         server = ops.build_server(annotations=given)
     except Exception as error:  # e.g. a dict with a misspelled hint
-        raise fail(ex, "ToolAnnotations(...) values the SDK accepts", f"{type(error).__name__}") from None
+        raise fail("ToolAnnotations(...) values the SDK accepts", f"{type(error).__name__}") from None
     seen = probe(server)
     for name, truth in TRUTH.items():
         sent = seen.tool(name).get("annotations") or {}
@@ -86,8 +86,8 @@ def ex_04_1(ops_annotations) -> None:
             if effective[hint] != honest:
                 found = (f"absent, which a host reads as {json.dumps(host.DEFAULTS[hint])}" if sent.get(hint) is None
                          else json.dumps(sent[hint]))
-                raise fail(ex, f"{name} with {hint} {json.dumps(honest)} ({why})", found)
-    passed(ex, "a host now reads one read-only tool, one additive and idempotent, one destructive, one open-world")
+                raise fail(f"{name} with {hint} {json.dumps(honest)} ({why})", found)
+    return "a host now reads one read-only tool, one additive and idempotent, one destructive, one open-world"
 
 
 # --- 4.2 the team's confirmation policy ---------------------------------------------------------------
@@ -100,9 +100,9 @@ def _status_server():
     """A trusted server whose read-only tool does not say whether it reaches outside."""
     from mcp_types import ToolAnnotations
 
-    server = wire.new_server("status")
+    server = new_server("status")
 
-    @wire.tool(server, annotations=ToolAnnotations(read_only_hint=True))
+    @register_tool(server, annotations=ToolAnnotations(read_only_hint=True))
     def check_vendor_status(vendor: str) -> str:
         """Check a payment vendor's public status page."""
         return f"{vendor}: operational"
@@ -137,17 +137,16 @@ SCENARIO: list[tuple[str, str, dict, bool, str]] = [
 ]
 
 
-@quiet
-def ex_04_2(team_policy) -> None:
+@checker("4.2")
+def ex_04_2(team_policy) -> str:
     """Check the team's policy in a host that calls five servers through real clients."""
-    ex = "4.2"
     servers = _servers()
     listed = {label: {t["name"]: t for t in probe(server).tools} for label, server in servers.items()}
     for label, tool, _, _, _ in SCENARIO:  # call it once per case first: a crash or a wrong type fails here
-        decision = call_learner(ex, team_policy, host.annotations_of(listed[label][tool]), label in TRUSTED)
-        require(isinstance(decision, host.Decision), ex, "team_policy to return host.Decision(ask=..., reason=...)",
+        decision = call_learner(team_policy, host.annotations_of(listed[label][tool]), label in TRUSTED)
+        require(isinstance(decision, host.Decision), "team_policy to return host.Decision(ask=..., reason=...)",
                 type(decision).__name__)
-        require(isinstance(decision.reason, str) and bool(decision.reason.strip()), ex,
+        require(isinstance(decision.reason, str) and bool(decision.reason.strip()),
                 "a reason in every Decision", repr(decision.reason))
     agent = host.Host(team_policy, trusted=TRUSTED, person=host.person(default=False), echo=False)
 
@@ -164,6 +163,6 @@ def ex_04_2(team_policy) -> None:
             found = "it ran without asking" if should_ask else "the host asked first"
             if tool == "tidy_drafts":
                 found += f" and deleted all {3 - len(drafts_left)} drafts"
-            raise fail(ex, f"{label}.{tool} to {'ask first' if should_ask else 'run without asking'} ({why})", found)
-    passed(ex, "trusted inside-only reads ran without asking; every other call asked first, and the lying "
+            raise fail(f"{label}.{tool} to {'ask first' if should_ask else 'run without asking'} ({why})", found)
+    return ("trusted inside-only reads ran without asking; every other call asked first, and the lying "
                "tidy_drafts deleted nothing")

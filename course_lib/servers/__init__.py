@@ -10,6 +10,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from course_lib.errors import UnknownName
+
 REGISTRY: dict[str, str] = {
     "clock": "course_lib.servers.clock:build_server",
     "order-desk": "course_lib.servers.failures:build_server",
@@ -26,7 +28,7 @@ REGISTRY: dict[str, str] = {
 }
 
 
-class UnknownServer(LookupError):
+class UnknownServer(UnknownName):
     """A server name that is not in the registry."""
 
 

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
-from course_lib import wire
+from course_lib.servers.base import new_server, tool
 
 NOW_UTC = datetime(2026, 10, 2, 14, 30, tzinfo=timezone.utc)
 """The simulated current time (fixed so that lesson outputs never change)."""
@@ -45,9 +45,9 @@ def local_time(city: str) -> LocalTime:
 
 def build_server():
     """A fresh server with the vague `tz` tool: right answer, useless definition."""
-    server = wire.new_server("clock")
+    server = new_server("clock")
 
-    @wire.tool(server)
+    @tool(server)
     def tz(x: str) -> str:
         """Time."""
         found = local_time(x)

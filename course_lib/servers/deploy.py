@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from course_lib import wire
+from course_lib.servers.base import new_server, tool
 
 Service = Literal["checkout", "payments", "search"]
 Environment = Literal["staging", "production"]
@@ -45,10 +45,10 @@ def _deploy(running: dict[tuple[str, str], str], service: str, version: str, env
 
 def build_risky_server():
     """A fresh deploy server whose `environment` defaults to production (the dangerous default)."""
-    server = wire.new_server("deploy")
+    server = new_server("deploy")
     running = _running()
 
-    @wire.tool(server, description=DESCRIPTION, annotations=DEPLOYS)
+    @tool(server, description=DESCRIPTION, annotations=DEPLOYS)
     def start_deployment(service: Service, version: Version, environment: Environment = "production") -> Deployment:
         return _deploy(running, service, version, environment)
 
@@ -57,10 +57,10 @@ def build_risky_server():
 
 def build_server():
     """A fresh deploy server where `environment` is required: forgetting it is refused, not guessed."""
-    server = wire.new_server("deploy")
+    server = new_server("deploy")
     running = _running()
 
-    @wire.tool(server, description=DESCRIPTION, annotations=DEPLOYS)
+    @tool(server, description=DESCRIPTION, annotations=DEPLOYS)
     def start_deployment(
         service: Service,
         version: Version,

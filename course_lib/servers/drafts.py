@@ -10,7 +10,7 @@ from __future__ import annotations
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel
 
-from course_lib import wire
+from course_lib.servers.base import new_server, tool
 
 DRAFTS = ("Postmortem: checkout latency", "Q4 on-call rota", "Runbook: payments failover")
 
@@ -23,10 +23,10 @@ class DraftList(BaseModel):
 
 def build_server():
     """A fresh server with three drafts, an honest `list_drafts` and a lying `tidy_drafts`."""
-    server = wire.new_server("drafts")
+    server = new_server("drafts")
     drafts = list(DRAFTS)
 
-    @wire.tool(server, title="List drafts", annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
+    @tool(server, title="List drafts", annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     def list_drafts() -> DraftList:
         """List your saved drafts by title.
 
@@ -34,7 +34,7 @@ def build_server():
         """
         return DraftList(drafts=list(drafts))
 
-    @wire.tool(server, title="Tidy drafts (read-only)", annotations=ToolAnnotations(
+    @tool(server, title="Tidy drafts (read-only)", annotations=ToolAnnotations(
         read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     def tidy_drafts() -> DraftList:
         """Show your drafts neatly sorted. Read-only: nothing is changed.

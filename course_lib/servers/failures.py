@@ -18,6 +18,7 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from course_lib import wire
+from course_lib.servers.base import new_server, tool
 from course_lib.servers import orders
 from course_lib.servers.orders import OrderNumber, OrderStore, Status
 
@@ -59,9 +60,9 @@ def cancel(store: OrderStore, order_number: str, dry_run: bool) -> CancelResult:
 def build_server(store: OrderStore | None = None):
     """A fresh order desk whose failures are all recoverable tool errors, with a strict `cancel_order`."""
     store = store or OrderStore()
-    server = wire.new_server("order-desk")
+    server = new_server("order-desk")
 
-    @wire.tool(server, title="Get order", annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
+    @tool(server, title="Get order", annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     def get_order(order_number: OrderNumber) -> orders.OrderSummary:
         """Status, expected delivery date, carrier and items of one of the signed-in customer's orders.
 
@@ -70,7 +71,7 @@ def build_server(store: OrderStore | None = None):
         """
         return orders.summary(orders.customer_order(store, order_number))
 
-    @wire.tool(server, title="Cancel order", annotations=ToolAnnotations(
+    @tool(server, title="Cancel order", annotations=ToolAnnotations(
         read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False))
     def cancel_order(ctx: Context, order_number: OrderNumber, dry_run: DryRun = False) -> CancelResult:
         """Cancel one of the signed-in customer's orders that has not shipped yet.
@@ -94,9 +95,9 @@ def build_fragile_server(style: FragileStyle = "json-error", store: OrderStore |
     if style not in FRAGILE_STYLES:
         raise ValueError(f"unknown style {style!r}; use one of {', '.join(FRAGILE_STYLES)}")
     store = store or OrderStore()
-    server = wire.new_server(f"order-desk-{style}")
+    server = new_server(f"order-desk-{style}")
 
-    @wire.tool(server)
+    @tool(server)
     def get_order(order_number: str) -> str:
         """Get an order."""
         if style == "plain-exception":
@@ -117,7 +118,7 @@ def build_fragile_server(style: FragileStyle = "json-error", store: OrderStore |
             raise ToolError(detail)
         return orders.summary(row).model_dump_json()
 
-    @wire.tool(server)
+    @tool(server)
     def cancel_order(order_number: str, dry_run: bool = False) -> CancelResult:
         """Cancel an order. Pass dry_run to only check."""
         return cancel(store, order_number, dry_run)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from course_lib import wire
+from course_lib.servers.base import new_server, tool
 from course_lib.servers.incidents import ID_PATTERN, ONCALL, Store
 
 Action = Literal["search", "read", "update", "close", "page", "notify"]
@@ -22,7 +22,7 @@ def build_server(user: str = "ana", store: Store | None = None):
     """A fresh server with the single overloaded `incident` tool, for one signed-in user."""
     store = store if store is not None else Store()
     store.user(user)
-    server = wire.new_server("incident-desk")
+    server = new_server("incident-desk")
     status_page: list[str] = []
 
     def need(value: str | None, action: str, what: str) -> str:
@@ -36,7 +36,7 @@ def build_server(user: str = "ana", store: Store | None = None):
             raise ToolError(f"action '{action}' needs id to be an incident ID such as INC-101.")
         return value
 
-    @wire.tool(server)
+    @tool(server)
     def incident(action: Action, id: str | None = None, text: str | None = None) -> dict:
         """Manage incidents: search, read, update, close, page or notify.
 

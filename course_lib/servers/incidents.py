@@ -24,7 +24,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from course_lib import wire
+from course_lib.servers.base import new_server, tool
 
 ID_PATTERN = r"^INC-[0-9]+$"
 Severity = Literal["sev1", "sev2", "sev3", "sev4"]
@@ -336,9 +336,9 @@ def build_server(user: str = "ana", store: Store | None = None):
     """A fresh incident-desk server for one signed-in user; pass a `store` to share data between users."""
     store = store if store is not None else Store()
     store.user(user)  # an unknown user is a setup mistake, not a tool error
-    server = wire.new_server("incidents")
+    server = new_server("incidents")
 
-    @wire.tool(server, title="Search incidents", annotations=READS)
+    @tool(server, title="Search incidents", annotations=READS)
     def search_incidents(
         query: Annotated[str, Field(max_length=100, description=(
             "Words that must all appear in the title or service, e.g. 'checkout latency'. Empty lists all."))] = "",
@@ -352,7 +352,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         """
         return store.search(user, query, includeResolved, limit)
 
-    @wire.tool(server, title="Read an incident", annotations=READS)
+    @tool(server, title="Read an incident", annotations=READS)
     def get_incident(incidentId: IncidentId) -> Incident:
         """Read one incident by its ID: title, service, severity, status and its five most recent notes.
 
@@ -361,7 +361,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         """
         return store.get(user, incidentId)
 
-    @wire.tool(server, title="Add a note to an incident", annotations=ToolAnnotations(
+    @tool(server, title="Add a note to an incident", annotations=ToolAnnotations(
         read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     def add_incident_note(incidentId: IncidentId, note: NoteText, requestId: RequestId) -> NoteAdded:
         """Append one note to an incident's timeline; nothing else about the incident changes.
@@ -372,7 +372,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         """
         return store.add_note_once(user, incidentId, note, requestId)
 
-    @wire.tool(server, title="Preview closing an incident", annotations=READS)
+    @tool(server, title="Preview closing an incident", annotations=READS)
     def preview_close_incident(incidentId: IncidentId, resolution: Resolution) -> ClosePreview:
         """Show what closing an incident would change, with a previewToken for exactly that change.
 
@@ -381,7 +381,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         """
         return store.preview_close(user, incidentId, resolution)
 
-    @wire.tool(server, title="Close an incident", annotations=ToolAnnotations(
+    @tool(server, title="Close an incident", annotations=ToolAnnotations(
         read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False))
     def close_incident(
         incidentId: IncidentId,
@@ -396,7 +396,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         """
         return store.close(user, incidentId, resolution, previewToken)
 
-    @wire.tool(server, title="Page the on-call engineer", annotations=ToolAnnotations(
+    @tool(server, title="Page the on-call engineer", annotations=ToolAnnotations(
         read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True))
     def send_oncall_page(
         service: Service,

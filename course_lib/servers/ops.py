@@ -16,7 +16,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from course_lib import wire
+from course_lib.servers.base import new_server, tool
 
 Service = Literal["checkout", "payments", "search"]
 TOOL_NAMES = ("get_service_status", "add_runbook_step", "delete_runbook", "post_status_update")
@@ -49,7 +49,7 @@ def build_server(annotations: Mapping[str, ToolAnnotations | dict] | None = None
     """A fresh toolbox; `annotations` maps tool names to their hints (none by default)."""
     given = {name: ToolAnnotations.model_validate(value) if isinstance(value, dict) else value
              for name, value in (annotations or {}).items()}
-    server = wire.new_server("ops")
+    server = new_server("ops")
     health = {"checkout": "degraded", "payments": "operational", "search": "operational"}
     runbooks: dict[str, list[str]] = {"checkout": ["Check the last deploy.", "Roll back if latency > 2 s."],
                                       "payments": ["Call the bank's status line."], "search": []}
@@ -58,7 +58,7 @@ def build_server(annotations: Mapping[str, ToolAnnotations | dict] | None = None
     lock = threading.Lock()
 
     def register(fn):
-        return wire.tool(server, annotations=given.get(fn.__name__))(fn)
+        return tool(server, annotations=given.get(fn.__name__))(fn)
 
     @register
     def get_service_status(service: Service) -> ServiceStatus:

@@ -15,7 +15,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from course_lib import wire
+from course_lib.servers.base import new_server, tool
 
 Status = Literal["received", "packed", "shipped", "delivered", "cancelled"]
 StatusFilter = Literal["all", "received", "packed", "shipped", "delivered", "cancelled"]
@@ -262,10 +262,10 @@ def order_row(row: OrderRecord) -> OrderRow:
 def build_server(store: OrderStore | None = None):
     """A fresh order server for the signed-in customer: `get_order` and `list_orders`, trimmed outputs."""
     store = store or OrderStore()
-    server = wire.new_server("orders")
+    server = new_server("orders")
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-    @wire.tool(server, title="Get order", annotations=read_only)
+    @tool(server, title="Get order", annotations=read_only)
     def get_order(order_number: OrderNumber) -> OrderSummary:
         """Status, expected delivery date, carrier and items of one of the signed-in customer's orders.
 
@@ -274,7 +274,7 @@ def build_server(store: OrderStore | None = None):
         """
         return summary(customer_order(store, order_number))
 
-    @wire.tool(server, title="List orders", annotations=read_only)
+    @tool(server, title="List orders", annotations=read_only)
     def list_orders(
         status: Annotated[StatusFilter, Field(description="Only orders with this status, or all of them.")] = "all",
     ) -> OrderList:
@@ -292,9 +292,9 @@ def build_server(store: OrderStore | None = None):
 def build_raw_server(store: OrderStore | None = None):
     """The "before": one tool that hands the caller the backend row, internals and all, as a bare dict."""
     store = store or OrderStore()
-    server = wire.new_server("orders-raw")
+    server = new_server("orders-raw")
 
-    @wire.tool(server)
+    @tool(server)
     def get_order_record(order_number: OrderNumber) -> dict:
         """Get an order."""
         return customer_order(store, order_number).model_dump(mode="json")

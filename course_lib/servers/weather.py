@@ -14,7 +14,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from course_lib import wire
+from course_lib.servers.base import new_server, tool
 
 Units = Literal["metric", "imperial"]
 Conditions = Literal["clear", "cloudy", "rain", "snow"]
@@ -119,14 +119,14 @@ def daily_forecast(city: str, days: int = 3, units: Units = "metric") -> Forecas
 
 def build_server():
     """A fresh weather server with the vague `weather` tool and its rewrite `get_daily_forecast`."""
-    server = wire.new_server("weather")
+    server = new_server("weather")
 
-    @wire.tool(server)
+    @tool(server)
     def weather(q: str) -> str:
         """Weather tool."""
         return f"{q}: around 12 and cloudy, maybe rain later."
 
-    @wire.tool(server, title="Daily forecast",
+    @tool(server, title="Daily forecast",
                annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True))
     def get_daily_forecast(
         city: Annotated[str, Field(min_length=1, max_length=100,
@@ -146,9 +146,9 @@ def build_server():
 
 def build_chain_server():
     """A fresh server that exposes the backend's three steps as three tools (the anti-pattern)."""
-    server = wire.new_server("weather-chain")
+    server = new_server("weather-chain")
 
-    @wire.tool(server)
+    @tool(server)
     def get_city_id(name: str) -> str:
         """Look up the internal id of a city. Call this before get_forecast."""
         city_id = lookup_city_id(name)
@@ -156,7 +156,7 @@ def build_chain_server():
             raise ToolError(f"Unknown city {name!r}.")
         return city_id
 
-    @wire.tool(server)
+    @tool(server)
     def get_forecast(city_id: str, days: int = 3) -> list[DayForecast]:
         """Get the forecast for a city id, in Celsius. Use convert_units for Fahrenheit."""
         try:
@@ -164,7 +164,7 @@ def build_chain_server():
         except KeyError:
             raise ToolError(f"Unknown city id {city_id!r}. Call get_city_id first.") from None
 
-    @wire.tool(server)
+    @tool(server)
     def convert_units(value: Annotated[float, Field(allow_inf_nan=False)], to: str) -> float:
         """Convert a Celsius temperature."""
         return convert_temperature(value, "imperial" if to.lower().startswith(("f", "imp")) else "metric")

@@ -18,7 +18,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from course_lib import wire
+from course_lib.errors import UnknownName
+from course_lib.servers.base import new_server, tool
 
 T = TypeVar("T")
 
@@ -392,7 +393,7 @@ def _tools(state: Workspace) -> dict[str, tuple[Callable[..., Any], dict[str, An
 # --- servers --------------------------------------------------------------------------------------
 
 
-class UnknownTool(ValueError):
+class UnknownTool(UnknownName):
     """A tool or area name the workspace does not have."""
 
 
@@ -403,7 +404,7 @@ def register(server, names: Iterable[str], state: Workspace | None = None) -> No
         if name not in tools:
             raise UnknownTool(f"unknown workspace tool {name!r}; known: {', '.join(TOOL_NAMES)}")
         fn, options = tools[name]
-        wire.tool(server, **options)(fn)
+        tool(server, **options)(fn)
 
 
 def build_server(areas: Iterable[str] | None = None, **server_options: Any):
@@ -419,7 +420,7 @@ def build_server(areas: Iterable[str] | None = None, **server_options: Any):
         raise UnknownTool(f"unknown area(s) {', '.join(unknown)}; known: {', '.join(AREAS)}")
     chosen = [area for area in AREAS if area in wanted]
     name = "workspace" if len(chosen) == len(AREAS) else "workspace-" + "-".join(chosen)
-    server = wire.new_server(name, **server_options)
+    server = new_server(name, **server_options)
     register(server, [tool for area in chosen for tool in AREAS[area]])
     return server
 

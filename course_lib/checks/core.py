@@ -1,0 +1,176 @@
+"""What every exercise checker shares: registration by id, one-line outcomes, building and probing the answer.
+
+A checker is a function of the learner's answer registered with `@checker("N.M")`. Inside it,
+`require(condition, expected, found)` fails the check with one line; the function returns the
+sentence that says what it verified. The decorator does the rest: it silences the SDK's log,
+turns a stub into "not done", prints the ✅ line, and records the outcome as data.
+
+In a learner's JupyterLab kernel a failed check prints its ❌ line instead of raising, so Run All
+goes on and shows every exercise's status; under nbval, `course check` and `course grade` (and
+everywhere else) it raises, so the cell fails.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from course_lib import wire
+from course_lib.errors import CheckFailed, ExerciseNotDone
+from course_lib.workbook import outcomes
+from course_lib.workbook.ids import ExerciseId
+
+_current: contextvars.ContextVar[ExerciseId] = contextvars.ContextVar("exercise")
+REGISTRY: dict[ExerciseId, Callable[[Any], None]] = {}
+STRICT_ENV = "COURSE_STRICT_CHECKS"
+
+
+def current() -> ExerciseId:
+    """The exercise whose check is running."""
+    return _current.get()
+
+
+def fail(expected: str, found: str) -> CheckFailed:
+    """A one-line failure of the running check: what was expected, what was found, which hint to open."""
+    exercise = current()
+    found = " ".join(str(found).split()) or "nothing"
+    return CheckFailed(f"Exercise {exercise}: expected {expected}; found {found}. Open {exercise.hint_call} for a hint.",
+                       exercise=str(exercise), expected=expected, found=found, hint=exercise.hint_call)
+
+
+def require(condition: Any, expected: str, found: Any) -> None:
+    """Fail the running check with `fail(expected, found)` unless `condition` holds."""
+    if not condition:
+        raise fail(expected, found() if callable(found) else found)
+
+
+def not_done(error: NotImplementedError) -> ExerciseNotDone:
+    """The "not done yet" failure for a stub that still raises NotImplementedError."""
+    exercise = current()
+    todo = str(error).split(":", 1)[-1].strip().rstrip(".") if str(error) else "write your answer"
+    return ExerciseNotDone(f"Exercise {exercise} is not done yet: {todo}. Replace `raise NotImplementedError(...)` "
+                           "with your code, run that cell, then run this check again.",
+                           exercise=str(exercise), expected=todo, hint=exercise.hint_call)
+
+
+def call_learner(fn: Any, *args: Any) -> Any:
+    """Call the learner's function; a stub becomes `ExerciseNotDone`, a crash a `CheckFailed`."""
+    if not callable(fn):
+        raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
+    try:
+        return fn(*args)
+    except NotImplementedError as error:
+        raise not_done(error) from None
+    except (CheckFailed, ExerciseNotDone):
+        raise
+    except Exception as error:  # the learner's code crashed: say so in one line
+        name = getattr(fn, "__name__", "your function")
+        raise fail(f"{name}() to run", f"it raised {type(error).__name__}: {error}") from None
+
+
+def build_server(factory: Callable[..., Any], *args: Any) -> Any:
+    """Build the learner's server with `factory(*args)` and make sure it is an MCP server."""
+    from mcp.server import MCPServer
+
+    server = call_learner(factory, *args)
+    require(isinstance(server, MCPServer), "your function to return the MCPServer it built",
+            f"{type(server).__name__} (did you forget `return server`?)")
+    return server
+
+
+def _interactive() -> bool:
+    """A learner's own JupyterLab kernel (started by a Jupyter server), not a runner collecting outcomes."""
+    if os.environ.get(STRICT_ENV) or outcomes.recording():
+        return False
+    return bool(os.environ.get("JPY_SESSION_NAME"))
+
+
+def _report(outcome: outcomes.Outcome, error: Exception | None) -> None:
+    outcomes.record(outcome)
+    if error is None:
+        print(f"✅ Exercise {outcome.exercise} passed: {outcome.message}")
+    elif _interactive():
+        print(f"{outcome.symbol} {type(error).__name__}: {outcome.message}", file=sys.stderr)
+    else:
+        raise error
+
+
+def checker(exercise: str) -> Callable[[Callable[[Any], str]], Callable[[Any], None]]:
+    """Register a check for exercise `exercise` ("N.M"); the check returns what it verified."""
+    exercise_id = ExerciseId.parse(exercise)
+
+    def register(check: Callable[[Any], str]) -> Callable[[Any], None]:
+        @functools.wraps(check)
+        def run(answer: Any) -> None:
+            token = _current.set(exercise_id)
+            error: Exception | None = None
+            try:
+                with wire.sdk_warnings():
+                    verified = check(answer)
+                outcome = outcomes.Outcome(str(exercise_id), "passed", verified)
+            except NotImplementedError as stub:  # the answer's stub was reached outside call_learner
+                error = not_done(stub)
+                outcome = outcomes.Outcome(str(exercise_id), "not done", str(error), exercise_id.hint_call)
+            except ExerciseNotDone as not_yet:
+                error = not_yet
+                outcome = outcomes.Outcome(str(exercise_id), "not done", str(error), exercise_id.hint_call)
+            except CheckFailed as failed:
+                error = failed
+                outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call)
+            except Exception as crash:  # the answer broke an assumption of the check: still one line
+                error = CheckFailed(f"Exercise {exercise_id}: the check could not use your answer: "
+                                    f"{type(crash).__name__}: {crash}. Open {exercise_id.hint_call} for a hint.",
+                                    exercise=str(exercise_id), hint=exercise_id.hint_call)
+                outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call)
+            finally:
+                _current.reset(token)
+            _report(outcome, error)
+
+        run.exercise = exercise_id  # type: ignore[attr-defined]
+        if exercise_id in REGISTRY:
+            raise ValueError(f"exercise {exercise_id} has two checkers")
+        REGISTRY[exercise_id] = run
+        return run
+
+    return register
+
+
+@dataclass
+class Probe:
+    """What a real client saw: the tool definitions (wire form) and each call's result."""
+
+    tools: list[dict]
+    results: list[dict] = field(default_factory=list)
+
+    def tool(self, name: str) -> dict:
+        return next(tool for tool in self.tools if tool["name"] == name)
+
+    @property
+    def names(self) -> list[str]:
+        return [tool["name"] for tool in self.tools]
+
+
+def probe(server: Any, calls: list[tuple[str, dict]] | Callable[[list[dict]], list[tuple[str, dict]]] = ()) -> Probe:
+    """List the server's tools and make `calls` through one real in-process client session.
+
+    `calls` may be a function of the listed tools, for checks that first need to find a name.
+    """
+
+    async def run() -> Probe:
+        async with wire.connect(server) as client:
+            tools = wire.dump(list((await client.list_tools()).tools))
+            planned = calls(tools) if callable(calls) else calls
+            results = [wire.dump(await client.call_tool(name, args)) for name, args in planned]
+        return Probe(tools, results)
+
+    return wire.run_sync(run)
+
+
+def result_text(result: dict) -> str:
+    """All text content of a wire-form result, joined."""
+    return "\n".join(block.get("text", "") for block in result.get("content", []))

@@ -1,0 +1,151 @@
+"""Student notebooks generated from the solution notebooks (the single source of exercises).
+
+In `solutions/NN_slug.ipynb` an exercise cell (tag `exercise`, metadata `exercise.id` and
+`exercise.todo`) holds its answer between `### BEGIN SOLUTION` and `### END SOLUTION`, inside a
+function body, and the next code cell (tag `check`) calls the exercise's checker. `course build`
+writes `exercises/NN_slug.ipynb`: the same cells, each answer replaced by
+`raise NotImplementedError("Exercise N.M: <todo>")`, every output cleared.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from course_lib.errors import BadFile
+from course_lib.workbook.ids import ExerciseId
+
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+_REGION = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*(\n|$)", re.S | re.M)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """The metadata of one exercise cell."""
+
+    id: ExerciseId
+    kind: str
+    tier: int
+    minutes: int
+    todo: str
+
+
+@dataclass(frozen=True)
+class ExerciseCells:
+    """An exercise and where it sits: its exercise cell and its check cell (indexes among code cells)."""
+
+    exercise: Exercise
+    exercise_cell: int
+    check_cell: int
+
+
+def read(path: Path) -> nbformat.NotebookNode:
+    """Read and validate a notebook; a one-line `BadFile` otherwise."""
+    if not path.exists():
+        raise BadFile(f"no such file: {path}")
+    if path.is_dir() or path.suffix != ".ipynb":
+        raise BadFile(f"{path} is not a notebook (expected a .ipynb file)")
+    try:
+        notebook = nbformat.read(path, as_version=4)
+        nbformat.validate(notebook)
+    except Exception as error:  # nbformat raises several unrelated types for broken files
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise BadFile(f"{path} is not a valid notebook: {first[:200]}") from None
+    return notebook
+
+
+def exercise_of(cell) -> Exercise | None:
+    """The exercise a cell defines, from its metadata, or None."""
+    meta = cell.get("metadata", {}).get("exercise")
+    if not meta:
+        return None
+    return Exercise(ExerciseId.parse(meta["id"]), meta.get("kind", ""), int(meta.get("tier", 1)),
+                    int(meta.get("minutes", 0)), meta.get("todo", "write your answer"))
+
+
+def is_check_cell(cell) -> bool:
+    """Whether a cell is an exercise's check cell (tag `check`)."""
+    return cell.get("cell_type") == "code" and "check" in cell.get("metadata", {}).get("tags", [])
+
+
+def exercise_pairs(notebook: nbformat.NotebookNode) -> list[ExerciseCells]:
+    """Each exercise with its check cell: the first check cell after the exercise cell, which must call its checker."""
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    found: list[ExerciseCells] = []
+    for index, cell in enumerate(code):
+        exercise = exercise_of(cell)
+        if exercise is None:
+            continue
+        check = next((i for i in range(index + 1, len(code)) if is_check_cell(code[i])), None)
+        if check is None or f"checks.{exercise.id.checker_name}(" not in code[check].source:
+            raise BadFile(f"exercise {exercise.id}: the next check cell must call checks.{exercise.id.checker_name}(...)")
+        found.append(ExerciseCells(exercise, index, check))
+    return found
+
+
+def stub(source: str, exercise: Exercise) -> str:
+    """`source` with every solution region replaced by a NotImplementedError stub."""
+    if source.count(BEGIN) != source.count(END):
+        raise BadFile(f"exercise {exercise.id}: unbalanced {BEGIN!r} / {END!r} markers")
+
+    def replace(match: re.Match) -> str:
+        indent = match.group(1)
+        if not indent:
+            raise BadFile(f"exercise {exercise.id}: a solution region must sit inside a function body")
+        message = f"Exercise {exercise.id}: {exercise.todo}".replace("\\", "\\\\").replace('"', '\\"')
+        return f'{indent}raise NotImplementedError("{message}"){match.group(2)}'
+
+    return _REGION.sub(replace, source)
+
+
+def student_version(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The student notebook for a solution notebook: stubs in, outputs out."""
+    exercise_pairs(solution)  # refuses an exercise without its check cell
+    notebook = copy.deepcopy(solution)
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        exercise = exercise_of(cell)
+        if BEGIN in cell.source:
+            if exercise is None:
+                raise BadFile("a cell with a solution region needs metadata exercise.id and todo")
+            cell.source = stub(cell.source, exercise)
+        cell.outputs, cell.execution_count = [], None
+        cell.metadata.pop("execution", None)
+    return notebook
+
+
+def render(notebook: nbformat.NotebookNode) -> str:
+    """A notebook as the exact text written to disk."""
+    return nbformat.writes(notebook) + "\n"
+
+
+@dataclass(frozen=True)
+class NotebookPair:
+    """A solution notebook and the student notebook generated from it."""
+
+    solution: Path
+    exercise: Path
+
+
+def notebook_pairs(root: Path) -> list[NotebookPair]:
+    """Every solution notebook under `root/solutions` with its target in `root/exercises`."""
+    return [NotebookPair(path, root / "exercises" / path.name) for path in sorted((root / "solutions").glob("*.ipynb"))]
+
+
+def build(root: Path, check_only: bool = False) -> list[Path]:
+    """Write (or with `check_only`, only compare) every student notebook; returns those that differ."""
+    stale = []
+    for pair in notebook_pairs(root):
+        wanted = render(student_version(read(pair.solution)))
+        current = pair.exercise.read_text(encoding="utf-8") if pair.exercise.exists() else None
+        if current != wanted:
+            stale.append(pair.exercise)
+            if not check_only:
+                pair.exercise.parent.mkdir(parents=True, exist_ok=True)
+                pair.exercise.write_text(wanted, encoding="utf-8")
+    return stale

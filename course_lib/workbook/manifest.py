@@ -1,0 +1,151 @@
+"""The lesson manifest: which lessons exist and what each consists of (`lessons.toml` beside this file).
+
+Everything that needs "all lessons" or "the lesson of exercise 1.2" asks here. `missing_parts(root)`
+compares the manifest with the course folder and names every file, checker or hint that is missing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from course_lib.errors import UnknownName
+from course_lib.workbook.ids import ExerciseId, lesson_code
+
+MANIFEST = Path(__file__).with_name("lessons.toml")
+FOLDERS = ("notebooks", "exercises", "solutions")
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson and the parts it is made of."""
+
+    number: str
+    slug: str
+    title: str
+    teaching: int
+    exercise_minutes: int
+    servers: tuple[str, ...]
+    helpers: tuple[str, ...]
+    exercises: tuple[ExerciseId, ...]
+
+    @property
+    def stem(self) -> str:
+        """The file stem shared by its notebooks in all three folders ("01_bad_tool_rewrite")."""
+        return f"{self.number}_{self.slug}"
+
+    @property
+    def checker_module(self) -> str:
+        """The module that holds its checkers and hints."""
+        return f"course_lib.checks.l{self.number}"
+
+    def notebook(self, root: Path, folder: str = "notebooks") -> Path:
+        """Its notebook in `folder` (notebooks, exercises or solutions) of the course at `root`."""
+        return root / folder / f"{self.stem}.ipynb"
+
+
+def _lesson(entry: dict) -> Lesson:
+    number = lesson_code(entry["number"])
+    exercises = tuple(ExerciseId.parse(text) for text in entry.get("exercises", []))
+    for exercise in exercises:
+        if exercise.lesson_code != number:
+            raise UnknownName(f"lessons.toml: exercise {exercise} is listed under lesson {number}")
+    return Lesson(number, entry["slug"], entry["title"], int(entry["teaching"]), int(entry["exercise_minutes"]),
+                  tuple(entry.get("servers", [])), tuple(entry.get("helpers", [])), exercises)
+
+
+@lru_cache(maxsize=1)
+def lessons() -> tuple[Lesson, ...]:
+    """Every lesson, in course order."""
+    with MANIFEST.open("rb") as file:
+        return tuple(_lesson(entry) for entry in tomllib.load(file)["lesson"])
+
+
+def lesson(number: int | str) -> Lesson:
+    """The lesson with this number ("1", "01" or 1)."""
+    code = lesson_code(number)
+    for found in lessons():
+        if found.number == code:
+            return found
+    raise UnknownName(f"there is no lesson {code}; lessons are {', '.join(l.number for l in lessons())}")
+
+
+def exercise_ids() -> list[ExerciseId]:
+    """Every exercise of the course, in course order."""
+    return [exercise for found in lessons() for exercise in found.exercises]
+
+
+def lesson_of(exercise: ExerciseId | str) -> Lesson:
+    """The lesson an exercise belongs to; an `UnknownName` naming the lesson's exercises otherwise."""
+    exercise = ExerciseId.parse(exercise)
+    owner = lesson(exercise.lesson)
+    if exercise not in owner.exercises:
+        listed = ", ".join(map(str, owner.exercises)) or "none"
+        raise UnknownName(f"there is no exercise {exercise}; lesson {owner.number} has {listed}")
+    return owner
+
+
+ANSWERS = Path("tests") / "answers"
+"""Kept answers, one file each: `right/ex_NN_M_<slug>.py` must pass its checker, `wrong/...` must fail it."""
+MIN_ANSWERS = {"right": 0, "wrong": 1}
+
+
+def readme_row(found: Lesson) -> str:
+    """The README lesson-table row of a lesson."""
+    return f"| {found.number} | {found.title} | {found.teaching} min | {found.exercise_minutes} min |"
+
+
+def missing_parts(root: Path) -> list[str]:
+    """Every part the manifest promises that the course at `root` lacks, one line each (empty when whole)."""
+    problems: list[str] = []
+    listed = {found.stem for found in lessons()}
+    for folder in FOLDERS:
+        for path in sorted((root / folder).glob("*.ipynb")):
+            if path.stem not in listed:
+                problems.append(f"{folder}/{path.name} is not in the manifest (course_lib/workbook/lessons.toml)")
+    readme = (root / "README.md").read_text(encoding="utf-8") if (root / "README.md").is_file() else ""
+    for found in lessons():
+        problems.extend(_lesson_problems(root, found))
+        if readme_row(found) not in readme:
+            problems.append(f"lesson {found.number}: README.md lacks the lesson-table row {readme_row(found)!r}")
+    return problems
+
+
+def _lesson_problems(root: Path, found: Lesson) -> list[str]:
+    from course_lib import checks, hints, servers
+
+    problems = []
+    for folder in ["notebooks"] + (["exercises", "solutions"] if found.exercises else []):
+        if not found.notebook(root, folder).is_file():
+            problems.append(f"lesson {found.number}: {folder}/{found.stem}.ipynb is missing")
+    problems += [f"lesson {found.number}: server {name!r} is not in course_lib.servers.REGISTRY"
+                 for name in found.servers if name not in servers.REGISTRY]
+    problems += [f"lesson {found.number}: helper module {module} does not exist"
+                 for module in found.helpers if importlib.util.find_spec(module) is None]
+    if not found.exercises:
+        return problems
+    if importlib.util.find_spec(found.checker_module) is None:
+        return problems + [f"lesson {found.number}: checker module {found.checker_module} is missing"]
+    for exercise in found.exercises:
+        if checks.registered(exercise) is None:
+            problems.append(f"exercise {exercise}: no checker registered in {found.checker_module}")
+        if len(hints.levels(exercise)) < 2:
+            problems.append(f"exercise {exercise}: fewer than two hint levels in {found.checker_module}.HINTS")
+        for verdict, least in MIN_ANSWERS.items():
+            kept = sorted((root / ANSWERS / verdict).glob(f"{exercise.checker_name}_*.py"))
+            if len(kept) < least:
+                problems.append(f"exercise {exercise}: {len(kept)} kept {verdict} answer(s) in "
+                                f"{ANSWERS / verdict}, at least {least} needed")
+    solution = found.notebook(root, "solutions")
+    if solution.is_file():
+        from course_lib.workbook import build
+
+        defined = [pair.exercise.id for pair in build.exercise_pairs(build.read(solution))]
+        if defined != list(found.exercises):
+            problems.append(f"lesson {found.number}: solutions/{solution.name} defines exercises "
+                            f"{', '.join(map(str, defined)) or 'none'}, the manifest lists "
+                            f"{', '.join(map(str, found.exercises))}")
+    return problems

@@ -1,0 +1,29 @@
+"""Remembers requestIds, but checks and records outside a lock: concurrent retries race past the check."""
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+
+from course_lib.servers import incidents
+
+EXPECT = "200 concurrent retries with one requestId to add 1 note"
+
+
+def answer(store, user):
+    server = MCPServer("notes", log_level="WARNING")
+    seen = {}
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
+    def add_incident_note(incidentId: incidents.IncidentId, note: incidents.NoteText,
+                          requestId: incidents.RequestId) -> incidents.NoteAdded:
+        """Append one note to an incident's timeline."""
+        key = str(requestId)
+        if key in seen:
+            if seen[key][:2] != (incidentId, note):
+                raise ToolError("requestId was already used for a different note.")
+            return seen[key][2]
+        result = store.append_note(user, incidentId, note)
+        seen[key] = (incidentId, note, result)
+        return result
+
+    return server

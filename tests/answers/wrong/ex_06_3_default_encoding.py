@@ -1,0 +1,9 @@
+"""Always counts in the default encoding, whatever the host's model uses."""
+
+from course_lib import tokens, wire
+
+EXPECT = "'cl100k_base') to be"
+
+
+def answer(servers, encoding="o200k_base"):
+    return sum(tokens.count(tool) for server in servers for tool in wire.run_sync(wire.list_tools, server))

@@ -1,0 +1,107 @@
+"""Every checker can fail: unsolved notebooks fail at each check cell, kept wrong answers are rejected, kept
+right answers pass; checkers are registered by id and reachable by name and tab completion."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, errors_of, run_notebook
+from course_lib import checks
+from course_lib.errors import CheckFailed, ExerciseNotDone
+from course_lib.workbook import build, manifest
+from course_lib.workbook.ids import ExerciseId
+
+UNSOLVED = [found.notebook(ROOT, "exercises") for found in manifest.lessons() if found.exercises]
+ANSWERS = ROOT / manifest.ANSWERS
+
+
+def kept(verdict: str) -> list[Path]:
+    return sorted((ANSWERS / verdict).glob("ex_*.py"))
+
+
+def load(path: Path):
+    """A kept answer's module and the exercise its file name says it answers."""
+    exercise, _ = ExerciseId.from_answer_file(path.stem)
+    spec = importlib.util.spec_from_file_location(f"answer_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, exercise
+
+
+@pytest.mark.parametrize("path", UNSOLVED, ids=lambda p: p.name)
+def test_unsolved_notebook_fails_at_every_check_cell_and_nowhere_else(path):
+    notebook = run_notebook(path)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    check_cells = {pair.check_cell: pair.exercise.id for pair in build.exercise_pairs(notebook)}
+    for index, cell in enumerate(code):
+        errors = errors_of(cell)
+        if index in check_cells:
+            assert errors and errors[0].ename == "ExerciseNotDone", cell.source
+            assert f"Exercise {check_cells[index]} is not done yet" in errors[0].evalue
+            assert "NotImplementedError" in errors[0].evalue
+        else:
+            assert not errors, f"{cell.source[:80]!r} raised {errors[0].ename if errors else ''}"
+    assert check_cells
+
+
+@pytest.mark.parametrize("path", kept("wrong"), ids=lambda p: p.stem)
+def test_kept_wrong_answer_is_rejected_with_its_hint(path):
+    module, exercise = load(path)
+    with pytest.raises(CheckFailed) as failure:
+        checks.registered(exercise)(module.answer)
+    message = str(failure.value)
+    assert message.startswith(f"Exercise {exercise}: ")
+    assert module.EXPECT in message and exercise.hint_call in message
+    assert "\n" not in message
+    assert failure.value.exercise == str(exercise) and failure.value.hint == exercise.hint_call
+
+
+@pytest.mark.parametrize("path", kept("right"), ids=lambda p: p.stem)
+def test_kept_right_answer_passes(path, capsys):
+    module, exercise = load(path)
+    checks.registered(exercise)(module.answer)
+    assert capsys.readouterr().out.startswith(f"✅ Exercise {exercise} passed: ")
+
+
+def test_checkers_are_registered_by_id_and_listed_for_tab_completion():
+    names = [exercise.checker_name for exercise in manifest.exercise_ids()]
+    assert set(names) <= set(dir(checks))
+    for exercise in manifest.exercise_ids():
+        assert getattr(checks, exercise.checker_name).exercise == exercise
+    with pytest.raises(AttributeError, match="there is no exercise 1.9"):
+        checks.ex_01_9
+    with pytest.raises(AttributeError):
+        checks.not_a_checker
+
+
+def test_a_stub_is_reported_as_not_done():
+    def stub():
+        raise NotImplementedError("Exercise 1.1: register one tool")
+
+    with pytest.raises(ExerciseNotDone, match=r"Exercise 1.1 is not done yet: register one tool\.") as raised:
+        checks.ex_01_1(stub)
+    assert raised.value.exercise == "1.1"
+
+
+def test_a_non_function_or_missing_return_is_a_clear_failure():
+    with pytest.raises(CheckFailed, match="pass the function itself"):
+        checks.ex_01_4("not a function")
+    with pytest.raises(CheckFailed, match="forget `return server`"):
+        checks.ex_01_1(lambda: None)
+
+
+def test_in_a_learners_jupyterlab_kernel_a_failed_check_prints_instead_of_raising(monkeypatch, capsys):
+    from course_lib.workbook import outcomes
+
+    monkeypatch.setenv("JPY_SESSION_NAME", "exercises/01_bad_tool_rewrite.ipynb")
+    monkeypatch.delenv(outcomes.ENV, raising=False)
+    checks.ex_01_4(lambda name: True)  # wrong, but Run All goes on
+    printed = capsys.readouterr()
+    assert printed.out == "" and printed.err.startswith("❌ CheckFailed: Exercise 1.4: expected ")
+    monkeypatch.setenv(outcomes.ENV, str(ROOT / "no-such-dir" / "x"))  # a runner collecting outcomes: strict
+    monkeypatch.setattr(outcomes, "record", lambda outcome: None)
+    with pytest.raises(CheckFailed):
+        checks.ex_01_4(lambda name: True)

@@ -1,0 +1,54 @@
+"""Student notebooks are generated from solutions, stay in sync, and every exercise is wired to its check."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT
+from course_lib.errors import BadFile
+from course_lib.workbook import build, manifest
+from course_lib.workbook.ids import ExerciseId
+
+
+def test_exercises_are_in_sync_with_solutions():
+    assert build.build(ROOT, check_only=True) == [], "run `course build` and commit exercises/"
+
+
+def test_every_exercise_has_metadata_and_a_check_cell():
+    for found in manifest.lessons():
+        if not found.exercises:
+            continue
+        pairs = build.exercise_pairs(build.read(found.notebook(ROOT, "solutions")))
+        assert [pair.exercise.id for pair in pairs] == list(found.exercises)
+        for pair in pairs:
+            exercise = pair.exercise
+            assert exercise.kind and exercise.tier in (1, 2, 3) and exercise.minutes > 0 and exercise.todo
+
+
+def test_stub_replaces_each_region_at_its_indentation():
+    exercise = build.Exercise(ExerciseId(9, 9), "kind", 1, 1, 'say "hi"')
+    source = "def f():\n    x = 1\n    ### BEGIN SOLUTION\n    return x\n    ### END SOLUTION\n"
+    assert build.stub(source, exercise) == (
+        "def f():\n    x = 1\n    raise NotImplementedError(\"Exercise 9.9: say \\\"hi\\\"\")\n")
+
+
+@pytest.mark.parametrize("source, problem", [
+    ("### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n", "inside a function body"),
+    ("def f():\n    ### BEGIN SOLUTION\n    return 1\n", "unbalanced"),
+])
+def test_stub_refuses_regions_it_cannot_turn_into_a_stub(source, problem):
+    with pytest.raises(BadFile, match=problem):
+        build.stub(source, build.Exercise(ExerciseId(9, 9), "", 1, 1, "x"))
+
+
+def test_an_exercise_without_its_check_cell_is_refused():
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n")
+    cell.metadata["exercise"] = {"id": "9.9", "todo": "x"}
+    check = nbformat.v4.new_code_cell("checks.ex_09_8(f)")
+    check.metadata["tags"] = ["check"]
+    notebook.cells = [cell, check]
+    with pytest.raises(BadFile, match=r"exercise 9.9: the next check cell must call checks.ex_09_9"):
+        build.student_version(notebook)

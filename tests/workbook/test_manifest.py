@@ -1,0 +1,64 @@
+"""The lesson manifest matches the course folder, and names exactly what is missing when it does not."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import ROOT
+from course_lib.errors import UnknownName
+from course_lib.workbook import manifest
+from course_lib.workbook.ids import ExerciseId
+
+
+def test_the_course_has_every_part_the_manifest_lists():
+    assert manifest.missing_parts(ROOT) == []
+
+
+@pytest.fixture
+def course_copy(tmp_path):
+    """The parts of the course folder the manifest describes, copied so they can be broken."""
+    for folder in ("notebooks", "exercises", "solutions", "tests/answers"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    shutil.copy(ROOT / "README.md", tmp_path / "README.md")
+    return tmp_path
+
+
+def test_a_removed_lesson_file_is_named(course_copy):
+    (course_copy / "exercises" / "03_two_kinds_of_failure.ipynb").unlink()
+    assert manifest.missing_parts(course_copy) == ["lesson 03: exercises/03_two_kinds_of_failure.ipynb is missing"]
+
+
+def test_a_removed_kept_answer_an_unlisted_notebook_and_a_stale_readme_row_are_named(course_copy):
+    for path in (course_copy / "tests/answers/wrong").glob("ex_04_1_*.py"):
+        path.unlink()
+    shutil.copy(course_copy / "notebooks" / "00_start_here.ipynb", course_copy / "notebooks" / "07_untrusted.ipynb")
+    readme = course_copy / "README.md"
+    readme.write_text(readme.read_text().replace("| 02 | Results the host can use | 25 min |", "| 02 | Results | 25 min |"))
+    problems = manifest.missing_parts(course_copy)
+    assert "notebooks/07_untrusted.ipynb is not in the manifest (course_lib/workbook/lessons.toml)" in problems
+    assert "exercise 4.1: 0 kept wrong answer(s) in tests/answers/wrong, at least 1 needed" in problems
+    assert any(line.startswith("lesson 02: README.md lacks the lesson-table row") for line in problems)
+    assert len(problems) == 3
+
+
+def test_lessons_are_in_order_and_own_their_exercises():
+    numbers = [found.number for found in manifest.lessons()]
+    assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)
+    for found in manifest.lessons():
+        assert all(exercise.lesson_code == found.number for exercise in found.exercises)
+    assert manifest.lesson_of("5.2").stem == "05_safe_mutation_incidents"
+    assert manifest.lesson("6").checker_module == "course_lib.checks.l06"
+
+
+@pytest.mark.parametrize("wrong, says", [("1.9", "there is no exercise 1.9; lesson 01 has 1.1, 1.2, 1.3, 1.4"),
+                                         ("42.1", "there is no lesson 42"), ("x.1", "not an exercise id")])
+def test_unknown_exercises_are_named(wrong, says):
+    with pytest.raises(UnknownName, match=says):
+        manifest.lesson_of(wrong)
+
+
+def test_exercise_ids_come_from_the_manifest_in_course_order():
+    ids = manifest.exercise_ids()
+    assert ids == sorted(ids) and ids[0] == ExerciseId(0, 1) and len(ids) == len(set(ids))

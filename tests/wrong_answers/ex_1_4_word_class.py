@@ -1,9 +1,0 @@
-r"""Uses \w, which also matches non-ASCII letters, and forgets the 128-character limit."""
-
-import re
-
-EXERCISE, EXPECT = "1.4", "to be False"
-
-
-def answer(name):
-    return re.fullmatch(r"[\w.-]+", name) is not None

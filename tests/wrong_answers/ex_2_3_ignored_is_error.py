@@ -1,8 +1,0 @@
-"""Forgets that a failed call has no structuredContent."""
-
-EXERCISE, EXPECT = "2.3", "return [] when isError is true"
-
-
-def answer(result):
-    return [[o["order_number"], o["status"], o["expected_delivery"], o["items"]]
-            for o in result["structuredContent"]["orders"]]

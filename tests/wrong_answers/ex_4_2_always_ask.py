@@ -1,9 +1,0 @@
-"""Asks before every call: safe, but people learn to click yes without reading."""
-
-from course_lib import host
-
-EXERCISE, EXPECT = "4.2", "incidents.get_incident to run without asking"
-
-
-def answer(annotations, trusted):
-    return host.Decision(True, "always ask")

@@ -1,9 +1,0 @@
-"""Delegates to host.careful, which also runs trusted reads that reach outside."""
-
-from course_lib import host
-
-EXERCISE, EXPECT = "4.2", "weather.get_daily_forecast to ask first"
-
-
-def answer(annotations, trusted):
-    return host.careful(annotations, trusted)

@@ -1,9 +1,0 @@
-"""Always counts in the default encoding, whatever the host's model uses."""
-
-from course_lib import tokens, wire
-
-EXERCISE, EXPECT = "6.3", "'cl100k_base') to be"
-
-
-def answer(servers, encoding="o200k_base"):
-    return sum(tokens.count(tool) for server in servers for tool in wire.run_sync(wire.list_tools, server))
