@@ -54,7 +54,8 @@ def lab(tmp_path_factory):
     """A JupyterLab server on a copy of the course (autosave must not touch the real files)."""
     home = tmp_path_factory.mktemp("lab")
     course = home / "course"
-    shutil.copytree(ROOT / "notebooks", course / "notebooks")
+    for folder in ("notebooks", "exercises"):
+        shutil.copytree(ROOT / folder, course / folder)
     (home / "config" / "labconfig").mkdir(parents=True)
     (home / "config" / "labconfig" / "page_config.json").write_text(
         '{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}')
@@ -89,7 +90,7 @@ def browser():
 
 
 def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
-    """Open a notebook, clear it, Run All Cells from the menu; return (output texts, error texts)."""
+    """Open a notebook, clear it, Run All Cells from the menu; return (output texts, stderr and error texts)."""
     page = browser.new_page(viewport={"width": 1280, "height": 1600})
     try:
         page.goto(f"http://127.0.0.1:{port}/lab/tree/{notebook}?reset&token={TOKEN}")
@@ -125,3 +126,15 @@ def test_lesson_runs_clean_in_jupyterlab(lab, browser, notebook, expected):
     texts, errors = run_all(browser, lab, notebook)
     assert errors == [], errors[:1]
     assert texts and any(expected in text for text in texts)
+
+
+def test_run_all_in_an_unsolved_exercise_notebook_shows_every_exercise_status(lab, browser):
+    """In a learner's kernel a failed check prints its line on stderr instead of stopping Run All."""
+    from course_lib.workbook import manifest
+
+    lesson = manifest.lesson("01")
+    texts, errors = run_all(browser, lab, f"exercises/{lesson.stem}.ipynb")
+    statuses = [text.strip() for text in errors]
+    assert [line.split(" is not done yet")[0] for line in statuses] == [
+        f"⏳ ExerciseNotDone: Exercise {exercise}" for exercise in lesson.exercises]
+    assert not any("Traceback" in text for text in texts)

@@ -98,3 +98,13 @@ def test_no_library_module_imports_or_starts_the_cli():
             continue
         text = path.read_text(encoding="utf-8")
         assert NEVER_IMPORTED_BY_LIBRARY not in text and "from course_lib import cli" not in text, path
+
+
+def test_lesson_cells_build_servers_with_the_sdk_api_a_learner_can_paste():
+    course_only = [(where, module, names) for where, tree in trees() if " cell " in where
+                   for module, names in imports(tree) if module == "course_lib.servers.base"
+                   or (module == "course_lib.servers" and "base" in names)]
+    assert course_only == []
+    for path in NOTEBOOKS:
+        text = path.read_text(encoding="utf-8")
+        assert "new_server(" not in text and "wire.tool(" not in text, path.name

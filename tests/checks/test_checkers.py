@@ -105,3 +105,17 @@ def test_in_a_learners_jupyterlab_kernel_a_failed_check_prints_instead_of_raisin
     monkeypatch.setattr(outcomes, "record", lambda outcome: None)
     with pytest.raises(CheckFailed):
         checks.ex_01_4(lambda name: True)
+
+
+def test_a_notebook_kernel_completes_checks_dot_tab_to_every_checker():
+    from jupyter_client.manager import start_new_kernel
+
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        client.execute_interactive("from course_lib import checks", timeout=60)
+        client.complete("checks.ex_0", len("checks.ex_0"))
+        matches = client.get_shell_msg(timeout=60)["content"]["matches"]
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    assert {name.rsplit(".", 1)[-1] for name in matches} >= {e.checker_name for e in manifest.exercise_ids()}
