@@ -12,9 +12,10 @@ class CourseError(Exception):
     """A mistake or a finding the course reports as one line; fields say what it is about."""
 
     def __init__(self, message: str, *, exercise: str | None = None, expected: str | None = None,
-                 found: str | None = None, hint: str | None = None):
+                 found: str | None = None, hint: str | None = None, rule: str | None = None):
         super().__init__(message)
         self.message, self.exercise, self.expected, self.found, self.hint = message, exercise, expected, found, hint
+        self.rule = rule
 
     def __str__(self) -> str:
         return self.message

@@ -17,13 +17,30 @@ SPEC_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 """Tool names in the 2026-07-28 spec: 1 to 128 of ASCII letters, digits, `_`, `-` and `.`."""
 
 VERBS = frozenset(
-    "get list search find lookup fetch read create add update set delete remove cancel close open "
-    "send post convert calculate compare check validate start stop run schedule book move copy "
-    "rename archive restore approve reject assign summarize export import preview".split()
+    "get list search find lookup look fetch read retrieve show view display describe query count check "
+    "create add make insert append post put set update edit change modify patch rename move copy merge split "
+    "delete remove drop clear cancel close open reopen archive restore undo revoke disable enable toggle "
+    "send notify page alert email message reply forward publish share invite assign unassign escalate "
+    "convert translate transform format parse render calculate compute estimate predict forecast measure "
+    "compare diff validate verify test evaluate score rank sort filter group summarize summarise explain "
+    "start stop run execute launch trigger deploy build install restart pause resume retry schedule plan "
+    "book reserve order buy pay refund charge approve reject review sign login logout authorize register "
+    "upload download import export sync backup save load store record log track monitor watch subscribe "
+    "unsubscribe resolve acknowledge ack mark flag tag label annotate comment note preview draft generate "
+    "analyze analyse inspect scan detect lint fix apply ask answer choose pick select match map resolve "
+    "reset lock unlock grant deny release claim submit complete finish ping echo greet fetch crawl scrape "
+    "list browse navigate locate geocode route ship deliver return rate".split()
 )
+"""Verbs that start an intent-level tool name; a name's first word must be one (names are split on _ - . and case)."""
 CLOSED_CHOICE_HINTS = frozenset("units unit mode format type kind sort order direction level scale status".split())
-_WHEN = re.compile(r"\b(use (it|this)|use when|call (it|this)|for questions)\b", re.I)
-_WHEN_NOT = re.compile(r"\b(do not|don't|not for|never use|not use)\b", re.I)
+_WORD_SPLIT = re.compile(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])")
+_CLAUSE_SPLIT = re.compile(r"\s*(?:;|:|\s[-–—]\s|,?\s+but\s+|,?\s+however,?\s+|\.\s+)\s*", re.I)
+_LIMIT = re.compile(r"\b(?:not|never|avoid|instead|rather than|except|unless|cannot|only after|only when|only if|"
+                    r"only for|only to|no need|isn't|aren't|don't|doesn't|won't|mustn't|shouldn't)\b|n't\b", re.I)
+_NEGATIONS = re.compile(r"\b(?:no|not|never|none|nothing)\b|n't\b", re.I)
+_USE = re.compile(r"\b(?:use|using|call|calling|when|whenever|if|helpful|useful|suited|ideal|designed|meant|"
+                  r"intended|good for|best for|answers?|asks?|needs?|wants?|for questions|for requests|before|after|"
+                  r"to find|to look up|to get|to read|to check|to record|to see)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -40,10 +57,15 @@ def is_valid_name(name: str) -> bool:
     return isinstance(name, str) and SPEC_NAME.fullmatch(name) is not None
 
 
+def name_words(name: str) -> list[str]:
+    """A tool name's words, lower case: snake_case, kebab-case, dotted and camelCase all split."""
+    return [word.lower() for word in _WORD_SPLIT.split(name) if word]
+
+
 def is_verb_object(name: str) -> bool:
-    """Whether a snake_case name starts with a known verb and names an object after it."""
-    words = name.split("_")
-    return len(words) >= 2 and words[0] in VERBS and all(re.fullmatch(r"[a-z0-9]+", w) for w in words)
+    """Whether a name starts with a verb and names an object after it (any spec-legal casing)."""
+    words = name_words(name)
+    return len(words) >= 2 and words[0] in VERBS and all(word.isalnum() and word.isascii() for word in words)
 
 
 def sentences(text: str) -> list[str]:
@@ -51,14 +73,36 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part.strip()]
 
 
+def clauses(text: str) -> list[str]:
+    """The description split into clauses: sentences, then at ';', ':', dashes and ', but'."""
+    return [part.strip(" .") for sentence in sentences(text) for part in _CLAUSE_SPLIT.split(sentence)
+            if part.strip(" .")]
+
+
+def limits_use(clause: str) -> bool:
+    """Whether a clause limits when the tool is used (a when-not), in any phrasing; a double negative does not."""
+    return _LIMIT.search(clause) is not None and len(_NEGATIONS.findall(clause)) != 2
+
+
+def invites_use(clause: str) -> bool:
+    """Whether a clause says when to use the tool (a when), without limiting it."""
+    return _USE.search(clause) is not None and not limits_use(clause)
+
+
 def says_when(description: str) -> bool:
-    """Whether a description has a sentence telling the model when to use the tool."""
-    return any(_WHEN.search(s) and not _WHEN_NOT.search(s) for s in sentences(description))
+    """Whether a description has a clause telling the model when to use the tool."""
+    return any(invites_use(clause) for clause in clauses(description)[1:] or clauses(description))
 
 
 def says_when_not(description: str) -> bool:
-    """Whether a description tells the model when not to use the tool."""
-    return bool(_WHEN_NOT.search(description))
+    """Whether a description has a clause that limits when to use the tool."""
+    return any(limits_use(clause) for clause in clauses(description))
+
+
+def when_not_names(description: str, alternative: str) -> bool:
+    """Whether a limiting clause of the description names `alternative` (the tool to use instead)."""
+    return any(limits_use(clause) and alternative in clause for clause in clauses(description)) or any(
+        limits_use(sentence) and alternative in sentence for sentence in sentences(description))
 
 
 def review_tool(tool: Any) -> list[Finding]:

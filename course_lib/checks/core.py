@@ -27,7 +27,27 @@ from course_lib.workbook.ids import ExerciseId
 
 _current: contextvars.ContextVar[ExerciseId] = contextvars.ContextVar("exercise")
 REGISTRY: dict[ExerciseId, Callable[[Any], None]] = {}
+SPECS: dict[ExerciseId, dict[str, Rule]] = {}
 STRICT_ENV = "COURSE_STRICT_CHECKS"
+HIDDEN_CRASH = "Error executing tool {name}"
+"""All the model reads when a tool raises a plain exception (SDK 2.3 hides its message)."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One property every correct answer has: as the exercise states it, and how the check probes it."""
+
+    name: str
+    states: str
+    probe: str
+
+
+def spec(*rules: tuple[str, str, str]) -> tuple[Rule, ...]:
+    """An exercise's specification: (name, what the exercise text states, how it is probed) per rule."""
+    found = tuple(Rule(*rule) for rule in rules)
+    if len({rule.name for rule in found}) != len(found):
+        raise ValueError("two rules share a name")
+    return found
 
 
 def current() -> ExerciseId:
@@ -35,18 +55,48 @@ def current() -> ExerciseId:
     return _current.get()
 
 
-def fail(expected: str, found: str) -> CheckFailed:
-    """A one-line failure of the running check: what was expected, what was found, which hint to open."""
+def shown(text: Any, limit: int = 160) -> str:
+    """`text` on one line; when long, its start and its end cut at word boundaries, never mid-word."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 50].rsplit(" ", 1)[0]
+    tail = text[-40:].split(" ", 1)[-1] if " " in text[-40:] else text[-40:]
+    return f"{head} … {tail}"
+
+
+def fail(rule: str, found: Any, detail: str = "") -> CheckFailed:
+    """A one-line failure of the running check: the rule as the learner read it, what was found, which hint.
+
+    `rule` names a rule of the exercise's spec (its text becomes "expected"); without a spec it is the text.
+    """
     exercise = current()
-    found = " ".join(str(found).split()) or "nothing"
+    known = SPECS.get(exercise, {}).get(rule)
+    expected = (known.states if known else rule) + (f" ({detail})" if detail else "")
+    found = shown(found, 220) or "nothing"
     return CheckFailed(f"Exercise {exercise}: expected {expected}; found {found}. Open {exercise.hint_call} for a hint.",
-                       exercise=str(exercise), expected=expected, found=found, hint=exercise.hint_call)
+                       exercise=str(exercise), expected=expected, found=found, hint=exercise.hint_call,
+                       rule=known.name if known else "")
 
 
-def require(condition: Any, expected: str, found: Any) -> None:
-    """Fail the running check with `fail(expected, found)` unless `condition` holds."""
+def require(condition: Any, rule: str, found: Any, detail: str = "") -> None:
+    """Fail the running check on `rule` unless `condition` holds (`found` may be a function, called only then)."""
     if not condition:
-        raise fail(expected, found() if callable(found) else found)
+        raise fail(rule, found() if callable(found) else found, detail)
+
+
+def is_hidden_crash(result: dict, tool: str) -> bool:
+    """Whether a wire-form result is the SDK's text for a plain exception: nothing the model can act on."""
+    return bool(result.get("isError")) and result_text(result).strip() == HIDDEN_CRASH.format(name=tool)
+
+
+def require_deliberate(result: dict, tool: str, rule: str, detail: str = "") -> None:
+    """Fail on `rule` unless `result` is a deliberate tool error (isError with a message, not a hidden crash)."""
+    if is_hidden_crash(result, tool):
+        raise fail(rule, f"a hidden crash: {tool} raised a plain exception, so the model reads only "
+                         f"'{HIDDEN_CRASH.format(name=tool)}' (raise ToolError with a message; lesson 03 shows why)",
+                   detail)
+    require(result.get("isError"), rule, lambda: f"a successful result: {shown(result_text(result), 120)}", detail)
 
 
 def not_done(error: NotImplementedError) -> ExerciseNotDone:
@@ -78,8 +128,9 @@ def build_server(factory: Callable[..., Any], *args: Any) -> Any:
     from mcp.server import MCPServer
 
     server = call_learner(factory, *args)
-    require(isinstance(server, MCPServer), "your function to return the MCPServer it built",
-            f"{type(server).__name__} (did you forget `return server`?)")
+    if not isinstance(server, MCPServer):
+        raise fail("your function to return the MCPServer it built",
+                   f"{type(server).__name__} (did you forget `return server`?)")
     return server
 
 
@@ -100,9 +151,10 @@ def _report(outcome: outcomes.Outcome, error: Exception | None) -> None:
         raise error
 
 
-def checker(exercise: str) -> Callable[[Callable[[Any], str]], Callable[[Any], None]]:
-    """Register a check for exercise `exercise` ("N.M"); the check returns what it verified."""
+def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[Any], str]], Callable[[Any], None]]:
+    """Register a check for exercise `exercise` ("N.M") with its spec; the check returns what it verified."""
     exercise_id = ExerciseId.parse(exercise)
+    SPECS[exercise_id] = {rule.name: rule for rule in rules}
 
     def register(check: Callable[[Any], str]) -> Callable[[Any], None]:
         @functools.wraps(check)
@@ -121,7 +173,8 @@ def checker(exercise: str) -> Callable[[Callable[[Any], str]], Callable[[Any], N
                 outcome = outcomes.Outcome(str(exercise_id), "not done", str(error), exercise_id.hint_call)
             except CheckFailed as failed:
                 error = failed
-                outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call)
+                outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call,
+                                           getattr(failed, "rule", "") or "")
             except Exception as crash:  # the answer broke an assumption of the check: still one line
                 error = CheckFailed(f"Exercise {exercise_id}: the check could not use your answer: "
                                     f"{type(crash).__name__}: {crash}. Open {exercise_id.hint_call} for a hint.",
@@ -132,6 +185,7 @@ def checker(exercise: str) -> Callable[[Callable[[Any], str]], Callable[[Any], N
             _report(outcome, error)
 
         run.exercise = exercise_id  # type: ignore[attr-defined]
+        run.rules = rules  # type: ignore[attr-defined]
         if exercise_id in REGISTRY:
             raise ValueError(f"exercise {exercise_id} has two checkers")
         REGISTRY[exercise_id] = run

@@ -19,12 +19,14 @@ SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "skipped": "⚠�
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one check found: the exercise ("1.2", or "*" for a whole notebook), a status, a one-line message, a hint."""
+    """What one check found: the exercise ("1.2", or "*" for a whole notebook), a status, a one-line message, a hint,
+    and for a failure the name of the spec rule that failed."""
 
     exercise: str
     status: str
     message: str
     hint: str = ""
+    rule: str = ""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
