@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tomllib
 from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,8 +282,7 @@ class _Timeout(Exception):
 
 
 def judge(exercise: str, mutants: list[Mutant]) -> list[dict]:
-    """Run the checker on each mutant (in this process); each verdict as a dict."""
-    from course_lib import checks
+    """Run the checker on each mutant (in this process, strict: failures raise); each verdict as a dict."""
     from course_lib.checks.core import STRICT_ENV
 
     saved = os.environ.get(STRICT_ENV)
