@@ -12,7 +12,7 @@ no-op, an early `return None`, a `ToolError` turned into a plain exception, an e
 dropped). The earlier code cells of the solution notebook run first, then the mutated exercise cell, then
 the checker on the object its check cell passes. A mutant is killed when the checker rejects it (or hangs
 past the time limit). Survivors must be killed by a better probe or listed, with a reason, in
-`tests/mutants_equivalent.toml`. Mutation libraries such as mutmut mutate files under a test suite; this
+`tests/mutants_equivalent/lNN.toml` (one file per lesson). Mutation libraries such as mutmut mutate files under a test suite; this
 code lives in notebook cells and is judged by one function, so a small AST mutator does the job.
 """
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-EQUIVALENT = Path(__file__).with_name("mutants_equivalent.toml")
+EQUIVALENT = Path(__file__).with_name("mutants_equivalent")
 TARGET_OVERALL, TARGET_EACH = 0.90, 0.80
 PER_MUTANT_SECONDS = 60
 
@@ -333,11 +333,12 @@ def _judge(exercise: str, mutants: list[Mutant]) -> list[dict]:
 
 def equivalents() -> dict[tuple[str, str], str]:
     """(exercise, mutant description) -> the reason that mutant is equivalent."""
-    if not EQUIVALENT.is_file():
-        return {}
-    with EQUIVALENT.open("rb") as file:
-        data = tomllib.load(file)
-    return {(entry["exercise"], entry["mutant"]): entry["reason"] for entry in data.get("equivalent", [])}
+    found = {}
+    for path in sorted(EQUIVALENT.glob("*.toml")):
+        with path.open("rb") as file:
+            for entry in tomllib.load(file).get("equivalent", []):
+                found[(entry["exercise"], entry["mutant"])] = entry["reason"]
+    return found
 
 
 def _worker(exercise: str) -> None:
