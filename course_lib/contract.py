@@ -186,6 +186,11 @@ def _covers(new: frozenset[str] | None, old: frozenset[str] | None) -> bool:
     return all(t in new or (t == "integer" and "number" in new) for t in old)
 
 
+def _show_types(types: frozenset[str] | None) -> str:
+    """Types as text: `integer|string`, or `any`."""
+    return "|".join(sorted(types)) if types else "any"
+
+
 def _show_bound(bound: tuple[float, bool] | None, below: bool) -> str:
     """A bound as text: `>= 1`, `< 10`, or `none`."""
     if bound is None:
@@ -237,12 +242,11 @@ def _facts(old: _Shape, new: _Shape) -> Iterator[_Fact]:
     """The differences in allowed values between two schemas of the same argument or field."""
     if old.types != new.types:
         lost, gained = not _covers(new.types, old.types), not _covers(old.types, new.types)
-        show = lambda types: "|".join(sorted(types)) if types else "any"  # noqa: E731
         if lost or gained:
             effect: Effect = "changed" if lost and gained else "narrowed" if lost else "widened"
             word = {"changed": "type changed", "narrowed": "type narrowed", "widened": "type widened"}[effect]
-            yield _Fact(f"{word} ({show(old.types)} -> {show(new.types)})", effect,
-                        f"a value of type {show(old.types if effect != 'widened' else new.types)}")
+            yield _Fact(f"{word} ({_show_types(old.types)} -> {_show_types(new.types)})", effect,
+                        f"a value of type {_show_types(old.types if effect != 'widened' else new.types)}")
             if lost:
                 return  # the other facets of a different type are noise
     if old.nullable != new.nullable:

@@ -43,6 +43,14 @@ NUM = {"type": "number"}
 PRIORITY = {"type": "string", "enum": ["low", "high", "urgent"]}
 NULLABLE_STR = {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}
 COLOR_DEFS = {"Color": {"enum": ["red", "blue"], "title": "Color", "type": "string"}}
+COLOR_REF = {"$ref": "#/$defs/Color"}
+
+
+def with_defs(props: dict, defs: dict) -> dict:
+    """A tool `t` whose required properties may point into `$defs`, as pydantic writes an Enum class."""
+    made = arg(props, tuple(props))
+    made["inputSchema"]["$defs"] = defs
+    return made
 
 # (id, old, new, expected rows). Every rule appears with a breaking case and a case that is not breaking.
 CASES = [
@@ -72,16 +80,11 @@ CASES = [
      [("t", 'argument p: enum widened (added "max")', False)]),
     ("enum where there was none", arg({"p": STR}), arg({"p": PRIORITY}),
      [("t", 'argument p: now limited to "high", "low", "urgent"', True)]),
-    ("Enum class narrowed behind $ref",
-     tool("t", {"c": {"$ref": "#/$defs/Color"}}, ("c",), ) | {"inputSchema": {
-         "type": "object", "properties": {"c": {"$ref": "#/$defs/Color"}}, "required": ["c"], "$defs": COLOR_DEFS}},
-     tool("t") | {"inputSchema": {"type": "object", "properties": {"c": {"$ref": "#/$defs/Color"}}, "required": ["c"],
-                                  "$defs": {"Color": {**COLOR_DEFS["Color"], "enum": ["red"]}}}},
+    ("Enum class narrowed behind $ref", with_defs({"c": COLOR_REF}, COLOR_DEFS),
+     with_defs({"c": COLOR_REF}, {"Color": {**COLOR_DEFS["Color"], "enum": ["red"]}}),
      [("t", 'argument c: enum narrowed (removed "blue")', True)]),
-    ("Enum class inlined instead of $ref is no change",
-     tool("t") | {"inputSchema": {"type": "object", "properties": {"c": {"$ref": "#/$defs/Color"}},
-                                  "$defs": COLOR_DEFS}},
-     arg({"c": {"type": "string", "enum": ["blue", "red"]}}),
+    ("Enum class inlined instead of $ref is no change", with_defs({"c": COLOR_REF}, COLOR_DEFS),
+     arg({"c": {"type": "string", "enum": ["blue", "red"]}}, ("c",)),
      []),
     ("minimum raised", arg({"n": {**INT, "minimum": 1}}), arg({"n": {**INT, "minimum": 2}}),
      [("t", "argument n: minimum raised (>= 1 -> >= 2)", True)]),
