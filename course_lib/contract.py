@@ -26,6 +26,7 @@ Effect = Literal["narrowed", "widened", "changed"]
 """What a schema change does to the set of values it allows (changed: neither a subset nor a superset)."""
 
 _NONE = object()
+_SIZES = ("minLength", "maxLength", "minItems", "maxItems")
 RE_READ = "safe, but re-read: the model's behaviour may change"
 # Annotation hints and their spec defaults, with the value that makes a tool less safe.
 _HINTS = (("readOnlyHint", False, False), ("destructiveHint", True, True), ("idempotentHint", False, False),
@@ -105,6 +106,21 @@ class _Shape:
     sizes: dict[str, int] = field(default_factory=dict)  # minLength, maxLength, minItems, maxItems
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    """`value` if it is a JSON object, else an empty one (a malformed definition compares as empty)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    """`value` if it is a JSON array, else an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def _number(value: Any) -> bool:
+    """Whether `value` is a JSON number (not a boolean)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
     """`schema` with local `$ref`s (`#/$defs/...`) followed; sibling keys such as `default` are kept."""
     seen: set[str] = set()
@@ -149,8 +165,8 @@ def _shape(schema: Any, root: dict[str, Any]) -> _Shape:
             enum = None if any(s.enum is None for s in shapes) else frozenset().union(*(s.enum for s in shapes))
             return _Shape(schema, types, nullable or any(s.nullable for s in shapes), enum)
     raw_type = schema.get("type")
-    types = set([raw_type] if isinstance(raw_type, str) else raw_type or [])
-    values = [schema["const"]] if "const" in schema else schema.get("enum")
+    types = {t for t in ([raw_type] if isinstance(raw_type, str) else _list(raw_type)) if isinstance(t, str)}
+    values = [schema["const"]] if "const" in schema else _list(schema["enum"]) if "enum" in schema else None
     if values is not None and not types:
         types = {_json_type(value) for value in values}
     nullable = nullable or "null" in types or (values is not None and None in values)
@@ -160,15 +176,15 @@ def _shape(schema: Any, root: dict[str, Any]) -> _Shape:
     return _Shape(schema, frozenset(types) or None, nullable, enum,
                   _bound(schema, "minimum", "exclusiveMinimum", integer, +1),
                   _bound(schema, "maximum", "exclusiveMaximum", integer, -1),
-                  {key: schema[key] for key in ("minLength", "maxLength", "minItems", "maxItems") if key in schema})
+                  {key: schema[key] for key in _SIZES if _number(schema.get(key))})
 
 
 def _bound(schema: dict[str, Any], inclusive: str, exclusive: str, integer: bool, side: int) -> tuple[float, bool] | None:
     """One numeric bound as (value, exclusive); for integers `> 0` becomes `>= 1`, and the tighter bound wins."""
     found: list[tuple[float, bool]] = []
-    if isinstance(schema.get(inclusive), (int, float)) and not isinstance(schema.get(inclusive), bool):
+    if _number(schema.get(inclusive)):
         found.append((schema[inclusive], schema.get(exclusive) is True))  # draft 4: exclusiveMinimum is a flag
-    if isinstance(schema.get(exclusive), (int, float)) and not isinstance(schema.get(exclusive), bool):
+    if _number(schema.get(exclusive)):
         found.append((schema[exclusive], True))
     if integer:
         found = [((math.floor(v) + 1 if side > 0 else math.ceil(v) - 1) if excl else v, False) for v, excl in found]
@@ -261,7 +277,7 @@ def _facts(old: _Shape, new: _Shape) -> Iterator[_Fact]:
             side = "below" if below else "above"
             yield _Fact(f"{name} {moved} ({_show_bound(old_bound, below)} -> {_show_bound(new_bound, below)})",
                         effect, f"a value {side} the new bound")
-    for key in ("minLength", "maxLength", "minItems", "maxItems"):
+    for key in _SIZES:
         below = key.startswith("min")
         old_size, new_size = old.sizes.get(key), new.sizes.get(key)
         effect = _tighter(None if old_size is None else (old_size, False),
@@ -297,8 +313,14 @@ def _enum_facts(old: frozenset[str] | None, new: frozenset[str] | None) -> Itera
                         " or ".join(sorted(new - old)))
 
 
-def _compare_value(tool: str, old: Any, new: Any, roots: tuple[dict, dict], path: str, role: Role) -> Iterator[Change]:
+def _compare_value(tool: str, old: Any, new: Any, roots: tuple[dict, dict], path: str, role: Role,
+                   seen: frozenset = frozenset()) -> Iterator[Change]:
     """The changes to one argument or output field, including its items and nested properties."""
+    refs = (_dict(old).get("$ref"), _dict(new).get("$ref"))
+    if None not in refs:  # a recursive model (a tree of nodes) is compared once per pair of definitions
+        if refs in seen:
+            return
+        seen = seen | {refs}
     label = f"argument {path}" if role == "input" else f"output field {path}"
     before, after = _shape(old, roots[0]), _shape(new, roots[1])
     for fact in _facts(before, after):
@@ -310,15 +332,17 @@ def _compare_value(tool: str, old: Any, new: Any, roots: tuple[dict, dict], path
     if (before.schema.get("description") or "") != (after.schema.get("description") or ""):
         yield Change(tool, f"{label}: description changed", False, RE_READ)
     if "items" in before.schema and "items" in after.schema:
-        yield from _compare_value(tool, before.schema["items"], after.schema["items"], roots, f"{path}[]", role)
+        yield from _compare_value(tool, before.schema["items"], after.schema["items"], roots, f"{path}[]", role, seen)
     if "properties" in before.schema or "properties" in after.schema:
-        yield from _compare_object(tool, before.schema, after.schema, roots, f"{path}.", role)
+        yield from _compare_object(tool, before.schema, after.schema, roots, f"{path}.", role, seen)
 
 
-def _compare_object(tool: str, old: dict, new: dict, roots: tuple[dict, dict], prefix: str, role: Role) -> Iterator[Change]:
+def _compare_object(tool: str, old: dict, new: dict, roots: tuple[dict, dict], prefix: str, role: Role,
+                    seen: frozenset = frozenset()) -> Iterator[Change]:
     """The changes to an object's properties: removed, added, required or not, and each one's schema."""
-    old_props, new_props = old.get("properties") or {}, new.get("properties") or {}
-    old_required, new_required = set(old.get("required") or []), set(new.get("required") or [])
+    old_props, new_props = _dict(old.get("properties")), _dict(new.get("properties"))
+    old_required = {name for name in _list(old.get("required")) if isinstance(name, str)}
+    new_required = {name for name in _list(new.get("required")) if isinstance(name, str)}
     thing = "argument" if role == "input" else "output field"
     for name in sorted(old_props.keys() | new_props.keys()):
         path, label = f"{prefix}{name}", f"{thing} {prefix}{name}"
@@ -344,7 +368,7 @@ def _compare_object(tool: str, old: dict, new: dict, roots: tuple[dict, dict], p
                        ("output", True): "a v1 client that reads it may find nothing",
                        ("output", False): "v2 always returns it"}[(role, breaking)]
                 yield Change(tool, f"{label} made {made}", breaking, why)
-            yield from _compare_value(tool, old_props[name], new_props[name], roots, path, role)
+            yield from _compare_value(tool, old_props[name], new_props[name], roots, path, role, seen)
     if role == "input" and old.get("additionalProperties") is not False and new.get("additionalProperties") is False:
         yield Change(tool, f"{'arguments' if not prefix else thing + ' ' + prefix[:-1]}: unknown names now refused",
                      True, "a v1 client that sends an extra name is now refused")
@@ -365,9 +389,9 @@ def _without_titles(schema: Any) -> Any:
 def _compare_tool(old: dict[str, Any], new: dict[str, Any]) -> Iterator[Change]:
     """The changes to one tool that keeps its name."""
     name = old["name"]
-    old_in, new_in = old.get("inputSchema") or {}, new.get("inputSchema") or {}
+    old_in, new_in = _dict(old.get("inputSchema")), _dict(new.get("inputSchema"))
     yield from _compare_object(name, _resolve(old_in, old_in), _resolve(new_in, new_in), (old_in, new_in), "", "input")
-    old_out, new_out = old.get("outputSchema"), new.get("outputSchema")
+    old_out, new_out = _dict(old.get("outputSchema")), _dict(new.get("outputSchema"))
     if old_out and not new_out:
         yield Change(name, "output schema removed", True, "a v1 client that reads structuredContent gets none")
     elif new_out and not old_out:
@@ -377,7 +401,7 @@ def _compare_tool(old: dict[str, Any], new: dict[str, Any]) -> Iterator[Change]:
                                    "", "output")
     if (old.get("description") or "") != (new.get("description") or ""):
         yield Change(name, "description changed", False, RE_READ)
-    old_ann, new_ann = old.get("annotations") or {}, new.get("annotations") or {}
+    old_ann, new_ann = _dict(old.get("annotations")), _dict(new.get("annotations"))
     if (old.get("title"), old_ann.get("title")) != (new.get("title"), new_ann.get("title")):
         yield Change(name, "title changed", False, "hosts show the new title; clients still call the tool by name")
     for hint, default, unsafe in _HINTS:

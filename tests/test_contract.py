@@ -133,6 +133,16 @@ CASES = [
      arg({"f": {"type": "object", "properties": {"city": STR}}}),
      arg({"f": {"type": "object", "properties": {"city": STR, "day": INT}, "required": ["day"]}}),
      [("t", "new required argument f.day", True)]),
+    ("union narrowed to one type", arg({"v": {"anyOf": [INT, STR]}}), arg({"v": INT}),
+     [("t", "argument v: type narrowed (integer|string -> integer)", True)]),
+    ("one type widened to a union", arg({"v": INT}), arg({"v": {"anyOf": [INT, STR]}}),
+     [("t", "argument v: type widened (integer -> integer|string)", False)]),
+    ("output field of a nested model removed behind $ref",
+     tool("t", outputSchema={"type": "object", "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/T"}}},
+                             "$defs": {"T": {"type": "object", "properties": {"id": STR, "title": STR}}}}),
+     tool("t", outputSchema={"type": "object", "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/T"}}},
+                             "$defs": {"T": {"type": "object", "properties": {"id": STR}}}}),
+     [("t", "output field items[].title removed", True)]),
     ("output field removed", out({"a": INT, "b": INT}, ("a", "b")), out({"a": INT}, ("a",)),
      [("t", "output field b removed", True)]),
     ("output field added", out({"a": INT}, ("a",)), out({"a": INT, "b": INT}, ("a", "b")),
@@ -196,6 +206,32 @@ def test_reasons_say_why():
     assert "Unknown tool" in by_what["tool removed"].why
     default = contract.diff([arg({"u": {**STR, "default": 1}})], [arg({"u": {**STR, "default": 2}})])[0]
     assert "rely on the default" in default.why and default.verdict == "breaking"
+
+
+GARBAGE = [None, 1, "x", [], [1], {"type": 5}, {"type": ["string", 3]}, {"enum": "abc"}, {"anyOf": 3},
+           {"anyOf": [1, {"type": "null"}]}, {"$ref": "#/nowhere"}, {"$ref": "#/$defs/Self", "$defs": {"Self": {"$ref": "#/$defs/Self"}}},
+           {"maximum": "10"}, {"minimum": True}, {"maxLength": "long"}, {"items": 7}, {"properties": [1]},
+           {"required": "a"}, {"default": {"a": [1]}}]
+
+
+@pytest.mark.parametrize("junk", GARBAGE, ids=[json.dumps(j)[:40] for j in GARBAGE])
+def test_malformed_schemas_compare_without_crashing(junk):
+    shapes = [tool("t", inputSchema=junk), arg({"a": junk}), out({"a": junk}), tool("t", annotations=junk),
+              tool("t", outputSchema=junk)]
+    for old in shapes:
+        for new in [*shapes, arg({"a": STR}, ("a",))]:
+            assert all(isinstance(change, contract.Change) for change in contract.diff([old], [new]))
+
+
+def test_a_recursive_model_is_compared_once_per_level():
+    def tree(leaf_type: dict) -> dict:
+        node = {"type": "object", "properties": {"label": leaf_type,
+                                                 "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}
+        return tool("t", outputSchema={"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
+                                       "required": ["root"], "$defs": {"Node": node}})
+
+    assert rows(tree(STR), tree(STR)) == []
+    assert rows(tree(STR), tree(INT)) == [("t", "output field root.label: type changed (string -> integer)", True)]
 
 
 # --- lesson 09's servers -------------------------------------------------------------------------------
