@@ -29,6 +29,15 @@ SEARCH = ("Tickets whose title contains the query, newest first. Use it to find 
           "Do not use it when you already know the id.")
 CLOSE = ("Close a ticket with a resolution note. Use it when the problem is solved. "
          "Do not use it to delete a ticket; closing twice changes nothing.")
+V1_CALLS: list[tuple[str, dict]] = [
+    ("get_ticket", {"ticket_id": "T-1"}),
+    ("create_ticket", {"title": "Screen flickers", "priority": "urgent"}),
+    ("search_tickets", {"query": "printer", "limit": 30}),
+    ("search_tickets", {"query": "printer"}),
+    ("close_ticket", {"ticket_id": "T-2", "resolution": "Router replaced."}),
+]
+"""Calls a v1 client made, recorded for `contract.replay` against each v2."""
+
 COMMENT = ("Add a comment to an open ticket and return the comment count. Use it to add information. "
            "Do not use it to close a ticket.")
 
