@@ -235,21 +235,22 @@ Role = Literal["input", "output"]
 
 @dataclass(frozen=True)
 class _Fact:
-    """One schema difference before it is judged: what, its effect, and an example of the values concerned."""
+    """One schema difference before it is judged: what, its effect, and the values that now differ."""
 
     what: str
     effect: Effect
-    example: str
+    refused: str  # values the old schema allowed and the new one does not
+    admitted: str  # values the new schema allows and the old one did not
 
 
 def _judge(tool: str, label: str, fact: _Fact, role: Role) -> Change:
     """A fact judged for the direction values flow: narrowed input or widened output breaks a v1 client."""
     breaking = fact.effect == "changed" or (fact.effect == "narrowed") == (role == "input")
     if role == "input":
-        why = (f"a v1 client that sends {fact.example} is now refused" if breaking
+        why = (f"a v1 client that sends {fact.refused} is now refused" if breaking
                else "every value a v1 client sends is still accepted")
     else:
-        why = (f"a v1 client may now receive {fact.example}, which v1 never returned" if breaking
+        why = (f"a v1 client may now receive {fact.admitted}, which v1 never returned" if breaking
                else "v2 returns only values that v1 could already return")
     return Change(tool, f"{label}: {fact.what}", breaking, why)
 
@@ -262,12 +263,12 @@ def _facts(old: _Shape, new: _Shape) -> Iterator[_Fact]:
             effect: Effect = "changed" if lost and gained else "narrowed" if lost else "widened"
             word = {"changed": "type changed", "narrowed": "type narrowed", "widened": "type widened"}[effect]
             yield _Fact(f"{word} ({_show_types(old.types)} -> {_show_types(new.types)})", effect,
-                        f"a value of type {_show_types(old.types if effect != 'widened' else new.types)}")
+                        f"a value of type {_show_types(old.types)}", f"a value of type {_show_types(new.types)}")
             if lost:
                 return  # the other facets of a different type are noise
     if old.nullable != new.nullable:
         yield _Fact("null no longer allowed" if old.nullable else "null now allowed",
-                    "narrowed" if old.nullable else "widened", "null")
+                    "narrowed" if old.nullable else "widened", "null", "null")
     yield from _enum_facts(old.enum, new.enum)
     for below, name, old_bound, new_bound in ((True, "minimum", old.lower, new.lower),
                                               (False, "maximum", old.upper, new.upper)):
@@ -276,7 +277,7 @@ def _facts(old: _Shape, new: _Shape) -> Iterator[_Fact]:
             moved = ("raised" if below else "lowered") if effect == "narrowed" else ("lowered" if below else "raised")
             side = "below" if below else "above"
             yield _Fact(f"{name} {moved} ({_show_bound(old_bound, below)} -> {_show_bound(new_bound, below)})",
-                        effect, f"a value {side} the new bound")
+                        effect, f"a value {side} the new bound", f"a value {side} the old bound")
     for key in _SIZES:
         below = key.startswith("min")
         old_size, new_size = old.sizes.get(key), new.sizes.get(key)
@@ -287,13 +288,15 @@ def _facts(old: _Shape, new: _Shape) -> Iterator[_Fact]:
             unit = "items" if "Items" in key else "characters"
             yield _Fact(f"{key} {moved} ({old_size if old_size is not None else 'none'} -> "
                         f"{new_size if new_size is not None else 'none'})", effect,
-                        f"{'fewer' if below else 'more'} {unit} than the new limit")
+                        f"{'fewer' if below else 'more'} {unit} than the new limit",
+                        f"{'fewer' if below else 'more'} {unit} than the old limit")
     for key in ("pattern", "format"):
         before, after = old.schema.get(key), new.schema.get(key)
         if before != after:
             effect = "widened" if after is None else "narrowed" if before is None else "changed"
             yield _Fact(f"{key} {'removed' if after is None else 'added' if before is None else 'changed'} "
-                        f"({before!r} -> {after!r})", effect, f"a value the new {key} rejects")
+                        f"({before!r} -> {after!r})", effect, f"a value the new {key} rejects",
+                        f"a value the old {key} rejects")
 
 
 def _enum_facts(old: frozenset[str] | None, new: frozenset[str] | None) -> Iterator[_Fact]:
@@ -301,15 +304,15 @@ def _enum_facts(old: frozenset[str] | None, new: frozenset[str] | None) -> Itera
     if old == new:
         return
     if new is None:
-        yield _Fact("enum removed (any value allowed)", "widened", "any value")
+        yield _Fact("enum removed (any value allowed)", "widened", "", "a value outside the old list")
     elif old is None:
-        yield _Fact(f"now limited to {', '.join(sorted(new))}", "narrowed", "a value outside that list")
+        yield _Fact(f"now limited to {', '.join(sorted(new))}", "narrowed", "a value outside that list", "")
     else:
         if old - new:
             yield _Fact(f"enum narrowed (removed {', '.join(sorted(old - new))})", "narrowed",
-                        " or ".join(sorted(old - new)))
+                        " or ".join(sorted(old - new)), "")
         if new - old:
-            yield _Fact(f"enum widened (added {', '.join(sorted(new - old))})", "widened",
+            yield _Fact(f"enum widened (added {', '.join(sorted(new - old))})", "widened", "",
                         " or ".join(sorted(new - old)))
 
 

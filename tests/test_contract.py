@@ -205,6 +205,12 @@ def test_reasons_say_why():
     assert "strict server" in by_what["argument b removed"].why and "ignores" in by_what["argument b removed"].why
     assert by_what["argument a: description changed"].why == "safe, but re-read: the model's behaviour may change"
     assert "Unknown tool" in by_what["tool removed"].why
+    widened = contract.diff([out({"s": {**STR, "enum": ["a"]}}, ("s",))], [out({"s": {**STR, "enum": ["a", "b"]}}, ("s",))])
+    assert widened[0].why == 'a v1 client may now receive "b", which v1 never returned'
+    retyped = contract.diff([out({"n": INT}, ("n",))], [out({"n": STR}, ("n",))])
+    assert retyped[0].why == "a v1 client may now receive a value of type string, which v1 never returned"
+    retyped = contract.diff([arg({"n": INT})], [arg({"n": STR})])
+    assert retyped[0].why == "a v1 client that sends a value of type integer is now refused"
     default = contract.diff([arg({"u": {**STR, "default": 1}})], [arg({"u": {**STR, "default": 2}})])[0]
     assert "rely on the default" in default.why and default.verdict == "breaking"
 
