@@ -113,6 +113,12 @@ CASES = [
      [("t", "argument s: pattern changed ('^T-' -> '^TK-')", True)]),
     ("pattern removed", arg({"s": {**STR, "pattern": "^T-"}}), arg({"s": STR}),
      [("t", "argument s: pattern removed ('^T-' -> None)", False)]),
+    ("unknown argument names refused", arg({"a": STR}), arg({"a": STR}) | {"inputSchema": {
+        "type": "object", "properties": {"a": STR}, "additionalProperties": False}},
+     [("t", "arguments: unknown names now refused", True)]),
+    ("unknown argument names allowed again", arg({"a": STR}) | {"inputSchema": {
+        "type": "object", "properties": {"a": STR}, "additionalProperties": False}}, arg({"a": STR}),
+     []),
     ("optional made required", arg({"a": STR}), arg({"a": STR}, ("a",)),
      [("t", "argument a made required", True)]),
     ("required made optional", arg({"a": STR}, ("a",)), arg({"a": STR}),
@@ -180,6 +186,10 @@ CASES = [
      [("t", "idempotentHint true -> false", True)]),
     ("idempotentHint false to true", tool("t", annotations={"idempotentHint": False}), tool("t", annotations={"idempotentHint": True}),
      [("t", "idempotentHint false -> true", False)]),
+    ("openWorldHint false to true", tool("t", annotations={"openWorldHint": False}), tool("t"),
+     [("t", "openWorldHint false -> true", True)]),
+    ("openWorldHint true to false", tool("t"), tool("t", annotations={"openWorldHint": False}),
+     [("t", "openWorldHint true -> false", False)]),
     ("spec defaults written out are no change", tool("t"),
      tool("t", annotations={"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}),
      []),
