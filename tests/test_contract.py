@@ -265,6 +265,7 @@ def test_the_breaking_v2_gives_exactly_the_lesson_rows():
         ("fetch_ticket", "new tool (renamed from get_ticket?)", False),
         ("get_ticket", "tool removed (renamed to fetch_ticket?)", True),
         ("search_tickets", "argument limit: maximum lowered (<= 50 -> <= 20)", True),
+        ("search_tickets", "argument limit: description changed", False),
         ("search_tickets", "new output field has_more", False),
         ("search_tickets", "output field total removed", True),
     ]
@@ -276,6 +277,13 @@ def test_the_safe_v2_gives_exactly_the_lesson_rows():
         ("create_ticket", 'argument priority: enum widened (added "critical")', False),
         ("search_tickets", "new optional argument status", False),
     ]
+
+
+@pytest.mark.parametrize("name", ["evolving-v1", "evolving-v2-breaking", "evolving-v2-safe"])
+def test_the_lesson_servers_pass_the_design_review(name):
+    from course_lib import review
+
+    assert review.review(listed(name)) == []
 
 
 def test_a_server_against_itself_has_no_changes():
@@ -368,9 +376,9 @@ def test_diff_exits_1_on_a_breaking_change_and_prints_one_row_each():
     assert result.returncode == 1, result.stderr
     lines = result.stdout.strip().splitlines()
     assert lines[0].split() == ["tool", "change", "verdict", "why"]
-    assert len(lines) == 1 + 7 + 1
+    assert len(lines) == 1 + 8 + 1
     assert lines[4].split()[:4] == ["get_ticket", "tool", "removed", "(renamed"] and " breaking " in lines[4]
-    assert lines[-1] == "5 breaking, 2 safe change(s) from evolving-v1 to evolving-v2-breaking"
+    assert lines[-1] == "5 breaking, 3 safe change(s) from evolving-v1 to evolving-v2-breaking"
 
 
 def test_diff_exits_0_on_safe_changes_and_speaks_json():

@@ -21,6 +21,13 @@ TicketId = Annotated[str, Field(pattern=r"^T-[0-9]+$", description="A ticket id 
 Title = Annotated[str, Field(min_length=1, max_length=120, description="One line that says what is wrong.")]
 Query = Annotated[str, Field(min_length=1, description="Words to look for in ticket titles.")]
 Team = Literal["it", "facilities", "finance"]
+Resolution = Annotated[str, Field(min_length=1, max_length=500, description="What fixed it, for the person who reported it.")]
+Status = Literal["open", "closed", "any"]
+
+
+def limit_up_to(most: int):
+    """The `limit` argument type, with `most` as its upper bound."""
+    return Annotated[int, Field(ge=1, le=most, description=f"How many tickets to return, 1 to {most}.")]
 
 GET = "The ticket with this id: title, priority and status. Use it when you know the id. Do not use it to search."
 CREATE = ("Open a new ticket and return it. Use it when a person reports a new problem. "
@@ -63,6 +70,13 @@ class TicketPageV2(BaseModel):
 
     tickets: list[Ticket]
     has_more: bool
+
+
+class CommentCount(BaseModel):
+    """How many comments a ticket has after one was added."""
+
+    ticket_id: str
+    comments: int
 
 
 def _store() -> dict[str, Ticket]:
@@ -120,12 +134,12 @@ def build_v1() -> MCPServer:
         return _open(tickets, title, priority)
 
     @server.tool(description=SEARCH, annotations=_READ)
-    def search_tickets(query: Query, limit: Annotated[int, Field(ge=1, le=50)] = 10) -> TicketPageV1:
+    def search_tickets(query: Query, limit: limit_up_to(50) = 10) -> TicketPageV1:
         found = _search(tickets, query)
         return TicketPageV1(tickets=found[:limit], total=len(found))
 
     @server.tool(description=CLOSE, annotations=_CLOSE)
-    def close_ticket(ticket_id: TicketId, resolution: Annotated[str, Field(min_length=1, max_length=500)]) -> Ticket:
+    def close_ticket(ticket_id: TicketId, resolution: Resolution) -> Ticket:
         return _close(tickets, ticket_id)
 
     return server
@@ -144,12 +158,12 @@ def build_v2_breaking() -> MCPServer:
         return _open(tickets, title, priority)
 
     @server.tool(description=SEARCH, annotations=_READ)
-    def search_tickets(query: Query, limit: Annotated[int, Field(ge=1, le=20)] = 10) -> TicketPageV2:
+    def search_tickets(query: Query, limit: limit_up_to(20) = 10) -> TicketPageV2:
         found = _search(tickets, query)
         return TicketPageV2(tickets=found[:limit], has_more=len(found) > limit)
 
     @server.tool(description=CLOSE, annotations=_CLOSE)
-    def close_ticket(ticket_id: TicketId, resolution: Annotated[str, Field(min_length=1, max_length=500)]) -> Ticket:
+    def close_ticket(ticket_id: TicketId, resolution: Resolution) -> Ticket:
         return _close(tickets, ticket_id)
 
     return server
@@ -170,20 +184,21 @@ def build_v2_safe() -> MCPServer:
         return _open(tickets, title, priority)
 
     @server.tool(description=SEARCH, annotations=_READ)
-    def search_tickets(query: Query, limit: Annotated[int, Field(ge=1, le=50)] = 10,
-                       status: Literal["open", "closed"] | None = None) -> TicketPageV1:
-        found = _search(tickets, query, status)
+    def search_tickets(query: Query, limit: limit_up_to(50) = 10, status: Status = "any") -> TicketPageV1:
+        found = _search(tickets, query, None if status == "any" else status)
         return TicketPageV1(tickets=found[:limit], total=len(found))
 
     @server.tool(description=CLOSE, annotations=_CLOSE)
-    def close_ticket(ticket_id: TicketId, resolution: Annotated[str, Field(min_length=1, max_length=500)]) -> Ticket:
+    def close_ticket(ticket_id: TicketId, resolution: Resolution) -> Ticket:
         return _close(tickets, ticket_id)
 
     @server.tool(description=COMMENT, annotations=ToolAnnotations(destructive_hint=False, open_world_hint=False))
-    def add_comment(ticket_id: TicketId, body: Annotated[str, Field(min_length=1, max_length=2000)]) -> int:
+    def add_comment(ticket_id: TicketId,
+                    body: Annotated[str, Field(min_length=1, max_length=2000, description="The comment text.")]
+                    ) -> CommentCount:
         if _find(tickets, ticket_id).status == "closed":
             raise ToolError(f"{ticket_id} is closed. Comments go on open tickets only.")
         comments.setdefault(ticket_id, []).append(body)
-        return len(comments[ticket_id])
+        return CommentCount(ticket_id=ticket_id, comments=len(comments[ticket_id]))
 
     return server
