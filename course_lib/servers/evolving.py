@@ -2,7 +2,7 @@
 
 `build_v2_breaking` renames `get_ticket`, adds a required `team` to `create_ticket`, drops the
 `urgent` priority, lowers the `search_tickets` limit and removes `total` from its result.
-`build_v2_safe` adds an optional `status` filter, a new `add_comment` tool and a `critical`
+`build_v2_safe` adds an optional `status` choice, a new `add_comment` tool and a `critical`
 priority. Each build has its own ticket store, seeded with the same two tickets.
 """
 
@@ -21,13 +21,15 @@ TicketId = Annotated[str, Field(pattern=r"^T-[0-9]+$", description="A ticket id 
 Title = Annotated[str, Field(min_length=1, max_length=120, description="One line that says what is wrong.")]
 Query = Annotated[str, Field(min_length=1, description="Words to look for in ticket titles.")]
 Team = Literal["it", "facilities", "finance"]
-Resolution = Annotated[str, Field(min_length=1, max_length=500, description="What fixed it, for the person who reported it.")]
+Resolution = Annotated[str, Field(min_length=1, max_length=500,
+                                  description="What fixed it, for the person who reported it.")]
 Status = Literal["open", "closed", "any"]
 
 
 def limit_up_to(most: int):
     """The `limit` argument type, with `most` as its upper bound."""
     return Annotated[int, Field(ge=1, le=most, description=f"How many tickets to return, 1 to {most}.")]
+
 
 GET = "The ticket with this id: title, priority and status. Use it when you know the id. Do not use it to search."
 CREATE = ("Open a new ticket and return it. Use it when a person reports a new problem. "
@@ -36,6 +38,9 @@ SEARCH = ("Tickets whose title contains the query, newest first. Use it to find 
           "Do not use it when you already know the id.")
 CLOSE = ("Close a ticket with a resolution note. Use it when the problem is solved. "
          "Do not use it to delete a ticket; closing twice changes nothing.")
+COMMENT = ("Add a comment to an open ticket and return the comment count. Use it to add information. "
+           "Do not use it to close a ticket.")
+
 V1_CALLS: list[tuple[str, dict]] = [
     ("get_ticket", {"ticket_id": "T-1"}),
     ("create_ticket", {"title": "Screen flickers", "priority": "urgent"}),
@@ -44,9 +49,6 @@ V1_CALLS: list[tuple[str, dict]] = [
     ("close_ticket", {"ticket_id": "T-2", "resolution": "Router replaced."}),
 ]
 """Calls a v1 client made, recorded for `contract.replay` against each v2."""
-
-COMMENT = ("Add a comment to an open ticket and return the comment count. Use it to add information. "
-           "Do not use it to close a ticket.")
 
 
 class Ticket(BaseModel):
