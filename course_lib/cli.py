@@ -1,4 +1,4 @@
-"""The `course` command: doctor, build, check, grade, lessons, hint, review, serve.
+"""The `course` command: doctor, build, check, grade, lessons, hint, review, serve, snapshot, diff.
 
 Every failure a person can cause (a wrong path, a broken notebook, an unknown name) is a
 `CourseError`; `main` catches it once, prints its one line on stderr and exits 2. No tracebacks.
@@ -254,6 +254,66 @@ def cmd_serve(args) -> int:
     return 0
 
 
+# --- snapshot / diff ---------------------------------------------------------------------------------
+
+
+def _listing(target: str):
+    from course_lib import targets
+
+    try:
+        return targets.listing(target)
+    except targets.TargetProblem as error:
+        raise UserError(str(error)) from None
+
+
+def cmd_snapshot(args) -> int:
+    from course_lib import contract
+
+    found = _listing(args.target)
+    text = contract.dumps(contract.snapshot(found.tools, args.target, found.protocol_version, found.server_name,
+                                            found.server_version))
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot write {args.output}: {error.strerror or type(error).__name__}") from None
+    print(f"wrote {args.output}: {len(found.tools)} tool(s) of {args.target}")
+    return 0
+
+
+def _side(side: str) -> list:
+    """The tools of one side of a diff: a snapshot file (*.json) or any target `course review` accepts."""
+    from course_lib import contract, wire
+
+    if side.endswith(".json") or (Path(side).is_file() and not side.endswith(".py")):
+        try:
+            return contract.load_snapshot(side)["tools"]
+        except contract.SnapshotProblem as error:
+            raise UserError(str(error)) from None
+    return wire.dump(_listing(side).tools)
+
+
+def cmd_diff(args) -> int:
+    from course_lib import contract
+
+    changes = contract.diff(_side(args.old), _side(args.new))
+    breaking = sum(change.breaking for change in changes)
+    if args.json:
+        print(json.dumps([dataclasses.asdict(change) for change in changes], ensure_ascii=False, indent=2))
+        return 1 if breaking else 0
+    if not changes:
+        print(f"no changes from {args.old} to {args.new}")
+        return 0
+    rows = [("tool", "change", "verdict", "why")] + [(c.tool, c.what, c.verdict, c.why) for c in changes]
+    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+    print(f"{breaking} breaking, {len(changes) - breaking} safe change(s) from {args.old} to {args.new}")
+    return 1 if breaking else 0
+
+
 # --- entry point -------------------------------------------------------------------------------------
 
 
@@ -295,6 +355,15 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8765)
     serve.set_defaults(run=cmd_serve)
+    snapshot = sub.add_parser("snapshot", help="save a server's tools/list as a snapshot file for `course diff`")
+    snapshot.add_argument("target", help="anything `course review` accepts")
+    snapshot.add_argument("-o", "--output", help="the file to write (default: print to stdout)")
+    snapshot.set_defaults(run=cmd_snapshot)
+    diff = sub.add_parser("diff", help="breaking and safe changes between two versions of a server's tools")
+    diff.add_argument("old", help="a snapshot file (.json) or anything `course review` accepts")
+    diff.add_argument("new", help="a snapshot file (.json) or anything `course review` accepts")
+    diff.add_argument("--json", action="store_true", help="print the changes as JSON")
+    diff.set_defaults(run=cmd_diff)
     return top
 
 

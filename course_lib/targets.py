@@ -18,6 +18,7 @@ import importlib
 import importlib.util
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +87,23 @@ def resolve(target: str) -> Any:
     return _server_in(module, attribute or None)
 
 
+@dataclass(frozen=True)
+class Listing:
+    """What a client learns from one connection: the tools, the protocol version and the server's name and version."""
+
+    tools: list
+    protocol_version: str
+    server_name: str
+    server_version: str
+
+
 def list_tools(target: str, timeout: float = 30.0) -> list:
     """The tools a client sees from the target (any protocol era the server speaks), within `timeout` s."""
+    return listing(target, timeout).tools
+
+
+def listing(target: str, timeout: float = 30.0) -> Listing:
+    """The target's tools with the protocol version and server info of that connection, within `timeout` s."""
     import anyio
     from mcp import Client
 
@@ -95,10 +111,13 @@ def list_tools(target: str, timeout: float = 30.0) -> list:
 
     connectable = resolve(target)
 
-    async def run() -> list:
+    async def run() -> Listing:
         with anyio.fail_after(timeout):
             async with Client(connectable) as client:
-                return list((await client.list_tools()).tools)
+                tools = list((await client.list_tools()).tools)
+                info = client.server_info
+                return Listing(tools, str(client.protocol_version or ""), getattr(info, "name", "") or "",
+                               getattr(info, "version", "") or "")
 
     try:
         return wire.run_sync(run)
