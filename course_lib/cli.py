@@ -260,10 +260,7 @@ def cmd_serve(args) -> int:
 def _listing(target: str):
     from course_lib import targets
 
-    try:
-        return targets.listing(target)
-    except targets.TargetProblem as error:
-        raise UserError(str(error)) from None
+    return targets.listing(target)
 
 
 def cmd_snapshot(args) -> int:
@@ -278,7 +275,7 @@ def cmd_snapshot(args) -> int:
     try:
         Path(args.output).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise UserError(f"cannot write {args.output}: {error.strerror or type(error).__name__}") from None
+        raise UsageError(f"cannot write {args.output}: {error.strerror or type(error).__name__}") from None
     print(f"wrote {args.output}: {len(found.tools)} tool(s) of {args.target}")
     return 0
 
@@ -288,10 +285,7 @@ def _side(side: str) -> list:
     from course_lib import contract, wire
 
     if side.endswith(".json") or (Path(side).is_file() and not side.endswith(".py")):
-        try:
-            return contract.load_snapshot(side)["tools"]
-        except contract.SnapshotProblem as error:
-            raise UserError(str(error)) from None
+        return contract.load_snapshot(side)["tools"]
     return wire.dump(_listing(side).tools)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from course_lib import wire
+from course_lib.errors import BadFile
 
 FORMAT = "course-snapshot"
 """The `format` value of every snapshot file."""
@@ -48,7 +49,7 @@ class Change:
         return "breaking" if self.breaking else "safe"
 
 
-class SnapshotProblem(ValueError):
+class SnapshotProblem(BadFile):
     """A file that is not a readable snapshot; the message is one line naming the file."""
 
 
