@@ -241,11 +241,11 @@ def cmd_hint(args) -> int:
 # --- review / serve --------------------------------------------------------------------------------
 
 
-def _server(name: str):
+def _server(name: str, **options):
     from course_lib import servers
 
     try:
-        return servers.build(name)
+        return servers.build(name, **options)
     except servers.UnknownServer as error:
         raise UserError(str(error)) from None
 
@@ -267,8 +267,18 @@ def cmd_review(args) -> int:
 def cmd_serve(args) -> int:
     from course_lib import serving
 
-    _server(args.server)  # an unknown name fails here, as one line
-    serving.serve(args.server, args.transport, args.host, args.port)
+    from course_lib import auth
+
+    options = serving.build_options(args)
+    try:
+        if args.transport == "http":
+            auth.check_binding(args.host, options.get("tokens"))
+        _server(args.server, **options)  # an unknown name, user or token file fails here, as one line
+    except (auth.BindingRefused, ValueError) as error:
+        raise UserError(str(error)) from None
+    except TypeError:
+        raise UserError(f"{args.server} takes none of --user, --store, --tokens") from None
+    serving.serve(args.server, args.transport, args.host, args.port, tuple(args.allow_host), **options)
     return 0
 
 
@@ -309,9 +319,9 @@ def parser() -> argparse.ArgumentParser:
     review.set_defaults(run=cmd_review)
     serve = sub.add_parser("serve", help="run a lesson server for a real MCP host")
     serve.add_argument("server")
-    serve.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8765)
+    from course_lib import serving
+
+    serving.add_options(serve)
     serve.set_defaults(run=cmd_serve)
     return top
 
