@@ -114,6 +114,20 @@ def test_host_and_origin_checks_stay_on_beyond_loopback():
     assert status(settings, {"Origin": "http://attacker.example"}) == 403
 
 
+def test_serve_passes_the_guard_and_the_tokens_to_the_sdk(tmp_path, monkeypatch):
+    """`serve` beyond loopback: tokens wired into the server, Host/Origin checks on (run is stubbed: no socket)."""
+    from mcp.server import MCPServer
+
+    seen = {}
+    monkeypatch.setattr(MCPServer, "run", lambda self, transport="stdio", **options: seen.update(
+        server=self, transport=transport, **options))
+    serving.serve("incidents", "http", "0.0.0.0", 9, ("mcp.example.org",), tokens=str(write_tokens(tmp_path)))
+    assert seen["transport"] == "streamable-http" and seen["host"] == "0.0.0.0"
+    assert seen["transport_security"].enable_dns_rebinding_protection is True
+    assert "mcp.example.org:*" in seen["transport_security"].allowed_hosts
+    assert isinstance(seen["server"]._token_verifier, auth.StaticTokens)
+
+
 # --- identity: stdio and in process ------------------------------------------------------------------
 
 
