@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -83,22 +84,37 @@ class SqliteStore:
                  busy_timeout: float = 30.0):
         self.path, self.retention, self.clock, self.busy_timeout = Path(path), retention, clock, busy_timeout
         self._pause = float(os.environ.get(PAUSE_ENV) or 0)
-        with closing(self._connect()) as db:  # each statement is atomic and idempotent
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(SCHEMA)
+        self._local, self._opened, self._opened_lock = threading.local(), [], threading.Lock()
+        db = self._connection()  # each statement below is atomic and idempotent
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(SCHEMA)
         self._seed()
 
     # connections and transactions
 
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
-        db.execute("PRAGMA synchronous=FULL")
+    def _connection(self) -> sqlite3.Connection:
+        """This thread's connection, opened on first use (a connection belongs to one thread at a time)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA synchronous=FULL")
+            self._local.db = db
+            with self._opened_lock:  # bookkeeping for close(); writes are serialized by the database
+                self._opened.append(db)
         return db
+
+    def close(self) -> None:
+        """Close every connection this store opened."""
+        with self._opened_lock:
+            for db in self._opened:
+                db.close()
+            self._opened.clear()
+        self._local = threading.local()
 
     @contextmanager
     def _transaction(self, begin: str) -> Iterator[sqlite3.Connection]:
-        """One transaction on a fresh connection; rolled back on any error, busy turned into a ToolError."""
-        db = self._connect()
+        """One transaction; rolled back on any error, a busy database turned into a retryable ToolError."""
+        db = self._connection()
         try:
             db.execute(begin)
             yield db
@@ -113,8 +129,6 @@ class SqliteStore:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        finally:
-            db.close()
 
     def _write(self):
         """A write transaction: it takes the database's write lock first, so writers queue."""
@@ -138,19 +152,20 @@ class SqliteStore:
     # reading and authorization
 
     @staticmethod
-    def _record(db: sqlite3.Connection, incident_id: str, with_notes: bool = True) -> Record | None:
+    def _record(db: sqlite3.Connection, incident_id: str, notes: int | None = None) -> Record | None:
+        """The record with all its notes, or only the `notes` most recent ones."""
         row = db.execute("SELECT incident_id, tenant, title, service, severity, status, restricted_to, version "
                          "FROM incidents WHERE incident_id = ?", (incident_id,)).fetchone()
         if row is None:
             return None
         record = Record(*row[:7], version=row[7])
-        if with_notes:
-            record.notes = [Note(noteId=f"N{seq}", author=author, text=text) for seq, author, text in db.execute(
-                "SELECT seq, author, text FROM notes WHERE incident_id = ? ORDER BY seq", (incident_id,))]
+        rows = db.execute("SELECT seq, author, text FROM notes WHERE incident_id = ? ORDER BY seq DESC LIMIT ?",
+                          (incident_id, -1 if notes is None else notes)).fetchall()
+        record.notes = [Note(noteId=f"N{seq}", author=author, text=text) for seq, author, text in reversed(rows)]
         return record
 
-    def _visible(self, db: sqlite3.Connection, user: str, incident_id: str) -> Record:
-        record = self._record(db, incident_id)
+    def _visible(self, db: sqlite3.Connection, user: str, incident_id: str, notes: int | None = None) -> Record:
+        record = self._record(db, incident_id, notes)
         if record is None or not self.can_read(user, record):
             raise incidents.not_found(incident_id)
         return record
@@ -163,7 +178,7 @@ class SqliteStore:
     def get(self, user: str, incident_id: str) -> Incident:
         """One incident as `user` may see it."""
         with self._read() as db:
-            return incidents.view(self._visible(db, user, incident_id))
+            return incidents.view(self._visible(db, user, incident_id, incidents.RECENT_NOTES))
 
     def search(self, user: str, query: str = "", include_resolved: bool = False, limit: int = 10) -> IncidentList:
         """Incidents `user` may see whose title or service contains every word of `query`."""
@@ -200,8 +215,8 @@ class SqliteStore:
                 if (first_id, first_text) != (incident_id, text):
                     raise incidents.conflict(request_id)
                 return NoteAdded(incidentId=incident_id, noteId=note_id, author=user, text=text)
-            record = self._visible(db, user, incident_id)  # not_found rolls the key back too
-            seq = len(record.notes) + 1
+            self._visible(db, user, incident_id, notes=0)  # not_found rolls the key back too
+            seq = db.execute("SELECT COUNT(*) FROM notes WHERE incident_id = ?", (incident_id,)).fetchone()[0] + 1
             db.execute("INSERT INTO notes VALUES (?,?,?,?)", (incident_id, seq, user, text))
             db.execute("UPDATE incidents SET version = version + 1 WHERE incident_id = ?", (incident_id,))
             db.execute("UPDATE requests SET note_id = ? WHERE caller = ? AND request_id = ?",
