@@ -168,7 +168,7 @@ def incident_note_speed(notes: int = 2000) -> dict[str, float]:
                 "SQLite store, WAL, synchronous=FULL (notes/s)": rate(SqliteStore(Path(scratch) / "bench.db"))}
 
 
-def incident_http_load(clients: int = 50, calls: int = 100) -> dict[str, float]:
+def incident_http_load(clients: int = 50, calls: int = 100) -> dict[str, float | str]:
     """The mixed load over streamable HTTP against two server processes sharing one SQLite store."""
     import anyio
 
@@ -184,7 +184,15 @@ def incident_http_load(clients: int = 50, calls: int = 100) -> dict[str, float]:
     return {"calls": report["calls"], "protocol errors": len(report["protocol_errors"]),
             "wrong answers (cross-tenant, leak, retry)": len(report["wrong"]),
             "notes not exactly once": len(duplicates), "throughput (calls/s)": report["throughput"],
-            "latency p50 (ms)": report["p50_ms"], "latency p99 (ms)": report["p99_ms"]}
+            "latency p50 (ms)": report["p50_ms"], "latency p99 (ms)": report["p99_ms"],
+            **{f"  {kind} p50 / p99 (ms)": f"{p50:.1f} / {p99:.1f}" for kind, (p50, p99) in report["by_kind"].items()}}
+
+
+def print_incident_figures() -> None:
+    """The incident store and HTTP load section."""
+    print("\nincident notes (targets: SQLite notes/s vs in-memory; HTTP 50 x 100 on two processes, 0 errors)")
+    for label, value in {**incident_note_speed(), **incident_http_load()}.items():
+        print(f"  {label:<48} {value:>10.1f}" if isinstance(value, float | int) else f"  {label:<48} {value:>16}")
 
 
 def main() -> None:
@@ -193,8 +201,7 @@ def main() -> None:
     parser.add_argument("--incidents", action="store_true", help="only the incident store and HTTP load figures")
     args = parser.parse_args()
     if args.incidents:
-        for label, value in {**incident_note_speed(), **incident_http_load()}.items():
-            print(f"  {label:<48} {value:10.1f}")
+        print_incident_figures()
         return
     print(f"Python {sys.version.split()[0]} on {sys.platform}\n")
     for title, figures in (("imports (target ≤ 1.0 s)", import_time()),
@@ -204,9 +211,7 @@ def main() -> None:
         print(title)
         for label, value in figures.items():
             print(f"  {label:<48} {value:8.3f}")
-    print("\nincident notes (target: SQLite notes/s vs in-memory; HTTP 50 x 100 on two processes, 0 errors)")
-    for label, value in {**incident_note_speed(), **incident_http_load()}.items():
-        print(f"  {label:<48} {value:10.1f}")
+    print_incident_figures()
     print("\nlessons headless (targets: ≤ 8 s, no cell over 3 s, ≤ 400 MB peak)")
     for name, total, slowest, peak in lesson_runs():
         print(f"  {name:<48} {total:6.2f} s  slowest cell {slowest:5.2f} s  peak {peak:6.1f} MB")

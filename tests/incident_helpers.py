@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import statistics
 import subprocess
 import tempfile
 import time
@@ -125,6 +124,7 @@ async def mixed_load(urls: list[str], clients: int, calls: int, tokens: dict[str
 
     users = sorted(tokens)
     latencies: list[float] = []
+    by_kind: dict[str, list[float]] = {"read": [], "note": [], "retry": [], "forbidden read": []}
     protocol_errors: list[str] = []
     wrong: list[str] = []
     notes: dict[str, tuple[str, str]] = {}  # request id -> (user, text)
@@ -133,7 +133,13 @@ async def mixed_load(urls: list[str], clients: int, calls: int, tokens: dict[str
         user = users[k % len(users)]
         first, second = urls[k % len(urls)], urls[(k + 1) % len(urls)]
         async with connect(first, tokens[user]) as a, connect(second, tokens[user]) as b:
+            await a.list_tools(), await b.list_tools()  # warm-up, not timed: the client fetches schemas once
             missing = result_text(await a.call_tool("get_incident", {"incidentId": "INC-999"}))
+            ready.append(k)
+            if len(ready) == clients:
+                go.set()
+                start[0] = time.perf_counter()
+            await go.wait()  # every client starts its timed calls together
             acked: dict[str, str] = {}
             for i in range(calls):
                 kind, n = i % 4, i // 4
@@ -151,6 +157,7 @@ async def mixed_load(urls: list[str], clients: int, calls: int, tokens: dict[str
                     protocol_errors.append(f"{type(error).__name__}: {error}"[:200])
                     continue
                 latencies.append(time.perf_counter() - started)
+                by_kind[list(by_kind)[kind]].append(latencies[-1])
                 body = result_text(result)
                 if kind == 0 and (result.is_error or result.structured_content["incidentId"] != OWN[user]):
                     wrong.append(f"{user} could not read {OWN[user]}: {body[:100]}")
@@ -167,19 +174,27 @@ async def mixed_load(urls: list[str], clients: int, calls: int, tokens: dict[str
                                     != missing.replace("INC-999", "<id>")):
                     wrong.append(f"{user} read {FORBIDDEN[user]} differently from a missing one: {body[:100]}")
 
-    started = time.perf_counter()
+    ready: list[int] = []
+    go, start = anyio.Event(), [0.0]
     with anyio.fail_after(600):
         async with anyio.create_task_group() as group:
             for k in range(clients):
                 group.start_soon(one_client, k)
-    elapsed = time.perf_counter() - started
-    ordered = sorted(latencies)
+    elapsed = time.perf_counter() - start[0]
     return {
         "calls": len(latencies) + len(protocol_errors), "seconds": elapsed, "protocol_errors": protocol_errors,
         "wrong": wrong, "notes": notes, "throughput": len(latencies) / elapsed,
-        "p50_ms": 1000 * statistics.median(ordered) if ordered else float("nan"),
-        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else float("nan"),
+        "p50_ms": percentile(latencies, 50), "p99_ms": percentile(latencies, 99),
+        "by_kind": {kind: (percentile(values, 50), percentile(values, 99)) for kind, values in by_kind.items()},
     }
+
+
+def percentile(values: list[float], q: int) -> float:
+    """The q-th percentile of durations in seconds, in milliseconds (nearest rank)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, max(0, -(-q * len(ordered) // 100) - 1))]
 
 
 def check_notes_once(store_path: Path, notes: dict[str, tuple[str, str]]) -> list[str]:
