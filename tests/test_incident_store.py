@@ -235,3 +235,30 @@ def test_sigkill_mid_write_loses_no_acknowledged_note_and_duplicates_none(tmp_pa
         if i in acknowledged:
             assert result.structured_content["noteId"] == acknowledged[i], "a retry returns the first result"
     assert check_notes_once(path, {request_id("kill", i): ("ana", c["note"]) for i, c in enumerate(calls)}) == []
+
+
+# --- bad input --------------------------------------------------------------------------------------
+
+
+def test_the_sqlite_backed_server_survives_generated_invalid_arguments(tmp_path):
+    from test_bad_input import _ECHOED_INPUT, survey
+
+    seen = survey(incidents.build_server("ben", SqliteStore(tmp_path / "s.db")))
+    for tool, arguments, result in seen:
+        body = "\n".join(block.get("text", "") for block in result.get("content", []))
+        if result.get("isError"):
+            assert body != f"Error executing tool {tool}", f"{tool} crashed on {arguments!r:.200}"
+            assert review.leaks(_ECHOED_INPUT.sub("", body)) == [], body[:300]
+            assert "sqlite" not in body.lower() and str(tmp_path) not in body
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(st.text(min_size=1, max_size=500) | st.sampled_from([
+    "'); DROP TABLE notes; --", "x' OR '1'='1", "Robert'); DELETE FROM requests;--", "\\0\\n\\r%_*"]))
+def test_any_note_text_is_stored_verbatim_and_read_back(tmp_path_factory, note):
+    store = SqliteStore(tmp_path_factory.mktemp("t") / "s.db")
+    server = incidents.build_server("ana", store)
+    result = call(server, "add_incident_note", note_args(note=note, request=request_id(note)))
+    assert result["isError"] is False and result["structuredContent"]["text"] == note
+    assert store.notes("INC-101")[-1].text == note and len(store.notes("INC-101")) == 2
+    assert call(server, "add_incident_note", note_args(note=note, request=request_id(note))) == result
