@@ -267,17 +267,21 @@ def cmd_review(args) -> int:
 def cmd_serve(args) -> int:
     from course_lib import serving
 
-    from course_lib import auth
+    import inspect
+
+    from course_lib import auth, servers
 
     options = serving.build_options(args)
+    if args.server in servers.REGISTRY:
+        unused = sorted(set(options) - set(inspect.signature(servers.factory(args.server)).parameters))
+        if unused:
+            raise UserError(f"{args.server} does not take {', '.join('--' + name for name in unused)}")
     try:
         if args.transport == "http":
             auth.check_binding(args.host, options.get("tokens"))
         _server(args.server, **options)  # an unknown name, user or token file fails here, as one line
-    except (auth.BindingRefused, ValueError) as error:
+    except ValueError as error:  # BindingRefused, TokenFileProblem, an unknown user
         raise UserError(str(error)) from None
-    except TypeError:
-        raise UserError(f"{args.server} takes none of --user, --store, --tokens") from None
     serving.serve(args.server, args.transport, args.host, args.port, tuple(args.allow_host), **options)
     return 0
 

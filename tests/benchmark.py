@@ -155,7 +155,7 @@ def incident_note_speed(notes: int = 2000) -> dict[str, float]:
     import uuid
 
     from course_lib.servers import incidents
-    from course_lib.servers.incident_store import SqliteStore
+    from course_lib.incident_store import SqliteStore
 
     def rate(store) -> float:
         started = time.perf_counter()

@@ -199,7 +199,7 @@ def percentile(values: list[float], q: int) -> float:
 
 def check_notes_once(store_path: Path, notes: dict[str, tuple[str, str]]) -> list[str]:
     """Problems with the notes in a store: every (user, text) must be on its user's incident exactly once."""
-    from course_lib.servers.incident_store import SqliteStore
+    from course_lib.incident_store import SqliteStore
 
     store = SqliteStore(store_path)
     problems = []

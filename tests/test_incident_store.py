@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import call, text
 from course_lib import review, wire
 from course_lib.servers import build, incidents
-from course_lib.servers.incident_store import BUSY, IncidentStore, SqliteStore
+from course_lib.incident_store import BUSY, IncidentStore, SqliteStore
 from incident_helpers import Served, check_notes_once, connect, request_id, result_text
 
 REQUEST = "7d444840-9dc0-11d1-b245-5ffdce74fad2"

@@ -21,13 +21,17 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from course_lib import wire
+
+if TYPE_CHECKING:
+    from course_lib.incident_store import IncidentStore
 
 ID_PATTERN = r"^INC-[0-9]+$"
 Severity = Literal["sev1", "sev2", "sev3", "sev4"]
@@ -370,7 +374,8 @@ class Store:
 READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
-def build_server(user: str = "ana", store=None, tokens=None):
+def build_server(user: str = "ana", store: Store | IncidentStore | str | os.PathLike | None = None,
+                 tokens: str | os.PathLike | Mapping[str, str] | None = None):
     """A fresh incident-desk server for one signed-in user; pass a `store` to share data between users.
 
     `store`: an in-memory `Store` (the default, fresh each time), a `SqliteStore`, or the path of a
@@ -381,7 +386,7 @@ def build_server(user: str = "ana", store=None, tokens=None):
     from course_lib import auth
 
     if isinstance(store, (str, os.PathLike)):
-        from course_lib.servers.incident_store import SqliteStore
+        from course_lib.incident_store import SqliteStore
 
         store = SqliteStore(store)
     store = store if store is not None else Store()
