@@ -247,10 +247,10 @@ def cmd_review(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from course_lib import servers, serving
+    from course_lib import serving
 
-    servers.factory(args.server)  # an unknown name fails here, as one line
-    serving.serve(args.server, args.transport, args.host, args.port)
+    serving.serve(args.server, args.transport, args.host, args.port, tuple(args.allow_host),
+                  **serving.build_options(args))
     return 0
 
 
@@ -345,9 +345,9 @@ def parser() -> argparse.ArgumentParser:
     review.set_defaults(run=cmd_review)
     serve = sub.add_parser("serve", help="run a lesson server for a real MCP host")
     serve.add_argument("server")
-    serve.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8765)
+    from course_lib import serving
+
+    serving.add_options(serve)
     serve.set_defaults(run=cmd_serve)
     snapshot = sub.add_parser("snapshot", help="save a server's tools/list as a snapshot file for `course diff`")
     snapshot.add_argument("target", help="anything `course review` accepts")

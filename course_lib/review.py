@@ -21,7 +21,7 @@ VERBS = frozenset(
     "create add make insert append post put set update edit change modify patch rename move copy merge split "
     "delete remove drop clear cancel close open reopen archive restore undo revoke disable enable toggle "
     "send notify page alert email message reply forward publish share invite assign unassign escalate "
-    "convert translate transform format parse render calculate compute estimate predict forecast measure "
+    "convert translate transform format parse render calculate compute estimate predict measure "
     "compare diff validate verify test evaluate score rank sort filter group summarize summarise explain "
     "start stop run execute launch trigger deploy build install restart pause resume retry schedule plan "
     "book reserve order buy pay refund charge approve reject review sign login logout authorize register "
@@ -35,8 +35,9 @@ VERBS = frozenset(
 CLOSED_CHOICE_HINTS = frozenset("units unit mode format type kind sort order direction level scale status".split())
 _WORD_SPLIT = re.compile(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:;|:|\s[-–—]\s|,?\s+but\s+|,?\s+however,?\s+|\.\s+)\s*", re.I)
-_LIMIT = re.compile(r"\b(?:not|never|avoid|instead|rather than|except|unless|cannot|only after|only when|only if|"
-                    r"only for|only to|no need|isn't|aren't|don't|doesn't|won't|mustn't|shouldn't)\b|n't\b", re.I)
+_NEGATING = re.compile(r"\b(?:not|never|avoid|instead|rather than|except|cannot|no need|isn't|aren't|don't|"
+                       r"doesn't|won't|mustn't|shouldn't)\b|n't\b", re.I)
+_RESTRICTING = re.compile(r"\b(?:only (?:after|when|if|for|to|with|once)|unless)\b", re.I)
 _NEGATIONS = re.compile(r"\b(?:no|not|never|none|nothing)\b|n't\b", re.I)
 _USE = re.compile(r"\b(?:use|using|call|calling|when|whenever|if|helpful|useful|suited|ideal|designed|meant|"
                   r"intended|good for|best for|answers?|asks?|needs?|wants?|for questions|for requests|before|after|"
@@ -81,12 +82,13 @@ def clauses(text: str) -> list[str]:
 
 def limits_use(clause: str) -> bool:
     """Whether a clause limits when the tool is used (a when-not), in any phrasing; a double negative does not."""
-    return _LIMIT.search(clause) is not None and len(_NEGATIONS.findall(clause)) != 2
+    negated = _NEGATING.search(clause) is not None and len(_NEGATIONS.findall(clause)) != 2
+    return negated or _RESTRICTING.search(clause) is not None
 
 
 def invites_use(clause: str) -> bool:
-    """Whether a clause says when to use the tool (a when), without limiting it."""
-    return _USE.search(clause) is not None and not limits_use(clause)
+    """Whether a clause says when to use the tool (a when); "use it only after X" is a when and a limit."""
+    return _USE.search(clause) is not None and (_NEGATING.search(clause) is None or len(_NEGATIONS.findall(clause)) == 2)
 
 
 def says_when(description: str) -> bool:

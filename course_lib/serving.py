@@ -19,18 +19,50 @@ DEFAULT_PORT = 8765
 
 
 def serve(name: str, transport: str = "stdio", host: str = LOOPBACK, port: int = DEFAULT_PORT,
-          **build_options: Any) -> None:
-    """Build the lesson server `name` and serve it until interrupted (blocks; not for a notebook cell)."""
-    from course_lib import servers
+          allow_hosts: tuple[str, ...] = (), **build_options: Any) -> None:
+    """Build the lesson server `name` and serve it until interrupted (blocks; not for a notebook cell).
+
+    Over HTTP a host beyond loopback needs `tokens` (`auth.BindingRefused` otherwise), and the
+    Host/Origin checks stay on for every host, allowing loopback, `host` and `allow_hosts`.
+    """
+    import inspect
+
+    from course_lib import auth, servers
+    from course_lib.errors import UsageError
 
     if transport not in TRANSPORTS:
-        raise ValueError(f"unknown transport {transport!r}; use one of {', '.join(TRANSPORTS)}")
-    server = servers.build(name, **build_options)
+        raise UsageError(f"unknown transport {transport!r}; use one of {', '.join(TRANSPORTS)}")
+    unused = sorted(set(build_options) - set(inspect.signature(servers.factory(name)).parameters))
+    if unused:
+        raise UsageError(f"{name} does not take {', '.join('--' + option for option in unused)}")
+    if transport == "http":
+        auth.check_binding(host, build_options.get("tokens"))
+    server = servers.build(name, **build_options)  # an unknown user or a bad token file fails here, as one line
     if transport == "stdio":
         server.run()
     else:
         print(f"serving {name} at http://{host}:{port}/mcp (Ctrl-C stops)", file=sys.stderr)
-        server.run("streamable-http", host=host, port=port)
+        server.run("streamable-http", host=host, port=port,
+                   transport_security=auth.transport_security(host, allow_hosts))
+
+
+def add_options(parser) -> None:
+    """The serving flags shared by `course serve` and `python -m course_lib.serving`."""
+    parser.add_argument("--transport", choices=TRANSPORTS, default="stdio")
+    parser.add_argument("--host", default=LOOPBACK,
+                        help="where to listen over HTTP (default 127.0.0.1; any other host needs --tokens)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also accept this Host/Origin name over HTTP (repeatable)")
+    parser.add_argument("--user", help="the signed-in user over stdio, or over HTTP without tokens")
+    parser.add_argument("--store", metavar="PATH", help="keep the data in this SQLite file (shared by processes)")
+    parser.add_argument("--tokens", metavar="FILE",
+                        help="bearer tokens for HTTP: JSON {token: user} or 'token user' lines")
+
+
+def build_options(args) -> dict[str, Any]:
+    """The server-factory keywords among parsed flags: only the ones given."""
+    return {key: value for key in ("user", "store", "tokens") if (value := getattr(args, key)) is not None}
 
 
 def command(name: str, *options: str) -> list[str]:
@@ -60,16 +92,20 @@ async def serve_http(server) -> AsyncIterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m course_lib.serving NAME [--transport stdio|http] [--host H] [--port P]`."""
+    """`python -m course_lib.serving NAME [--transport stdio|http] [--host H] [--port P] [--user U] ...`."""
     import argparse
+
+    from course_lib.errors import CourseError
 
     parser = argparse.ArgumentParser(prog="python -m course_lib.serving")
     parser.add_argument("server")
-    parser.add_argument("--transport", choices=TRANSPORTS, default="stdio")
-    parser.add_argument("--host", default=LOOPBACK)
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+    add_options(parser)
     args = parser.parse_args(argv)
-    serve(args.server, args.transport, args.host, args.port)
+    try:
+        serve(args.server, args.transport, args.host, args.port, tuple(args.allow_host), **build_options(args))
+    except CourseError as error:
+        print(f"{parser.prog}: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

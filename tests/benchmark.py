@@ -150,10 +150,59 @@ def pytest_time() -> dict[str, float]:
     }
 
 
+def incident_note_speed(notes: int = 2000) -> dict[str, float]:
+    """Notes per second through `add_note_once`: the in-memory store against the SQLite store (one thread)."""
+    import uuid
+
+    from course_lib.servers import incidents
+    from course_lib.incident_store import SqliteStore
+
+    def rate(store) -> float:
+        started = time.perf_counter()
+        for n in range(notes):
+            store.add_note_once("ana", "INC-101", f"note {n}", uuid.UUID(int=n))
+        return notes / (time.perf_counter() - started)
+
+    with tempfile.TemporaryDirectory() as scratch:
+        return {"in-memory store (notes/s)": rate(incidents.Store()),
+                "SQLite store, WAL, synchronous=FULL (notes/s)": rate(SqliteStore(Path(scratch) / "bench.db"))}
+
+
+def incident_http_load(clients: int = 50, calls: int = 100) -> dict[str, float | str]:
+    """The mixed load over streamable HTTP against two server processes sharing one SQLite store."""
+    import anyio
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from incident_helpers import Served, check_notes_once, mixed_load, write_tokens
+
+    with tempfile.TemporaryDirectory() as scratch:
+        tokens, store = write_tokens(Path(scratch)), Path(scratch) / "shared.db"
+        flags = ("--tokens", str(tokens), "--store", str(store))
+        with Served(*flags) as first, Served(*flags) as second:
+            report = anyio.run(mixed_load, [first.url, second.url], clients, calls)
+        duplicates = check_notes_once(store, report["notes"])
+    return {"calls": report["calls"], "protocol errors": len(report["protocol_errors"]),
+            "wrong answers (cross-tenant, leak, retry)": len(report["wrong"]),
+            "notes not exactly once": len(duplicates), "throughput (calls/s)": report["throughput"],
+            "latency p50 (ms)": report["p50_ms"], "latency p99 (ms)": report["p99_ms"],
+            **{f"  {kind} p50 / p99 (ms)": f"{p50:.1f} / {p99:.1f}" for kind, (p50, p99) in report["by_kind"].items()}}
+
+
+def print_incident_figures() -> None:
+    """The incident store and HTTP load section."""
+    print("\nincident notes (targets: SQLite notes/s vs in-memory; HTTP 50 x 100 on two processes, 0 errors)")
+    for label, value in {**incident_note_speed(), **incident_http_load()}.items():
+        print(f"  {label:<48} {value:>10.1f}" if isinstance(value, float | int) else f"  {label:<48} {value:>16}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="also time course grade and the full pytest run")
+    parser.add_argument("--incidents", action="store_true", help="only the incident store and HTTP load figures")
     args = parser.parse_args()
+    if args.incidents:
+        print_incident_figures()
+        return
     print(f"Python {sys.version.split()[0]} on {sys.platform}\n")
     for title, figures in (("imports (target ≤ 1.0 s)", import_time()),
                            ("tokens (targets: first ≤ 0.6 s, ≥ 1 MB/s)", token_speed()),
@@ -162,6 +211,7 @@ def main() -> None:
         print(title)
         for label, value in figures.items():
             print(f"  {label:<48} {value:8.3f}")
+    print_incident_figures()
     print("\nlessons headless (targets: ≤ 8 s, no cell over 3 s, ≤ 400 MB peak)")
     for name, total, slowest, peak in lesson_runs():
         print(f"  {name:<48} {total:6.2f} s  slowest cell {slowest:5.2f} s  peak {peak:6.1f} MB")

@@ -6,25 +6,33 @@ incident and a missing one raise the same message, so existence does not leak. N
 idempotency key, and closing an incident needs a preview token bound to the exact change.
 
 How the server knows its caller: `build_server(user=...)` builds the server one person's session
-talks to, the way an HTTP server reads a verified access token from the connection. The caller is
-never a tool argument (a model could write any name there). Servers built on one `Store` share
-its data; `build_server()` with no store starts from the same fresh data every time.
+talks to (in process and over stdio); with `tokens=...`, served over HTTP, each request's caller is
+the user of its verified bearer token (`course_lib.auth`). The caller is never a tool argument (a
+model could write any name there). Servers built on one `Store` share its data; `build_server()`
+with no store starts from the same fresh data every time. `incident_store.SqliteStore` is the same
+backend in a SQLite file that survives restarts and that several processes may share.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from course_lib.errors import UnknownName
 from course_lib.servers.base import new_server, tool
+
+if TYPE_CHECKING:
+    from course_lib.incident_store import IncidentStore
 
 ID_PATTERN = r"^INC-[0-9]+$"
 Severity = Literal["sev1", "sev2", "sev3", "sev4"]
@@ -166,6 +174,52 @@ def not_found(incident_id: str) -> ToolError:
                      f"Use search_incidents to find the IDs you can see.")
 
 
+def conflict(request_id: uuid.UUID | str) -> ToolError:
+    """The answer when a requestId comes back with a different incident or note."""
+    return ToolError(
+        f"requestId {request_id} was already used for a different note, so nothing was changed. "
+        f"Use a new UUID for a new note; reuse a requestId only to retry exactly the same call.")
+
+
+def unusable_preview() -> ToolError:
+    """The answer for a preview token that is unknown, used, or someone else's."""
+    return ToolError(
+        "previewToken is not a preview you can apply (unknown, already used, or issued to someone "
+        "else). Call preview_close_incident for the change you want, show it to the person, then "
+        "call close_incident with its previewToken.")
+
+
+def preview_mismatch(previewed: tuple[str, str], asked: tuple[str, str]) -> ToolError:
+    """The answer when a close call differs from the change its preview showed."""
+    return ToolError(
+        f"This preview was for closing {previewed[0]} as {previewed[1]}, but the call asks to "
+        f"close {asked[0]} as {asked[1]}. Nothing was changed. Preview the exact change you "
+        f"want, then apply it with that preview's token.")
+
+
+def stale_preview(incident_id: str) -> ToolError:
+    """The answer when the incident changed after its preview."""
+    return ToolError(f"{incident_id} changed after this preview, so nothing was changed. "
+                     f"Preview again so that the person sees the current state.")
+
+
+def already_resolved(incident_id: str) -> ToolError:
+    """The answer for previewing the close of a resolved incident."""
+    return ToolError(f"{incident_id} is already resolved; there is nothing to close.")
+
+
+def preview_token(user: str, incident_id: str, resolution: str, version: int) -> str:
+    """The deterministic token bound to one caller, incident, resolution and version."""
+    digest = hashlib.sha256(f"{user}|{incident_id}|{resolution}|{version}".encode()).hexdigest()
+    return f"pv-{digest[:12]}"
+
+
+def close_change(record: Record, resolution: str) -> str:
+    """The human-readable change a close would make."""
+    return (f"status open -> resolved, resolution {resolution}; title '{record.title}', "
+            f"{len(record.notes)} note(s) kept")
+
+
 def view(record: Record) -> Incident:
     """The caller's view of a backend record."""
     return Incident(incidentId=record.incident_id, title=record.title, service=record.service,
@@ -191,11 +245,11 @@ class Store:
     # reading and authorization
 
     def user(self, name: str) -> User:
-        """The signed-in user called `name`; ValueError for a name that is not a user."""
+        """The signed-in user called `name`; `UnknownName` for a name that is not a user."""
         try:
             return USERS[name]
         except KeyError:
-            raise ValueError(f"unknown user {name!r}; users: {', '.join(USERS)}") from None
+            raise UnknownName(f"unknown user {name!r}; users: {', '.join(USERS)}") from None
 
     def lookup(self, incident_id: str) -> Record | None:
         """The raw record for an ID, with no authorization at all (the leaky path)."""
@@ -257,9 +311,7 @@ class Store:
             if key in self._requests:
                 first_id, first_text, result = self._requests[key]
                 if (first_id, first_text) != (incident_id, text):
-                    raise ToolError(
-                        f"requestId {request_id} was already used for a different note, so nothing was changed. "
-                        f"Use a new UUID for a new note; reuse a requestId only to retry exactly the same call.")
+                    raise conflict(request_id)
                 return result
             result = self.append_note(user, incident_id, text)
             self._requests[key] = (incident_id, text, result)
@@ -270,33 +322,24 @@ class Store:
         with self._lock:
             record = self.visible(user, incident_id)
             if record.status == "resolved":
-                raise ToolError(f"{incident_id} is already resolved; there is nothing to close.")
-            digest = hashlib.sha256(f"{user}|{incident_id}|{resolution}|{record.version}".encode()).hexdigest()
-            token = f"pv-{digest[:12]}"
+                raise already_resolved(incident_id)
+            token = preview_token(user, incident_id, resolution, record.version)
             self._previews[token] = (user, incident_id, resolution, record.version)
-            change = (f"status open -> resolved, resolution {resolution}; title '{record.title}', "
-                      f"{len(record.notes)} note(s) kept")
-            return ClosePreview(incidentId=incident_id, resolution=resolution, change=change, previewToken=token)
+            return ClosePreview(incidentId=incident_id, resolution=resolution,
+                                change=close_change(record, resolution), previewToken=token)
 
     def close(self, user: str, incident_id: str, resolution: str, preview_token: str) -> Incident:
         """Apply a previewed close, only if the call matches the preview exactly and nothing changed since."""
         with self._lock:
             bound = self._previews.get(preview_token)
             if bound is None or bound[0] != user:
-                raise ToolError(
-                    "previewToken is not a preview you can apply (unknown, already used, or issued to someone "
-                    "else). Call preview_close_incident for the change you want, show it to the person, then "
-                    "call close_incident with its previewToken.")
+                raise unusable_preview()
             _, previewed_id, previewed_resolution, version = bound
             if (previewed_id, previewed_resolution) != (incident_id, resolution):
-                raise ToolError(
-                    f"This preview was for closing {previewed_id} as {previewed_resolution}, but the call asks to "
-                    f"close {incident_id} as {resolution}. Nothing was changed. Preview the exact change you "
-                    f"want, then apply it with that preview's token.")
+                raise preview_mismatch((previewed_id, previewed_resolution), (incident_id, resolution))
             record = self.visible(user, incident_id)
             if record.version != version:
-                raise ToolError(f"{incident_id} changed after this preview, so nothing was changed. "
-                                f"Preview again so that the person sees the current state.")
+                raise stale_preview(incident_id)
             del self._previews[preview_token]
             record.status, record.version = "resolved", record.version + 1
             record.notes.append(Note(noteId=f"N{len(record.notes) + 1}", author=user,
@@ -332,11 +375,37 @@ class Store:
 READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
-def build_server(user: str = "ana", store: Store | None = None):
-    """A fresh incident-desk server for one signed-in user; pass a `store` to share data between users."""
+def build_server(user: str = "ana", store: Store | IncidentStore | str | os.PathLike | None = None,
+                 tokens: str | os.PathLike | Mapping[str, str] | None = None):
+    """A fresh incident-desk server for one signed-in user; pass a `store` to share data between users.
+
+    `store`: an in-memory `Store` (the default, fresh each time), a `SqliteStore`, or the path of a
+    SQLite file. `tokens`: a token file path or a token → user map; then over HTTP each request's
+    caller is the user of its verified bearer token (the SDK answers 401 without one), and `user`
+    is not used.
+    """
+    from course_lib import auth
+
+    if isinstance(store, (str, os.PathLike)):
+        from course_lib.incident_store import SqliteStore
+
+        store = SqliteStore(store)
     store = store if store is not None else Store()
     store.user(user)  # an unknown user is a setup mistake, not a tool error
-    server = new_server("incidents")
+    token_map = auth.load_tokens(tokens) if tokens is not None else None
+    for name in (token_map or {}).values():
+        store.user(name)
+    server = new_server("incidents", **(auth.server_options(token_map) if token_map else {}))
+
+    def caller() -> str:
+        """The signed-in user: the verified token's over HTTP with tokens, else the user built in."""
+        if token_map is None:
+            return user
+        name = auth.token_user()
+        if name is None:
+            raise ToolError("This server needs a bearer token: connect over HTTP with an "
+                            "Authorization: Bearer <token> header.")
+        return name
 
     @tool(server, title="Search incidents", annotations=READS)
     def search_incidents(
@@ -350,7 +419,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         Use it to find an incident ID. Resolved incidents are left out unless includeResolved is true.
         Do not use it to read notes; call get_incident with the ID for that.
         """
-        return store.search(user, query, includeResolved, limit)
+        return store.search(caller(), query, includeResolved, limit)
 
     @tool(server, title="Read an incident", annotations=READS)
     def get_incident(incidentId: IncidentId) -> Incident:
@@ -359,7 +428,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         Use it when you know the incident ID, for example from search_incidents.
         This tool does not change anything; do not use it to search by words.
         """
-        return store.get(user, incidentId)
+        return store.get(caller(), incidentId)
 
     @tool(server, title="Add a note to an incident", annotations=ToolAnnotations(
         read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
@@ -370,7 +439,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         new note, and the same one when retrying the same call, so a retry never adds the note twice.
         Do not use it to close an incident or to page anyone.
         """
-        return store.add_note_once(user, incidentId, note, requestId)
+        return store.add_note_once(caller(), incidentId, note, requestId)
 
     @tool(server, title="Preview closing an incident", annotations=READS)
     def preview_close_incident(incidentId: IncidentId, resolution: Resolution) -> ClosePreview:
@@ -379,7 +448,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         Use it before close_incident, and show the preview to the person. It changes nothing.
         Do not use it to read an incident's notes; call get_incident for that.
         """
-        return store.preview_close(user, incidentId, resolution)
+        return store.preview_close(caller(), incidentId, resolution)
 
     @tool(server, title="Close an incident", annotations=ToolAnnotations(
         read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False))
@@ -394,7 +463,7 @@ def build_server(user: str = "ana", store: Store | None = None):
         Use it only after the person has seen that preview; pass the same incidentId and resolution and
         the preview's previewToken. Do not use it to add notes or to close several incidents at once.
         """
-        return store.close(user, incidentId, resolution, previewToken)
+        return store.close(caller(), incidentId, resolution, previewToken)
 
     @tool(server, title="Page the on-call engineer", annotations=ToolAnnotations(
         read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True))
@@ -407,6 +476,6 @@ def build_server(user: str = "ana", store: Store | None = None):
         Use it only when someone asks to page or escalate.
         Do not use it for updates that can wait; add an incident note instead.
         """
-        return store.page(user, service, message)
+        return store.page(caller(), service, message)
 
     return server

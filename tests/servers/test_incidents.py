@@ -14,6 +14,7 @@ import re
 import pytest
 
 from course_lib import review, wire
+from course_lib.errors import UnknownName
 from course_lib.servers import deploy, incident_overloaded, incidents
 from conftest import call, definitions, text
 
@@ -108,7 +109,7 @@ def test_bad_notes_and_request_ids_are_refused():
 
 
 def test_unknown_user_is_a_setup_error():
-    with pytest.raises(ValueError, match="unknown user 'eve'"):
+    with pytest.raises(UnknownName, match="unknown user 'eve'"):
         incidents.build_server("eve")
 
 

@@ -1,0 +1,249 @@
+"""Caller identity and safe binding: bearer tokens over HTTP, the user over stdio, loopback by default, and load.
+
+Every server here listens on 127.0.0.1 only; child processes are always stopped (see incident_helpers.Served).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import anyio
+import pytest
+
+from conftest import call, text
+from course_lib import auth, serving
+from course_lib.errors import UnknownName
+from course_lib.servers import incidents
+from incident_helpers import (FORBIDDEN, OWN, TOKENS, Served, check_notes_once, connect, mixed_load, result_text,
+                              write_tokens)
+
+MISSING = "Incident {} was not found, or you do not have access to it. Use search_incidents to find the IDs you can see."
+
+
+# --- the token file --------------------------------------------------------------------------------
+
+
+def test_token_files_in_both_formats_give_the_same_map(tmp_path):
+    lines = write_tokens(tmp_path)
+    (tmp_path / "tokens.json").write_text(json.dumps({token: user for user, token in TOKENS.items()}))
+    assert auth.read_tokens(lines) == auth.read_tokens(tmp_path / "tokens.json") == {t: u for u, t in TOKENS.items()}
+
+
+@pytest.mark.parametrize("content, says", [
+    ("short ana\n", "line 1: each token must be a string of at least 16 characters"),
+    ("# users\n\ntok-ana-5b1f0c9e7d2a4e61 ana extra\n", "line 3: write one 'token user' pair per line"),
+    ('{"tok-ana-5b1f0c9e7d2a4e61": 7}', "entry 1: each token must be a string"),
+    ('{"tok-ana-5b1f0c9e7d2a4e61": ', "is not a JSON object of token: user pairs"),
+    ("tok-ana-5b1f0c9e7d2a4e61 ana\ntok-ana-5b1f0c9e7d2a4e61 ben\n", "line 2: the same token appears twice"),
+    ("# nothing\n", "holds no tokens"),
+])
+def test_a_bad_token_file_is_one_line_that_never_shows_a_token(tmp_path, content, says):
+    path = tmp_path / "tokens.txt"
+    path.write_text(content)
+    with pytest.raises(auth.TokenFileProblem, match=r"\A[^\n]*\Z") as problem:
+        auth.read_tokens(path)
+    assert says in str(problem.value) and "5b1f0c9e" not in str(problem.value)
+
+
+def test_a_token_for_an_unknown_user_is_a_setup_error():
+    with pytest.raises(UnknownName, match="unknown user 'eve'"):
+        incidents.build_server(tokens={"tok-eve-0123456789abcdef": "eve"})
+
+
+# --- binding -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
+def test_loopback_needs_no_tokens(host):
+    auth.check_binding(host, None)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "example.org"])
+def test_any_other_host_needs_tokens(host):
+    with pytest.raises(auth.BindingRefused, match="without --tokens"):
+        auth.check_binding(host, None)
+    auth.check_binding(host, "tokens.txt")
+
+
+@pytest.mark.parametrize("argv", [
+    [sys.executable, "-m", "course_lib.cli", "serve", "incidents", "--transport", "http", "--host", "0.0.0.0"],
+    serving.command("incidents", "--transport", "http", "--host", "0.0.0.0", "--port", "9"),
+])
+def test_serving_beyond_loopback_without_tokens_is_refused_in_one_line(argv):
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "refusing to listen on 0.0.0.0 without --tokens" in done.stderr
+
+
+def test_host_and_origin_checks_stay_on_beyond_loopback():
+    """The SDK turns its DNS-rebinding guard off for a non-loopback host; ours keeps it on with an allow-list."""
+    settings = auth.transport_security("0.0.0.0", ["mcp.example.org"])
+    assert settings.enable_dns_rebinding_protection is True
+    assert {"127.0.0.1:*", "localhost:*", "[::1]:*", "mcp.example.org:*"} <= set(settings.allowed_hosts)
+    assert "0.0.0.0:*" not in settings.allowed_hosts and "http://mcp.example.org:*" in settings.allowed_origins
+    assert "192.168.1.20:*" in auth.transport_security("192.168.1.20").allowed_hosts
+
+    async def answers(app, headers: dict) -> int:
+        import httpx2
+        import uvicorn
+
+        from incident_helpers import free_port
+
+        port = free_port()
+        userver = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+        async with anyio.create_task_group() as group:
+            group.start_soon(userver.serve)
+            with anyio.fail_after(10):
+                while not userver.started:
+                    await anyio.sleep(0.02)
+            async with httpx2.AsyncClient() as http:
+                response = await http.post(f"http://127.0.0.1:{port}/mcp", json=body, headers={
+                    "Accept": "application/json, text/event-stream", **headers})
+            userver.should_exit = True
+        return response.status_code
+
+    def status(transport_security, headers):
+        app = incidents.build_server().streamable_http_app(host="0.0.0.0", transport_security=transport_security)
+        return anyio.run(answers, app, headers)
+
+    rebinding = {"Host": "attacker.example:8765"}
+    assert status(None, rebinding) not in (421, 403), "the SDK alone lets any Host through beyond loopback"
+    assert status(settings, rebinding) == 421
+    assert status(settings, {"Origin": "http://attacker.example"}) == 403
+
+
+def test_serve_passes_the_guard_and_the_tokens_to_the_sdk(tmp_path, monkeypatch):
+    """`serve` beyond loopback: tokens wired into the server, Host/Origin checks on (run is stubbed: no socket)."""
+    from mcp.server import MCPServer
+
+    seen = {}
+    monkeypatch.setattr(MCPServer, "run", lambda self, transport="stdio", **options: seen.update(
+        server=self, transport=transport, **options))
+    serving.serve("incidents", "http", "0.0.0.0", 9, ("mcp.example.org",), tokens=str(write_tokens(tmp_path)))
+    assert seen["transport"] == "streamable-http" and seen["host"] == "0.0.0.0"
+    assert seen["transport_security"].enable_dns_rebinding_protection is True
+    assert "mcp.example.org:*" in seen["transport_security"].allowed_hosts
+    assert isinstance(seen["server"]._token_verifier, auth.StaticTokens)
+
+
+# --- identity: stdio and in process ------------------------------------------------------------------
+
+
+def test_the_user_given_to_serve_is_the_caller_over_stdio():
+    from mcp import StdioServerParameters
+
+    async def read_as(user: str) -> tuple[str, str]:
+        argv = serving.command("incidents", "--user", user)
+        async with connect_stdio(StdioServerParameters(command=argv[0], args=argv[1:])) as client:
+            secret = await client.call_tool("get_incident", {"incidentId": "INC-204", "user": "ana"})
+            note = await client.call_tool("add_incident_note", {
+                "incidentId": "INC-103", "note": "Cache flushed.", "requestId": "0b0e6a52-2c44-4b7e-9a57-0c1f2f0f7a11",
+                "user": "ana", "author": "ana"})
+        return result_text(secret), note.structured_content["author"]
+
+    def connect_stdio(params):
+        from course_lib import wire
+
+        return wire.connect(params, wire.HANDSHAKE)
+
+    secret, author = anyio.run(read_as, "ben")
+    assert secret == "Error executing tool get_incident: " + MISSING.format("INC-204"), "an argument is not a caller"
+    assert author == "ben"
+
+
+def test_a_server_built_with_tokens_refuses_calls_that_carry_none():
+    server = incidents.build_server("ana", tokens={TOKENS["ana"]: "ana"})
+    result = call(server, "get_incident", {"incidentId": "INC-101"})
+    assert result["isError"] is True and "needs a bearer token" in text(result)
+
+
+# --- identity over HTTP: tokens ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served_with_tokens(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tokens")
+    with Served("--tokens", str(write_tokens(folder)), "--store", str(folder / "s.db")) as served:
+        yield served
+
+
+@pytest.mark.parametrize("authorization", [None, "Bearer", "Bearer nope", f"Bearer {TOKENS['ana']}x",
+                                           f"Basic {TOKENS['ana']}", TOKENS["ana"]])
+def test_a_request_without_a_valid_token_gets_401_with_no_detail(served_with_tokens, authorization):
+    import httpx2
+
+    async def post():
+        headers = {"Accept": "application/json, text/event-stream"}
+        if authorization is not None:
+            headers["Authorization"] = authorization
+        async with httpx2.AsyncClient() as http:
+            return await http.post(served_with_tokens.url, headers=headers, json={
+                "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "get_incident", "arguments": {"incidentId": "INC-101"}}})
+
+    response = anyio.run(post)
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"].startswith("Bearer ")
+    assert response.json() == {"error": "invalid_token", "error_description": "Authentication required"}
+    assert "Checkout" not in response.text and "ana" not in response.text
+
+
+@pytest.mark.parametrize("era", ["2026-07-28", "2025-11-25"])
+def test_each_token_reads_as_its_own_user_and_never_another_users_incident(served_with_tokens, era):
+    async def probe(user: str) -> dict:
+        async with connect(served_with_tokens.url, TOKENS[user], era) as client:
+            seen = {}
+            for incident in sorted(set(OWN.values()) | set(FORBIDDEN.values()) | {"INC-204", "INC-999"}):
+                result = await client.call_tool("get_incident", {"incidentId": incident, "user": "ana"})
+                seen[incident] = result_text(result) if result.is_error else result.structured_content["title"]
+            listed = await client.call_tool("search_incidents", {"includeResolved": True})
+            seen["search"] = [i["incidentId"] for i in listed.structured_content["incidents"]]
+            return seen
+
+    seen = {user: anyio.run(probe, user) for user in TOKENS}
+    hidden = lambda incident: "Error executing tool get_incident: " + MISSING.format(incident)  # noqa: E731
+    assert seen["ana"]["INC-204"] == "API credential leaked in a public repository"
+    assert seen["ben"]["INC-204"] == hidden("INC-204") and seen["gil"]["INC-101"] == hidden("INC-101")
+    assert seen["ana"]["INC-301"] == hidden("INC-301") and seen["ben"]["INC-301"] == hidden("INC-301")
+    assert seen["gil"]["INC-301"] == "Checkout returns HTTP 500"
+    assert all(seen[user]["INC-999"] == hidden("INC-999") for user in TOKENS)
+    assert seen["ana"]["search"] == ["INC-204", "INC-103", "INC-102", "INC-101"]
+    assert seen["ben"]["search"] == ["INC-103", "INC-102", "INC-101"] and seen["gil"]["search"] == ["INC-302", "INC-301"]
+
+
+def test_a_session_opened_with_one_token_cannot_be_used_with_another(served_with_tokens):
+    import httpx2
+
+    async def hijack() -> tuple[int, str]:
+        async with httpx2.AsyncClient() as http:
+            headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+            opened = await http.post(served_with_tokens.url, headers={**headers, "Authorization": f"Bearer {TOKENS['ana']}"},
+                                     json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                                         "protocolVersion": "2025-11-25", "capabilities": {},
+                                         "clientInfo": {"name": "t", "version": "1"}}})
+            session = opened.headers["mcp-session-id"]
+            stolen = await http.post(served_with_tokens.url, headers={
+                **headers, "Authorization": f"Bearer {TOKENS['gil']}", "mcp-session-id": session,
+                "mcp-protocol-version": "2025-11-25"}, json={
+                "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "get_incident", "arguments": {"incidentId": "INC-101"}}})
+            return stolen.status_code, stolen.text
+
+    status, body = anyio.run(hijack)
+    assert status in (403, 404) and "Checkout" not in body
+
+
+# --- load over streamable HTTP: two processes, one store, three users ---------------------------------
+
+
+def test_mixed_load_on_two_processes_sharing_a_store(tmp_path):
+    tokens, path = write_tokens(tmp_path), tmp_path / "shared.db"
+    with Served("--tokens", str(tokens), "--store", str(path)) as a, Served("--tokens", str(tokens), "--store",
+                                                                             str(path)) as b:
+        report = anyio.run(mixed_load, [a.url, b.url], 10, 20)
+    assert report["protocol_errors"] == [] and report["wrong"] == []
+    assert report["calls"] == 10 * 20 and len(report["notes"]) == 10 * 5
+    assert check_notes_once(path, report["notes"]) == []
