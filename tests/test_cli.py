@@ -131,16 +131,19 @@ def test_hint_levels_and_review():
     assert "get_daily_forecast:" not in review.stdout
 
 
-def test_lessons_lists_the_plan_from_notebook_metadata():
+def test_lessons_lists_the_plan_from_the_manifest_and_the_notebooks():
     import nbformat
+
+    from course_lib.workbook import manifest
 
     result = course("lessons", "--detail")
     assert result.returncode == 0
-    metas = [nbformat.read(p, as_version=4).metadata["course"] for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
-    for meta in metas:
-        assert f"{meta['lesson']}  {meta['title']}  ({meta['teaching']} min teaching" in result.stdout
+    for lesson in manifest.lessons():
+        meta = nbformat.read(lesson.notebook(ROOT), as_version=4).metadata["course"]
+        assert f"{lesson.number}  {lesson.title}  ({lesson.teaching} min teaching" in result.stdout
         assert f"objective 1: {meta['objectives'][0]}" in result.stdout
-    teaching, exercises = sum(m["teaching"] for m in metas), sum(m["exercises"] for m in metas)
+    teaching = sum(lesson.teaching for lesson in manifest.lessons())
+    exercises = sum(lesson.exercise_minutes for lesson in manifest.lessons())
     assert result.stdout.strip().splitlines()[-1].startswith(f"total: {teaching} min teaching + {exercises} min")
 
 

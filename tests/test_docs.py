@@ -21,23 +21,25 @@ def test_readme_has_the_two_commands_and_ci_runs_the_test_one():
     assert TEST_COMMAND in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
-def test_readme_lesson_table_matches_notebook_metadata():
+def test_readme_lesson_table_is_the_manifest_in_order():
+    from course_lib.workbook import manifest
+
     rows = re.findall(r"^\| (\d\d) \| (.+?) \| (\d+) min \| (\d+) min \|$", README, re.M)
-    expected = []
-    for path in LESSONS:
-        meta = nbformat.read(path, as_version=4).metadata["course"]
-        expected.append((meta["lesson"], meta["title"], str(meta["teaching"]), str(meta["exercises"])))
-    assert rows == expected
+    assert rows == [(lesson.number, lesson.title, str(lesson.teaching), str(lesson.exercise_minutes))
+                    for lesson in manifest.lessons()]
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
 def test_lesson_follows_the_skeleton(path):
+    from course_lib.workbook import manifest
+
     notebook = nbformat.read(path, as_version=4)
     meta = notebook.metadata["course"]
     assert path.name.startswith(meta["lesson"] + "_")
+    assert set(meta) == {"lesson", "objectives", "keypoints"}  # title and minutes live in the manifest only
     assert 2 <= len(meta["objectives"]) <= 4 and len(meta["keypoints"]) == len(meta["objectives"])
     first = notebook.cells[0].source
-    assert first.startswith(f"# {meta['lesson']} · {meta['title']}")
+    assert first.startswith(f"# {meta['lesson']} · {manifest.lesson(meta['lesson']).title}")
     assert "**You will be able to…**" in first
     assert len(re.findall(r"^\d\. ", first, re.M)) == len(meta["objectives"])
     text = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
