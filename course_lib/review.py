@@ -64,8 +64,11 @@ def name_words(name: str) -> list[str]:
 
 
 def is_verb_object(name: str) -> bool:
-    """Whether a name starts with a verb and names an object after it (any spec-legal casing)."""
-    words = name_words(name)
+    """Whether a name starts with a verb and names an object after it (any spec-legal casing).
+
+    A dotted prefix is a namespace, not part of the intent: `weather.get_forecast` is judged as `get_forecast`.
+    """
+    words = name_words(name.rsplit(".", 1)[-1])
     return len(words) >= 2 and words[0] in VERBS and all(word.isalnum() and word.isascii() for word in words)
 
 

@@ -151,3 +151,80 @@ def test_output_piped_into_head_ends_quietly():
     pipe = subprocess.run(f"{sys.executable} -m course_lib.cli lessons --detail | head -1", shell=True, cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert pipe.stdout.startswith("00  ") and "Traceback" not in pipe.stderr
+
+
+def _doctor(capsys) -> tuple[int, list[str]]:
+    """`course doctor` in this process (each test first breaks one thing the way a real machine can be broken)."""
+    from course_lib import cli
+
+    code = cli.main(["doctor"])
+    return code, capsys.readouterr().out.strip().splitlines()
+
+
+def test_doctor_reports_a_missing_package_and_fails(monkeypatch, capsys):
+    import importlib.metadata
+
+    real = importlib.metadata.version
+
+    def version(name: str) -> str:
+        if name == "nbval":
+            raise importlib.metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    code, lines = _doctor(capsys)
+    failed = [line for line in lines if line.startswith("❌")]
+    assert code == 1 and len(failed) == 1 and "nbval is not installed" in failed[0]
+    assert lines[-1] == "1 check(s) failed: see the ❌ lines above."
+
+
+def test_doctor_reports_a_tampered_tokenizer_file_and_fails(monkeypatch, capsys, tmp_path):
+    import gzip
+    import shutil
+
+    from course_lib import tokens
+
+    shutil.copytree(tokens._data_dir(), tmp_path / "data")
+    path = tmp_path / "data" / "cl100k_base.tiktoken.gz"
+    path.write_bytes(gzip.compress(gzip.decompress(path.read_bytes()) + b"dG9v 999999\n"))
+    monkeypatch.setattr(tokens, "_data_dir", lambda: tmp_path / "data")
+    tokens._load.cache_clear()
+    try:
+        code, lines = _doctor(capsys)
+    finally:
+        tokens._load.cache_clear()
+    failed = [line for line in lines if line.startswith("❌")]
+    assert code == 1 and len(failed) == 1 and "cl100k_base: sha256" in failed[0] and "does not match" in failed[0]
+
+
+def test_doctor_reports_no_jupyter_kernel_and_fails(monkeypatch, capsys):
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    def missing(self, name):
+        raise NoSuchKernel(name)
+
+    monkeypatch.setattr(KernelSpecManager, "get_kernel_spec", missing)
+    code, lines = _doctor(capsys)
+    failed = [line for line in lines if line.startswith("❌")]
+    assert code == 1 and len(failed) == 1 and "no 'python3' Jupyter kernel" in failed[0]
+
+
+def test_doctor_reports_a_failing_mcp_round_trip_and_fails(monkeypatch, capsys):
+    from mcp.server import MCPServer
+
+    from course_lib.servers import weather
+
+    def broken_server():
+        server = MCPServer("weather", log_level="WARNING")
+
+        @server.tool()
+        def get_daily_forecast(city: str, days: int = 1) -> dict[str, str]:
+            """Broken on purpose."""
+            raise RuntimeError("backend down")
+
+        return server
+
+    monkeypatch.setattr(weather, "build_server", broken_server)
+    code, lines = _doctor(capsys)
+    failed = [line for line in lines if line.startswith("❌")]
+    assert code == 1 and len(failed) == 1 and "MCP call failed" in failed[0]
