@@ -1,6 +1,6 @@
 """Uses a word that is neither kind."""
 
-EXPECT = "'protocol' or 'execution'"
+EXPECT = 'one of two kinds'
 
 
 def answer():

@@ -10,7 +10,7 @@ from pydantic import Field
 from course_lib import wire
 from course_lib.servers import failures, orders
 
-EXPECT = "changes nothing"
+EXPECT = 'change nothing when a call is refused'
 
 
 def answer():

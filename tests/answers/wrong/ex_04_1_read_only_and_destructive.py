@@ -2,7 +2,7 @@
 
 from mcp_types import ToolAnnotations
 
-EXPECT = "destructiveHint true"
+EXPECT = "never mark a read-only tool"
 
 
 def answer():
