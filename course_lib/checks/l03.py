@@ -132,10 +132,7 @@ def _names_order(text: str, number: str) -> bool:
 def _same_answer(text: str, number: str, other: str, other_number: str) -> bool:
     """Whether two answers are the same apart from the order number each names."""
 
-    def blank(message: str, n: str) -> str:
-        return re.sub(rf"\b{n.split('-')[-1]}\b", "#", message.replace(n, "#"))
-
-    return blank(text, number) == blank(other, other_number)
+    return _blank(text, number) == _blank(other, other_number)
 
 
 def _first_difference(found: Any, expected: dict) -> str:
@@ -303,9 +300,10 @@ def ex_03_2(build_helpful_desk_server) -> str:
         for number in (orders.ARCHIVED, _SECOND_OUTAGE):
             text = _text_of(results[number])
             require(_names_order(text, number), "outage", lambda: shown(text), f"{number} is not in the message")
-            require(not _same_answer(text, number, _text_of(results[missing[0]]), missing[0]), "outage",
-                    lambda: shown(text), f"{number}: the outage reads like the not-found answer, rather than a "
-                                         "missing order it must say the service failed")
+            shared = _shared_sentence(text, number, _text_of(results[missing[0]]), missing[0])
+            require(not shared, "outage", lambda: shown(text),
+                    f"{number}: the outage reads like the not-found answer ({shown(shared, 80)!r}); rather than a "
+                    "missing order it must say that reading it failed")
             require(_invites_retry(text), "outage", lambda: shown(text), f"{number}: no clause says to try again later")
 
         def unknown_number(number: str) -> None:
@@ -320,11 +318,37 @@ def ex_03_2(build_helpful_desk_server) -> str:
             "nothing internal leaks")
 
 
+def _blank(message: str, number: str) -> str:
+    return re.sub(rf"\b{number.split('-')[-1]}\b", "#", message.replace(number, "#"))
+
+
+_MISSING_CLAIM = re.compile(r"\b(?:not found|does not exist|doesn't exist|no such|unknown|not one of|cannot be found|"
+                            r"could not be found|couldn't be found|could not find|couldn't find|is not|isn't|no order)\b",
+                            re.I)
+
+
+def _shared_sentence(text: str, number: str, other: str, other_number: str) -> str:
+    """A sentence of the not-found answer `other`, naming the order and saying it is missing, that `text` repeats."""
+    theirs = {" ".join(sentence.split()) for sentence in review.sentences(_blank(other, other_number))}
+    return next((sentence for sentence in review.sentences(_blank(text, number))
+                 if "#" in sentence and " ".join(sentence.split()) in theirs and _MISSING_CLAIM.search(sentence)), "")
+
+
+_NEGATED_NEXT = re.compile(r"\b(?:do not|don't|dont|never|no need to|cannot|can't|should not|shouldn't|must not|"
+                           r"mustn't|without)\s+(?:\w+\s+){0,2}?list_orders\b", re.I)
+
+
+def _suggests_list_orders(text: str) -> bool:
+    """Whether a clause names list_orders as a next step (not 'do not call list_orders')."""
+    return any("list_orders" in clause and not _NEGATED_NEXT.search(clause) for clause in review.clauses(text))
+
+
 def _check_recoverable_missing(results: dict[str, dict], numbers: list[str]) -> None:
     for number in numbers:
         text = _text_of(results[number])
         require(_names_order(text, number), "missing", lambda: shown(text), f"{number} is not in the message")
-        require("list_orders" in text, "missing", lambda: shown(text), f"{number}: list_orders is not named")
+        require(_suggests_list_orders(text), "missing", lambda: shown(text),
+                f"{number}: list_orders is not named as a next step")
 
 
 # --- 3.3 protocol or execution? --------------------------------------------------------------------
@@ -453,6 +477,8 @@ def ex_03_4(build_cancel_server) -> str:
         ({"order_number": "ORD-1043", "dry-run": True}, "dry-run"),
         ({"order_number": "ORD-1043", "dry_run": True, "force": True}, "force"),
         ({"order_number": "ORD-1045", "reason": "customer asked"}, "reason"),
+        ({"order_number": "ORD-1045", "Dry_Run": False}, "Dry_Run"),
+        ({"order_number": "ORD-1045", "order-number": "ORD-1043", "dry_run": False}, "order-number"),
     ]
     strict_values = ["yes", "false", "true", 1, 0, None, "False"]
     check = {"order_number": "ORD-1043", "dry_run": True}
