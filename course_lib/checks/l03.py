@@ -375,51 +375,51 @@ def _kind_of(value: Any) -> str | None:
     return _KIND_WORDS.get(" ".join(str(value).lower().replace("_", " ").split())) if isinstance(value, str) else None
 
 
-def _observed_kinds() -> dict[str, tuple[str, str]]:
-    """Each failure of the exercise reproduced on the course's servers: letter -> (what it is, its kind)."""
-    from course_lib import protocol
-    from course_lib.servers import failures, weather
-
-    async def run() -> dict[str, tuple[str, str]]:
-        seen: dict[str, tuple[str, str]] = {}
-
-        def note(letter: str, what: str, outcome: Any) -> None:
-            seen[letter] = (what, protocol.failure_kind(outcome) or "success")
-
-        body = '{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "get_or'
-        try:
-            json.loads(body)
-        except ValueError:  # nothing to dispatch: the server can only answer -32700 Parse error
-            seen["a"] = ("a request body cut off in the middle of a JSON object", "protocol")
-        async with wire.connect(failures.build_server()) as client:
-            await client.list_tools()
-            note("b", "the method 'tools/execute'", await protocol.send_raw(client, "tools/execute",
-                                                                           {"name": "get_order"}))
-            note("c", "a tools/call without 'name'", await protocol.send_raw(
-                client, "tools/call", {"arguments": {"order_number": "ORD-1042"}}))
-            note("e", "order ORD-9999, which does not exist", await protocol.call_or_error(
-                client, "get_order", {"order_number": "ORD-9999"}))
-            note("f", "the order database timing out", await protocol.call_or_error(
-                client, "get_order", {"order_number": orders.ARCHIVED}))
-            note("g", "arguments sent as the list [1, 2]", await protocol.send_raw(
-                client, "tools/call", {"name": "get_order", "arguments": [1, 2]}))
-            note("h", "order_number '1042' against the pattern", await protocol.call_or_error(
-                client, "get_order", {"order_number": "1042"}))
-        async with wire.connect(weather.build_server()) as client:
-            note("d", "days=10 where the schema allows 1 to 7", await protocol.call_or_error(
-                client, "get_daily_forecast", {"city": "Oslo", "days": 10}))
-        return seen
-
-    return wire.run_sync(run)
-
-
 @checker("3.3", RULES_3_3)
 def ex_03_3(classify_failures) -> str:
     """Check a classification of failures into protocol and tool execution errors, against observed failures."""
+
+    def observed_kinds() -> dict[str, tuple[str, str]]:
+        """Each failure of the exercise reproduced on the course's servers: letter -> (what it is, its kind)."""
+        from course_lib import protocol
+        from course_lib.servers import failures, weather
+
+        async def run() -> dict[str, tuple[str, str]]:
+            seen: dict[str, tuple[str, str]] = {}
+
+            def note(letter: str, what: str, outcome: Any) -> None:
+                seen[letter] = (what, protocol.failure_kind(outcome) or "success")
+
+            body = '{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "get_or'
+            try:
+                json.loads(body)
+            except ValueError:  # nothing to dispatch: the server can only answer -32700 Parse error
+                seen["a"] = ("a request body cut off in the middle of a JSON object", "protocol")
+            async with wire.connect(failures.build_server()) as client:
+                await client.list_tools()
+                note("b", "the method 'tools/execute'", await protocol.send_raw(client, "tools/execute",
+                                                                               {"name": "get_order"}))
+                note("c", "a tools/call without 'name'", await protocol.send_raw(
+                    client, "tools/call", {"arguments": {"order_number": "ORD-1042"}}))
+                note("e", "order ORD-9999, which does not exist", await protocol.call_or_error(
+                    client, "get_order", {"order_number": "ORD-9999"}))
+                note("f", "the order database timing out", await protocol.call_or_error(
+                    client, "get_order", {"order_number": orders.ARCHIVED}))
+                note("g", "arguments sent as the list [1, 2]", await protocol.send_raw(
+                    client, "tools/call", {"name": "get_order", "arguments": [1, 2]}))
+                note("h", "order_number '1042' against the pattern", await protocol.call_or_error(
+                    client, "get_order", {"order_number": "1042"}))
+            async with wire.connect(weather.build_server()) as client:
+                note("d", "days=10 where the schema allows 1 to 7", await protocol.call_or_error(
+                    client, "get_daily_forecast", {"city": "Oslo", "days": 10}))
+            return seen
+
+        return wire.run_sync(run)
+
     answers = call_learner(classify_failures)
     require(isinstance(answers, dict), "dict", type(answers).__name__, "such as {'a': 'protocol', ...}")
     given = {str(key).strip().strip("()").strip().lower(): value for key, value in answers.items()}
-    observed = _observed_kinds()
+    observed = observed_kinds()
     missing = [letter for letter in sorted(observed) if letter not in given]
     require(not missing, "dict", f"none for {', '.join(missing)}")
     for letter in sorted(observed):

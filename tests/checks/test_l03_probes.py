@@ -44,3 +44,22 @@ def test_extra_rows_and_the_second_outage_are_gone_after_a_failed_check():
 ])
 def test_a_retry_invitation_is_read_by_clause_and_a_negated_one_does_not_count(text, invites):
     assert l03._invites_retry(text) is invites
+
+
+def test_exercise_3_3_grades_exactly_the_failures_its_text_lists():
+    import re
+
+    import nbformat
+
+    from conftest import ROOT
+
+    notebook = nbformat.read(ROOT / "solutions" / "03_two_kinds_of_failure.ipynb", as_version=4)
+    text = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+    listed = [letter for letter, _ in re.findall(r"^\* \((\w)\) (.+)$", text, re.M)]
+    assert listed == list("abcdefgh")
+    right = {"a": "protocol", "b": "protocol", "c": "protocol", "d": "execution", "e": "execution",
+             "f": "execution", "g": "protocol", "h": "execution"}
+    checks.ex_03_3(lambda: right)
+    for letter in listed:
+        with pytest.raises(CheckFailed, match=rf"none for {letter}\b"):
+            checks.ex_03_3(lambda: {k: v for k, v in right.items() if k != letter})
