@@ -264,13 +264,34 @@ def _invites_retry(text: str) -> bool:
     return any(_RETRY.search(clause) and not _NO_RETRY.search(clause) for clause in review.clauses(text))
 
 
-def _leaked(text: str) -> list[str]:
+def _backend_internals() -> dict[str, str]:
+    """What the backend itself would give away, read from a fresh store: fragment -> what it is."""
+    store = orders.OrderStore()
+    found: dict[str, str] = {}
+    for number in orders._ORDERS:
+        row = store.record(number)
+        found.update({row.customer_email: "an e-mail address", row.payment_token: "a payment token",
+                      row.fulfilment_host: "a host name", row.fulfilment_host.split(".")[0]: "a host name"})
+        if row.customer_id != orders.SIGNED_IN:
+            found.update({row.customer_id: "a customer id", row.customer_email.split("@")[0]: "another customer's name"})
+    try:
+        store.record(orders.ARCHIVED)
+    except orders.BackendUnavailable as error:
+        for word in re.findall(r"[\w.-]+\.[\w.-]+(?::\d+)?", str(error)):
+            found.update({word: "a host name", word.split(".")[0]: "a host name"})
+    return found
+
+
+def _leaked(text: str, internals: dict[str, str]) -> list[str]:
     found = review.leaks(text)
     if "@" in text:
         found.append("an e-mail address")
     if re.search(r"\bcus-\w+", text):
         found.append("a customer id")
-    return found
+    lowered = text.lower()
+    found += [f"{kind} ({fragment})" for fragment, kind in internals.items()
+              if len(fragment) >= 5 and fragment.lower() in lowered]
+    return list(dict.fromkeys(found))
 
 
 @checker("3.2", RULES_3_2)
@@ -289,11 +310,12 @@ def ex_03_2(build_helpful_desk_server) -> str:
                 lambda: f"get_order takes {', '.join(tool.get('inputSchema', {}).get('properties', {})) or 'nothing'}")
         _require_summaries(tool, {n: results[n] for n in own}, "found")
         failed = foreign + missing + [orders.ARCHIVED, _SECOND_OUTAGE]
+        internals = _backend_internals()
         for number in failed:
             require_deliberate(results[number], "get_order", "missing" if number in missing else
                                "foreign" if number in foreign else "outage", number)
             text = _text_of(results[number])
-            leaked = _leaked(text)
+            leaked = _leaked(text, internals)
             require(not leaked, "no_leaks", lambda: f"{', '.join(leaked)} in {shown(text, 160)}", number)
         _check_recoverable_missing(results, missing)
         _check_foreign(results, foreign, missing[0], "foreign")
@@ -309,7 +331,7 @@ def ex_03_2(build_helpful_desk_server) -> str:
         def unknown_number(number: str) -> None:
             (result,) = _calls(server, "get_order", [{"order_number": number}], "tool")
             require_deliberate(result, "get_order", "missing", number)
-            require(not _leaked(_text_of(result)), "no_leaks", lambda: shown(_text_of(result)), number)
+            require(not _leaked(_text_of(result), internals), "no_leaks", lambda: shown(_text_of(result)), number)
             _check_recoverable_missing({number: result}, [number])
             _check_foreign({number: result, missing[0]: results[missing[0]]}, [], missing[0], "foreign")
 

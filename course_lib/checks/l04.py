@@ -264,6 +264,8 @@ def ex_04_2(team_policy) -> str:
     cases = 0
     for values in itertools.product((True, False, None), repeat=4):
         annotations = {hint: value for hint, value in zip(host.HINTS, values) if value is not None}
+        if annotations.get("readOnlyHint") is True and annotations.get("destructiveHint") is True:
+            continue  # contradictory hints: asking or not are both defensible
         for extra in ({}, {"title": "A tool"}):
             for trusted in (True, False):
                 should_ask, rule = team_rule(annotations, trusted)
