@@ -252,8 +252,9 @@ RULES_3_2 = spec(
      "review.leaks on every failure text, plus '@' and 'cus-'"),
 )
 
-_RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|wait|waiting|in a (?:minute|moment|while|bit|few))"
-                    r"\b", re.I)
+_RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
+                    r"in (?:a|one|\d+|a few|several|some) (?:minutes?|moments?|seconds?|while|bit|hours?)|"
+                    r"after (?:a|one|some|a few) (?:minutes?|moments?|while|short)|back (?:up|online))\b", re.I)
 _NO_RETRY = re.compile(r"\b(?:do not|don't|dont|never|no need to|no point in|cannot|can't|should not|shouldn't|"
                        r"must not|mustn't|stop)\s+(?:\w+\s+){0,2}?(?:retry|retrying|try|trying|call|calling|ask|"
                        r"asking|again|wait)\b", re.I)
