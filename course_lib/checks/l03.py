@@ -1,12 +1,21 @@
-"""Checkers and hints for lesson 03: two kinds of failure."""
+"""Checkers and hints for lesson 03: two kinds of failure.
+
+Each checker judges behaviour through a real in-process client, against a written spec (`RULES_3_N`)
+that the exercise text states word for word. Expected values come from driving the course's own
+servers and backend, never from a table in this module.
+"""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from course_lib import review
-from course_lib.checks.core import build_server, call_learner, checker, probe, require, result_text
+from course_lib import review, wire
+from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, require_deliberate,
+                                    result_text, shown, spec)
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -14,17 +23,18 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A result whose text says 'error' is still a success on the wire: isError is false, and a model or host "
         "may carry on as if the order existed. Make the failure a tool execution error instead.",
         "Raise ToolError(message) where the code now returns json.dumps({'error': ...}); the SDK turns it into "
-        "isError: true with your message. Return an orders.OrderSummary on success (-> orders.OrderSummary).",
+        "isError: true with your message. Return an orders.OrderSummary on success (-> orders.OrderSummary). "
+        "Give another customer's order the very same message as a missing one.",
         "except orders.OrderNotFound: raise ToolError(f'Order {order_number} was not found ...') from None; "
-        "the same for another customer's order; return orders.summary(row). A plain exception (ValueError) "
-        "would hide your message: the model would read only 'Error executing tool get_order'.",
+        "the same for a row whose customer_id is not orders.SIGNED_IN; return orders.summary(row). A plain "
+        "exception (ValueError) would hide your message: the model would read only 'Error executing tool get_order'.",
     ),
     "3.2": (
         "For each failure, write what failed and one safe next step, in words a model can act on. Leave out "
         "everything the backend's own message carries (SQL, host names, e-mail addresses).",
         "Not found: name the order number and suggest calling list_orders. Another customer's order: give "
         "exactly the same answer as for a missing one, so the model cannot learn that it exists. Outage: say "
-        "it is temporary, that nothing changed, and to try again later.",
+        "it is temporary, that nothing changed, and to try again later (not 'was not found').",
         "Catch orders.OrderNotFound and orders.BackendUnavailable around store.record(order_number); compare "
         "row.customer_id with orders.SIGNED_IN; raise ToolError with your own text in each case, never str(error).",
     ),
@@ -39,10 +49,10 @@ HINTS: dict[str, tuple[str, ...]] = {
     ),
     "3.4": (
         "Two things slip through today: an argument name the tool does not take (the SDK drops it) and a "
-        "dry_run that is not a real boolean (the SDK turns 'yes' and 1 into True).",
-        "Add ctx: Context as the first parameter, and compare set(wire.raw_arguments(ctx)) with "
+        "dry_run that is not a real boolean (the SDK turns 'yes' and 1 into True). Refuse both before any work.",
+        "Add ctx: Context as a parameter, and compare set(wire.raw_arguments(ctx)) with "
         "{'order_number', 'dry_run'}; raise ToolError naming the extras. Make dry_run strict: "
-        "Annotated[bool, Field(strict=True)] = False.",
+        "Annotated[bool, Field(strict=True)] = False. Keep the store inside your function (one per server).",
         "def cancel_order(ctx: Context, order_number: str, dry_run: Annotated[bool, Field(strict=True)] = False) "
         "-> failures.CancelResult: unknown = sorted(set(wire.raw_arguments(ctx)) - {'order_number', 'dry_run'}); "
         "if unknown: raise ToolError(f'Unknown argument(s) {unknown} ...'); "
@@ -50,130 +60,507 @@ HINTS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+_MORE_ORDERS = {
+    # Two rows the exercise text never names, added to the backend only while a check runs: a second
+    # order of another customer and another order of the signed-in one (an answer that tests order numbers
+    # instead of owners fails on them).
+    "ORD-1071": ("cus-grace", "delivered", [("HP-330", "Headphones", 1)], "Swiftpost", "SP-90377", "2026-09-30"),
+    "ORD-1047": ("cus-ada", "received", [("PN-002", "Fountain pen", 2)], None, None, "2026-10-11"),
+}
+_SECOND_OUTAGE = "ORD-1081"
+"""An order number that, in a second round of calls, sits on the offline archive shard."""
 
-def _hidden(result: dict, tool: str) -> bool:
-    return result_text(result).strip() == f"Error executing tool {tool}"
+
+@contextmanager
+def _more_orders() -> Iterator[None]:
+    """The backend with two extra rows while a check runs (servers built inside see them)."""
+    added = {number: row for number, row in _MORE_ORDERS.items() if number not in orders._ORDERS}
+    orders._ORDERS.update(added)
+    try:
+        yield
+    finally:
+        for number in added:
+            orders._ORDERS.pop(number, None)
+
+
+@contextmanager
+def _archived(number: str) -> Iterator[None]:
+    """The backend with `number` on the offline archive shard instead of the usual one."""
+    before = orders.ARCHIVED
+    orders.ARCHIVED = number
+    try:
+        yield
+    finally:
+        orders.ARCHIVED = before
+
+
+def _numbers_of(mine: bool) -> list[str]:
+    """Order numbers of the signed-in customer (`mine`) or of anybody else, read from a fresh backend."""
+    store = orders.OrderStore()
+    everyone = sorted(orders._ORDERS)
+    return [number for number in everyone if (store.record(number).customer_id == orders.SIGNED_IN) == mine]
+
+
+def _for_all(strategy: Any, test: Callable[[Any], None], examples: int) -> None:
+    """Run `test` on `examples` derandomized hypothesis values (no shrinking, no database, quiet)."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+
+    settings(derandomize=True, database=None, max_examples=examples, deadline=None, verbosity=Verbosity.quiet,
+             phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))(given(strategy)(test))()
+
+
+def _absent_numbers() -> Any:
+    """Well-formed order numbers that no backend row has (and that are not on the archive shard)."""
+    from hypothesis import strategies as st
+
+    taken = set(orders._ORDERS) | {orders.ARCHIVED, _SECOND_OUTAGE}
+    return st.integers(0, 9999).map(lambda n: f"ORD-{n:04d}").filter(lambda number: number not in taken)
+
+
+def _calls(server: Any, tool: str, arguments: list[dict], rule: str) -> list[dict]:
+    """Call `tool` with each of `arguments` in one session; fail on `rule` when the server has no such tool."""
+    seen = probe(server, lambda tools: [(tool, args) for args in arguments]
+                 if tool in [t["name"] for t in tools] else [])
+    require(tool in seen.names, rule, ", ".join(seen.names) or "no tools")
+    return seen.results
+
+
+def _names_order(text: str, number: str) -> bool:
+    return number in text or re.search(rf"\b{number.split('-')[-1]}\b", text) is not None
+
+
+def _same_answer(text: str, number: str, other: str, other_number: str) -> bool:
+    """Whether two answers are the same apart from the order number each names."""
+
+    return _blank(text, number) == _blank(other, other_number)
+
+
+def _first_difference(found: Any, expected: dict) -> str:
+    """The first field where a structured result differs from the expected one, named."""
+    if not isinstance(found, dict):
+        return f"no structuredContent (text {shown(json.dumps(found), 100)})"
+    for key in list(expected) + [k for k in found if k not in expected]:
+        if found.get(key, "<missing>") != expected.get(key, "<absent>"):
+            return (f"field {key!r} is {shown(json.dumps(found.get(key, '<missing>')), 80)}, the backend has "
+                    f"{shown(json.dumps(expected.get(key, '<no such field>')), 80)}")
+    return "the same fields"
+
+
+def _require_summaries(tool: dict, results: dict[str, dict], rule: str) -> None:
+    """The tool declares OrderSummary's output schema and returns each own order exactly as the backend has it."""
+    reference = probe(orders.build_server()).tool("get_order")["outputSchema"]
+    schema = tool.get("outputSchema") or {}
+    require(set(schema.get("properties", {})) == set(reference["properties"])
+            and set(schema.get("required", [])) == set(reference["required"]), rule,
+            lambda: f"an output schema with fields {', '.join(schema.get('properties', {})) or 'none'}",
+            "the outputSchema of -> orders.OrderSummary")
+    store = orders.OrderStore()
+    for number, result in results.items():
+        expected = orders.summary(store.record(number)).model_dump(mode="json")
+        found = result.get("structuredContent")
+        require(not result.get("isError") and found == expected, rule,
+                lambda: (f"an error: {shown(result_text(result), 120)}" if result.get("isError")
+                         else _first_difference(found, expected)), f"{number}")
+
+
+def _text_of(result: dict) -> str:
+    return result_text(result).strip()
 
 
 # --- 3.1 a failure that looks like success --------------------------------------------------------
 
+RULES_3_1 = spec(
+    ("tool", "keep one tool named `get_order` that takes `order_number`",
+     "tools/list through a real in-process client"),
+    ("typed", "return a found order as an `orders.OrderSummary` (`-> orders.OrderSummary`), so it comes with "
+              "`structuredContent`",
+     "outputSchema compared with the course server's get_order; every order of the signed-in customer "
+     "(including one the text never names) compared field by field with the backend"),
+    ("missing", "make a missing order a tool execution error (raise `ToolError`), whose message names the "
+                "order number",
+     "fixed and hypothesis-generated unknown order numbers; a plain exception counts as a hidden crash"),
+    ("foreign", "give another customer's order exactly the same answer as a missing one (only the number "
+                "differs)",
+     "two orders of another customer, each compared with the answer for missing numbers"),
+)
 
-@checker("3.1")
-def ex_03_1(build_desk_server) -> str:
-    """Check that get_order reports failures as tool execution errors with their message."""
-    server = build_server(build_desk_server)
-    numbers = ["ORD-1042", "ORD-9999", "ORD-1050"]
-    seen = probe(server, lambda tools: [("get_order", {"order_number": n}) for n in numbers]
-                 if "get_order" in [t["name"] for t in tools] else [])
-    require("get_order" in seen.names, "a tool named get_order", ", ".join(seen.names) or "no tools")
-    ok, missing, foreign = seen.results
-    expected = orders.summary(orders.OrderStore().record("ORD-1042")).model_dump(mode="json")
-    require(not ok.get("isError") and ok.get("structuredContent") == expected,
-            "ORD-1042 to return an OrderSummary as structuredContent (-> orders.OrderSummary)",
-            json.dumps(ok.get("structuredContent", result_text(ok)[:100]))[:120])
-    for number, result in (("ORD-9999", missing), ("ORD-1050", foreign)):
-        require(bool(result.get("isError")), f"{number} to be a tool execution error (isError: true)",
-                f"isError false with text {result_text(result)[:80]!r}")
-        require(not _hidden(result, "get_order"), f"the model to read why {number} failed (raise ToolError, "
-                "not a plain exception)", repr(result_text(result)))
-        require(number in result_text(result), f"the message to name {number}", repr(result_text(result)[:120]))
-    require("grace" not in json.dumps(foreign), "no trace of the other customer in the ORD-1050 message",
-            repr(result_text(foreign)[:120]))
-    return "failures are isError results the model can read; the success is a typed OrderSummary"
+
+@checker("3.1", RULES_3_1)
+def ex_03_1(build_honest_desk_server) -> str:
+    """Check that get_order reports failures as tool execution errors with their message, and types success."""
+    with _more_orders():
+        server = build_server(build_honest_desk_server)
+        own, foreign = _numbers_of(True), _numbers_of(False)
+        missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
+        numbers = own + foreign + missing
+        results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers], "tool")))
+        tool = probe(server).tool("get_order")
+        require("order_number" in tool.get("inputSchema", {}).get("properties", {}), "tool",
+                lambda: f"get_order takes {', '.join(tool.get('inputSchema', {}).get('properties', {})) or 'nothing'}")
+        _require_summaries(tool, {n: results[n] for n in own}, "typed")
+        _check_missing(results, missing, "missing")
+        _check_foreign(results, foreign, missing[0], "foreign")
+
+        def unknown_number(number: str) -> None:
+            (result,) = _calls(server, "get_order", [{"order_number": number}], "tool")
+            _check_missing({number: result}, [number], "missing")
+            _check_foreign({number: result, missing[0]: results[missing[0]]}, [], missing[0], "foreign")
+            require(_same_answer(_text_of(result), number, _text_of(results[missing[0]]), missing[0]), "missing",
+                    lambda: shown(_text_of(result)), f"{number}: the same kind of answer as for {missing[0]}")
+
+        _for_all(_absent_numbers(), unknown_number, 8)
+    return ("missing and other customers' orders are the same readable tool error; found orders are typed "
+            "OrderSummary results")
+
+
+def _check_missing(results: dict[str, dict], numbers: list[str], rule: str) -> None:
+    for number in numbers:
+        result = results[number]
+        require_deliberate(result, "get_order", rule, number)
+        require(_names_order(_text_of(result), number), rule, lambda: shown(_text_of(result)),
+                f"{number} is not in the message")
+
+
+def _check_foreign(results: dict[str, dict], foreign: list[str], missing: str, rule: str) -> None:
+    reference = _text_of(results[missing])
+    for number in foreign:
+        result = results[number]
+        require_deliberate(result, "get_order", rule, number)
+        require(_same_answer(_text_of(result), number, reference, missing), rule,
+                lambda: shown(_text_of(result)), f"{number}; for {missing} it says: {shown(reference, 100)}")
 
 
 # --- 3.2 messages a model can recover from ---------------------------------------------------------
 
-_NEXT_STEP = re.compile(r"\b(try again|retry)\b", re.I)
+RULES_3_2 = spec(
+    ("tool", "keep one tool named `get_order` that takes `order_number`",
+     "tools/list through a real in-process client"),
+    ("found", "still return the customer's own orders as an `orders.OrderSummary`",
+     "every order of the signed-in customer compared field by field with the backend"),
+    ("missing", "answer a missing order with a tool error (raise `ToolError`) that names the order number and "
+                "gives a next step: call `list_orders`",
+     "fixed and hypothesis-generated unknown numbers; list_orders must appear in the message"),
+    ("foreign", "answer another customer's order exactly as a missing one (only the number differs)",
+     "two orders of another customer compared with the answers for missing numbers"),
+    ("outage", "answer an outage with a tool error that names the order, reads differently from the not-found "
+               "answer, and invites the model to try again later (any wording: 'try again in a minute', 'retry "
+               "later', 'wait a moment, then call get_order again'; not 'do not retry')",
+     "two different orders on the offline archive shard; the retry invitation is read clause by clause and a "
+     "negated one ('do not retry') does not count"),
+    ("no_leaks", "keep SQL, host names, e-mail addresses, secrets, file paths, stack traces and customer ids out "
+                 "of every message",
+     "review.leaks on every failure text, plus '@' and 'cus-'"),
+)
+
+_RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
+                    r"in (?:a|one|\d+|a few|several|some) (?:minutes?|moments?|seconds?|while|bit|hours?)|"
+                    r"after (?:a|one|some|a few) (?:minutes?|moments?|while|short)|back (?:up|online))\b", re.I)
+_NO_RETRY = re.compile(r"\b(?:do not|don't|dont|never|no need to|no point in|cannot|can't|should not|shouldn't|"
+                       r"must not|mustn't|stop)\s+(?:\w+\s+){0,2}?(?:retry|retrying|try|trying|call|calling|ask|"
+                       r"asking|again|wait)\b", re.I)
 
 
-@checker("3.2")
-def ex_03_2(build_desk_server) -> str:
+def _invites_retry(text: str) -> bool:
+    """Whether some clause of `text` invites trying again later, and is not a negated retry ('do not retry')."""
+    return any(_RETRY.search(clause) and not _NO_RETRY.search(clause) for clause in review.clauses(text))
+
+
+def _backend_internals() -> dict[str, str]:
+    """What the backend itself would give away, read from a fresh store: fragment -> what it is."""
+    store = orders.OrderStore()
+    found: dict[str, str] = {}
+    for number in orders._ORDERS:
+        row = store.record(number)
+        found.update({row.customer_email: "an e-mail address", row.payment_token: "a payment token",
+                      row.fulfilment_host: "a host name", row.fulfilment_host.split(".")[0]: "a host name"})
+        if row.customer_id != orders.SIGNED_IN:
+            found.update({row.customer_id: "a customer id", row.customer_email.split("@")[0]: "another customer's name"})
+    try:
+        store.record(orders.ARCHIVED)
+    except orders.BackendUnavailable as error:
+        for word in re.findall(r"[\w.-]+\.[\w.-]+(?::\d+)?", str(error)):
+            found.update({word: "a host name", word.split(".")[0]: "a host name"})
+    return found
+
+
+def _leaked(text: str, internals: dict[str, str]) -> list[str]:
+    found = review.leaks(text)
+    if "@" in text:
+        found.append("an e-mail address")
+    if re.search(r"\bcus-\w+", text):
+        found.append("a customer id")
+    lowered = text.lower()
+    found += [f"{kind} ({fragment})" for fragment, kind in internals.items()
+              if len(fragment) >= 5 and fragment.lower() in lowered]
+    return list(dict.fromkeys(found))
+
+
+@checker("3.2", RULES_3_2)
+def ex_03_2(build_helpful_desk_server) -> str:
     """Check three failure messages: recoverable, specific, and leaking nothing."""
-    server = build_server(build_desk_server)
-    numbers = ["ORD-9999", "ORD-1050", orders.ARCHIVED, "ORD-1043"]
-    seen = probe(server, lambda tools: [("get_order", {"order_number": n}) for n in numbers]
-                 if "get_order" in [t["name"] for t in tools] else [])
-    require("get_order" in seen.names, "a tool named get_order", ", ".join(seen.names) or "no tools")
-    missing, foreign, down, ok = seen.results
-    require(not ok.get("isError"), "ORD-1043 to succeed", result_text(ok)[:120])
-    for label, result in (("a missing order", missing), ("another customer's order", foreign), ("an outage", down)):
-        text = result_text(result)
-        require(bool(result.get("isError")), f"{label} to be a tool execution error", f"isError false: {text[:80]!r}")
-        require(not _hidden(result, "get_order"), f"a message for {label} (raise ToolError, not a plain "
-                "exception)", repr(text))
-        leaked = review.leaks(text) + (["an e-mail address"] if "@" in text else [])
-        require(not leaked, f"no internals in the message for {label}", f"{', '.join(leaked)} in {text[:100]!r}")
-    missing_text, foreign_text = result_text(missing), result_text(foreign)
-    require("ORD-9999" in missing_text and "list_orders" in missing_text,
-            "the not-found message to name ORD-9999 and a next step: call list_orders", repr(missing_text[:140]))
-    require(foreign_text.replace("ORD-1050", "ORD-9999") == missing_text,
-            "the same answer for another customer's order as for a missing one (existence must not leak)",
-            repr(foreign_text[:140]))
-    down_text = result_text(down)
-    require(_NEXT_STEP.search(down_text) is not None and orders.ARCHIVED in down_text,
-            f"the outage message to name {orders.ARCHIVED} and say to try again later", repr(down_text[:140]))
-    return "three failures, three recoverable messages; no SQL, host or other customer leaks"
+    with _more_orders():
+        server = build_server(build_helpful_desk_server)
+        own, foreign = _numbers_of(True), _numbers_of(False)
+        missing = ["ORD-9999", "ORD-1046"]
+        numbers = own + foreign + missing + [orders.ARCHIVED]
+        results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers], "tool")))
+        with _archived(_SECOND_OUTAGE):
+            (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
+        tool = probe(server).tool("get_order")
+        require("order_number" in tool.get("inputSchema", {}).get("properties", {}), "tool",
+                lambda: f"get_order takes {', '.join(tool.get('inputSchema', {}).get('properties', {})) or 'nothing'}")
+        _require_summaries(tool, {n: results[n] for n in own}, "found")
+        failed = foreign + missing + [orders.ARCHIVED, _SECOND_OUTAGE]
+        internals = _backend_internals()
+        for number in failed:
+            require_deliberate(results[number], "get_order", "missing" if number in missing else
+                               "foreign" if number in foreign else "outage", number)
+            text = _text_of(results[number])
+            leaked = _leaked(text, internals)
+            require(not leaked, "no_leaks", lambda: f"{', '.join(leaked)} in {shown(text, 160)}", number)
+        _check_recoverable_missing(results, missing)
+        _check_foreign(results, foreign, missing[0], "foreign")
+        for number in (orders.ARCHIVED, _SECOND_OUTAGE):
+            text = _text_of(results[number])
+            require(_names_order(text, number), "outage", lambda: shown(text), f"{number} is not in the message")
+            shared = _shared_sentence(text, number, _text_of(results[missing[0]]), missing[0])
+            require(not shared, "outage", lambda: shown(text),
+                    f"{number}: the outage reads like the not-found answer ({shown(shared, 80)!r}); rather than a "
+                    "missing order it must say that reading it failed")
+            require(_invites_retry(text), "outage", lambda: shown(text), f"{number}: no clause says to try again later")
+
+        def unknown_number(number: str) -> None:
+            (result,) = _calls(server, "get_order", [{"order_number": number}], "tool")
+            require_deliberate(result, "get_order", "missing", number)
+            require(not _leaked(_text_of(result), internals), "no_leaks", lambda: shown(_text_of(result)), number)
+            _check_recoverable_missing({number: result}, [number])
+            _check_foreign({number: result, missing[0]: results[missing[0]]}, [], missing[0], "foreign")
+
+        _for_all(_absent_numbers(), unknown_number, 6)
+    return ("missing and foreign orders get one recoverable answer, an outage says to try again later; "
+            "nothing internal leaks")
+
+
+def _blank(message: str, number: str) -> str:
+    return re.sub(rf"\b{number.split('-')[-1]}\b", "#", message.replace(number, "#"))
+
+
+_MISSING_CLAIM = re.compile(r"\b(?:not found|does not exist|doesn't exist|no such|unknown|not one of|cannot be found|"
+                            r"could not be found|couldn't be found|could not find|couldn't find|is not|isn't|no order)\b",
+                            re.I)
+
+
+def _shared_sentence(text: str, number: str, other: str, other_number: str) -> str:
+    """A sentence of the not-found answer `other`, naming the order and saying it is missing, that `text` repeats."""
+    theirs = {" ".join(sentence.split()) for sentence in review.sentences(_blank(other, other_number))}
+    return next((sentence for sentence in review.sentences(_blank(text, number))
+                 if "#" in sentence and " ".join(sentence.split()) in theirs and _MISSING_CLAIM.search(sentence)), "")
+
+
+_NEGATED_NEXT = re.compile(r"\b(?:do not|don't|dont|never|no need to|cannot|can't|should not|shouldn't|must not|"
+                           r"mustn't|without)\s+(?:\w+\s+){0,2}?list_orders\b", re.I)
+
+
+def _suggests_list_orders(text: str) -> bool:
+    """Whether a clause names list_orders as a next step (not 'do not call list_orders')."""
+    return any("list_orders" in clause and not _NEGATED_NEXT.search(clause) for clause in review.clauses(text))
+
+
+def _check_recoverable_missing(results: dict[str, dict], numbers: list[str]) -> None:
+    for number in numbers:
+        text = _text_of(results[number])
+        require(_names_order(text, number), "missing", lambda: shown(text), f"{number} is not in the message")
+        require(_suggests_list_orders(text), "missing", lambda: shown(text),
+                f"{number}: list_orders is not named as a next step")
 
 
 # --- 3.3 protocol or execution? --------------------------------------------------------------------
 
-FAILURES: dict[str, tuple[str, str]] = {
-    "a": ("The request body stops halfway through a JSON object.", "protocol"),
-    "b": ("The client sends the method 'tools/execute', which MCP does not have.", "protocol"),
-    "c": ("A tools/call request has no 'name' in its params.", "protocol"),
-    "d": ("The model asks for days=10; the tool's input schema allows 1 to 7.", "execution"),
-    "e": ("The model asks for order ORD-9999, which does not exist.", "execution"),
-    "f": ("The order database times out while the tool runs.", "execution"),
-    "g": ("A tools/call request sends its arguments as the list [1, 2] instead of an object.", "protocol"),
-    "h": ("The model sends order_number '1042'; the schema's pattern wants 'ORD-1042'.", "execution"),
-}
+RULES_3_3 = spec(
+    ("dict", "return a dict with an answer for every failure, (a) to (h)", "the keys of the returned dict"),
+    ("kinds", "give each failure one of two kinds, `\"protocol\"` or `\"execution\"` (case and spacing do not "
+              "matter)", "each value, stripped and lower-cased"),
+    ("protocol", "call it a protocol error when the JSON-RPC message itself is broken, so the client program "
+                 "must be fixed",
+     "each case reproduced against the course's order desk and weather servers through a real client: "
+     "a JSON-RPC error reply (or a body that cannot be parsed at all) is a protocol error"),
+    ("execution", "call it a tool execution error when the request was well formed but the call failed, so the "
+                  "model can read the error and adapt",
+     "the same reproduction: an isError result is a tool execution error"),
+)
+
+_KIND_WORDS = {"protocol": "protocol", "protocol error": "protocol", "json-rpc error": "protocol",
+               "json-rpc protocol error": "protocol", "execution": "execution", "execution error": "execution",
+               "tool execution": "execution", "tool execution error": "execution", "tool error": "execution"}
 
 
-@checker("3.3")
-def ex_03_3(classify) -> str:
-    """Check a classification of failures into protocol and tool execution errors."""
-    answers = call_learner(classify)
-    require(isinstance(answers, dict), "classify() to return a dict such as {'a': 'protocol', ...}",
-            type(answers).__name__)
-    missing = [key for key in FAILURES if key not in answers]
-    require(not missing, f"an answer for every failure ({', '.join(FAILURES)})", f"none for {', '.join(missing)}")
-    for key, (text, kind) in FAILURES.items():
-        got = str(answers[key]).strip().lower()
-        require(got in ("protocol", "execution"), f"({key}) to be 'protocol' or 'execution'", repr(answers[key]))
-        require(got == kind, f"'{kind}' for ({key}) {text}", repr(answers[key]))
-    return "4 protocol errors and 4 tool execution errors told apart"
+def _kind_of(value: Any) -> str | None:
+    return _KIND_WORDS.get(" ".join(str(value).lower().replace("_", " ").split())) if isinstance(value, str) else None
+
+
+@checker("3.3", RULES_3_3)
+def ex_03_3(classify_failures) -> str:
+    """Check a classification of failures into protocol and tool execution errors, against observed failures."""
+
+    def observed_kinds() -> dict[str, tuple[str, str]]:
+        """Each failure of the exercise reproduced on the course's servers: letter -> (what it is, its kind)."""
+        from course_lib import protocol
+        from course_lib.servers import failures, weather
+
+        async def run() -> dict[str, tuple[str, str]]:
+            seen: dict[str, tuple[str, str]] = {}
+
+            def note(letter: str, what: str, outcome: Any) -> None:
+                seen[letter] = (what, protocol.failure_kind(outcome) or "success")
+
+            body = '{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "get_or'
+            try:
+                json.loads(body)
+            except ValueError:  # nothing to dispatch: the server can only answer -32700 Parse error
+                seen["a"] = ("a request body cut off in the middle of a JSON object", "protocol")
+            async with wire.connect(failures.build_server()) as client:
+                await client.list_tools()
+                note("b", "the method 'tools/execute'", await protocol.send_raw(client, "tools/execute",
+                                                                               {"name": "get_order"}))
+                note("c", "a tools/call without 'name'", await protocol.send_raw(
+                    client, "tools/call", {"arguments": {"order_number": "ORD-1042"}}))
+                note("e", "order ORD-9999, which does not exist", await protocol.call_or_error(
+                    client, "get_order", {"order_number": "ORD-9999"}))
+                note("f", "the order database timing out", await protocol.call_or_error(
+                    client, "get_order", {"order_number": orders.ARCHIVED}))
+                note("g", "arguments sent as the list [1, 2]", await protocol.send_raw(
+                    client, "tools/call", {"name": "get_order", "arguments": [1, 2]}))
+                note("h", "order_number '1042' against the pattern", await protocol.call_or_error(
+                    client, "get_order", {"order_number": "1042"}))
+            async with wire.connect(weather.build_server()) as client:
+                note("d", "days=10 where the schema allows 1 to 7", await protocol.call_or_error(
+                    client, "get_daily_forecast", {"city": "Oslo", "days": 10}))
+            return seen
+
+        return wire.run_sync(run)
+
+    answers = call_learner(classify_failures)
+    require(isinstance(answers, dict), "dict", type(answers).__name__, "such as {'a': 'protocol', ...}")
+    given = {str(key).strip().strip("()").strip().lower(): value for key, value in answers.items()}
+    observed = observed_kinds()
+    missing = [letter for letter in sorted(observed) if letter not in given]
+    require(not missing, "dict", f"none for {', '.join(missing)}")
+    for letter in sorted(observed):
+        require(_kind_of(given[letter]) is not None, "kinds", repr(given[letter]), f"for ({letter})")
+    for letter in sorted(observed):
+        what, kind = observed[letter]
+        got = _kind_of(given[letter])
+        if got != kind:
+            raise fail(kind, repr(given[letter]), f"'{kind}' for ({letter}): {what}")
+    protocol_count = sum(kind == "protocol" for _, kind in observed.values())
+    return (f"{protocol_count} protocol errors and {len(observed) - protocol_count} tool execution errors told apart, "
+            "as the course's servers answer them")
 
 
 # --- 3.4 strict where it matters -------------------------------------------------------------------
 
+RULES_3_4 = spec(
+    ("tool", "keep one tool named `cancel_order` that takes `order_number` and `dry_run`",
+     "tools/list through a real in-process client"),
+    ("unknown", "refuse, with a tool error (raise `ToolError`) that names it, any argument name other than "
+                "`order_number` and `dry_run` (`dryRun`, `dry-run`, `force`, …)",
+     "fixed misspellings, an extra name next to a valid dry_run, and hypothesis-generated names"),
+    ("strict", "accept `dry_run` only as a real JSON `true` or `false`: refuse `\"yes\"`, `\"false\"`, `1`, `0`, "
+               "`null` and every other value",
+     "fixed values and hypothesis-generated JSON values of every other type"),
+    ("unchanged", "change nothing when a call is refused",
+     "after every refusal a dry run shows the order still uncancelled"),
+    ("works", "still cancel through `failures.cancel`: `dry_run=true` only checks, a call without `dry_run` or "
+              "with `dry_run=false` cancels, a shipped order stays a tool error",
+     "dry runs, plain calls and dry_run=false on two orders, a shipped order, and a repeat after cancelling"),
+    ("per_server", "keep the orders per server: a second server built by your function starts with every order "
+                   "uncancelled",
+     "a second server built after the first one cancelled two orders"),
+)
 
-@checker("3.4")
+
+def _status(result: dict) -> Any:
+    return (result.get("structuredContent") or {}).get("status") if not result.get("isError") else None
+
+
+def _outcome(result: dict) -> str:
+    if result.get("isError"):
+        return f"a tool error: {shown(result_text(result), 100)}"
+    return f"it ran: {shown(json.dumps(result.get('structuredContent') or result_text(result)), 100)}"
+
+
+@checker("3.4", RULES_3_4)
 def ex_03_4(build_cancel_server) -> str:
-    """Check a cancel_order that refuses unknown argument names and non-boolean dry_run values."""
+    """Check a cancel_order that refuses unknown argument names and non-boolean dry_run values, changing nothing."""
+    from hypothesis import strategies as st
+
     server = build_server(build_cancel_server)
-    calls = [
-        ("cancel_order", {"order_number": "ORD-1043", "dryRun": True}),
-        ("cancel_order", {"order_number": "ORD-1043", "dry_run": "yes"}),
-        ("cancel_order", {"order_number": "ORD-1043", "dry_run": 1}),
-        ("cancel_order", {"order_number": "ORD-1043", "dry_run": True}),
-        ("cancel_order", {"order_number": "ORD-1043"}),
-        ("cancel_order", {"order_number": "ORD-1042", "dry_run": False}),
+    unknown_calls = [
+        ({"order_number": "ORD-1043", "dryRun": True}, "dryRun"),
+        ({"order_number": "ORD-1043", "dry-run": True}, "dry-run"),
+        ({"order_number": "ORD-1043", "dry_run": True, "force": True}, "force"),
+        ({"order_number": "ORD-1045", "reason": "customer asked"}, "reason"),
+        ({"order_number": "ORD-1045", "Dry_Run": False}, "Dry_Run"),
+        ({"order_number": "ORD-1045", "order-number": "ORD-1043", "dry_run": False}, "order-number"),
     ]
-    seen = probe(server, lambda tools: calls if "cancel_order" in [t["name"] for t in tools] else [])
-    require("cancel_order" in seen.names, "a tool named cancel_order", ", ".join(seen.names) or "no tools")
-    misspelled, word, number, check, real, shipped = seen.results
-    require(bool(misspelled.get("isError")), "{'dryRun': true} to be refused: the tool takes dry_run, and the "
-            "SDK silently drops names it does not know", "it ran, and cancelled ORD-1043")
-    require("dryRun" in result_text(misspelled) and not _hidden(misspelled, "cancel_order"),
-            "the refusal to name the unknown argument 'dryRun'", repr(result_text(misspelled)[:120]))
-    for value, result in (("'yes'", word), ("1", number)):
-        require(bool(result.get("isError")), f"dry_run={value} to be refused (only true or false)",
-                "it was accepted as a boolean")
-    require(not check.get("isError") and (check.get("structuredContent") or {}).get("status") == "packed",
-            "the dry run to leave ORD-1043 packed (so no refused call changed anything)",
-            json.dumps(check.get("structuredContent", result_text(check)[:80])))
-    require(not real.get("isError") and (real.get("structuredContent") or {}).get("status") == "cancelled",
-            "a plain call to cancel ORD-1043", json.dumps(real.get("structuredContent", result_text(real)[:80])))
-    require(bool(shipped.get("isError")), "ORD-1042 (shipped) to stay a tool error", result_text(shipped)[:80])
-    return "cancel_order refuses unknown names and non-boolean dry_run; valid calls still work"
+    strict_values = ["yes", "false", "true", 1, 0, None, "False"]
+    check = {"order_number": "ORD-1043", "dry_run": True}
+    calls = ([check] + [args for args, _ in unknown_calls]
+             + [{"order_number": "ORD-1045", "dry_run": v} for v in strict_values]
+             + [check, {"order_number": "ORD-1045", "dry_run": True}])
+    first, *results = _calls(server, "cancel_order", calls, "tool")
+    properties = probe(server).tool("cancel_order").get("inputSchema", {}).get("properties", {})
+    require({"order_number", "dry_run"} <= set(properties), "tool",
+            f"cancel_order takes {', '.join(properties) or 'nothing'}")
+    require(_status(first) == "packed", "works", lambda: _outcome(first),
+            "a dry run of ORD-1043 (packed) must succeed and leave it packed")
+    for (args, name), result in zip(unknown_calls, results):
+        require_deliberate(result, "cancel_order", "unknown", f"{json.dumps(args)} must be refused")
+        require(name in result_text(result), "unknown", lambda: shown(result_text(result)),
+                f"the refusal of {json.dumps(args)} does not name {name!r}")
+    for value, result in zip(strict_values, results[len(unknown_calls):]):
+        require_deliberate(result, "cancel_order", "strict", f"dry_run={json.dumps(value)} must be refused")
+    first_check, second_check = results[-2:]
+    require(_status(first_check) == "packed" and _status(second_check) == "received", "unchanged",
+            lambda: f"ORD-1043 {_outcome(first_check)}; ORD-1045 {_outcome(second_check)}",
+            "after the refused calls, dry runs must show ORD-1043 packed and ORD-1045 received")
+
+    def refused_name(name: str) -> None:
+        args = {"order_number": "ORD-1043", "dry_run": True, name: True}
+        (result,) = _calls(server, "cancel_order", [args], "tool")
+        require_deliberate(result, "cancel_order", "unknown", f"{json.dumps(args)} must be refused")
+        require(name in result_text(result), "unknown", lambda: shown(result_text(result)),
+                f"the refusal does not name {name!r}")
+
+    names = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"), min_size=2,
+                    max_size=12).filter(lambda n: n not in ("order_number", "dry_run", "ctx", "context"))
+    _for_all(names, refused_name, 10)
+
+    def refused_value(value: Any) -> None:
+        (result,) = _calls(server, "cancel_order", [{"order_number": "ORD-1043", "dry_run": value}], "tool")
+        require_deliberate(result, "cancel_order", "strict", f"dry_run={shown(json.dumps(value), 40)} must be refused")
+
+    values = st.one_of(st.integers(-5, 5), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=6),
+                       st.none(), st.lists(st.booleans(), max_size=2), st.dictionaries(st.text(max_size=3),
+                                                                                      st.booleans(), max_size=1))
+    _for_all(values, refused_value, 12)
+
+    work = [check, {"order_number": "ORD-1043"}, {"order_number": "ORD-1045", "dry_run": False},
+            {"order_number": "ORD-1042", "dry_run": True}, {"order_number": "ORD-1042"}, check]
+    still, plain, explicit, shipped_check, shipped, again = _calls(server, "cancel_order", work, "tool")
+    require(_status(still) == "packed", "unchanged", lambda: f"ORD-1043 {_outcome(still)}",
+            "after the generated refusals, a dry run must show ORD-1043 packed")
+    require(_status(plain) == "cancelled", "works", lambda: _outcome(plain), "ORD-1043 without dry_run must cancel")
+    require(_status(explicit) == "cancelled", "works", lambda: _outcome(explicit),
+            "ORD-1045 with dry_run=false must cancel")
+    for label, result in (("dry run of", shipped_check), ("call on", shipped)):
+        require_deliberate(result, "cancel_order", "works", f"a {label} shipped ORD-1042 must stay a tool error")
+    require(_status(again) == "cancelled", "works", lambda: _outcome(again),
+            "a dry run after cancelling must show ORD-1043 cancelled")
+    second = build_server(build_cancel_server)
+    fresh = _calls(second, "cancel_order", [check, {"order_number": "ORD-1045", "dry_run": True}], "tool")
+    require([_status(result) for result in fresh] == ["packed", "received"], "per_server",
+            lambda: "; ".join(_outcome(result) for result in fresh),
+            "on a second server, dry runs must show ORD-1043 packed and ORD-1045 received")
+    return ("cancel_order refuses unknown names and every non-boolean dry_run without changing anything; dry runs, "
+            "cancels and shipped orders behave, per server")

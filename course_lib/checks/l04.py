@@ -1,12 +1,19 @@
-"""Checkers and hints for lesson 04: annotations are hints."""
+"""Checkers and hints for lesson 04: annotations are hints.
+
+Each checker judges against a written spec (`RULES_4_N`) that the exercise text states word for word.
+4.1's honest hints are observed by driving the ops toolbox (does a call change anything? does a second
+identical call change anything more? does it remove what was there?); 4.2's expected decisions are the
+team's rules applied to annotations read from real servers and to every combination of hints.
+"""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
 from course_lib import host, wire
-from course_lib.checks.core import call_learner, checker, fail, probe, require
+from course_lib.checks.core import call_learner, checker, fail, probe, require, shown, spec
 from course_lib.servers.base import new_server, tool as register_tool
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -15,7 +22,7 @@ HINTS: dict[str, tuple[str, ...]] = {
         "overwrite data? Does a second identical call change anything more? Does it reach beyond this server?",
         "A hint you leave out is read with its default: readOnlyHint false, destructiveHint true, "
         "idempotentHint false, openWorldHint true. A tool that only touches this server's own data needs "
-        "open_world_hint=False said out loud.",
+        "open_world_hint=False said out loud. A read-only tool never says destructive_hint=True.",
         "get_service_status: read_only_hint=True, open_world_hint=False. add_runbook_step: read_only_hint=False, "
         "destructive_hint=False, idempotent_hint=True, open_world_hint=False. delete_runbook: destructive True, "
         "idempotent True, open world False. post_status_update: destructive False, idempotent False, open world True.",
@@ -33,64 +40,139 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 # --- 4.1 honest annotations ---------------------------------------------------------------------------
 
-TRUTH: dict[str, dict[str, tuple[bool, str]]] = {
-    "get_service_status": {
-        "readOnlyHint": (True, "it only reads"),
-        "openWorldHint": (False, "it reads only this server's own status table"),
-    },
-    "add_runbook_step": {
-        "readOnlyHint": (False, "it adds a step"),
-        "destructiveHint": (False, "existing steps are never changed or removed"),
-        "idempotentHint": (True, "a second call with the same requestId adds nothing"),
-        "openWorldHint": (False, "the runbook lives on this server"),
-    },
-    "delete_runbook": {
-        "readOnlyHint": (False, "it deletes steps"),
-        "destructiveHint": (True, "deleted steps cannot be recovered"),
-        "idempotentHint": (True, "deleting an already empty runbook changes nothing"),
-        "openWorldHint": (False, "the runbook lives on this server"),
-    },
-    "post_status_update": {
-        "readOnlyHint": (False, "it publishes a post"),
-        "destructiveHint": (False, "it only adds a post"),
-        "idempotentHint": (False, "every call publishes a new post"),
-        "openWorldHint": (True, "customers read the public status page"),
-    },
-}
+RULES_4_1 = spec(
+    ("dict", "return a dict with one `ToolAnnotations(...)` (or its wire-form dict) per ops tool, keyed by tool "
+             "name, and no other names",
+     "the returned keys and values; the toolbox is built with them"),
+    ("read_only", "say `readOnlyHint` true exactly for the tool that changes nothing",
+     "annotations read through a real client, absent hints taken at their defaults, compared with what calling "
+     "each tool on a fresh toolbox changes"),
+    ("destructive", "for each tool that changes data, say whether it can remove or overwrite what was there "
+                    "(`destructiveHint`)",
+     "observed: do existing runbook steps or posts survive a call?"),
+    ("idempotent", "for each tool that changes data, say whether a second identical call changes anything more "
+                   "(`idempotentHint`)",
+     "observed: each changing tool called twice with the same arguments"),
+    ("open_world", "say `openWorldHint` true only for the tool whose effect reaches people outside this server",
+     "not observable in process: the check reads it from the tool's description (customers read the public "
+     "status page; everything else lives on this server)"),
+    ("consistent", "never mark a read-only tool `destructiveHint` true (the two hints contradict each other)",
+     "the annotations as sent"),
+)
 
 
-@checker("4.1")
+@checker("4.1", RULES_4_1)
 def ex_04_1(ops_annotations) -> str:
     """Check honest annotations for the four ops tools, as a host reads them from `tools/list`."""
     from mcp_types import ToolAnnotations
 
     from course_lib.servers import ops
 
+    def observed_hints() -> dict[str, dict[str, tuple[bool, str]]]:
+        """The honest hints of the ops toolbox, found by calling its tools on a fresh server."""
+        from course_lib.servers import ops
+
+        async def run() -> dict[str, dict[str, tuple[bool, str]]]:
+            async with wire.connect(ops.build_server()) as client:
+                async def call(name: str, **arguments: Any) -> dict:
+                    return wire.dump(await client.call_tool(name, arguments)).get("structuredContent") or {}
+
+                async def state() -> dict:
+                    return {s: await call("get_service_status", service=s) for s in ("checkout", "payments", "search")}
+
+                before = await state()
+                after = await state()  # get_service_status was called three times in between
+                reads_only = before == after
+                key = "0b1c5e2a-6f3d-4c8e-9a71-2d4f6b8e0c13"
+                first = await call("add_runbook_step", service="checkout", step="Page the on-call.", requestId=key)
+                other = await call("add_runbook_step", service="checkout", step="Check the queue.",
+                                   requestId="7e2d9c40-1a5b-4f38-b6e2-93c0d1a8f547")
+                kept = other["steps"][: len(first["steps"])] == first["steps"]
+                added = len(first["steps"]) > before["checkout"]["runbookSteps"]
+                repeat = await call("add_runbook_step", service="checkout", step="Page the on-call.", requestId=key)
+                add_again = len(repeat["steps"]) > len(other["steps"])
+                emptied = await call("delete_runbook", service="payments")
+                removed = (await state())["payments"]["runbookSteps"] < before["payments"]["runbookSteps"]
+                await call("delete_runbook", service="payments")
+                delete_again = (await state())["payments"]["runbookSteps"] != len(emptied["steps"])
+                post = await call("post_status_update", service="checkout", message="Checkout is slow; we are on it.")
+                second_post = await call("post_status_update", service="checkout", message="Checkout is slow; we are on it.")
+            return {
+                "get_service_status": {
+                    "readOnlyHint": (reads_only, "calling it changes nothing"),
+                    "openWorldHint": (False, "it reads only this server's own status table"),
+                },
+                "add_runbook_step": {
+                    "readOnlyHint": (not added, "it adds a step"),
+                    "destructiveHint": (not kept, "existing steps stay as they were"),
+                    "idempotentHint": (not add_again, "a second call with the same requestId adds nothing"),
+                    "openWorldHint": (False, "the runbook lives on this server"),
+                },
+                "delete_runbook": {
+                    "readOnlyHint": (not removed, "it deletes steps"),
+                    "destructiveHint": (removed, "deleted steps cannot be recovered"),
+                    "idempotentHint": (not delete_again, "deleting an already empty runbook changes nothing"),
+                    "openWorldHint": (False, "the runbook lives on this server"),
+                },
+                "post_status_update": {
+                    "readOnlyHint": (not post.get("postId"), "it publishes a post"),
+                    "destructiveHint": (post.get("postId") == second_post.get("postId"), "each post is added; none "
+                                                                                         "is replaced"),
+                    "idempotentHint": (post.get("postId") == second_post.get("postId"), "every call publishes a new "
+                                                                                        "post"),
+                    "openWorldHint": (True, "customers read the public status page"),
+                },
+            }
+
+        return wire.run_sync(run)
+
     given = call_learner(ops_annotations)
-    require(isinstance(given, dict), "a dict mapping each tool name to its ToolAnnotations", type(given).__name__)
-    unknown = sorted(set(given) - set(ops.TOOL_NAMES))
-    require(not unknown, f"only the tool names {', '.join(ops.TOOL_NAMES)}",
-            f"unknown name(s) {', '.join(unknown)}")
+    require(isinstance(given, dict), "dict", type(given).__name__)
+    unknown = sorted(str(name) for name in set(given) - set(ops.TOOL_NAMES))
+    require(not unknown, "dict", f"unknown name(s) {', '.join(unknown)}", f"the names are {', '.join(ops.TOOL_NAMES)}")
     for name, value in given.items():
-        require(isinstance(value, (ToolAnnotations, dict)), f"a ToolAnnotations(...) for {name}",
-                type(value).__name__)
+        require(isinstance(value, (ToolAnnotations, dict)), "dict", type(value).__name__, f"for {name}")
     try:
         server = ops.build_server(annotations=given)
-    except Exception as error:  # e.g. a dict with a misspelled hint
-        raise fail("ToolAnnotations(...) values the SDK accepts", f"{type(error).__name__}") from None
+    except Exception as error:  # e.g. a dict with a value that is not a boolean
+        raise fail("dict", f"{type(error).__name__}: {shown(error, 120)}", "values the SDK accepts") from None
     seen = probe(server)
-    for name, truth in TRUTH.items():
+    truth = observed_hints()
+    rule_of = {"readOnlyHint": "read_only", "destructiveHint": "destructive", "idempotentHint": "idempotent",
+               "openWorldHint": "open_world"}
+    for name in ops.TOOL_NAMES:
         sent = seen.tool(name).get("annotations") or {}
         effective = host.effective_hints(sent)
-        for hint, (honest, why) in truth.items():
-            if effective[hint] != honest:
+        require(not (effective["readOnlyHint"] and sent.get("destructiveHint") is True), "consistent",
+                json.dumps({k: v for k, v in sent.items() if k != "title"}), name)
+    for hint in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"):
+        for name in ops.TOOL_NAMES:
+            if hint not in truth[name]:
+                continue
+            honest, why = truth[name][hint]
+            sent = seen.tool(name).get("annotations") or {}
+            if host.effective_hints(sent)[hint] != honest:
                 found = (f"absent, which a host reads as {json.dumps(host.DEFAULTS[hint])}" if sent.get(hint) is None
                          else json.dumps(sent[hint]))
-                raise fail(f"{name} with {hint} {json.dumps(honest)} ({why})", found)
+                raise fail(rule_of[hint], found, f"{name} with {hint} {json.dumps(honest)}: {why}")
     return "a host now reads one read-only tool, one additive and idempotent, one destructive, one open-world"
 
 
 # --- 4.2 the team's confirmation policy ---------------------------------------------------------------
+
+RULES_4_2 = spec(
+    ("decision", "return `host.Decision(ask, reason)` with a reason the person can read, for every call",
+     "every decision's type and reason"),
+    ("untrusted", "from a server that is not trusted, ask before every call, whatever its annotations say",
+     "a lying server in a real host, and every combination of hints with trusted=False"),
+    ("inside_reads", "from a trusted server, run without asking a tool that only reads and stays inside the "
+                     "server (`readOnlyHint` true, `openWorldHint` false)",
+     "trusted read-only tools of the incidents server, and every combination of hints"),
+    ("ask_else", "from a trusted server, ask before everything else",
+     "changes, reads that reach outside, and every other combination of hints"),
+    ("defaults", "read an absent hint as its default (`host.effective_hints` fills them in)",
+     "servers that send no annotations or leave hints out, and every combination with hints absent"),
+)
 
 TRUSTED = ("incidents", "weather", "ops", "status")
 """The servers the checker's host trusts; `drafts` (the liar) is not among them."""
@@ -117,52 +199,82 @@ def _servers() -> dict[str, Any]:
             "status": _status_server(), "drafts": drafts.build_server()}
 
 
-SCENARIO: list[tuple[str, str, dict, bool, str]] = [
-    ("drafts", "tidy_drafts", {}, True, "an untrusted server's annotations are ignored"),
-    ("drafts", "list_drafts", {}, True, "every call to an untrusted server asks, even one labelled read-only"),
-    ("ops", "delete_runbook", {"service": "search"}, True,
-     "trusted, but it sends no annotations: an absent destructiveHint means true"),
-    ("ops", "get_service_status", {"service": "search"}, True,
-     "trusted, but it sends no annotations: an absent readOnlyHint means false"),
+_SCENARIO: list[tuple[str, str, dict, str]] = [
+    ("drafts", "tidy_drafts", {}, "an untrusted server's annotations are ignored"),
+    ("drafts", "list_drafts", {}, "every call to an untrusted server asks, even one labelled read-only"),
+    ("ops", "delete_runbook", {"service": "search"}, "it sends no annotations: an absent destructiveHint means true"),
+    ("ops", "get_service_status", {"service": "search"}, "it sends no annotations: an absent readOnlyHint means false"),
     ("incidents", "add_incident_note", {"incidentId": "INC-101", "note": "Checked.",
-                                        "requestId": "5a3e1c9b-7f2d-4b8e-a6c4-1d9f8e7b6a50"}, True,
-     "trusted, but it adds data: only reads may run without asking"),
-    ("weather", "get_daily_forecast", {"city": "Oslo", "days": 1}, True,
-     "trusted and read-only, but it reaches outside: openWorldHint true"),
-    ("status", "check_vendor_status", {"vendor": "acquirer"}, True,
-     "trusted and read-only, but an absent openWorldHint means true"),
-    ("incidents", "get_incident", {"incidentId": "INC-101"}, False,
-     "a trusted read that stays inside; asking before every read trains people to click yes"),
-    ("incidents", "search_incidents", {}, False, "a trusted read that stays inside"),
+                                        "requestId": "5a3e1c9b-7f2d-4b8e-a6c4-1d9f8e7b6a50"},
+     "it adds data: only reads may run without asking"),
+    ("weather", "get_daily_forecast", {"city": "Oslo", "days": 1}, "read-only, but it reaches outside: openWorldHint true"),
+    ("status", "check_vendor_status", {"vendor": "acquirer"}, "read-only, but an absent openWorldHint means true"),
+    ("incidents", "get_incident", {"incidentId": "INC-101"},
+     "a read that stays inside; asking before every read trains people to click yes"),
+    ("incidents", "search_incidents", {}, "a read that stays inside"),
 ]
 
 
-@checker("4.2")
+def _decide(team_policy: Any, annotations: dict, trusted: bool) -> host.Decision:
+    decision = call_learner(team_policy, dict(annotations), trusted)
+    require(isinstance(decision, host.Decision), "decision", type(decision).__name__)
+    require(isinstance(decision.reason, str) and bool(decision.reason.strip()), "decision", repr(decision.reason),
+            "a reason the person can read")
+    require(isinstance(decision.ask, bool), "decision", repr(decision.ask), "ask must be True or False")
+    return decision
+
+
+@checker("4.2", RULES_4_2)
 def ex_04_2(team_policy) -> str:
-    """Check the team's policy in a host that calls five servers through real clients."""
+    """Check the team's policy in a host that calls five servers, then on every combination of hints."""
+
+    def team_rule(annotations: dict, trusted: bool) -> tuple[bool, str]:
+        """(ask?, which rule decides) under the team's rules as the exercise states them."""
+        if not trusted:
+            return True, "untrusted"
+        hints = host.effective_hints(annotations)
+        if hints["readOnlyHint"] and not hints["openWorldHint"]:
+            return False, "inside_reads"
+        relies_on_default = any(annotations.get(hint) is None for hint in ("readOnlyHint", "openWorldHint"))
+        return True, "defaults" if relies_on_default else "ask_else"
+
     servers = _servers()
     listed = {label: {t["name"]: t for t in probe(server).tools} for label, server in servers.items()}
-    for label, tool, _, _, _ in SCENARIO:  # call it once per case first: a crash or a wrong type fails here
-        decision = call_learner(team_policy, host.annotations_of(listed[label][tool]), label in TRUSTED)
-        require(isinstance(decision, host.Decision), "team_policy to return host.Decision(ask=..., reason=...)",
-                type(decision).__name__)
-        require(isinstance(decision.reason, str) and bool(decision.reason.strip()),
-                "a reason in every Decision", repr(decision.reason))
+    for label, tool, _, _ in _SCENARIO:  # call it once per case first: a crash or a wrong type fails here
+        _decide(team_policy, host.annotations_of(listed[label][tool]), label in TRUSTED)
     agent = host.Host(team_policy, trusted=TRUSTED, person=host.person(default=False), echo=False)
 
     async def run() -> list[str]:
-        for label, tool, arguments, _, _ in SCENARIO:
+        for label, tool, arguments, _ in _SCENARIO:
             async with agent.connect(label, servers[label]) as session:
                 await session.call(tool, arguments)
         async with wire.connect(servers["drafts"]) as client:
             return (await client.call_tool("list_drafts", {})).structured_content["drafts"]
 
     drafts_left = wire.run_sync(run)
-    for (label, tool, _, should_ask, why), entry in zip(SCENARIO, agent.log):
+    for (label, tool, _, why), entry in zip(_SCENARIO, agent.log):
+        should_ask, rule = team_rule(host.annotations_of(listed[label][tool]), label in TRUSTED)
         if entry.decision.ask != should_ask:
             found = "it ran without asking" if should_ask else "the host asked first"
             if tool == "tidy_drafts":
                 found += f" and deleted all {3 - len(drafts_left)} drafts"
-            raise fail(f"{label}.{tool} to {'ask first' if should_ask else 'run without asking'} ({why})", found)
-    return ("trusted inside-only reads ran without asking; every other call asked first, and the lying "
-               "tidy_drafts deleted nothing")
+            trust = "trusted" if label in TRUSTED else "untrusted"
+            raise fail(rule, found, f"{label}.{tool} to {'ask first' if should_ask else 'run without asking'}: "
+                                    f"{trust}, {why}")
+    cases = 0
+    for values in itertools.product((True, False, None), repeat=4):
+        annotations = {hint: value for hint, value in zip(host.HINTS, values) if value is not None}
+        if annotations.get("readOnlyHint") is True and annotations.get("destructiveHint") is True:
+            continue  # contradictory hints: asking or not are both defensible
+        for extra in ({}, {"title": "A tool"}):
+            for trusted in (True, False):
+                should_ask, rule = team_rule(annotations, trusted)
+                decision = _decide(team_policy, {**extra, **annotations}, trusted)
+                cases += 1
+                if decision.ask != should_ask:
+                    raise fail(rule, "it ran without asking" if should_ask else "it asked first",
+                               f"{'a trusted' if trusted else 'an untrusted'} tool with annotations "
+                               f"{json.dumps(annotations) if annotations else 'none'} to "
+                               f"{'ask first' if should_ask else 'run without asking'}")
+    return (f"trusted inside-only reads ran without asking; every other call asked first ({cases} combinations of "
+            "hints and trust), and the lying tidy_drafts deleted nothing")

@@ -5,7 +5,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "to return an OrderSummary as structuredContent"
+EXPECT = 'the outputSchema of -> orders.OrderSummary'
 
 
 def answer():

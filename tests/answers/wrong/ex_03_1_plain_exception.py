@@ -4,7 +4,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import orders
 
-EXPECT = "raise ToolError, not a plain exception"
+EXPECT = 'hidden crash'
 
 
 def answer():

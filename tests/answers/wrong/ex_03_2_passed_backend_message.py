@@ -5,7 +5,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "no internals in the message"
+EXPECT = 'keep SQL, host names, e-mail addresses'
 
 
 def answer():

@@ -5,7 +5,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "the same answer for another customer's order"
+EXPECT = "answer another customer's order exactly as a missing one"
 
 
 def answer():

@@ -7,7 +7,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from course_lib import wire
 from course_lib.servers import failures, orders
 
-EXPECT = "dry_run='yes' to be refused"
+EXPECT = 'dry_run="yes" must be refused'
 
 
 def answer():

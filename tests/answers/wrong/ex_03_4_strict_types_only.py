@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import failures, orders
 
-EXPECT = "{'dryRun': true} to be refused"
+EXPECT = '{"order_number": "ORD-1043", "dryRun": true} must be refused'
 
 
 def answer():

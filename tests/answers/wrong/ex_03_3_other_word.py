@@ -1,0 +1,8 @@
+"""Uses a word that is neither kind."""
+
+EXPECT = 'one of two kinds'
+
+
+def answer():
+    return {"a": "protocol", "b": "protocol", "c": "protocol", "d": "validation",
+            "e": "execution", "f": "execution", "g": "protocol", "h": "execution"}
