@@ -8,13 +8,12 @@ import re
 from pathlib import Path
 
 import mcp_types
-import nbformat
 import pytest
 from mcp import MCPError
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, ConfigDict
 
-from conftest import ROOT
+
 from course_lib import protocol, serving, show, wire
 from course_lib.servers import base, failures, orders
 
@@ -217,18 +216,6 @@ def test_exchange_hides_the_opening_and_the_envelope():
 
 
 # --- lesson notebooks ----------------------------------------------------------------------------
-
-
-def test_exercise_3_3_lists_exactly_the_failures_its_checker_grades():
-    from course_lib.checks import l03
-
-    notebook = nbformat.read(ROOT / "solutions" / "03_two_kinds_of_failure.ipynb", as_version=4)
-    text = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
-    listed = re.findall(r"^\* \((\w)\) (.+)$", text, re.M)
-    assert listed == [(key, sentence) for key, (sentence, _kind) in l03.FAILURES.items()]
-
-
-# --- what lesson 03 says about strictness in SDK 2.3 ----------------------------------------------
 
 
 class Plan(BaseModel):
