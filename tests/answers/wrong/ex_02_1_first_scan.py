@@ -7,7 +7,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "TODO"
+EXPECT = "the latest scan's time of ORD-1042"
 
 
 class LatestScan(BaseModel):

@@ -7,7 +7,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "TODO"
+EXPECT = "should name it and 2026-10-07"
 
 
 class LatestScan(BaseModel):

@@ -7,7 +7,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "TODO"
+EXPECT = "answer another customer's order (ORD-1050) exactly as a missing one"
 
 
 class LatestScan(BaseModel):

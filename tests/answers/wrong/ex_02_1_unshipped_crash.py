@@ -7,7 +7,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "TODO"
+EXPECT = "a hidden crash"
 
 
 class LatestScan(BaseModel):

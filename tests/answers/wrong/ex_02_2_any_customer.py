@@ -7,7 +7,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "TODO"
+EXPECT = "ORD-1050 is another customer's order"
 
 
 class OrderStatus(BaseModel):

@@ -6,7 +6,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import orders
 
-EXPECT = "TODO"
+EXPECT = "found tracking_code 'not shipped yet'"
 
 
 class OrderStatus(BaseModel):

@@ -1,6 +1,6 @@
 """Tests for structuredContent instead of isError: an error result that carries structuredContent gives rows."""
 
-EXPECT = "TODO"
+EXPECT = "an isError result that carries structuredContent"
 
 
 def answer(result):

@@ -1,6 +1,6 @@
 """Sorts the rows by order number: the server's order (newest first) is lost."""
 
-EXPECT = "TODO"
+EXPECT = "in the order structuredContent lists them"
 
 
 def answer(result):
