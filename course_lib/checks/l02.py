@@ -94,7 +94,7 @@ RULES_2_1 = spec(
                      "token, and every earlier scan, in structuredContent and in the text content",
      "each value of the backend's record and row searched in the whole result"),
     ("not-shipped", "refuse an order that has not shipped with a tool error (ToolError) that names the order and "
-                    "says when it is expected (its expected delivery date, e.g. 2026-10-07)",
+                    "says when it is expected (its expected delivery date, e.g. 2026-10-07 or 7 October)",
      "ORD-1043 and ORD-1045; a hidden crash fails"),
     ("foreign", "answer another customer's order (ORD-1050) exactly as a missing one, with a tool error that "
                 "names the number and shows nothing of that order",
@@ -114,6 +114,17 @@ def _latest_fields(store: orders.OrderStore, number: str) -> dict[str, str]:
             "latest scan's place": last.location, "latest scan's description": last.description}
 
 
+def _date_forms(iso: str) -> list[str]:
+    """An ISO date as a message may write it: 2026-10-07, 7 October, October 7, 7 Oct, Oct 7."""
+    from datetime import date
+
+    day = date.fromisoformat(iso)
+    forms = [iso]
+    for month in (day.strftime("%B"), day.strftime("%b")):
+        forms += [f"{day.day} {month}", f"{month} {day.day}", f"{month} {day.day:02d}"]
+    return forms
+
+
 def _internals(store: orders.OrderStore, number: str) -> dict[str, str]:
     record, row = store.shipment(number), store.record(number)
     found = {"the carrier's API key": record.carrier_api_key, "the depot host": record.depot_host,
@@ -121,6 +132,11 @@ def _internals(store: orders.OrderStore, number: str) -> dict[str, str]:
              "the fulfilment host": row.fulfilment_host}
     found.update({f"scanner id {scan.scanner_id}": scan.scanner_id for scan in record.scans})
     found.update({f"an earlier scan ({scan.at}, {scan.description})": scan.at for scan in record.scans[:-1]})
+    allowed = list(_latest_fields(store, number).values())
+    for scan in record.scans[:-1]:  # earlier places and events, unless the latest scan's own text contains them
+        for text in (scan.description, scan.location):
+            if len(text) >= 6 and not any(text in value for value in allowed):
+                found[f"an earlier scan ({scan.description} at {scan.location})"] = text
     return found
 
 
@@ -157,7 +173,8 @@ def ex_02_1(build_tracking_server) -> str:
         require_deliberate(result, "track_order", "not-shipped", f"{number} has not shipped")
         expected = store.record(number).expected_delivery
         text = result_text(result)
-        require(number in text and expected in text, "not-shipped", outcome(result),
+        require(number in text and any(form in text for form in _date_forms(expected)), "not-shipped",
+                outcome(result),
                 f"the message for {number} should name it and {expected}")
     _judge_refusals(seen.results[4:6], "track_order", "foreign", "ORD-1050", "ORD-9999")
     small = len(json.dumps(seen.results[0]["structuredContent"]))
@@ -315,11 +332,9 @@ def ex_02_3(order_rows) -> str:
 
     @settings(derandomize=True, database=None, max_examples=80, deadline=None,
               phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
-    @given(st.lists(order, max_size=6), texts, st.booleans())
-    def each(rows: list[dict], text: str, explicit_ok: bool) -> None:
-        result = {"content": [{"type": "text", "text": text}], "structuredContent": {"orders": rows}}
-        if explicit_ok:
-            result["isError"] = False
+    @given(st.lists(order, max_size=6), texts)
+    def each(rows: list[dict], text: str) -> None:
+        result = {"content": [{"type": "text", "text": text}], "structuredContent": {"orders": rows}, "isError": False}
         _judge_rows(order_rows, f"a generated result with {len(rows)} orders", result, "rows")
 
     each()
