@@ -2,42 +2,106 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 from course_lib import wire
-from course_lib.checks.core import call_learner, checker, fail
+from course_lib.errors import CheckFailed
+from course_lib.checks.core import call_learner, checker, fail, require, spec
 
 HINTS: dict[str, tuple[str, ...]] = {
     "0.1": (
         "Print the definition with show.as_json(tool) and find where 'minimum' and 'maximum' sit.",
         "They are under definition['inputSchema']['properties'][parameter]. A parameter without a bound "
-        "has no such key: use .get() so the answer is None.",
+        "has no such key: use .get() so the answer is None. A bound of 0 is a bound, not a missing one.",
         "schema = definition['inputSchema']['properties'][parameter]; "
         "return schema.get('minimum'), schema.get('maximum')",
     ),
 }
 
+RULES_0_1 = spec(
+    ("pair", "return a pair (minimum, maximum) for the parameter you are asked about (a tuple or a list)",
+     "the lesson server's get_daily_forecast days, then generated definitions with several parameters, "
+     "random names and bounds (0, negative and fractional included)"),
+    ("read", "read the bounds from that parameter's own `minimum` and `maximum` keywords in the wire definition",
+     "every generated definition has other parameters with other bounds, and random tool names"),
+    ("missing", "give `None` for a bound the parameter does not have",
+     "parameters with only a minimum, only a maximum, or neither"),
+)
 
-def _tool(name: str, **fields) -> dict:
+
+def _tool(name: str, properties: dict[str, dict]) -> dict:
+    """A wire-form definition made by the SDK's own Tool model, so it looks like any listed tool."""
     from mcp_types import Tool
 
-    schema = {"type": "object", "properties": {"n": fields}, "required": ["n"]}
+    schema = {"type": "object", "properties": properties, "required": sorted(properties)[:1]}
     return wire.dump(Tool(name=name, input_schema=schema))
 
 
-@checker("0.1")
+def _bounds_of(schema: dict) -> tuple[Any, Any]:
+    return schema.get("minimum"), schema.get("maximum")
+
+
+def _judge(bounds: Any, definition: dict, parameter: str) -> None:
+    expected = _bounds_of(definition["inputSchema"]["properties"][parameter])
+    try:
+        got = call_learner(bounds, copy.deepcopy(definition), parameter)
+    except CheckFailed as crash:  # the learner's function raised: name the rule that case probes
+        if crash.rule or not str(crash.found).startswith("it raised"):
+            raise
+        raise fail("missing" if None in expected else "read", crash.found,
+                   f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}") from None
+    require(isinstance(got, (tuple, list)) and len(got) == 2, "pair", repr(got),
+            f"bounds(<{definition['name']}>, {parameter!r})")
+    pair = tuple(got)
+    if pair == expected and [b is None for b in pair] == [b is None for b in expected]:
+        return
+    missing = [key for key, value in zip(("minimum", "maximum"), expected) if value is None]
+    rule = "missing" if any(e is None and g is not None for e, g in zip(expected, pair)) else "read"
+    where = f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}"
+    if missing and rule == "missing":
+        where += f": {parameter} has no {' and no '.join(missing)}"
+    raise fail(rule, repr(got), where)
+
+
+@checker("0.1", RULES_0_1)
 def ex_00_1(bounds) -> str:
     """Check a function that reads a parameter's bounds from a wire definition."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import strategies as st
+
     from course_lib.servers import weather
 
-    forecast = next(t for t in wire.run_sync(wire.list_tools, weather.build_server()) if t.name == "get_daily_forecast")
-    cases = [
-        (wire.dump(forecast), "days", (1, 7)),
-        (_tool("pick", type="integer", minimum=0, maximum=100), "n", (0, 100)),
-        (_tool("open_ended", type="integer", minimum=5), "n", (5, None)),
-        (_tool("unbounded", type="integer"), "n", (None, None)),
-    ]
-    for definition, parameter, expected in cases:
-        got = call_learner(bounds, definition, parameter)
-        normalized = tuple(got) if isinstance(got, (tuple, list)) else got
-        if normalized != expected:
-            raise fail(f"bounds(<{definition['name']}>, {parameter!r}) == {expected}", repr(got))
-    return "bounds() reads minimum and maximum from the wire definition, None where a bound is missing"
+    listed = wire.run_sync(wire.list_tools, weather.build_server())
+    forecast = wire.dump(next(t for t in listed if t.name == "get_daily_forecast"))
+    _judge(bounds, forecast, "days")
+    _judge(bounds, forecast, "city")
+
+    # both bounds missing, one missing, a bound of 0: always tried, whatever hypothesis drew
+    fixed = _tool("pick_one", {"n": {"type": "integer", "minimum": 0, "maximum": 0},
+                               "low": {"type": "integer", "minimum": 5},
+                               "high": {"type": "number", "maximum": -1.5},
+                               "free": {"type": "integer"}})
+    for parameter in ("free", "low", "high", "n"):
+        _judge(bounds, fixed, parameter)
+
+    names = st.from_regex(r"[a-z][a-z0-9_]{2,14}", fullmatch=True)
+    bound = st.one_of(st.none(), st.integers(-50, 50), st.sampled_from([0, 0.5, -2.5, 100]))
+    param = st.fixed_dictionaries({"type": st.sampled_from(["integer", "number"])},
+                                  optional={"minimum": bound.filter(lambda b: b is not None),
+                                            "maximum": bound.filter(lambda b: b is not None),
+                                            "description": st.just("a number")})
+    definitions = st.tuples(names, st.dictionaries(names, param, min_size=2, max_size=4))
+
+    @settings(derandomize=True, database=None, max_examples=60, deadline=None, phases=(Phase.explicit, Phase.generate),
+              suppress_health_check=list(HealthCheck))
+    @given(definitions, st.data())
+    def each(named: tuple[str, dict], data: Any) -> None:
+        name, properties = named
+        definition = _tool(name, properties)
+        parameter = data.draw(st.sampled_from(sorted(properties)))
+        _judge(bounds, definition, parameter)
+
+    each()
+    return ("bounds() reads minimum and maximum of the named parameter from any wire definition "
+            "(60 generated ones included), None where a bound is missing")

@@ -2,161 +2,521 @@
 
 from __future__ import annotations
 
-from course_lib import review
-from course_lib.checks.core import Probe, build_server, call_learner, checker, fail, probe, require, result_text
-from course_lib.servers import weather
+import contextlib
+import json
+import re
+import string
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from course_lib import review, wire
+from course_lib.checks.core import (Probe, build_server, call_learner, checker, fail, require, require_deliberate,
+                                    result_text, shown, spec)
+from course_lib.servers import clock, weather
 
 HINTS: dict[str, tuple[str, ...]] = {
     "1.1": (
-        "A model picks a tool from its name and description alone. Name the intent as verb_object "
-        "(what does the person want to get?).",
-        "Write three sentences: what it returns; 'Use it when ...'; 'Do not use it for ...'. "
-        "Describe the parameter with Annotated[str, Field(description=...)].",
+        "A model picks a tool from its name and description alone. Name the intent as verb + object "
+        "(what does the person want to get?), in any casing: get_local_time, lookUpLocalTime, show-local-time.",
+        "The description needs three roles: what it returns; when to use it ('Use it when ...', 'Call it for "
+        "...'); when not ('Do not use it for ...', 'Avoid it for ...', 'It does not ...'). Describe the "
+        "parameter with Annotated[str, Field(description=...)].",
         "For example: get_local_time(city) with 'Current local time and UTC offset for one city. Use it when "
         "someone asks what time it is in a named city. Do not use it to convert between time zones or for "
-        "past or future times.' The body stays `return clock.local_time(city)`.",
+        "past or future times.' The body stays `return clock.local_time(city)`, which already raises a "
+        "ToolError naming an unknown city.",
     ),
     "1.2": (
         "The model never reads your function body, and prose limits are easy to miss. Put each limit "
-        "where the schema shows it.",
+        "where the schema shows it, so the SDK refuses a bad call before your code runs.",
         "days: Annotated[int, Field(ge=1, le=7, description=...)] = 3 gives minimum, maximum and default; "
-        "units: Literal['metric', 'imperial'] = 'metric' gives an enum.",
+        "units: Literal['metric', 'imperial'] = 'metric' gives an enum (a str Enum class works too).",
         "After the change, list the tools: days must show minimum 1 and maximum 7, units an enum. "
-        "Calls with days=10 or units='celsius' then fail before your body runs.",
+        "Calls with days=8, days=0 or units='celsius' then fail before your body runs. A bound in "
+        "json_schema_extra only decorates the schema: nothing enforces it.",
     ),
     "1.3": (
         "The model should see one tool for one intent. Keep the three backend steps, but call them "
-        "inside a single tool instead of exposing each.",
+        "inside a single tool instead of exposing each. Keep the limits of exercise 1.2 in its schema.",
         "Inside get_daily_forecast(city, days, units): city_id = weather.lookup_city_id(city); "
         "days_list = weather.fetch_metric_forecast(city_id, days); convert each high and low with "
         "weather.convert_temperature(value, units).",
-        "Raise ToolError naming the city when lookup_city_id returns None, and return "
+        "Raise ToolError naming the city when lookup_city_id returns None (before fetching), and return "
         "weather.Forecast(city=weather.city_name(city_id), units=units, days=...). "
-        "Do not register get_city_id, get_forecast or convert_units.",
+        "Do not register get_city_id, get_forecast or convert_units, and do not call weather.daily_forecast.",
     ),
     "1.4": (
         "The 2026-07-28 spec allows 1 to 128 characters, each an ASCII letter, a digit, '_', '-' or '.'.",
-        "In Python regular expressions \\w also matches letters such as 'é' and '名'. "
-        "Spell the characters out: [A-Za-z0-9_.-].",
-        "re.fullmatch(r'[A-Za-z0-9_.-]{1,128}', name) is not None (fullmatch, so a trailing newline "
-        "is not accepted either).",
+        "In Python regular expressions \\w also matches letters such as 'é' and '名', and str.isalnum() "
+        "accepts them too. Spell the characters out: [A-Za-z0-9_.-]. '$' also matches before a final newline.",
+        "return re.fullmatch(r'[A-Za-z0-9_.-]{1,128}', name) is not None (fullmatch, so a trailing newline "
+        "is not accepted either; `is not None` makes it a bool).",
     ),
 }
 
 
+# --- helpers shared by the lesson's checkers (and lesson 02's) ---------------------------------------
+# Candidates for core.py: `session`, `resolve`, `int_bounds`, `choices`.
+
+
+def session(server: Any, calls: list[tuple[str, dict]] | Callable[[list[dict]], list[tuple[str, dict]]]) -> Probe:
+    """List the tools and make `calls` through one client; a call the client itself refuses becomes a result.
+
+    A result whose structuredContent breaks its outputSchema makes the SDK client raise RuntimeError;
+    here it becomes `{"clientError": <first line>}` so a check can name it instead of crashing.
+    """
+    from mcp import MCPError
+
+    async def run() -> Probe:
+        async with wire.connect(server) as client:
+            tools = wire.dump(list((await client.list_tools()).tools))
+            names = {tool["name"] for tool in tools}
+            planned = calls(tools) if callable(calls) else calls
+            results = []
+            for name, arguments in planned:
+                if name not in names:
+                    results.append({"isError": True, "content": [{"type": "text", "text": f"no tool {name}"}]})
+                    continue
+                try:
+                    results.append(wire.dump(await client.call_tool(name, arguments)))
+                except RuntimeError as error:
+                    results.append({"clientError": str(error).splitlines()[0]})
+                except MCPError as error:
+                    results.append({"protocolError": f"{error.code} {error.message}"})
+        return Probe(tools, results)
+
+    return wire.run_sync(run)
+
+
+def resolve(schema: dict, root: dict) -> dict:
+    """`schema` with `$ref` replaced by its `$defs` target (siblings such as `default` kept), recursively at the top."""
+    seen = 0
+    while isinstance(schema, dict) and "$ref" in schema and seen < 10:
+        target = schema["$ref"].rsplit("/", 1)[-1]
+        rest = {key: value for key, value in schema.items() if key != "$ref"}
+        schema = {**root.get("$defs", {}).get(target, {}), **rest}
+        seen += 1
+    if isinstance(schema, dict) and len(schema.get("allOf", [])) == 1:  # older pydantic: allOf: [{$ref}]
+        inner = resolve(schema["allOf"][0], root)
+        schema = {**inner, **{key: value for key, value in schema.items() if key != "allOf"}}
+    return schema
+
+
+def param(tool: dict, name: str) -> dict:
+    """One parameter's schema in a listed tool, `$ref` resolved; {} when absent."""
+    schema = tool.get("inputSchema", {})
+    return resolve(schema.get("properties", {}).get(name, {}), schema)
+
+
+def types(schema: dict) -> set[str]:
+    """The JSON types a (resolved) schema allows, through anyOf/oneOf."""
+    found = schema.get("type")
+    out = set(found if isinstance(found, list) else [found] if found else [])
+    for option in schema.get("anyOf", []) + schema.get("oneOf", []):
+        out |= types(option)
+    if "enum" in schema and not out:
+        out |= {type(value).__name__.replace("str", "string") for value in schema["enum"]}
+    return out
+
+
+def int_bounds(schema: dict) -> tuple[Any, Any]:
+    """(lowest, highest) integer a schema allows: `exclusiveMinimum: 0` on an integer counts as `minimum: 1`."""
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if isinstance(schema.get("exclusiveMinimum"), (int, float)):
+        candidate = int(schema["exclusiveMinimum"]) + 1
+        low = candidate if low is None else max(low, candidate)
+    if isinstance(schema.get("exclusiveMaximum"), (int, float)):
+        value = schema["exclusiveMaximum"]
+        candidate = int(value) - 1 if float(value).is_integer() else int(value)
+        high = candidate if high is None else min(high, candidate)
+    return low, high
+
+
+def choices(schema: dict) -> list | None:
+    """The closed set of values a (resolved) schema allows (enum, const, or a union of them); None if open."""
+    if "enum" in schema:
+        return list(schema["enum"])
+    if "const" in schema:
+        return [schema["const"]]
+    options = schema.get("anyOf", []) + schema.get("oneOf", [])
+    if options:
+        found = [choices(option) for option in options]
+        if all(item is not None for item in found):
+            return [value for item in found for value in item]
+    return None
+
+
+def outcome(result: dict) -> str:
+    """A result in a few words, for a failure line."""
+    if "clientError" in result:
+        return f"the client refused the result: {shown(result['clientError'], 120)}"
+    if "protocolError" in result:
+        return f"a JSON-RPC error {result['protocolError']}"
+    kind = "an error" if result.get("isError") else "a result"
+    return f"{kind}: {shown(result_text(result), 120) or json.dumps(result.get('structuredContent'))}"
+
+
+def refused(result: dict) -> bool:
+    return bool(result.get("isError")) or "protocolError" in result
+
+
 # --- 1.1 name and describe a vague tool -------------------------------------------------------------
 
+RULES_1_1 = spec(
+    ("one-tool", "register exactly one tool", "list the tools"),
+    ("name", "give it a verb + object name that is spec-legal, in any casing (get_local_time, lookUpLocalTime, "
+             "show-local-time)",
+     "review.is_valid_name and review.is_verb_object on the listed name"),
+    ("what", "open the description with what the tool returns (e.g. 'Current local time and UTC offset for one "
+             "city.')",
+     "the first sentence has at least three words and does not open with a limit (Do not / Never / Only ...)"),
+    ("when", "say in the description when to use it (e.g. 'Use it when someone asks the time in a city', "
+             "'Helpful for questions like what time is it in Oslo')",
+     "review.invites_use on its clauses (the opening one counts only with use/call/when-style words)"),
+    ("when-not", "say in the description when not to use it (e.g. 'Do not use it to convert between time zones', "
+                 "'Avoid it for past times'; 'It does not ...' counts, a double negative does not)",
+     "review.limits_use on its clauses"),
+    ("city", "take one parameter, city, a string with a description", "the listed inputSchema, $ref resolved"),
+    ("same-job", "return what clock.local_time(city) returns for a known city: its local time and UTC offset "
+                 "(any case and spacing of the name)",
+     "all seven known cities in odd casing and spacing, compared to clock.local_time inside the check"),
+    ("unknown", "answer an unknown city with a tool error (ToolError) whose message names the city",
+     "two unknown cities; a hidden crash (plain exception) fails"),
+)
 
-@checker("1.1")
+_OPENING_WHEN = re.compile(r"\b(?:use|using|call|calling|when|whenever|helpful|useful|ideal|suited|meant|intended|"
+                           r"designed|good for|best for)\b", re.I)
+_OPENS_WITH_LIMIT = re.compile(r"\W*(?:do not|don't|never|avoid|not|only|except|unless)\b", re.I)
+_CITY_SPELLINGS = {"Tokyo": "tokyo", "Kathmandu": "  Kathmandu ", "Denver": "DENVER", "Des Moines": "des moines",
+                   "Nairobi": "Nairobi", "Oslo": "oSLO", "Paris": "Paris"}
+_UNKNOWN_CITIES = ("Atlantis", "Springfield")
+
+
+_PART_SPLIT = re.compile(r",|\band\b|\bor\b|\bnor\b", re.I)
+
+
+_NOT_LIMITING = re.compile(r"\b(?:do not|don't|never|not) hesitate\b|\bnot only\b|\bnot just\b|\bno matter\b|"
+                           r"\bnot limited\b|\bnever fails?\b|\bnot a problem\b", re.I)
+EXTRA_VERBS = frozenset("tell provide report return obtain determine give say lookup".split())
+
+
+def limits_use(clause: str) -> bool:
+    """review.limits_use, but per part of a clause joined by 'and'/'or'/commas ("does not X, and is never Y"
+    limits use twice; it is not one double negative), and phrases such as "do not hesitate" or "not only"
+    do not limit anything (candidates for review.py)."""
+    clause = _NOT_LIMITING.sub(" ", clause)
+    return review.limits_use(clause) or any(review.limits_use(part) for part in _PART_SPLIT.split(clause))
+
+
+def is_verb_object(name: str) -> bool:
+    """review.is_verb_object, with a few more verbs (tell_, provide_, report_ ...; candidates for review.VERBS)."""
+    words = review.name_words(name)
+    return review.is_verb_object(name) or (len(words) >= 2 and words[0] in EXTRA_VERBS
+                                           and all(word.isalnum() and word.isascii() for word in words))
+
+
+def says_when_not(description: str) -> bool:
+    return any(limits_use(part) for part in review.clauses(description))
+
+
+def _says_when(description: str) -> bool:
+    parts = review.clauses(description)
+    later = any(review.invites_use(part) for part in parts[1:])
+    opening = bool(parts) and review.invites_use(parts[0]) and _OPENING_WHEN.search(parts[0]) is not None
+    return later or opening
+
+
+@checker("1.1", RULES_1_1)
 def ex_01_1(build_clock_server) -> str:
     """Check a renamed, described clock tool."""
     server = build_server(build_clock_server)
-    seen: Probe = probe(server, lambda tools: [
-        (tool["name"], {param: city})
+    seen: Probe = session(server, lambda tools: [
+        (tool["name"], {param_name: city})
         for tool in tools[:1]
-        for param in list(tool["inputSchema"].get("properties", {}))[:1]
-        for city in ("Tokyo", "Atlantis")
+        for param_name in list(tool["inputSchema"].get("properties", {}))[:1]
+        for city in [*_CITY_SPELLINGS.values(), *_UNKNOWN_CITIES]
     ])
-    require(len(seen.tools) == 1, "exactly one tool", f"{len(seen.tools)}: {', '.join(seen.names) or 'none'}")
+    require(len(seen.tools) == 1, "one-tool", f"{len(seen.tools)}: {', '.join(seen.names) or 'none'}")
     tool = seen.tools[0]
-    name, description = tool["name"], tool.get("description", "")
-    require(review.is_valid_name(name), "a name of 1-128 characters from A-Z a-z 0-9 _ - .", repr(name))
-    require(review.is_verb_object(name), "a verb_object name such as get_local_time", repr(name))
-    require(len(review.sentences(description)) >= 3,
-            "a description of at least three sentences (what / when / when not)", repr(description))
-    require(review.says_when(description), "a sentence that says when to use it ('Use it when ...')",
-            repr(description))
-    require(review.says_when_not(description), "a sentence that says when not to use it ('Do not use it ...')",
-            repr(description))
-    params = tool["inputSchema"].get("properties", {})
-    require(list(params) == ["city"], "one parameter named city", ", ".join(params) or "no parameters")
-    require("description" in params["city"], "a description on the city parameter", "none")
-    ok, unknown = seen.results
-    require(not ok.get("isError") and "2026-10-02T23:30" in result_text(ok),
-            "the Tokyo call to return the local time 2026-10-02T23:30", result_text(ok)[:120])
-    require(bool(unknown.get("isError")), "an unknown city to be a tool error (isError: true)",
-            result_text(unknown)[:120])
-    return f"{name}(city) has a verb_object name, what/when/when-not description and a described parameter"
+    name, description = tool["name"], tool.get("description") or ""
+    require(review.is_valid_name(name) and is_verb_object(name), "name", repr(name),
+            "its first word must be a verb such as get, show, look, find, retrieve")
+    first = (review.sentences(description) or [""])[0]
+    require(len(first.split()) >= 3 and not (limits_use(first) and _OPENS_WITH_LIMIT.match(first)), "what", shown(description) or "no description")
+    require(_says_when(description), "when", shown(description) or "no description",
+            "no clause of it says when to use the tool")
+    require(says_when_not(description), "when-not", shown(description) or "no description",
+            "no clause of it limits when to use the tool")
+    schema = tool["inputSchema"]
+    params = list(schema.get("properties", {}))
+    require(params == ["city"], "city", ", ".join(params) or "no parameters")
+    city = param(tool, "city")
+    require("string" in types(city) and "city" in schema.get("required", []), "city",
+            f"city of type {'/'.join(sorted(types(city))) or 'any'}"
+            f"{'' if 'city' in schema.get('required', []) else ', optional'}")
+    require(str(city.get("description", "")).strip(), "city", "city has no description")
+    for (canonical, spelled), result in zip(_CITY_SPELLINGS.items(), seen.results):
+        want = clock.local_time(canonical)
+        if result.get("isError") or "clientError" in result:
+            require_deliberate(result, name, "same-job", f"city={spelled!r} should work")
+            raise fail("same-job", outcome(result), f"city={spelled!r} should work")
+        everything = result_text(result) + json.dumps(result.get("structuredContent") or {})
+        require(want.local_time in everything and want.utc_offset in everything, "same-job", outcome(result),
+                f"city={spelled!r} should give {want.local_time} and {want.utc_offset}")
+    for city_name, result in zip(_UNKNOWN_CITIES, seen.results[len(_CITY_SPELLINGS):]):
+        require_deliberate(result, name, "unknown", f"city={city_name!r}")
+        require(city_name.casefold() in result_text(result).casefold(), "unknown", outcome(result),
+                f"the message for city={city_name!r} should name it")
+    return f"{name}(city) has a verb + object name, a what/when/when-not description and a described city; " \
+           f"it answers {len(_CITY_SPELLINGS)} cities and refuses unknown ones by name"
 
 
 # --- 1.2 constrain in the schema, not in prose -----------------------------------------------------
 
+_LIMIT_RULES = (
+    ("days-schema", "show days in the input schema as an integer from 1 to 7 (minimum 1 and maximum 7; "
+                    "gt=0, lt=8 is the same)",
+     "the listed schema, $ref resolved, exclusive bounds turned into inclusive ones"),
+    ("days-default", "give days the default 3", "the schema's default, and a call without days returns 3 days"),
+    ("days-enforced", "refuse days outside 1-7 (such as 0, 8 or 2.5) with a tool error, and accept every whole "
+                      "number from 1 to 7",
+     "calls with days from -2 to 10, and 2.5"),
+    ("units-schema", "show units in the input schema as a choice of exactly 'metric' and 'imperial' "
+                     "(a Literal or a str Enum)",
+     "the listed schema, $ref resolved (an Enum's $defs entry counts)"),
+    ("units-default", "give units the default 'metric'",
+     "the schema's default, and a call without units returns metric"),
+    ("units-enforced", "refuse any other units (such as 'celsius', 'Metric' or '') with a tool error",
+     "calls with each"),
+)
 
-@checker("1.2")
-def ex_01_2(build_forecast_server) -> str:
-    """Check that days and units are constrained in the input schema."""
-    server = build_server(build_forecast_server)
-    calls = [
-        ("get_daily_forecast", {"city": "Oslo", "days": 2, "units": "imperial"}),
-        ("get_daily_forecast", {"city": "Oslo", "days": 10}),
-        ("get_daily_forecast", {"city": "Oslo", "units": "celsius"}),
-    ]
-    seen = probe(server, lambda tools: calls if "get_daily_forecast" in [t["name"] for t in tools] else [])
-    require("get_daily_forecast" in seen.names, "a tool named get_daily_forecast", ", ".join(seen.names))
-    params = seen.tool("get_daily_forecast")["inputSchema"].get("properties", {})
-    days, units = params.get("days", {}), params.get("units", {})
-    require((days.get("minimum"), days.get("maximum")) == (1, 7),
-            "days with minimum 1 and maximum 7 in the input schema",
-            f"minimum={days.get('minimum')}, maximum={days.get('maximum')}")
-    require(days.get("default") == 3, "days to default to 3", f"default={days.get('default')}")
-    require(sorted(units.get("enum", [])) == ["imperial", "metric"],
-            "units with enum ['metric', 'imperial'] in the input schema",
-            f"enum={units.get('enum')} (type {units.get('type')})")
-    require(units.get("default") == "metric", "units to default to 'metric'", f"default={units.get('default')}")
-    good, too_many_days, celsius = seen.results
-    expected = weather.daily_forecast("Oslo", 2, "imperial").model_dump(mode="json")
-    require(good.get("structuredContent") == expected, "Oslo, 2 days, imperial to match the backend",
-            result_text(good)[:120])
-    require(bool(too_many_days.get("isError")) and bool(celsius.get("isError")),
-            "days=10 and units='celsius' to be rejected", "at least one of them was accepted")
-    return "days is 1-7 (default 3) and units is an enum in the schema; bad calls are rejected"
+RULES_1_2 = spec(
+    ("tool", "keep one tool named get_daily_forecast with the parameters city, days and units",
+     "list the tools"),
+    *_LIMIT_RULES,
+    ("forecast", "return weather.daily_forecast(city, days, units) for every call it accepts",
+     "several cities, day counts and both units, compared to the backend inside the check"),
+)
+
+_BAD_DAYS = (-2, -1, 0, 8, 9, 10, 2.5)
+_BAD_UNITS = ("celsius", "Metric", "IMPERIAL", "kelvin", "")
+
+
+def _limit_calls(city: str = "Oslo") -> list[tuple[str, dict]]:
+    """The calls that probe days and units, in the order `_judge_limits` reads them."""
+    calls = [("get_daily_forecast", {"city": city, "days": days}) for days in range(1, 8)]
+    calls += [("get_daily_forecast", {"city": city, "days": days}) for days in _BAD_DAYS]
+    calls += [("get_daily_forecast", {"city": city, "units": units}) for units in _BAD_UNITS]
+    calls += [("get_daily_forecast", {"city": city}), ("get_daily_forecast", {"city": city, "units": "imperial"})]
+    return calls
+
+
+def _judge_limits(tool: dict, results: list[dict], rule: Callable[[str], str], city: str = "Oslo") -> None:
+    """Judge days and units by the listed schema and by the calls of `_limit_calls`."""
+    days, units = param(tool, "days"), param(tool, "units")
+    low, high = int_bounds(days)
+    require(types(days) == {"integer"} and (low, high) == (1, 7), rule("days-schema"),
+            f"days: type {'/'.join(sorted(types(days))) or 'any'}, lowest {low}, highest {high}")
+    require(days.get("default") == 3, rule("days-default"), f"default {days.get('default')!r}")
+    want = sorted(["metric", "imperial"])
+    found = choices(units)
+    require(found is not None and sorted(found) == want, rule("units-schema"),
+            f"units: {'enum ' + json.dumps(found) if found is not None else 'type ' + str(units.get('type'))}")
+    require(units.get("default") == "metric", rule("units-default"), f"default {units.get('default')!r}")
+    results = iter(results)
+    for count in range(1, 8):
+        result = next(results)
+        got = (result.get("structuredContent") or {}).get("days")
+        require(not refused(result) and isinstance(got, list) and len(got) == count, rule("days-enforced"),
+                lambda: outcome(result), f"days={count} should give {count} days")
+    for count in _BAD_DAYS:
+        result = next(results)
+        require_deliberate(result, "get_daily_forecast", rule("days-enforced"), f"days={count} should be refused")
+    for value in _BAD_UNITS:
+        result = next(results)
+        require_deliberate(result, "get_daily_forecast", rule("units-enforced"),
+                           f"units={value!r} should be refused")
+    default, imperial = next(results), next(results)
+    got = (default.get("structuredContent") or {})
+    require(not refused(default) and len(got.get("days") or []) == 3, rule("days-default"), outcome(default),
+            f"get_daily_forecast(city={city!r}) should give 3 days")
+    require(got.get("units") == "metric", rule("units-default"), outcome(default),
+            f"get_daily_forecast(city={city!r}) should be metric")
+    require(not refused(imperial) and (imperial.get("structuredContent") or {}).get("units") == "imperial",
+            rule("units-enforced"), outcome(imperial), "units='imperial' should be accepted")
+
+
+_FORECASTS = (("Oslo", 2, "imperial"), ("Paris", 7, "metric"), ("Denver", 1, "imperial"), ("Nairobi", 5, "metric"))
+
+
+def _differs(expected: dict, got: Any) -> str:
+    """The first field where a structured forecast differs from the backend's, as 'field: want … got …'."""
+    if not isinstance(got, dict):
+        return f"no structured forecast ({type(got).__name__})"
+    for key in ("city", "units"):
+        if got.get(key) != expected[key]:
+            return f"{key}: expected {expected[key]!r}, got {got.get(key)!r}"
+    days = got.get("days") or []
+    if len(days) != len(expected["days"]):
+        return f"days: expected {len(expected['days'])} entries, got {len(days)}"
+    for index, (want, have) in enumerate(zip(expected["days"], days)):
+        for key, value in want.items():
+            if not isinstance(have, dict) or have.get(key) != value:
+                found = have.get(key) if isinstance(have, dict) else have
+                return f"days[{index}].{key}: expected {value!r}, got {found!r}"
+    extra = sorted(set(got) - set(expected))
+    return f"extra fields {', '.join(extra)}" if extra else ""
+
+
+@checker("1.2", RULES_1_2)
+def ex_01_2(build_bounded_forecast_server) -> str:
+    """Check that days and units are constrained in the input schema, and that the limits are enforced."""
+    server = build_server(build_bounded_forecast_server)
+    calls = _limit_calls() + [("get_daily_forecast", {"city": c, "days": d, "units": u}) for c, d, u in _FORECASTS]
+    seen = session(server, calls)
+    require(seen.names == ["get_daily_forecast"], "tool", ", ".join(seen.names) or "no tools")
+    tool = seen.tool("get_daily_forecast")
+    params = sorted(tool["inputSchema"].get("properties", {}))
+    require(params == ["city", "days", "units"], "tool", f"parameters {', '.join(params) or 'none'}")
+    _judge_limits(tool, seen.results, lambda name: name)
+    for (city, days, units), result in zip(_FORECASTS, seen.results[len(calls) - len(_FORECASTS):]):
+        expected = weather.daily_forecast(city, days, units).model_dump(mode="json")
+        label = f"city={city!r}, days={days}, units={units!r}"
+        require(not refused(result) and "clientError" not in result, "forecast", lambda: outcome(result), label)
+        difference = _differs(expected, result.get("structuredContent"))
+        require(not difference, "forecast", difference, label)
+    return "days is an integer 1-7 (default 3) and units a metric/imperial choice (default metric) in the " \
+           "schema; every day count and unit outside them is refused, every one inside works"
 
 
 # --- 1.3 merge a three-step chain into one intent-level tool ---------------------------------------
 
-_CASES = [("Paris", 3, "metric"), ("Denver", 2, "imperial"), ("des moines", 1, "metric")]
+RULES_1_3 = spec(
+    ("one-tool", "register one tool only, get_daily_forecast (no get_city_id, get_forecast or convert_units)",
+     "list the tools"),
+    ("limits", "take city, days and units with the limits of exercise 1.2 in the schema: days an integer from "
+               "1 to 7 (default 3), units 'metric' or 'imperial' (default 'metric'); other values refused",
+     "the probes of exercise 1.2"),
+    ("output", "return a weather.Forecast, so the output schema has city, units and days",
+     "the listed outputSchema"),
+    ("steps", "not call weather.daily_forecast (that is the answer): do the three steps yourself, with "
+              "weather.lookup_city_id, weather.fetch_metric_forecast and weather.convert_temperature",
+     "weather.daily_forecast is replaced by a trap while the check runs"),
+    ("forecast", "return the backend's forecast for every known city (any case and spacing), 1 to 7 days, "
+                 "in both units, with the city's name as the backend spells it",
+     "every known city, days 1 and 7, both units, compared to the backend inside the check"),
+    ("unknown", "answer an unknown city with a tool error (ToolError) whose message names the city",
+     "two unknown cities; a hidden crash (plain exception) fails"),
+)
+
+_MERGED = (("Paris", 3, "metric"), ("Denver", 2, "imperial"), ("des moines", 1, "metric"),
+           ("  NAIROBI ", 7, "imperial"), ("Oslo", 7, "metric"), ("Des Moines", 4, "imperial"))
+_NOT_CITIES = ("Atlantis", "Gotham City")
 
 
-@checker("1.3")
-def ex_01_3(build_forecast_server) -> str:
+@contextlib.contextmanager
+def _daily_forecast_trapped() -> Iterator[list[tuple]]:
+    """Replace weather.daily_forecast while the check runs; the list records every call the trap caught."""
+    caught: list[tuple] = []
+    original = weather.daily_forecast
+
+    def trap(*args: Any, **kwargs: Any) -> Any:
+        caught.append(args)
+        raise RuntimeError("weather.daily_forecast is switched off while exercise 1.3 is checked")
+
+    weather.daily_forecast = trap
+    try:
+        yield caught
+    finally:
+        weather.daily_forecast = original
+
+
+@checker("1.3", RULES_1_3)
+def ex_01_3(build_merged_forecast_server) -> str:
     """Check that one tool hides the city-id, forecast and unit-conversion steps."""
-    server = build_server(build_forecast_server)
-    calls = [("get_daily_forecast", {"city": c, "days": d, "units": u}) for c, d, u in _CASES]
-    calls.append(("get_daily_forecast", {"city": "Atlantis"}))
-    seen = probe(server, lambda tools: calls if [t["name"] for t in tools] == ["get_daily_forecast"] else [])
-    require(seen.names == ["get_daily_forecast"], "one tool, get_daily_forecast",
+    expected = {case: weather.daily_forecast(*case).model_dump(mode="json") for case in _MERGED}
+    server = build_server(build_merged_forecast_server)
+    calls = [("get_daily_forecast", {"city": c, "days": d, "units": u}) for c, d, u in _MERGED]
+    calls += [("get_daily_forecast", {"city": city}) for city in _NOT_CITIES]
+    with _daily_forecast_trapped() as caught:
+        seen = session(server, calls + _limit_calls("Paris"))
+    require(seen.names == ["get_daily_forecast"], "one-tool",
             f"{len(seen.names)} tools: {', '.join(seen.names) or 'none'}")
-    params = list(seen.tool("get_daily_forecast")["inputSchema"].get("properties", {}))
-    require(params == ["city", "days", "units"], "parameters city, days, units", ", ".join(params))
-    output = seen.tool("get_daily_forecast").get("outputSchema") or {}
-    require(set(output.get("properties", {})) == {"city", "units", "days"},
-            "a Forecast output schema (city, units, days)", ", ".join(output.get("properties", {})) or "none")
-    for (city, days, units), result in zip(_CASES, seen.results):
-        expected = weather.daily_forecast(city, days, units).model_dump(mode="json")
-        require(result.get("structuredContent") == expected,
-                f"{city}, {days} day(s), {units} to give {expected['days'][0]} first",
-                str((result.get("structuredContent") or {}).get("days", [result_text(result)[:100]])[:1]))
-    unknown = seen.results[-1]
-    require(bool(unknown.get("isError")) and "Atlantis" in result_text(unknown),
-            "an unknown city to be a tool error that names the city", result_text(unknown)[:120])
-    return "one get_daily_forecast tool looks up the city, fetches and converts, for 3 cities and both units"
+    tool = seen.tool("get_daily_forecast")
+    require(not caught, "steps", f"your tool called weather.daily_forecast{caught[0] if caught else ''}")
+    params = sorted(tool["inputSchema"].get("properties", {}))
+    require(params == ["city", "days", "units"], "limits", f"parameters {', '.join(params) or 'none'}")
+    output = resolve(tool.get("outputSchema") or {}, tool.get("outputSchema") or {})
+    require(set(output.get("properties", {})) == {"city", "units", "days"}, "output",
+            f"output fields {', '.join(output.get('properties', {})) or 'none'}")
+    for case, result in zip(_MERGED, seen.results):
+        city, days, units = case
+        label = f"city={city!r}, days={days}, units={units!r}"
+        require(not refused(result) and "clientError" not in result, "forecast", lambda: outcome(result), label)
+        difference = _differs(expected[case], result.get("structuredContent"))
+        require(not difference, "forecast", difference, label)
+    for city, result in zip(_NOT_CITIES, seen.results[len(_MERGED):]):
+        require_deliberate(result, "get_daily_forecast", "unknown", f"city={city!r}")
+        require(city.casefold() in result_text(result).casefold(), "unknown", outcome(result),
+                f"the message for city={city!r} should name it")
+    _judge_limits(tool, seen.results[len(calls):], lambda name: "limits", city="Paris")
+    return "one get_daily_forecast tool looks up the city, fetches and converts (for 5 cities, 1-7 days, both " \
+           "units), keeps the 1.2 limits and refuses unknown cities by name"
 
 
 # --- 1.4 the name rule of the 2026-07-28 spec ------------------------------------------------------
 
-NAME_CASES: list[str] = [
-    "get_daily_forecast", "getDailyForecast", "weather.get-forecast", "v2", "a" * 128, "-leading-dash",
-    "", "a" * 129, "has space", "météo", "名前", "comma,name", "slash/name", "name\n", "tab\tname",
-]
+RULES_1_4 = spec(
+    ("rule", "return True exactly when the name is 1 to 128 characters, each an ASCII letter, a digit, _, - "
+             "or ., and False otherwise",
+     "boundary names (0, 1, 128, 129 characters), non-ASCII letters and digits, whitespace, a trailing "
+     "newline, punctuation, and 300 generated names"),
+    ("bool", "return a bool (True or False), not a match object or None", "the type of every answer"),
+)
+
+_LEGAL = frozenset(string.ascii_letters + string.digits + "_-.")
+NAME_CASES: tuple[str, ...] = (
+    "get_daily_forecast", "getDailyForecast", "weather.get-forecast", "v2", "x", "a" * 128, "-leading-dash",
+    "...", "Z9", "", "a" * 129, "b" * 200, "has space", "météo", "名前", "comma,name", "slash/name", "name\n",
+    "\nname", "tab\tname", "nbsp\u00a0name", "digit\u0663", "ｆｕｌｌ", "Kelvin\u212a", "dollar$", "at@", "plus+",
+    "colon:name", "emoji🙂",
+)
 
 
-@checker("1.4")
+def _spec_legal(name: str) -> bool:
+    return 1 <= len(name) <= 128 and all(ch in _LEGAL for ch in name)
+
+
+def _show_name(name: str) -> str:
+    return repr(name) if len(name) <= 24 else f"{name[:8]!r}… ({len(name)} characters)"
+
+
+def _judge_name(is_valid_tool_name: Any, name: str) -> None:
+    got = call_learner(is_valid_tool_name, name)
+    want = _spec_legal(name)
+    require(isinstance(got, bool), "bool", f"{type(got).__name__} {shown(repr(got), 60)}",
+            f"is_valid_tool_name({_show_name(name)})")
+    require(got is want, "rule", repr(got), f"is_valid_tool_name({_show_name(name)}) should be {want}")
+
+
+@checker("1.4", RULES_1_4)
 def ex_01_4(is_valid_tool_name) -> str:
     """Check a tool-name validator against the spec's rule."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
     for name in NAME_CASES:
-        got = call_learner(is_valid_tool_name, name)
-        want = review.is_valid_name(name)
-        if got is not want:
-            shown = name if len(name) <= 20 else f"{name[:6]}… ({len(name)} chars)"
-            raise fail(f"is_valid_tool_name({shown!r}) to be {want}", repr(got))
-    return f"is_valid_tool_name agrees with the spec on {len(NAME_CASES)} names"
+        _judge_name(is_valid_tool_name, name)
+    alphabet = st.sampled_from(sorted(_LEGAL) + list(" \t\n,/:;é名٣ｆ\u212a\u00a0$@+!?") + ["\x00"])
+    legal = st.text(alphabet=st.sampled_from(sorted(_LEGAL)), min_size=120, max_size=135)
+    names = st.one_of(st.text(alphabet=alphabet, max_size=20), legal,
+                      st.tuples(legal, alphabet).map("".join), st.text(max_size=12))
+
+    @settings(derandomize=True, database=None, max_examples=300, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(names)
+    def each(name: str) -> None:
+        _judge_name(is_valid_tool_name, name)
+
+    each()
+    return f"is_valid_tool_name agrees with the spec on {len(NAME_CASES)} chosen and 300 generated names"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
-from course_lib import wire
-from course_lib.checks.core import Probe, build_server, call_learner, checker, fail, require, result_text
+from course_lib import review, wire
+from course_lib.checks.core import call_learner, checker, fail, build_server, require, require_deliberate, \
+    result_text, shown, spec
+from course_lib.checks.l01 import outcome, param, refused, resolve, session, types
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -33,131 +36,225 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A host draws tables from structuredContent, the JSON object that matches the outputSchema. It never "
         "parses the text content, which a server may shape for the model.",
         "result['structuredContent']['orders'] is a list of dicts with order_number, status, expected_delivery "
-        "and items. A failed call has isError true and no structuredContent.",
-        "if result.get('isError'): return []  then  return [[o['order_number'], o['status'], "
+        "and items. A failed call has isError true, and may still carry a structuredContent: check isError first.",
+        "if result.get('isError'): return [] before anything else, then  return [[o['order_number'], o['status'], "
         "o['expected_delivery'], o['items']] for o in result['structuredContent']['orders']]",
     ),
 }
 
 
-def _probe(server: Any, calls: list[tuple[str, dict]]) -> Probe:
-    """Like `checks._base.probe`, but a client-side validation failure becomes a result, not a crash."""
 
-    async def run() -> Probe:
-        async with wire.connect(server) as client:
-            tools = wire.dump(list((await client.list_tools()).tools))
-            names = {tool["name"] for tool in tools}
-            results = []
-            for name, arguments in calls:
-                if name not in names:
-                    results.append({"isError": True, "content": [{"type": "text", "text": f"no tool {name}"}]})
-                    continue
-                try:
-                    results.append(wire.dump(await client.call_tool(name, arguments)))
-                except RuntimeError as error:  # the client refused a result that broke its own schema
-                    results.append({"clientError": str(error).splitlines()[0]})
-        return Probe(tools, results)
-
-    return wire.run_sync(run)
+def leaves(value: Any) -> list[str]:
+    """Every scalar inside a JSON value, as text (keys excluded)."""
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in leaves(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in leaves(item)]
+    return [] if value is None else [str(value)]
 
 
-def _hidden(result: dict, tool: str) -> bool:
-    return result_text(result).strip() == f"Error executing tool {tool}"
+def _same_refusal(foreign: dict, missing: dict, foreign_number: str, missing_number: str) -> bool:
+    """Whether another customer's order got the very answer a missing one gets (numbers aside)."""
+    return (result_text(foreign).replace(foreign_number, "#") == result_text(missing).replace(missing_number, "#")
+            and bool(foreign.get("isError")) == bool(missing.get("isError")))
 
 
-def _nullable(schema: dict) -> bool:
-    if schema.get("type") == "null" or "null" in (schema.get("type") or []):
-        return True
-    return any(_nullable(option) for option in schema.get("anyOf", []) + schema.get("oneOf", []))
+def _judge_refusals(seen_results: list[dict], tool: str, rule: str, foreign: str, missing: str) -> None:
+    """Another customer's order and a missing one: deliberate errors, same words, nothing of the foreign order."""
+    other, absent = seen_results
+    require_deliberate(absent, tool, rule, f"{missing} does not exist")
+    require(missing in result_text(absent), rule, outcome(absent), f"the message for {missing} should name it")
+    require_deliberate(other, tool, rule, f"{foreign} is another customer's order")
+    record = orders.OrderStore().record(foreign)
+    shown_data = [value for value in (record.customer_email, record.carrier, record.tracking_code,
+                                      record.lines[0].name, record.customer_id) if value and value in json.dumps(other)]
+    require(not shown_data, rule, f"the answer for {foreign} shows {', '.join(shown_data)}")
+    require(_same_refusal(other, absent, foreign, missing), rule, outcome(other),
+            f"{foreign} (another customer's) must get the answer {missing} (missing) gets: "
+            f"{shown(result_text(absent), 100)}")
+
+
+def _output_fields(tool: dict) -> dict:
+    output = tool.get("outputSchema") or {}
+    resolved = resolve(output, output)
+    return {name: resolve(schema, output) for name, schema in resolved.get("properties", {}).items()}
 
 
 # --- 2.1 trim a tracking result -------------------------------------------------------------------
 
-_SECRETS = {"carrier_api_key": "sk_demo_carrier", "depot_host": "depot-7.parcelline", "scanner ids": "SCN-"}
+RULES_2_1 = spec(
+    ("tool", "register a tool named track_order that takes order_number", "list the tools"),
+    ("schema", "return your own typed model (a pydantic model, dataclass or TypedDict), so track_order has an "
+               "outputSchema with named fields",
+     "the listed outputSchema, $ref resolved"),
+    ("fields", "put in structuredContent the order number, status, expected delivery date, carrier and tracking "
+               "code, and the latest scan's time, place and description, as the backend gives them",
+     "a shipped and a delivered order (different latest scans), values compared to the backend"),
+    ("nothing-else", "leave out the carrier's API key, hosts, scanner ids, the customer's e-mail and payment "
+                     "token, and every earlier scan, in structuredContent and in the text content",
+     "each value of the backend's record and row searched in the whole result"),
+    ("not-shipped", "refuse an order that has not shipped with a tool error (ToolError) that names the order and "
+                    "says when it is expected (its expected delivery date, e.g. 2026-10-07 or 7 October)",
+     "ORD-1043 and ORD-1045; a hidden crash fails"),
+    ("foreign", "answer another customer's order (ORD-1050) exactly as a missing one, with a tool error that "
+                "names the number and shows nothing of that order",
+     "ORD-1050 vs ORD-9999, messages compared with the numbers taken out"),
+)
+
+_TRACKED = ("ORD-1042", "ORD-1044")
+_UNSHIPPED = ("ORD-1043", "ORD-1045")
 
 
-@checker("2.1")
+def _latest_fields(store: orders.OrderStore, number: str) -> dict[str, str]:
+    record = store.shipment(number)
+    last = record.scans[-1]
+    return {"order number": record.order_number, "status": record.status,
+            "expected delivery date": record.expected_delivery, "carrier": record.carrier,
+            "tracking code": record.tracking_code, "latest scan's time": last.at,
+            "latest scan's place": last.location, "latest scan's description": last.description}
+
+
+def _date_forms(iso: str) -> list[str]:
+    """An ISO date as a message may write it: 2026-10-07, 7 October, October 7, 7 Oct, Oct 7."""
+    from datetime import date
+
+    day = date.fromisoformat(iso)
+    forms = [iso]
+    for month in (day.strftime("%B"), day.strftime("%b")):
+        forms += [f"{day.day} {month}", f"{month} {day.day}", f"{month} {day.day:02d}"]
+    return forms
+
+
+def _internals(store: orders.OrderStore, number: str) -> dict[str, str]:
+    record, row = store.shipment(number), store.record(number)
+    found = {"the carrier's API key": record.carrier_api_key, "the depot host": record.depot_host,
+             "the customer's e-mail": row.customer_email, "the payment token": row.payment_token,
+             "the fulfilment host": row.fulfilment_host}
+    found.update({f"scanner id {scan.scanner_id}": scan.scanner_id for scan in record.scans})
+    found.update({f"an earlier scan ({scan.at}, {scan.description})": scan.at for scan in record.scans[:-1]})
+    allowed = list(_latest_fields(store, number).values())
+    for scan in record.scans[:-1]:  # earlier places and events, unless the latest scan's own text contains them
+        for text in (scan.description, scan.location):
+            if len(text) >= 6 and not any(text in value for value in allowed):
+                found[f"an earlier scan ({scan.description} at {scan.location})"] = text
+    return found
+
+
+@checker("2.1", RULES_2_1)
 def ex_02_1(build_tracking_server) -> str:
     """Check a track_order tool whose output keeps only what the caller needs."""
     server = build_server(build_tracking_server)
-    numbers = ["ORD-1042", "ORD-1044", "ORD-1043", "ORD-1050"]
-    seen = _probe(server, [("track_order", {"order_number": number}) for number in numbers])
-    require("track_order" in seen.names, "a tool named track_order", ", ".join(seen.names) or "no tools")
-    output = seen.tool("track_order").get("outputSchema")
-    require(bool(output), "an output schema (annotate the return with your pydantic model, not dict)",
-            "no outputSchema, so the host gets text only")
+    numbers = [*_TRACKED, *_UNSHIPPED, "ORD-1050", "ORD-9999"]
+    seen = session(server, [("track_order", {"order_number": number}) for number in numbers])
+    require("track_order" in seen.names, "tool", ", ".join(seen.names) or "no tools")
+    tool = seen.tool("track_order")
+    params = list(tool["inputSchema"].get("properties", {}))
+    require(params == ["order_number"], "tool", f"parameters {', '.join(params) or 'none'}")
+    fields = _output_fields(tool)
+    require(fields and set(fields) != {"result"}, "schema",
+            "no outputSchema with named fields, so the host gets text only"
+            if not fields else "only a wrapped 'result' (return a model, not a str or dict)")
     store = orders.OrderStore()
-    for number, result in zip(numbers[:2], seen.results[:2]):
-        require("clientError" not in result and not result.get("isError"),
-                f"track_order({number!r}) to succeed", result.get("clientError") or result_text(result)[:120])
-        record = store.shipment(number)
-        structured = json.dumps(result.get("structuredContent", {}))
-        for key, value in (("order_number", number), ("expected_delivery", record.expected_delivery),
-                           ("tracking_code", record.tracking_code), ("latest scan", record.scans[-1].description)):
-            require(value in structured, f"structuredContent to include the {key} ({value!r})", structured[:120])
+    for number, result in zip(_TRACKED, seen.results):
+        require(not refused(result) and "clientError" not in result, "fields", lambda: outcome(result),
+                f"track_order({number!r}) should succeed")
+        values = leaves(result.get("structuredContent") or {})
+        for label, value in _latest_fields(store, number).items():
+            require(any(value in leaf for leaf in values), "fields",
+                    f"no {value!r} in structuredContent {shown(json.dumps(result.get('structuredContent')), 120)}",
+                    f"the {label} of {number}")
         everything = json.dumps(result)
-        for name, marker in _SECRETS.items():
+        for label, marker in _internals(store, number).items():
             if marker in everything:
-                where = "structuredContent" if marker in structured else "the text content"
-                raise fail(f"no {name} anywhere in the result", f"{marker}… in {where} (return an instance "
-                           "of your model built field by field, not the record or a dict made from it)")
-        old = record.scans[0].description
-        require(old not in everything, "only the latest scan, not the carrier's full history",
-                f"the first scan {old!r} is still in the result")
-    unshipped, foreign = seen.results[2:]
-    require(bool(unshipped.get("isError")) and not _hidden(unshipped, "track_order"),
-            "an order that has not shipped (ORD-1043) to be a ToolError that says so",
-            result_text(unshipped)[:120] or "a successful result")
-    require("ORD-1043" in result_text(unshipped), "the not-shipped message to name ORD-1043",
-            result_text(unshipped)[:120])
-    require(bool(foreign.get("isError")) and "grace" not in json.dumps(foreign),
-            "another customer's order (ORD-1050) to be refused without showing it", result_text(foreign)[:120])
+                where = "structuredContent" if marker in json.dumps(result.get("structuredContent")) else \
+                    "the text content (return an instance of your model built field by field)"
+                raise fail("nothing-else", f"{label} in {where}", f"track_order({number!r})")
+    for number, result in zip(_UNSHIPPED, seen.results[2:4]):
+        require_deliberate(result, "track_order", "not-shipped", f"{number} has not shipped")
+        expected = store.record(number).expected_delivery
+        text = result_text(result)
+        require(number in text and any(form in text for form in _date_forms(expected)), "not-shipped",
+                outcome(result),
+                f"the message for {number} should name it and {expected}")
+    _judge_refusals(seen.results[4:6], "track_order", "foreign", "ORD-1050", "ORD-9999")
     small = len(json.dumps(seen.results[0]["structuredContent"]))
     full = len(store.shipment("ORD-1042").model_dump_json())
-    return (f"track_order returns {output.get('title', 'a model')} with the latest scan only: "
-               f"{small} characters of structuredContent instead of the record's {full}")
+    title = (tool.get("outputSchema") or {}).get("title", "a typed result")
+    return (f"track_order returns {title} with the latest scan only ({small} characters of structuredContent "
+            f"instead of the record's {full}); unshipped, foreign and missing orders are refused properly")
 
 
 # --- 2.2 a result that does not fit its model ----------------------------------------------------
 
-_ADA = ["ORD-1042", "ORD-1043", "ORD-1044", "ORD-1045"]
+RULES_2_2 = spec(
+    ("tool", "register a tool named get_order_status that takes order_number", "list the tools"),
+    ("schema", "keep a typed output model with the fields order_number, status, expected_delivery and "
+               "tracking_code, so the tool has an outputSchema",
+     "the listed outputSchema, $ref resolved"),
+    ("every-order", "succeed for every order of the signed-in customer (ORD-1042 to ORD-1045) with its number, "
+                    "status and expected delivery date",
+     "all four orders, values compared to the backend"),
+    ("null", "give tracking_code as null (None) until an order ships, and its code once it has "
+             "(no placeholder such as '' or 'n/a')",
+     "the two unshipped and the two shipped orders"),
+    ("nullable", "let the outputSchema allow null for tracking_code", "the property's types, through anyOf"),
+    ("refuse", "answer an unknown order and another customer's order (ORD-1050) with the same tool error "
+               "(ToolError) that names the number",
+     "ORD-9999 and ORD-1050; a hidden crash fails"),
+)
+
+_ADA = ("ORD-1042", "ORD-1043", "ORD-1044", "ORD-1045")
 
 
-@checker("2.2")
+@checker("2.2", RULES_2_2)
 def ex_02_2(build_order_status_server) -> str:
     """Check that get_order_status returns a conforming result for every order."""
     server = build_server(build_order_status_server)
-    calls = [("get_order_status", {"order_number": number}) for number in [*_ADA, "ORD-9999"]]
-    seen = _probe(server, calls)
-    require("get_order_status" in seen.names, "a tool named get_order_status", ", ".join(seen.names) or "no tools")
-    output = seen.tool("get_order_status").get("outputSchema") or {}
-    require(bool(output.get("properties")), "an output schema with named fields (keep the -> model annotation)",
-            "no outputSchema, so the host gets text only")
+    numbers = [*_ADA, "ORD-1050", "ORD-9999"]
+    seen = session(server, [("get_order_status", {"order_number": number}) for number in numbers])
+    require("get_order_status" in seen.names, "tool", ", ".join(seen.names) or "no tools")
+    tool = seen.tool("get_order_status")
+    params = list(tool["inputSchema"].get("properties", {}))
+    require(params == ["order_number"], "tool", f"parameters {', '.join(params) or 'none'}")
+    fields = _output_fields(tool)
+    wanted = ("order_number", "status", "expected_delivery", "tracking_code")
+    missing = [name for name in wanted if name not in fields]
+    require(fields and not missing, "schema", "no outputSchema with named fields (keep the -> model annotation)"
+            if not fields else f"no {', '.join(missing)} in the outputSchema")
     store = orders.OrderStore()
     for number, result in zip(_ADA, seen.results):
-        require("clientError" not in result and not result.get("isError"), f"get_order_status({number!r}) "
-                "to succeed", result.get("clientError") or result_text(result)[:120])
+        require(not refused(result) and "clientError" not in result, "every-order", lambda: outcome(result),
+                f"get_order_status({number!r}) should succeed")
         structured = result.get("structuredContent") or {}
-        want = store.record(number).tracking_code
-        require(structured.get("status") == store.record(number).status, f"{number} to report its status",
-                json.dumps(structured)[:120])
-        if want is None:
-            require(structured.get("tracking_code") is None,
-                    f"tracking_code null for {number}, which has not shipped (a host must tell 'none yet' "
-                    "from a code)", repr(structured.get("tracking_code")))
+        row = store.record(number)
+        for key in ("order_number", "status", "expected_delivery"):
+            require(structured.get(key) == getattr(row, key), "every-order",
+                    f"{key} {structured.get(key)!r}", f"{number} has {key} {getattr(row, key)!r}")
+        if row.tracking_code is None:
+            require(structured.get("tracking_code", None) is None, "null",
+                    f"tracking_code {structured.get('tracking_code')!r}", f"{number} has not shipped")
         else:
-            require(structured.get("tracking_code") == want, f"tracking_code {want!r} for {number}",
-                    repr(structured.get("tracking_code")))
-    tracking = output.get("properties", {}).get("tracking_code", {})
-    require(_nullable(tracking), "the outputSchema to allow null for tracking_code",
-            json.dumps(tracking))
-    unknown = seen.results[-1]
-    require(bool(unknown.get("isError")) and "ORD-9999" in result_text(unknown),
-            "an unknown order to be a tool error that names it", result_text(unknown)[:120])
-    return "get_order_status conforms for all 4 orders; tracking_code is null until an order ships"
+            require(structured.get("tracking_code") == row.tracking_code, "null",
+                    f"tracking_code {structured.get('tracking_code')!r}", f"{number} has {row.tracking_code!r}")
+    tracking = fields["tracking_code"]
+    open_schema = not any(key in tracking for key in ("type", "anyOf", "oneOf", "enum", "const", "$ref"))
+    require(open_schema or "null" in types(tracking), "nullable", json.dumps(tracking))
+    _judge_refusals(seen.results[4:6], "get_order_status", "refuse", "ORD-1050", "ORD-9999")
+    return "get_order_status conforms for all 4 orders; tracking_code is null until an order ships; " \
+           "foreign and missing orders get the same refusal"
 
 
 # --- 2.3 the host's table -------------------------------------------------------------------------
+
+RULES_2_3 = spec(
+    ("rows", "return one row [order_number, status, expected_delivery, items] per order, in the order "
+             "structuredContent lists them (lists or tuples)",
+     "real list_orders results (all, shipped, none) and 80 generated ones with extra fields"),
+    ("structured", "read the rows from structuredContent only, never from the text content",
+     "results whose text is a summary, empty, or describes other orders"),
+    ("errors", "return [] for an isError result, even one that carries structuredContent",
+     "a real failed call, and an error result that still has structuredContent"),
+)
 
 
 def _list_results() -> list[dict]:
@@ -171,34 +268,76 @@ def _list_results() -> list[dict]:
     return wire.run_sync(run)
 
 
-def _expected_rows(result: dict) -> list[list]:
+def _rows_of(result: dict) -> list[list]:
     if result.get("isError"):
         return []
     return [[o["order_number"], o["status"], o["expected_delivery"], o["items"]]
             for o in result["structuredContent"]["orders"]]
 
 
-@checker("2.3")
+def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> None:
+    want = _rows_of(result)
+    try:
+        got = order_rows(copy.deepcopy(result))
+    except NotImplementedError:
+        call_learner(order_rows, result)  # raises ExerciseNotDone with the stub's text
+        raise
+    except Exception as error:  # name the case that broke it
+        raise fail(rule, f"it raised {type(error).__name__}: {error}", label) from None
+    rows = [list(row) if isinstance(row, (list, tuple)) else row for row in got] \
+        if isinstance(got, (list, tuple)) else got
+    if rows == want:
+        return
+    if isinstance(rows, list) and len(rows) == len(want):
+        index = next(i for i, (a, b) in enumerate(zip(rows, want)) if a != b)
+        found = f"row {index} {shown(repr(rows[index]), 80)} instead of {want[index]!r}"
+    else:
+        found = f"{shown(repr(rows), 100)} ({len(rows) if isinstance(rows, list) else 'not a list'} rows, " \
+                f"{len(want)} expected)"
+    raise fail(rule, found, label)
+
+
+@checker("2.3", RULES_2_3)
 def ex_02_3(order_rows) -> str:
     """Check a host-side function that builds table rows from structuredContent."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import strategies as st
+
     if not callable(order_rows):
         call_learner(order_rows)
     every, shipped, none, failed = _list_results()
-    summary = json.loads(json.dumps(every))
+    summary = copy.deepcopy(every)
     summary["content"] = [{"type": "text", "text": "4 orders: ORD-1045, ORD-1044, ORD-1043 and ORD-1042."}]
-    cases = [("all orders", every), ("status shipped", shipped), ("no cancelled orders", none),
-             ("a summary text in content", summary), ("an isError result", failed)]
-    for label, result in cases:
-        try:
-            got = order_rows(json.loads(json.dumps(result)))
-        except NotImplementedError:
-            got = call_learner(order_rows, result)  # raises ExerciseNotDone with the stub's text
-        except Exception as error:  # name the case that broke it
-            where = ("read rows from structuredContent, not from the text" if label.startswith("a summary")
-                     else "return [] when isError is true" if label.startswith("an isError") else "run")
-            raise fail(f"order_rows to {where} ({label})", f"it raised {type(error).__name__}: {error}") from None
-        rows = [list(row) for row in got] if isinstance(got, (list, tuple)) else got
-        want = _expected_rows(result)
-        require(rows == want, f"{want[:2]}{' …' if len(want) > 2 else ''} for {label}"
-                + (" (an isError result has no rows)" if label.startswith("an isError") else ""), repr(rows)[:120])
-    return "order_rows builds the table from structuredContent, ignores the text, and gives [] for errors"
+    other_text = copy.deepcopy(shipped)
+    other_text["content"] = copy.deepcopy(every["content"])
+    no_text = copy.deepcopy(every)
+    no_text["content"] = []
+    stale_error = copy.deepcopy(every)
+    stale_error.update(isError=True, content=[{"type": "text", "text": "Error executing tool list_orders: timeout"}])
+    for label, result, rule in (("all orders", every, "rows"), ("status shipped", shipped, "rows"),
+                                ("no cancelled orders", none, "rows"),
+                                ("a summary text in content", summary, "structured"),
+                                ("a text about other orders", other_text, "structured"),
+                                ("no text content", no_text, "structured"),
+                                ("an isError result", failed, "errors"),
+                                ("an isError result that carries structuredContent", stale_error, "errors")):
+        _judge_rows(order_rows, label, result, rule)
+
+    order = st.fixed_dictionaries(
+        {"order_number": st.from_regex(r"ORD-[0-9]{4}", fullmatch=True),
+         "status": st.sampled_from(["received", "packed", "shipped", "delivered", "cancelled"]),
+         "expected_delivery": st.dates().map(lambda d: d.isoformat()),
+         "items": st.integers(0, 99)},
+        optional={"carrier": st.sampled_from(["Parcelline", "Swiftpost"]), "note": st.text(max_size=10)})
+    texts = st.sampled_from(["", "Your orders.", '{"orders": []}', every["content"][0]["text"]])
+
+    @settings(derandomize=True, database=None, max_examples=80, deadline=None,
+              phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
+    @given(st.lists(order, max_size=6), texts)
+    def each(rows: list[dict], text: str) -> None:
+        result = {"content": [{"type": "text", "text": text}], "structuredContent": {"orders": rows}, "isError": False}
+        _judge_rows(order_rows, f"a generated result with {len(rows)} orders", result, "rows")
+
+    each()
+    return "order_rows builds the table from structuredContent (real and 80 generated results), ignores the " \
+           "text, and gives [] for every error result"

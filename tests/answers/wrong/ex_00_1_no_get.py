@@ -1,6 +1,6 @@
 """Indexes the schema directly, so a parameter without a bound crashes instead of giving None."""
 
-EXPECT = "KeyError"
+EXPECT = "it raised KeyError"
 
 
 def answer(definition, parameter):

@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import clock
 
-EXPECT = "when not to use it"
+EXPECT = "say in the description when not to use it"
 
 
 def answer():

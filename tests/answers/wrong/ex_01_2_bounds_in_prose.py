@@ -6,7 +6,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import weather
 
-EXPECT = "days with minimum 1 and maximum 7"
+EXPECT = "show days in the input schema as an integer from 1 to 7"
 
 
 def answer():

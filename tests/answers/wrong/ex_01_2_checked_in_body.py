@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import weather
 
-EXPECT = "units with enum"
+EXPECT = "show units in the input schema as a choice of exactly 'metric' and 'imperial'"
 
 
 def answer():

@@ -2,7 +2,7 @@
 
 from course_lib.servers import weather
 
-EXPECT = "one tool, get_daily_forecast"
+EXPECT = "register one tool only, get_daily_forecast"
 
 
 def answer():

@@ -2,7 +2,7 @@ r"""Uses \w, which also matches non-ASCII letters, and forgets the 128-character
 
 import re
 
-EXPECT = "to be False"
+EXPECT = "should be False"
 
 
 def answer(name):

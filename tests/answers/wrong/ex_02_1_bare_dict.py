@@ -5,7 +5,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "an output schema"
+EXPECT = "return your own typed model"
 
 
 def answer():

@@ -6,7 +6,7 @@ from pydantic import BaseModel
 
 from course_lib.servers import orders
 
-EXPECT = "only the latest scan"
+EXPECT = "an earlier scan"
 
 
 class ScanOut(BaseModel):

@@ -6,7 +6,7 @@ from pydantic import BaseModel
 
 from course_lib.servers import orders
 
-EXPECT = "no carrier_api_key anywhere in the result"
+EXPECT = "the carrier's API key in the text content"
 
 
 class LatestScan(BaseModel):

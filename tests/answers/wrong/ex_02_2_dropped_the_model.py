@@ -4,7 +4,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import orders
 
-EXPECT = "an output schema with named fields"
+EXPECT = "keep a typed output model"
 
 
 def answer():

@@ -5,7 +5,7 @@ from pydantic import BaseModel
 
 from course_lib.servers import orders
 
-EXPECT = "tracking_code null for ORD-1043"
+EXPECT = "found tracking_code ''"
 
 
 class OrderStatus(BaseModel):

@@ -1,6 +1,6 @@
 """Forgets that a failed call has no structuredContent."""
 
-EXPECT = "return [] when isError is true"
+EXPECT = "return [] for an isError result"
 
 
 def answer(result):

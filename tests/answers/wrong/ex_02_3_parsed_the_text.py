@@ -2,7 +2,7 @@
 
 import json
 
-EXPECT = "read rows from structuredContent, not from the text"
+EXPECT = "read the rows from structuredContent only"
 
 
 def answer(result):

@@ -1,0 +1,11 @@
+"""Guard clause on isError, then a comprehension with itemgetter."""
+
+from operator import itemgetter
+
+get = itemgetter("order_number", "status", "expected_delivery", "items")
+
+
+def answer(result):
+    if not result.get("isError", False):
+        return [list(get(order)) for order in result["structuredContent"]["orders"]]
+    return []

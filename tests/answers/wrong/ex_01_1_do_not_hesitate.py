@@ -1,0 +1,21 @@
+"""A 'when not' in words only: 'Do not hesitate to use it' limits nothing."""
+
+from typing import Annotated
+
+from mcp.server import MCPServer
+from pydantic import Field
+
+from course_lib.servers import clock
+
+EXPECT = "say in the description when not to use it"
+
+
+def answer():
+    server = MCPServer("clock", log_level="WARNING")
+
+    @server.tool()
+    def get_local_time(city: Annotated[str, Field(description="City name")]) -> clock.LocalTime:
+        """Current local time for one city. Use it when someone asks the time in a city. Do not hesitate to call it for any time question."""
+        return clock.local_time(city)
+
+    return server

@@ -1,0 +1,21 @@
+"""A 'when not' that limits nothing: a double negative."""
+
+from typing import Annotated
+
+from mcp.server import MCPServer
+from pydantic import Field
+
+from course_lib.servers import clock
+
+EXPECT = "say in the description when not to use it"
+
+
+def answer():
+    server = MCPServer("clock", log_level="WARNING")
+
+    @server.tool()
+    def get_local_time(city: Annotated[str, Field(description="City name")]) -> clock.LocalTime:
+        """Current local time for one city. Use it when someone asks the time in a city. There is no time question you should not use it for."""
+        return clock.local_time(city)
+
+    return server

@@ -1,0 +1,23 @@
+"""Calls weather.daily_forecast instead of the three backend steps."""
+
+from typing import Annotated, Literal
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+
+from course_lib.servers import weather
+
+EXPECT = "not call weather.daily_forecast"
+
+
+def answer():
+    server = MCPServer("forecast", log_level="WARNING")
+
+    @server.tool()
+    def get_daily_forecast(city: str, days: Annotated[int, Field(ge=1, le=7)] = 3,
+                           units: Literal["metric", "imperial"] = "metric") -> weather.Forecast:
+        """Forecast."""
+        return weather.daily_forecast(city, days, units)
+
+    return server
