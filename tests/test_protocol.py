@@ -13,7 +13,6 @@ from mcp import MCPError
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, ConfigDict
 
-
 from course_lib import protocol, serving, show, wire
 from course_lib.servers import base, failures, orders
 
