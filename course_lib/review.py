@@ -29,7 +29,8 @@ VERBS = frozenset(
     "unsubscribe resolve acknowledge ack mark flag tag label annotate comment note preview draft generate "
     "analyze analyse inspect scan detect lint fix apply ask answer choose pick select match map resolve "
     "reset lock unlock grant deny release claim submit complete finish ping echo greet fetch crawl scrape "
-    "list browse navigate locate geocode route ship deliver return rate".split()
+    "list browse navigate locate geocode route ship deliver return rate tell provide report obtain determine give "
+    "say".split()
 )
 """Verbs that start an intent-level tool name; a name's first word must be one (names are split on _ - . and case)."""
 CLOSED_CHOICE_HINTS = frozenset("units unit mode format type kind sort order direction level scale status".split())
@@ -38,6 +39,15 @@ _CLAUSE_SPLIT = re.compile(r"\s*(?:;|:|\s[-–—]\s|,?\s+but\s+|,?\s+however,?\
 _NEGATING = re.compile(r"\b(?:not|never|avoid|instead|rather than|except|cannot|no need|isn't|aren't|don't|"
                        r"doesn't|won't|mustn't|shouldn't)\b|n't\b", re.I)
 _RESTRICTING = re.compile(r"\b(?:only (?:after|when|if|for|to|with|once)|unless)\b", re.I)
+_NOT_LIMITING = re.compile(r"\b(?:do not|don't|never|not) hesitate\b|\bnot only\b|\bnot just\b|\bno matter\b|"
+                           r"\bnot limited\b|\bnever fails?\b|\bnot a problem\b", re.I)
+_PART_SPLIT = re.compile(r",|\band\b|\bor\b|\bnor\b", re.I)
+_EMPTY_WORDS = frozenset(
+    "do does did not don't doesn't never avoid use using used call calling it its this that tool the a an to for "
+    "of in on with be is are was any anything everything something way ways incorrectly wrongly improperly "
+    "inappropriately badly carelessly unnecessarily needlessly excessively please just only unless except "
+    "instead rather than cannot can't won't should shouldn't must mustn't".split())
+_OPENS_WITH_INSTRUCTION = re.compile(r"\W*(?:use|call|invoke|do not|don't|never|avoid|only|except|unless)\b", re.I)
 _NEGATIONS = re.compile(r"\b(?:no|not|never|none|nothing)\b|n't\b", re.I)
 _USE = re.compile(r"\b(?:use|using|call|calling|when|whenever|if|helpful|useful|suited|ideal|designed|meant|"
                   r"intended|good for|best for|answers?|asks?|needs?|wants?|for questions|for requests|before|after|"
@@ -83,14 +93,32 @@ def clauses(text: str) -> list[str]:
             if part.strip(" .")]
 
 
+def _limits(part: str) -> bool:
+    negated = _NEGATING.search(part) is not None and len(_NEGATIONS.findall(part)) != 2
+    limiting = negated or _RESTRICTING.search(part) is not None
+    content = [word for word in re.findall(r"[\w']+", part.lower()) if word not in _EMPTY_WORDS]
+    return limiting and bool(content)
+
+
 def limits_use(clause: str) -> bool:
-    """Whether a clause limits when the tool is used (a when-not), in any phrasing; a double negative does not."""
-    negated = _NEGATING.search(clause) is not None and len(_NEGATIONS.findall(clause)) != 2
-    return negated or _RESTRICTING.search(clause) is not None
+    """Whether a clause limits when the tool is used (a when-not), in any phrasing.
+
+    A double negative limits nothing, nor do "do not hesitate", "not only" or a limit with no content
+    ("do not use it incorrectly"); "does not X, and is never Y" limits twice (judged part by part).
+    """
+    clause = _NOT_LIMITING.sub(" ", clause)
+    return _limits(clause) or any(_limits(part) for part in _PART_SPLIT.split(clause))
+
+
+def opens_with_what(description: str) -> bool:
+    """Whether the description's first sentence says what the tool does, not when (not) to use it."""
+    first = (sentences(description) or [""])[0]
+    return len(first.split()) >= 3 and _OPENS_WITH_INSTRUCTION.match(first) is None
 
 
 def invites_use(clause: str) -> bool:
     """Whether a clause says when to use the tool (a when); "use it only after X" is a when and a limit."""
+    clause = _NOT_LIMITING.sub(" ", clause)
     return _USE.search(clause) is not None and (_NEGATING.search(clause) is None or len(_NEGATIONS.findall(clause)) == 2)
 
 

@@ -83,6 +83,9 @@ def test_names_used_twice_are_found_across_the_whole_list():
     ("Close an incident. Use it only after the person has seen the preview.", True, True),
     ("Local time. There is no time question you should not use it for.", True, False),
     ("Weather tool.", False, False),
+    ("Local time for one city. Use it whenever time comes up. Do not use it incorrectly.", True, False),
+    ("Local time for one city. Do not hesitate to use it for any city.", True, False),
+    ("Read one incident. It does not modify anything, and it is never cached.", False, True),
 ])
 def test_prose_is_read_by_role(description, when, when_not):
     assert (review.says_when(description), review.says_when_not(description)) == (when, when_not)
@@ -118,3 +121,13 @@ def test_leaks_finds_each_kind_of_internal(kind, text):
 @pytest.mark.parametrize("text", CLEAN)
 def test_leaks_passes_the_courses_own_good_messages(text):
     assert review.leaks(text) == []
+
+
+@pytest.mark.parametrize("description, opens", [
+    ("Current local time and UTC offset for one city. Use it for the time now.", True),
+    ("Use it to get the local time in a city. Do not use it for dates.", False),
+    ("Do not use it for dates. Local time for one city.", False),
+    ("Time.", False),
+])
+def test_a_description_opens_with_what_the_tool_does(description, opens):
+    assert review.opens_with_what(description) is opens

@@ -77,12 +77,13 @@ def ex_00_1(bounds) -> str:
     _judge(bounds, forecast, "days")
     _judge(bounds, forecast, "city")
 
-    # both bounds missing, one missing, a bound of 0: always tried, whatever hypothesis drew
+    # both bounds missing, one missing, a bound of 0, exclusive bounds only: always tried, whatever hypothesis drew
     fixed = _tool("pick_one", {"n": {"type": "integer", "minimum": 0, "maximum": 0},
                                "low": {"type": "integer", "minimum": 5},
                                "high": {"type": "number", "maximum": -1.5},
-                               "free": {"type": "integer"}})
-    for parameter in ("free", "low", "high", "n"):
+                               "free": {"type": "integer"},
+                               "strict": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 8}})
+    for parameter in ("free", "low", "high", "n", "strict"):
         _judge(bounds, fixed, parameter)
 
     names = st.from_regex(r"[a-z][a-z0-9_]{2,14}", fullmatch=True)
@@ -90,6 +91,8 @@ def ex_00_1(bounds) -> str:
     param = st.fixed_dictionaries({"type": st.sampled_from(["integer", "number"])},
                                   optional={"minimum": bound.filter(lambda b: b is not None),
                                             "maximum": bound.filter(lambda b: b is not None),
+                                            "exclusiveMinimum": bound.filter(lambda b: b is not None),
+                                            "exclusiveMaximum": bound.filter(lambda b: b is not None),
                                             "description": st.just("a number")})
     definitions = st.tuples(names, st.dictionaries(names, param, min_size=2, max_size=4))
 

@@ -186,37 +186,9 @@ RULES_1_1 = spec(
 
 _OPENING_WHEN = re.compile(r"\b(?:use|using|call|calling|when|whenever|helpful|useful|ideal|suited|meant|intended|"
                            r"designed|good for|best for)\b", re.I)
-_OPENS_WITH_LIMIT = re.compile(r"\W*(?:do not|don't|never|avoid|not|only|except|unless)\b", re.I)
 _CITY_SPELLINGS = {"Tokyo": "tokyo", "Kathmandu": "  Kathmandu ", "Denver": "DENVER", "Des Moines": "des moines",
                    "Nairobi": "Nairobi", "Oslo": "oSLO", "Paris": "Paris"}
 _UNKNOWN_CITIES = ("Atlantis", "Springfield")
-
-
-_PART_SPLIT = re.compile(r",|\band\b|\bor\b|\bnor\b", re.I)
-
-
-_NOT_LIMITING = re.compile(r"\b(?:do not|don't|never|not) hesitate\b|\bnot only\b|\bnot just\b|\bno matter\b|"
-                           r"\bnot limited\b|\bnever fails?\b|\bnot a problem\b", re.I)
-EXTRA_VERBS = frozenset("tell provide report return obtain determine give say lookup".split())
-
-
-def limits_use(clause: str) -> bool:
-    """review.limits_use, but per part of a clause joined by 'and'/'or'/commas ("does not X, and is never Y"
-    limits use twice; it is not one double negative), and phrases such as "do not hesitate" or "not only"
-    do not limit anything (candidates for review.py)."""
-    clause = _NOT_LIMITING.sub(" ", clause)
-    return review.limits_use(clause) or any(review.limits_use(part) for part in _PART_SPLIT.split(clause))
-
-
-def is_verb_object(name: str) -> bool:
-    """review.is_verb_object, with a few more verbs (tell_, provide_, report_ ...; candidates for review.VERBS)."""
-    words = review.name_words(name)
-    return review.is_verb_object(name) or (len(words) >= 2 and words[0] in EXTRA_VERBS
-                                           and all(word.isalnum() and word.isascii() for word in words))
-
-
-def says_when_not(description: str) -> bool:
-    return any(limits_use(part) for part in review.clauses(description))
 
 
 def _says_when(description: str) -> bool:
@@ -239,13 +211,13 @@ def ex_01_1(build_clock_server) -> str:
     require(len(seen.tools) == 1, "one-tool", f"{len(seen.tools)}: {', '.join(seen.names) or 'none'}")
     tool = seen.tools[0]
     name, description = tool["name"], tool.get("description") or ""
-    require(review.is_valid_name(name) and is_verb_object(name), "name", repr(name),
+    require(review.is_valid_name(name) and review.is_verb_object(name), "name", repr(name),
             "its first word must be a verb such as get, show, look, find, retrieve")
-    first = (review.sentences(description) or [""])[0]
-    require(len(first.split()) >= 3 and not (limits_use(first) and _OPENS_WITH_LIMIT.match(first)), "what", shown(description) or "no description")
+    require(review.opens_with_what(description), "what", shown(description) or "no description",
+            "its first sentence must say what the tool returns, before any 'use it' or 'do not'")
     require(_says_when(description), "when", shown(description) or "no description",
             "no clause of it says when to use the tool")
-    require(says_when_not(description), "when-not", shown(description) or "no description",
+    require(review.says_when_not(description), "when-not", shown(description) or "no description",
             "no clause of it limits when to use the tool")
     schema = tool["inputSchema"]
     params = list(schema.get("properties", {}))
@@ -507,7 +479,8 @@ def ex_01_4(is_valid_tool_name) -> str:
 
     for name in NAME_CASES:
         _judge_name(is_valid_tool_name, name)
-    alphabet = st.sampled_from(sorted(_LEGAL) + list(" \t\n,/:;é名٣ｆ\u212a\u00a0$@+!?") + ["\x00"])
+    printable = [chr(code) for code in range(32, 127)]  # every ASCII character, [ \\ ] ^ ` between Z and a too
+    alphabet = st.sampled_from(sorted(set(printable) | _LEGAL) + list("\t\néå名٣ｆ\u212a\u00a0") + ["\x00"])
     legal = st.text(alphabet=st.sampled_from(sorted(_LEGAL)), min_size=120, max_size=135)
     names = st.one_of(st.text(alphabet=alphabet, max_size=20), legal,
                       st.tuples(legal, alphabet).map("".join), st.text(max_size=12))

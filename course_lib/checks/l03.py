@@ -64,7 +64,7 @@ _MORE_ORDERS = {
     # Two rows the exercise text never names, added to the backend only while a check runs: a second
     # order of another customer and another order of the signed-in one (an answer that tests order numbers
     # instead of owners fails on them).
-    "ORD-1071": ("cus-grace", "delivered", [("HP-330", "Headphones", 1)], "Swiftpost", "SP-90377", "2026-09-30"),
+    "ORD-1071": ("cus-linus", "delivered", [("HP-330", "Headphones", 1)], "Swiftpost", "SP-90377", "2026-09-30"),
     "ORD-1047": ("cus-ada", "received", [("PN-002", "Fountain pen", 2)], None, None, "2026-10-11"),
 }
 _SECOND_OUTAGE = "ORD-1081"
@@ -75,12 +75,17 @@ _SECOND_OUTAGE = "ORD-1081"
 def _more_orders() -> Iterator[None]:
     """The backend with two extra rows while a check runs (servers built inside see them)."""
     added = {number: row for number, row in _MORE_ORDERS.items() if number not in orders._ORDERS}
+    customers = {"cus-linus": "linus@example.org"}  # a third customer: answers that test one known id fail
+    new_customers = {key: value for key, value in customers.items() if key not in orders._CUSTOMERS}
     orders._ORDERS.update(added)
+    orders._CUSTOMERS.update(new_customers)
     try:
         yield
     finally:
         for number in added:
             orders._ORDERS.pop(number, None)
+        for key in new_customers:
+            orders._CUSTOMERS.pop(key, None)
 
 
 @contextmanager
@@ -161,6 +166,9 @@ def _require_summaries(tool: dict, results: dict[str, dict], rule: str) -> None:
         require(not result.get("isError") and found == expected, rule,
                 lambda: (f"an error: {shown(result_text(result), 120)}" if result.get("isError")
                          else _first_difference(found, expected)), f"{number}")
+        leaked = _leaked(result_text(result), _backend_internals())  # the text is built from the raw return value
+        require(not leaked, rule, lambda: f"{', '.join(leaked)} in the text content of {number}",
+                "return orders.summary(row), not the backend row: the model reads the text")
 
 
 def _text_of(result: dict) -> str:
@@ -502,6 +510,8 @@ def ex_03_4(build_cancel_server) -> str:
         ({"order_number": "ORD-1045", "reason": "customer asked"}, "reason"),
         ({"order_number": "ORD-1045", "Dry_Run": False}, "Dry_Run"),
         ({"order_number": "ORD-1045", "order-number": "ORD-1043", "dry_run": False}, "order-number"),
+        ({"order_number": "ORD-1045", "ctx": {}}, "ctx"),  # names a Python signature has that the schema does not
+        ({"order_number": "ORD-1045", "context": "x", "dry_run": True}, "context"),
     ]
     strict_values = ["yes", "false", "true", 1, 0, None, "False"]
     check = {"order_number": "ORD-1043", "dry_run": True}

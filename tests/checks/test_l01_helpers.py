@@ -7,6 +7,7 @@ import json
 import pytest
 
 from conftest import ROOT
+from course_lib import review
 from course_lib.checks import l00, l01, l02
 
 STATED = {"00_start_here": [l00.RULES_0_1], "01_bad_tool_rewrite": [l01.RULES_1_1, l01.RULES_1_2, l01.RULES_1_3,
@@ -40,10 +41,10 @@ def test_ref_and_exclusive_bounds_are_read_by_meaning():
     ("Avoid it for past times", True),
 ])
 def test_a_limit_is_judged_by_role(text, limits):
-    assert l01.limits_use(text) is limits
+    assert review.limits_use(text) is limits
 
 
 @pytest.mark.parametrize("name, ok", [("get_local_time", True), ("lookUpLocalTime", True), ("show-local-time", True),
                                       ("provide_local_time", True), ("local_time", False), ("time", False)])
 def test_verb_object_names_in_any_casing(name, ok):
-    assert l01.is_verb_object(name) is ok
+    assert review.is_verb_object(name) is ok
