@@ -15,10 +15,14 @@ T = TypeVar("T")
 
 
 def new_server(name: str, **kwargs: Any):
-    """A fresh `MCPServer` that keeps the kernel's log quiet (the SDK default is INFO)."""
+    """A fresh `MCPServer` that keeps the kernel's log quiet (the SDK default is INFO) and reports the course's
+    version in `serverInfo`, so a host (and `course snapshot`) can tell which release it talks to."""
     from mcp.server import MCPServer
 
+    from course_lib import __version__
+
     kwargs.setdefault("log_level", "WARNING")
+    kwargs.setdefault("version", __version__)
     return MCPServer(name, **kwargs)
 
 

@@ -25,3 +25,15 @@ def test_every_server_module_is_registered():
 def test_an_unknown_name_lists_the_known_ones():
     with pytest.raises(servers.UnknownServer, match="known servers: clock, deploy"):
         servers.build("nope")
+
+
+def test_every_lesson_server_reports_the_course_version_in_server_info():
+    from course_lib import __version__, wire
+
+    async def server_info(server):
+        async with wire.connect(server) as client:
+            return client.server_info
+
+    for name in servers.REGISTRY:
+        info = wire.run_sync(server_info, servers.build(name))
+        assert (info.name, info.version) == (info.name, __version__) and info.name, name
