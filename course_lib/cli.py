@@ -238,11 +238,13 @@ def cmd_hint(args) -> int:
 def cmd_review(args) -> int:
     from course_lib import review, targets
 
-    tools = targets.list_tools(args.server)
-    findings = review.review(tools)
+    found = targets.listing(args.server, probe=args.probe)
+    findings = review.review(found.tools) + review.probe_findings(found.probed)
+    for note in found.notes:
+        print(f"note: {note}", file=sys.stderr)
     for finding in findings:
         print(f"- {finding.tool}: [{finding.rule}] {finding.advice}")
-    print(f"{len(findings)} finding(s) in {len(tools)} tool(s) of {args.server}")
+    print(f"{len(findings)} finding(s) in {len(found.tools)} tool(s) of {args.server}")
     return 1 if findings else 0
 
 
@@ -342,6 +344,8 @@ def parser() -> argparse.ArgumentParser:
     review = sub.add_parser("review", help="apply the design review to any MCP server's tools")
     review.add_argument("server", help="a lesson server name, FILE.py[:ATTR], module:ATTR, "
                                        "a quoted stdio command, or an http(s):// URL")
+    review.add_argument("--probe", action="store_true",
+                        help="also call each tool once with arguments its schema refuses, and judge the errors")
     review.set_defaults(run=cmd_review)
     serve = sub.add_parser("serve", help="run a lesson server for a real MCP host")
     serve.add_argument("server")

@@ -82,6 +82,37 @@ def is_verb_object(name: str) -> bool:
     return len(words) >= 2 and words[0] in VERBS and all(word.isalnum() and word.isascii() for word in words)
 
 
+MUTATING_VERBS = frozenset(
+    "create add make insert append post put set update edit change modify patch rename move copy merge split delete "
+    "remove drop clear cancel close open reopen archive restore undo revoke disable enable toggle send notify page "
+    "alert email message reply forward publish share invite assign unassign escalate start stop run execute launch "
+    "trigger deploy build install restart pause resume retry schedule book reserve order buy pay refund charge "
+    "approve reject sign register upload import sync save store record mark flag tag label comment note submit "
+    "grant deny release claim lock unlock reset fix apply".split())
+"""Verbs whose tools change something; such a tool without annotations leaves every host guessing."""
+
+
+def mutates(name: str) -> bool:
+    """Whether a tool's name starts with a verb that changes things (create_, delete_, send_ ...)."""
+    words = name_words(name.rsplit(".", 1)[-1])
+    return bool(words) and words[0] in MUTATING_VERBS
+
+
+def probe_findings(probed: dict[str, tuple[bool, str]]) -> list[Finding]:
+    """Findings from calling each tool once with schema-invalid arguments: accepted, hidden crashes, leaks."""
+    findings = []
+    for tool, (is_error, text) in probed.items():
+        if not is_error:
+            findings.append(Finding(tool, "probe-accepted", "it accepted arguments its own schema refuses; "
+                                                            "validate before acting"))
+        elif text.strip() == f"Error executing tool {tool}":
+            findings.append(Finding(tool, "probe-hidden", "a bad call crashed with a hidden error; raise ToolError "
+                                                          "with a message that says what to change"))
+        elif leaks(text):
+            findings.append(Finding(tool, "probe-leak", f"its error for a bad call gives away {', '.join(leaks(text))}"))
+    return findings
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of a description (split on ., ! or ? followed by space or end)."""
     return [part.strip() for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part.strip()]
@@ -165,6 +196,9 @@ def review_tool(tool: Any) -> list[Finding]:
             add("param-enum", f"{param!r} looks like a closed choice: use Literal[...] so the schema has an enum")
         if schema.get("type") == "integer" and "maximum" not in schema and "exclusiveMaximum" not in schema:
             add("param-bounds", f"bound integer {param!r} with Field(ge=..., le=...)")
+    if not definition.get("annotations") and mutates(name):
+        add("annotations-missing", "this tool changes things: say how with annotations (readOnlyHint false, "
+                                   "destructiveHint, idempotentHint), or every host must assume the worst")
     output = definition.get("outputSchema") or {}
     if not output or set(output.get("properties", {})) == {"result"}:
         add("output-structured", "return a typed model so hosts get structuredContent with named fields")

@@ -14,11 +14,12 @@ attribute, `build_server()` is called, or else the module's only `MCPServer` obj
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.util
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,9 @@ class Listing:
     protocol_version: str
     server_name: str
     server_version: str
+    notes: list[str] = field(default_factory=list)
+    probed: dict[str, tuple[bool, str]] = field(default_factory=dict)
+    """With probing: tool name -> (isError, text) of one call with schema-invalid arguments."""
 
 
 def list_tools(target: str, timeout: float = 30.0) -> list:
@@ -102,8 +106,30 @@ def list_tools(target: str, timeout: float = 30.0) -> list:
     return listing(target, timeout).tools
 
 
-def listing(target: str, timeout: float = 30.0) -> Listing:
-    """The target's tools with the protocol version and server info of that connection, within `timeout` s."""
+NOT_JSON_RPC = "Failed to parse JSONRPC message"
+"""What SDK 2.3 logs for a stdout line that is not a JSON-RPC message (a banner, a print)."""
+STDOUT_NOTE = ("the server wrote text that is not JSON-RPC on stdout (a banner or a print?); over stdio, stdout "
+               "carries only MCP messages, so some clients fail on it: log to stderr instead")
+
+
+def invalid_arguments(tool: Any) -> dict[str, Any]:
+    """Arguments the tool's input schema refuses: each required parameter with a value of the wrong type."""
+    from course_lib import wire
+
+    schema = wire.dump(tool).get("inputSchema", {})
+    wrong = {"string": 12345, "integer": "not a number", "number": "not a number", "boolean": "not a boolean",
+             "array": "not a list", "object": "not an object"}
+    properties = schema.get("properties", {})
+    required = schema.get("required", []) or list(properties)[:1]
+    return {name: wrong.get(properties.get(name, {}).get("type"), {"unexpected": True}) for name in required}
+
+
+def listing(target: str, timeout: float = 30.0, probe: bool = False) -> Listing:
+    """The target's tools with the protocol version and server info of that connection, within `timeout` s.
+
+    With `probe`, each tool is also called once with arguments its schema refuses (`invalid_arguments`),
+    and each error text is kept in `Listing.probed` for the review to judge.
+    """
     import anyio
     from mcp import Client
 
@@ -116,15 +142,28 @@ def listing(target: str, timeout: float = 30.0) -> Listing:
             async with Client(connectable) as client:
                 tools = list((await client.list_tools()).tools)
                 info = client.server_info
+                probed = {}
+                for tool in tools if probe else []:
+                    if not wire.dump(tool).get("inputSchema", {}).get("properties"):
+                        continue  # nothing to get wrong: the SDK ignores argument names it does not know
+                    result = wire.dump(await client.call_tool(tool.name, invalid_arguments(tool)))
+                    probed[tool.name] = (bool(result.get("isError")), "\n".join(
+                        block.get("text", "") for block in result.get("content", [])))
                 return Listing(tools, str(client.protocol_version or ""), getattr(info, "name", "") or "",
-                               getattr(info, "version", "") or "")
+                               getattr(info, "version", "") or "", probed=probed)
 
-    try:
-        return wire.run_sync(run)
-    except Exception as error:  # connection refused, a command that exits, a server that is not MCP
-        while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-            error = error.exceptions[0]
-        if isinstance(error, TimeoutError):
-            raise TargetProblem(f"{target} gave no MCP answer within {timeout:g} s") from None
-        detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        raise TargetProblem(f"could not list the tools of {target}: {type(error).__name__}: {detail}".rstrip(": ")) from None
+    with wire.sdk_warnings() as logged:  # the SDK logs (with tracebacks) what a non-MCP stdout looks like
+        try:
+            found = wire.run_sync(run)
+        except Exception as error:  # connection refused, a command that exits, a server that is not MCP
+            while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+                error = error.exceptions[0]
+            if isinstance(error, TimeoutError):
+                raise TargetProblem(f"{target} gave no MCP answer within {timeout:g} s") from None
+            if any(NOT_JSON_RPC in line for line in logged):
+                raise TargetProblem(f"{target} is not an MCP server: it wrote text that is not JSON-RPC on stdout "
+                                    "and gave no answer") from None
+            detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise TargetProblem(f"could not list the tools of {target}: {type(error).__name__}: {detail}"
+                                .rstrip(": ")) from None
+    return dataclasses.replace(found, notes=[STDOUT_NOTE] if any(NOT_JSON_RPC in line for line in logged) else [])

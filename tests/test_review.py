@@ -131,3 +131,12 @@ def test_leaks_passes_the_courses_own_good_messages(text):
 ])
 def test_a_description_opens_with_what_the_tool_does(description, opens):
     assert review.opens_with_what(description) is opens
+
+
+@pytest.mark.parametrize("name, annotations, fires", [
+    ("delete_runbook", None, True), ("send_message", {}, True), ("createTicket", None, True),
+    ("delete_runbook", {"destructiveHint": True}, False), ("get_runbook", None, False),
+])
+def test_a_tool_that_changes_things_without_annotations_is_flagged(name, annotations, fires):
+    tool = changed(name=name, **({} if annotations is None else {"annotations": annotations}))
+    assert ("annotations-missing" in rules_of(tool)) is fires

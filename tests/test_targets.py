@@ -93,3 +93,32 @@ def test_a_learner_file_that_fails_to_import_is_one_line(tmp_path):
 def test_a_command_that_never_answers_times_out():
     with pytest.raises(targets.TargetProblem, match="gave no MCP answer within 1 s"):
         targets.list_tools(f"{sys.executable} -c 'import time; time.sleep(30)'", timeout=1)
+
+
+def test_a_command_that_is_not_an_mcp_server_gets_one_line(tmp_path):
+    result = review(f"{sys.executable} -c 'print(1)'")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().count("\n") == 0 and "is not an MCP server" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_server_that_prints_a_banner_is_reviewed_with_a_note(tmp_path):
+    script = tmp_path / "banner.py"
+    script.write_text('print("Welcome to my server!")\nfrom mcp.server import MCPServer\n'
+                      'server = MCPServer("banner", log_level="WARNING")\n\n@server.tool()\n'
+                      'def get_time() -> str:\n    """Time."""\n    return "now"\n\nserver.run()\n')
+    result = review(f"{sys.executable} {script}")
+    assert "1 tool(s)" in result.stdout and "Traceback" not in result.stderr
+    assert result.stderr.startswith("note: the server wrote text that is not JSON-RPC on stdout")
+
+
+def test_probe_judges_each_tools_answer_to_schema_invalid_arguments():
+    from course_lib import review, targets
+
+    found = targets.listing("order-desk", probe=True)
+    assert set(found.probed) == {tool.name for tool in found.tools}
+    assert all(is_error for is_error, _ in found.probed.values())
+    assert review.probe_findings(found.probed) == []
+    assert [f.rule for f in review.probe_findings({"t": (False, "ok"), "u": (True, "Error executing tool u"),
+                                                   "v": (True, 'File "/srv/app.py", line 3')})] == [
+        "probe-accepted", "probe-hidden", "probe-leak"]

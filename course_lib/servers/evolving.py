@@ -121,6 +121,7 @@ def _server() -> MCPServer:
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _CLOSE = ToolAnnotations(destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+_CREATE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
 
 
 def build_v1() -> MCPServer:
@@ -131,7 +132,7 @@ def build_v1() -> MCPServer:
     def get_ticket(ticket_id: TicketId) -> Ticket:
         return _find(tickets, ticket_id)
 
-    @server.tool(description=CREATE)
+    @server.tool(description=CREATE, annotations=_CREATE)
     def create_ticket(title: Title, priority: Literal["low", "normal", "high", "urgent"] = "normal") -> Ticket:
         return _open(tickets, title, priority)
 
@@ -155,7 +156,7 @@ def build_v2_breaking() -> MCPServer:
     def fetch_ticket(ticket_id: TicketId) -> Ticket:
         return _find(tickets, ticket_id)
 
-    @server.tool(description=CREATE)
+    @server.tool(description=CREATE, annotations=_CREATE)
     def create_ticket(title: Title, team: Team, priority: Literal["low", "normal", "high"] = "normal") -> Ticket:
         return _open(tickets, title, priority)
 
@@ -180,7 +181,7 @@ def build_v2_safe() -> MCPServer:
     def get_ticket(ticket_id: TicketId) -> Ticket:
         return _find(tickets, ticket_id)
 
-    @server.tool(description=CREATE)
+    @server.tool(description=CREATE, annotations=_CREATE)
     def create_ticket(title: Title,
                       priority: Literal["low", "normal", "high", "urgent", "critical"] = "normal") -> Ticket:
         return _open(tickets, title, priority)
