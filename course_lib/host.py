@@ -271,10 +271,20 @@ def careful_input(system: str, question: str, results: Iterable[tuple[Origin, st
             *wrapped]
 
 
-def render(messages: Iterable[dict]) -> str:
-    """Model input as text: every line prefixed with the role of the message it really belongs to."""
-    return "\n".join(f"{message['role']:<6}| {line}".rstrip()
-                     for message in messages for line in str(message["content"]).splitlines() or [""])
+def render(messages: Iterable[dict], width: int | None = None) -> str:
+    """Model input as text: every line prefixed with the role of the message it really belongs to.
+
+    With `width`, long lines are wrapped to that many characters, each piece keeping its role prefix.
+    """
+    import textwrap
+
+    lines = []
+    for message in messages:
+        for line in str(message["content"]).splitlines() or [""]:
+            pieces = textwrap.wrap(line, width - 8, drop_whitespace=False, replace_whitespace=False) \
+                if width and line else [line]
+            lines += [f"{message['role']:<6}| {piece}".rstrip() for piece in pieces]
+    return "\n".join(lines)
 
 
 def strip_imperatives(text: str) -> str:

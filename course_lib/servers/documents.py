@@ -70,7 +70,8 @@ class Record:
     revisions: list[str] = field(default_factory=list)
 
 
-def _seed() -> dict[str, Record]:
+def records() -> dict[str, Record]:
+    """Fresh backend rows, full (every field, every revision): what the server reads, never what it sends."""
     rows = [
         Record("DOC-1", "acme", "Runbook: payments worker backlog", RUNBOOK, revisions=["v1", "v2"]),
         Record("DOC-2", "acme", "Vendor status page (fetched)", FAKE_TURN),
@@ -129,7 +130,7 @@ def build_server(user: str = "ana"):
     """A fresh document desk for one signed-in user (ana or ben at Acme, gil at Globex)."""
     if user not in TENANTS:
         raise UnknownName(f"unknown user {user!r}; users: {', '.join(TENANTS)}")
-    records = _seed()
+    rows = records()
     server = new_server("documents")
 
     @tool(server, title="Read a document", annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
@@ -139,7 +140,7 @@ def build_server(user: str = "ana"):
         Use it when you have a document ID; pass nextCursor as cursor to read the next page.
         Do not use it to search for documents, and do not read on past what the question needs.
         """
-        record = records.get(documentId)
+        record = rows.get(documentId)
         if record is None or record.tenant != TENANTS[user]:  # refused before anything is read
             raise not_found(documentId)
         return page(record, _offset(cursor, documentId) if cursor else 0)
