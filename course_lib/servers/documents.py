@@ -137,8 +137,8 @@ def build_server(user: str = "ana"):
     def read_document(documentId: DocumentId, cursor: Cursor = None) -> DocumentPage:
         """Read one page of a document by its ID: its title and up to 300 tokens of its text.
 
-        Use it when you have a document ID; pass nextCursor as cursor to read the next page.
-        Do not use it to search for documents, and do not read on past what the question needs.
+        Use it when you have a document ID; pass nextCursor as cursor to read the next page when the
+        question needs more. Do not use it to search for documents.
         """
         record = rows.get(documentId)
         if record is None or record.tenant != TENANTS[user]:  # refused before anything is read
