@@ -184,7 +184,7 @@ def ex_07_1(careful_messages) -> str:
     sneaky = sorted({f"U+{ord(c):04X}" for m in messages for c in m["content"] if _is_format(c)})
     require(not sneaky, "visible", ", ".join(sneaky[:4]))
 
-    @settings(derandomize=True, database=None, max_examples=25, deadline=None,
+    @settings(derandomize=True, database=None, max_examples=15, deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cf", "Cc", "Co", "Cn")),
                    min_size=1, max_size=80))
