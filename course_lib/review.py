@@ -7,6 +7,7 @@ person, not proof: a tool can pass every rule and still be chosen wrongly (lesso
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,27 @@ _NEGATIONS = re.compile(r"\b(?:no|not|never|none|nothing)\b|n't\b", re.I)
 _USE = re.compile(r"\b(?:use|using|call|calling|when|whenever|if|helpful|useful|suited|ideal|designed|meant|"
                   r"intended|good for|best for|answers?|asks?|needs?|wants?|for questions|for requests|before|after|"
                   r"to find|to look up|to get|to read|to check|to record|to see)\b", re.I)
+
+
+_ORDERS: dict[str, re.Pattern] = {
+    "a hidden block": re.compile(r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin)\s*>", re.I),
+    "an order to ignore other instructions": re.compile(
+        r"\b(?:ignore|disregard|forget|override)\b[^.]{0,30}\b(?:previous|prior|above|earlier|other|all|system)\b"
+        r"[^.]{0,20}\b(?:instructions?|rules|prompts?|messages?)\b", re.I),
+    "an order to keep something from the person": re.compile(
+        r"\b(?:do not|don't|never|without)\s+(?:tell|telling|mention|mentioning|reveal|revealing|show|showing|"
+        r"inform|informing|alert|alerting|notify|notifying|asking)\b[^.]{0,40}\b(?:user|person|human|anyone)\b", re.I),
+    "a secret or a file the tool does not need": re.compile(
+        r"~/|\$HOME\b|\bid_rsa\b|\.ssh\b|\.aws\b|/etc/passwd|(?<![\w-])\.env\b|\bprivate keys?\b|"
+        r"\bapi[ _-]?keys?\b|\bpasswords?\b|\bcredentials? files?\b", re.I),
+    "a new role for the model": re.compile(r"\bsystem prompt\b|\byou are now\b|\bnew instructions\b", re.I),
+}
+_PERSUASION = re.compile(
+    r"\b(?:always|only ever)\s+(?:use|prefer|choose|pick|call|select)\b|\bprefer (?:this|me)\b|"
+    r"\b(?:the )?(?:best|only|most (?:accurate|reliable|trusted|powerful|complete))(?: \w+)?\s+tool\b|"
+    r"\b(?:over|instead of|rather than|before)\s+(?:any|all|every)\s+other\s+tools?\b|"
+    r"\bonly (?:tool|one) you (?:will )?need\b|\bnever use (?:any )?other tools?\b", re.I)
+_TOOLISH = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -169,6 +191,58 @@ def when_not_names(description: str, alternative: str) -> bool:
         limits_use(sentence) and alternative in sentence for sentence in sentences(description))
 
 
+def texts_read(definition: dict) -> list[tuple[str, str]]:
+    """Every text a model reads in a definition: (where, text) for title, description and each parameter's description."""
+    found = [("title", definition.get("title") or ""), ("description", definition.get("description") or "")]
+    for param, schema in (definition.get("inputSchema") or {}).get("properties", {}).items():
+        if isinstance(schema, dict) and isinstance(schema.get("description"), str):
+            found.append((f"parameter {param!r}", schema["description"]))
+    return [(where, text) for where, text in found if text]
+
+
+def hidden_characters(text: str) -> list[str]:
+    """Invisible format characters (zero-width, bidi controls, tag characters) in a text, as U+XXXX."""
+    return [f"U+{ord(char):04X}" for char in text if unicodedata.category(char) == "Cf"]
+
+
+def with_hidden(text: str) -> str:
+    """A text followed by what its invisible tag characters spell (the hidden ASCII a model still reads)."""
+    return text + " " + "".join(chr(ord(char) - 0xE0000) for char in text if 0xE0020 <= ord(char) < 0xE007F)
+
+
+def orders(text: str) -> list[str]:
+    """The kinds of orders to the model a text gives beyond how to use its own tool."""
+    return [kind for kind, pattern in _ORDERS.items() if pattern.search(text)]
+
+
+def persuades(text: str) -> bool:
+    """Whether a text urges the model to prefer this tool over others ("always prefer this tool")."""
+    return _PERSUASION.search(text) is not None
+
+
+def tool_names_in(text: str) -> list[str]:
+    """Words of a text that look like snake_case tool names (verb_object)."""
+    return [word for word in dict.fromkeys(_TOOLISH.findall(text)) if is_verb_object(word)]
+
+
+def _poisoning(definition: dict) -> list[tuple[str, str]]:
+    """(rule, advice) for instructions, persuasion and hidden characters in the texts a model reads."""
+    found = []
+    for where, text in texts_read(definition):
+        hidden = hidden_characters(text)
+        if hidden:
+            found.append(("description-hidden-text", f"the {where} holds {len(hidden)} invisible character(s) "
+                          f"({', '.join(dict.fromkeys(hidden[:3]))}...): a model reads them, a person does not"))
+        kinds = orders(with_hidden(text))
+        if kinds:
+            found.append(("description-instructions", f"the {where} gives the model orders ({', '.join(kinds)}): "
+                          "describe the tool; never tell the model what else to do"))
+        if persuades(text):
+            found.append(("description-persuasion", f"the {where} urges the model to prefer this tool: say when "
+                          "to use it and when not, and let the model choose"))
+    return found
+
+
 def review_tool(tool: Any) -> list[Finding]:
     """The findings for one tool definition (an SDK `Tool` or its wire dict)."""
     definition = wire.dump(tool)
@@ -199,6 +273,8 @@ def review_tool(tool: Any) -> list[Finding]:
     if not definition.get("annotations") and mutates(name):
         add("annotations-missing", "this tool changes things: say how with annotations (readOnlyHint false, "
                                    "destructiveHint, idempotentHint), or every host must assume the worst")
+    for rule, advice in _poisoning(definition):
+        add(rule, advice)
     output = definition.get("outputSchema") or {}
     if not output or set(output.get("properties", {})) == {"result"}:
         add("output-structured", "return a typed model so hosts get structuredContent with named fields")
@@ -209,6 +285,15 @@ def review(tools: list[Any]) -> list[Finding]:
     """The findings for a whole tool list, including names used twice."""
     definitions = [wire.dump(tool) for tool in tools]
     findings = [finding for definition in definitions for finding in review_tool(definition)]
+    names = {d.get("name") for d in definitions}
+    params = {p for d in definitions for p in (d.get("inputSchema") or {}).get("properties", {})}
+    for definition in definitions:
+        read = " ".join(with_hidden(text) for _, text in texts_read(definition))
+        foreign = [word for word in tool_names_in(read) if word not in names and word not in params]
+        if foreign:
+            findings.append(Finding(definition.get("name", ""), "description-other-tools",
+                                    f"it speaks of {', '.join(foreign)}, not a tool of this server: a description "
+                                    "must not instruct the model about other servers' tools"))
     for name, times in Counter(d.get("name") for d in definitions).items():
         if times > 1:
             findings.append(Finding(name, "name-unique", f"{times} tools share this name; names must be unique"))

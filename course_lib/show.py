@@ -309,3 +309,25 @@ def exchange(log: Iterable[tuple[str, dict]], envelope: bool = False, max_string
              for direction, frame in kept]
     text = "\n".join(lines)
     return Rendered(text, f'<div class="course-card">{_pre(text)}</div>')
+
+
+# --- lesson 07: two model inputs side by side -------------------------------------------------------
+
+
+def columns(left: str, right: str, labels: tuple[str, str] = ("left", "right"), width: int = 58) -> Rendered:
+    """Two texts side by side, each wrapped at `width` characters (long lines continue on the next line)."""
+    import textwrap
+
+    def lines(text: str) -> list[str]:
+        out = []
+        for line in text.splitlines() or [""]:
+            out.extend(textwrap.wrap(line, width, replace_whitespace=False, drop_whitespace=False,
+                                     break_long_words=True) or [""])
+        return out
+
+    a, b = lines(left), lines(right)
+    rows = [f"{labels[0]:<{width}} | {labels[1]}", f"{'-' * width}-+-{'-' * width}"]
+    rows += [f"{x:<{width}} | {y}".rstrip() for x, y in zip(a + [""] * (len(b) - len(a)), b + [""] * (len(a) - len(b)))]
+    body = (f'<div class="course-side"><div class="course-card"><i>{html.escape(labels[0])}</i>{_pre(left)}</div>'
+            f'<div class="course-card"><i>{html.escape(labels[1])}</i>{_pre(right)}</div></div>')
+    return Rendered("\n".join(rows), body)

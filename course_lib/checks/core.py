@@ -13,6 +13,7 @@ everywhere else) it raises, so the cell fails.
 from __future__ import annotations
 
 import contextvars
+import json
 import functools
 import os
 import sys
@@ -223,6 +224,49 @@ def probe(server: Any, calls: list[tuple[str, dict]] | Callable[[list[dict]], li
         return Probe(tools, results)
 
     return wire.run_sync(run)
+
+
+def session(server: Any, calls: list[tuple[str, dict]] | Callable[[list[dict]], list[tuple[str, dict]]]) -> Probe:
+    """List the tools and make `calls` through one client; a call the client itself refuses becomes a result.
+
+    A result whose structuredContent breaks its outputSchema makes the SDK client raise RuntimeError;
+    here it becomes `{"clientError": <first line>}` so a check can name it instead of crashing.
+    """
+    from mcp import MCPError
+
+    async def run() -> Probe:
+        async with wire.connect(server) as client:
+            tools = wire.dump(list((await client.list_tools()).tools))
+            names = {tool["name"] for tool in tools}
+            planned = calls(tools) if callable(calls) else calls
+            results = []
+            for name, arguments in planned:
+                if name not in names:
+                    results.append({"isError": True, "content": [{"type": "text", "text": f"no tool {name}"}]})
+                    continue
+                try:
+                    results.append(wire.dump(await client.call_tool(name, arguments)))
+                except RuntimeError as error:
+                    results.append({"clientError": str(error).splitlines()[0]})
+                except MCPError as error:
+                    results.append({"protocolError": f"{error.code} {error.message}"})
+        return Probe(tools, results)
+
+    return wire.run_sync(run)
+
+
+def outcome(result: dict) -> str:
+    """A result in a few words, for a failure line."""
+    if "clientError" in result:
+        return f"the client refused the result: {shown(result['clientError'], 120)}"
+    if "protocolError" in result:
+        return f"a JSON-RPC error {result['protocolError']}"
+    kind = "an error" if result.get("isError") else "a result"
+    return f"{kind}: {shown(result_text(result), 120) or json.dumps(result.get('structuredContent'))}"
+
+
+def refused(result: dict) -> bool:
+    return bool(result.get("isError")) or "protocolError" in result
 
 
 def result_text(result: dict) -> str:

@@ -9,9 +9,10 @@ import string
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from course_lib import review, wire
-from course_lib.checks.core import (Probe, build_server, call_learner, checker, fail, require, require_deliberate,
-                                    result_text, shown, spec)
+from course_lib import review
+from course_lib.checks.core import (Probe, build_server, call_learner, checker, fail, outcome, refused, require,
+                                    require_deliberate, result_text, session, shown, spec)
+from course_lib.checks.schemas import choices, int_bounds, param, resolve, types
 from course_lib.servers import clock, weather
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -53,111 +54,6 @@ HINTS: dict[str, tuple[str, ...]] = {
         "is not accepted either; `is not None` makes it a bool).",
     ),
 }
-
-
-# --- helpers shared by the lesson's checkers (and lesson 02's) ---------------------------------------
-# Candidates for core.py: `session`, `resolve`, `int_bounds`, `choices`.
-
-
-def session(server: Any, calls: list[tuple[str, dict]] | Callable[[list[dict]], list[tuple[str, dict]]]) -> Probe:
-    """List the tools and make `calls` through one client; a call the client itself refuses becomes a result.
-
-    A result whose structuredContent breaks its outputSchema makes the SDK client raise RuntimeError;
-    here it becomes `{"clientError": <first line>}` so a check can name it instead of crashing.
-    """
-    from mcp import MCPError
-
-    async def run() -> Probe:
-        async with wire.connect(server) as client:
-            tools = wire.dump(list((await client.list_tools()).tools))
-            names = {tool["name"] for tool in tools}
-            planned = calls(tools) if callable(calls) else calls
-            results = []
-            for name, arguments in planned:
-                if name not in names:
-                    results.append({"isError": True, "content": [{"type": "text", "text": f"no tool {name}"}]})
-                    continue
-                try:
-                    results.append(wire.dump(await client.call_tool(name, arguments)))
-                except RuntimeError as error:
-                    results.append({"clientError": str(error).splitlines()[0]})
-                except MCPError as error:
-                    results.append({"protocolError": f"{error.code} {error.message}"})
-        return Probe(tools, results)
-
-    return wire.run_sync(run)
-
-
-def resolve(schema: dict, root: dict) -> dict:
-    """`schema` with `$ref` replaced by its `$defs` target (siblings such as `default` kept), recursively at the top."""
-    seen = 0
-    while isinstance(schema, dict) and "$ref" in schema and seen < 10:
-        target = schema["$ref"].rsplit("/", 1)[-1]
-        rest = {key: value for key, value in schema.items() if key != "$ref"}
-        schema = {**root.get("$defs", {}).get(target, {}), **rest}
-        seen += 1
-    if isinstance(schema, dict) and len(schema.get("allOf", [])) == 1:  # older pydantic: allOf: [{$ref}]
-        inner = resolve(schema["allOf"][0], root)
-        schema = {**inner, **{key: value for key, value in schema.items() if key != "allOf"}}
-    return schema
-
-
-def param(tool: dict, name: str) -> dict:
-    """One parameter's schema in a listed tool, `$ref` resolved; {} when absent."""
-    schema = tool.get("inputSchema", {})
-    return resolve(schema.get("properties", {}).get(name, {}), schema)
-
-
-def types(schema: dict) -> set[str]:
-    """The JSON types a (resolved) schema allows, through anyOf/oneOf."""
-    found = schema.get("type")
-    out = set(found if isinstance(found, list) else [found] if found else [])
-    for option in schema.get("anyOf", []) + schema.get("oneOf", []):
-        out |= types(option)
-    if "enum" in schema and not out:
-        out |= {type(value).__name__.replace("str", "string") for value in schema["enum"]}
-    return out
-
-
-def int_bounds(schema: dict) -> tuple[Any, Any]:
-    """(lowest, highest) integer a schema allows: `exclusiveMinimum: 0` on an integer counts as `minimum: 1`."""
-    low, high = schema.get("minimum"), schema.get("maximum")
-    if isinstance(schema.get("exclusiveMinimum"), (int, float)):
-        candidate = int(schema["exclusiveMinimum"]) + 1
-        low = candidate if low is None else max(low, candidate)
-    if isinstance(schema.get("exclusiveMaximum"), (int, float)):
-        value = schema["exclusiveMaximum"]
-        candidate = int(value) - 1 if float(value).is_integer() else int(value)
-        high = candidate if high is None else min(high, candidate)
-    return low, high
-
-
-def choices(schema: dict) -> list | None:
-    """The closed set of values a (resolved) schema allows (enum, const, or a union of them); None if open."""
-    if "enum" in schema:
-        return list(schema["enum"])
-    if "const" in schema:
-        return [schema["const"]]
-    options = schema.get("anyOf", []) + schema.get("oneOf", [])
-    if options:
-        found = [choices(option) for option in options]
-        if all(item is not None for item in found):
-            return [value for item in found for value in item]
-    return None
-
-
-def outcome(result: dict) -> str:
-    """A result in a few words, for a failure line."""
-    if "clientError" in result:
-        return f"the client refused the result: {shown(result['clientError'], 120)}"
-    if "protocolError" in result:
-        return f"a JSON-RPC error {result['protocolError']}"
-    kind = "an error" if result.get("isError") else "a result"
-    return f"{kind}: {shown(result_text(result), 120) or json.dumps(result.get('structuredContent'))}"
-
-
-def refused(result: dict) -> bool:
-    return bool(result.get("isError")) or "protocolError" in result
 
 
 # --- 1.1 name and describe a vague tool -------------------------------------------------------------

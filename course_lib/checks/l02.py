@@ -6,10 +6,10 @@ import copy
 import json
 from typing import Any
 
-from course_lib import review, wire
-from course_lib.checks.core import call_learner, checker, fail, build_server, require, require_deliberate, \
-    result_text, shown, spec
-from course_lib.checks.l01 import outcome, param, refused, resolve, session, types
+from course_lib import wire
+from course_lib.checks.core import (build_server, call_learner, checker, fail, outcome, refused, require,
+                                    require_deliberate, result_text, session, shown, spec)
+from course_lib.checks.schemas import resolve, types
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {

@@ -27,6 +27,10 @@ REGISTRY: dict[str, str] = {
     "incident-overloaded": "course_lib.servers.incident_overloaded:build_server",
     "incidents": "course_lib.servers.incidents:build_server",
     "ops": "course_lib.servers.ops:build_server",
+    "documents": "course_lib.servers.documents:build_server",
+    "notes-helper": "course_lib.servers.poisoned:build_server",
+    "runbooks": "course_lib.servers.poisoned:build_runbooks",
+    "runbooks-changed": "course_lib.servers.poisoned:build_runbooks_changed",
     "workspace": "course_lib.servers.workspace:build_server",
 }
 

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ROOT
 from course_lib import review
-from course_lib.checks import l00, l01, l02
+from course_lib.checks import l00, l01, l02, schemas
 
 STATED = {"00_start_here": [l00.RULES_0_1], "01_bad_tool_rewrite": [l01.RULES_1_1, l01.RULES_1_2, l01.RULES_1_3,
                                                                      l01.RULES_1_4],
@@ -27,11 +27,11 @@ def test_every_rule_is_stated_verbatim_in_the_exercise_text(stem):
 def test_ref_and_exclusive_bounds_are_read_by_meaning():
     root = {"$defs": {"Units": {"enum": ["metric", "imperial"], "type": "string"}},
             "properties": {"units": {"$ref": "#/$defs/Units", "default": "metric"}}}
-    units = l01.resolve(root["properties"]["units"], root)
-    assert sorted(l01.choices(units)) == ["imperial", "metric"] and units["default"] == "metric"
-    assert l01.int_bounds({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 8}) == (1, 7)
-    assert l01.int_bounds({"type": "integer", "minimum": 1, "maximum": 7}) == (1, 7)
-    assert l01.types({"anyOf": [{"type": "string"}, {"type": "null"}]}) == {"string", "null"}
+    units = schemas.resolve(root["properties"]["units"], root)
+    assert sorted(schemas.choices(units)) == ["imperial", "metric"] and units["default"] == "metric"
+    assert schemas.int_bounds({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 8}) == (1, 7)
+    assert schemas.int_bounds({"type": "integer", "minimum": 1, "maximum": 7}) == (1, 7)
+    assert schemas.types({"anyOf": [{"type": "string"}, {"type": "null"}]}) == {"string", "null"}
 
 
 @pytest.mark.parametrize("text, limits", [

@@ -1,0 +1,16 @@
+"""Wrong: careful in every way except that invisible characters go through to the model."""
+from course_lib import tokens
+
+
+def passes_invisible(system, question, results, max_tokens):
+    enc = tokens.encoding()
+    out = [{"role": "system", "content": system}, {"role": "user", "content": question}]
+    for origin, text in results:
+        ids = enc.encode(text, disallowed_special=())
+        body = text if len(ids) <= max_tokens else enc.decode(ids[:max_tokens]) + "\n[truncated]"
+        out.append({"role": "tool", "content": f"[{origin.server}.{origin.tool} {origin.record}]\n{body}"})
+    return out
+
+
+answer = passes_invisible
+EXPECT = "invisible characters (Unicode category Cf) never reach the model"
