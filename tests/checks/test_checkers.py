@@ -119,3 +119,44 @@ def test_a_notebook_kernel_completes_checks_dot_tab_to_every_checker():
         client.stop_channels()
         manager.shutdown_kernel(now=True)
     assert {name.rsplit(".", 1)[-1] for name in matches} >= {e.checker_name for e in manifest.exercise_ids()}
+
+
+def _exercise_text(exercise: ExerciseId) -> str:
+    """The markdown a learner reads for an exercise: from the previous check cell up to its exercise cell."""
+    notebook = build.read(manifest.lesson_of(exercise).notebook(ROOT, "solutions"))
+    text, collecting = [], False
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown" and f"Exercise {exercise} " in cell.source:
+            collecting = True
+        if collecting and cell.cell_type == "markdown":
+            text.append(cell.source)
+        if collecting and build.exercise_of(cell) is not None:
+            break
+    return "\n".join(text)
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.replace("`", "").split())
+
+
+@pytest.mark.parametrize("exercise", manifest.exercise_ids(), ids=str)
+def test_every_rule_of_an_exercise_is_stated_to_the_learner(exercise):
+    rules = checks.registered(exercise).rules
+    assert rules, f"exercise {exercise} has no specification"
+    text = _normal(_exercise_text(exercise))
+    missing = [rule.name for rule in rules if _normal(rule.states) not in text]
+    assert missing == [], f"exercise {exercise}: the text does not state {missing}"
+
+
+def test_every_rule_is_failed_by_at_least_one_kept_wrong_answer():
+    reached: dict[ExerciseId, set[str]] = {}
+    for path in kept("wrong"):
+        module, exercise = load(path)
+        try:
+            checks.registered(exercise)(module.answer)
+        except CheckFailed as failure:
+            reached.setdefault(exercise, set()).add(failure.rule)
+    unreached = {str(exercise): sorted({rule.name for rule in checks.registered(exercise).rules}
+                                       - reached.get(exercise, set()))
+                 for exercise in manifest.exercise_ids()}
+    assert {exercise: rules for exercise, rules in unreached.items() if rules} == {}

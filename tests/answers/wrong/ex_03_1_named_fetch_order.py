@@ -1,0 +1,25 @@
+"""Honest failures, but the tool is renamed fetch_order."""
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from course_lib.servers import orders
+
+EXPECT = 'keep one tool named `get_order`'
+
+def answer():
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def fetch_order(order_number: str) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        try:
+            row = store.record(order_number)
+        except orders.OrderNotFound:
+            raise ToolError(f"Order {order_number} was not found.") from None
+        if row.customer_id != orders.SIGNED_IN:
+            raise ToolError(f"Order {order_number} was not found.")
+        return orders.summary(row)
+
+    return server
