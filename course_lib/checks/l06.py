@@ -39,19 +39,21 @@ HINTS: dict[str, tuple[str, ...]] = {
         "add_ticket_comment, search_messages, read_message, list_events in every process.",
     ),
     "6.3": (
-        "A host sends every definition of every connected server on every turn. List each server's tools, "
-        "count each definition, add them up.",
+        "A host sends every definition of every connected server on every turn, whole, as tools/list returns it "
+        "(output schema included), and each server sends its own, even when two servers share a tool name. "
+        "List each server's tools, count each definition in the encoding you were given, add them up.",
         "wire.run_sync(wire.list_tools, server) lists a server's tools from plain (non-async) code; "
         "tokens.count(tool, encoding) counts one definition as compact JSON, outputSchema included.",
         "return sum(tokens.count(tool, encoding) for server in servers for tool in "
         "wire.run_sync(wire.list_tools, server)). Use the encoding you were given, not the default.",
     ),
     "6.4": (
-        "Cache hints are a constructor option of MCPServer: cache_hints={method: CacheHint(...)}.",
-        "ttl_ms is in milliseconds (ten minutes = 600_000), and scope='public' lets a client share the "
-        "entry between users; 'private' keeps it per user.",
+        "Cache hints are a constructor option of MCPServer: cache_hints={method: CacheHint(...)} (from mcp.server). "
+        "Which list does the client fetch again and again?",
+        "ttl_ms counts milliseconds: work out 30 minutes in them. scope='public' lets a client share the entry "
+        "between users; 'private' keeps it per user. Which fits a list that is the same for everyone?",
         "MCPServer(\"workspace\", log_level=\"WARNING\", cache_hints={\"tools/list\": "
-        "CacheHint(ttl_ms=600_000, scope=\"public\")})",
+        "CacheHint(ttl_ms=30 * 60 * 1000, scope=\"public\")})",
     ),
 }
 
