@@ -94,6 +94,9 @@ def _means_incident_id(pattern: Any) -> bool:
 RULES_5_1 = spec(
     ("tool", "a tool named add_incident_note with the parameters incidentId, note and requestId",
      "tools/list"),
+    ("hints", "add_incident_note still annotated as a change that is idempotent and not destructive "
+              "(readOnlyHint false, destructiveHint false, idempotentHint true)",
+     "annotations, absent hints taken at their defaults"),
     ("uuid", "a requestId that must be a UUID: any other value is refused and writes nothing",
      "calls with requestId 'retry-1' and '' must be isError and add no note"),
     ("first", "the first call with a requestId to add the note and return it",
@@ -134,6 +137,10 @@ def ex_05_1(build_notes_server) -> str:
     require("add_incident_note" in seen.names, "tool", ", ".join(seen.names) or "no tools")
     params = set(seen.tool("add_incident_note")["inputSchema"].get("properties", {}))
     require({"incidentId", "note", "requestId"} <= params, "tool", ", ".join(sorted(params)) or "no parameters")
+    given = host.annotations_of(seen.tool("add_incident_note"))
+    hints = host.effective_hints(given)
+    require(not hints["readOnlyHint"] and not hints["destructiveHint"] and hints["idempotentHint"], "hints",
+            _json(given) if given else "no annotations")
 
     def count(incident_id: str, on: Any = store) -> int:
         return len(on.notes(incident_id))
