@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from typing import Any
 
 from course_lib import host, review, wire
@@ -188,6 +189,20 @@ def ex_05_1(build_notes_server) -> str:
         require(not again.get("isError") and again.get("structuredContent") == original.get("structuredContent"),
                 "interleaved", lambda: f"the retry of {label} returned {_brief(again)}")
 
+    # more keys in between, then every retry again in reverse order: a memory of a few keys is not enough
+    more = [{"incidentId": ("INC-101", "INC-103")[n % 2], "note": f"Check {n + 1}: dashboards reviewed.",
+             "requestId": str(uuid.uuid5(uuid.NAMESPACE_URL, f"course-5.1-{n}"))} for n in range(6)]
+    firsts = _calls(server, [("add_incident_note", x) for x in more])
+    counts = (count("INC-101"), count("INC-103"))
+    handled = [(a, first), (b, first_b), (c, first_c), *zip(more, firsts)]
+    retried = _calls(server, [("add_incident_note", x) for x, _ in reversed(handled)])
+    require((count("INC-101"), count("INC-103")) == counts, "interleaved",
+            lambda: f"{count('INC-101') + count('INC-103') - sum(counts)} note(s) written again when "
+                    f"{len(handled)} handled requestIds were retried")
+    for (x, original), again in zip(reversed(handled), retried):
+        require(again.get("structuredContent") == original.get("structuredContent"), "interleaved",
+                lambda: f"the retry of requestId {x['requestId']} returned {_brief(again)}")
+
     # conflicts: the same key with another note, another incident; then the original again
     for label, changed in (("a different note", {"note": "Nothing to see here."}),
                            ("a different incident", {"incidentId": "INC-103"}),
@@ -217,6 +232,9 @@ def ex_05_1(build_notes_server) -> str:
             and count("INC-101") == mine, "per_server",
             lambda: _brief(there) if there.get("isError") else
             "no note on the second store (is the memory shared between servers?)")
+    again = call(a)
+    require(again.get("structuredContent") == first.get("structuredContent") and count("INC-101") == mine,
+            "per_server", lambda: f"after the second server, the first one's retry returned {_brief(again)}")
     return (f"{RETRIES} concurrent retries over {CLIENTS} clients added one note; interleaved retries, "
             "conflicts, a new requestId and a second server on its own store all behaved")
 
