@@ -106,7 +106,7 @@ RULES_6_1 = spec(
     ("results", "the backend's tickets: workspace.search_tickets(backend, query, status, limit)",
      "several queries, statuses and limits, and the defaults"),
     ("output", "the workspace.TicketList output schema", "outputSchema equal to TicketList's"),
-    ("says_when", "a sentence that says when to use it", "review.says_when (any phrasing that invites use)"),
+    ("says_when", "a sentence that says when to use it", "review.invites_use on clauses in any position, up to the first limiting clause of each sentence"),
     ("when_not", "a sentence that limits its use and names get_ticket as the tool to use instead",
      "review.when_not_names(description, 'get_ticket'): a limiting clause that names get_ticket"),
     ("budget", f"at most {BUDGET} tokens (o200k_base, without the outputSchema, the description as Python 3.13 "
@@ -115,6 +115,21 @@ RULES_6_1 = spec(
 WHEN_EXAMPLES = "'Use it to find tickets about a problem a customer reported.' or 'Helpful when a customer describes a problem.'"
 WHEN_NOT_EXAMPLES = ("'Do not use it to read one ticket whose id you know; call get_ticket.' or "
                      "'Avoid it for a ticket whose id you have: get_ticket reads it.'")
+
+
+def _says_when_anywhere(description: str) -> bool:
+    """Whether a clause in any position invites use of the tool.
+
+    Clauses that follow a limiting clause in the same sentence ("Do not use it for X; call get_ticket") name
+    the alternative, not a use of this tool, so they do not count.
+    """
+    for sentence in review.sentences(description):
+        for clause in review.clauses(sentence):
+            if review.limits_use(clause):
+                break
+            if review.invites_use(clause):
+                return True
+    return False
 
 
 def definition_budget_tokens(tool: dict) -> int:
@@ -165,7 +180,8 @@ def ex_06_1(build_lean_server) -> str:
     require(output == _ticket_list_schema(), "output",
             ", ".join(output.get("properties", {})) or "no output schema")
     description = tool.get("description", "")
-    require(review.says_when(description), "says_when", lambda: f"{shown(description)!r}; accepted: {WHEN_EXAMPLES}")
+    invites = _says_when_anywhere(description)
+    require(invites, "says_when", lambda: f"{shown(description)!r}; accepted: {WHEN_EXAMPLES}")
     require(review.when_not_names(description, "get_ticket"), "when_not",
             lambda: f"{shown(description)!r}; accepted: {WHEN_NOT_EXAMPLES}")
     used = definition_budget_tokens(tool)
