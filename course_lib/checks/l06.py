@@ -280,7 +280,9 @@ def _source_for_fresh_process(factory: Any) -> str:
         definitions[item.__name__] = source
         namespace = getattr(item, "__globals__", None) or vars(sys.modules.get(item.__module__, builtins))
         code = getattr(item, "__code__", None)
-        names = _global_names(code) if code else {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+        # names the code reads as globals: bare names only (an attribute such as `.register` is not a global)
+        bare = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+        names = _global_names(code) & bare if code else bare
         for name in sorted(names):
             if name in imports or name in definitions or name not in namespace or name == item.__name__:
                 continue

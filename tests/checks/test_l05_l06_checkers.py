@@ -86,3 +86,21 @@ def test_fresh_process_source_sends_code_never_values():
     finally:
         core._current.reset(token)
     assert "helper" in source and "def uses_a_helper" in source and "ORDER" not in source
+
+
+register = ["a value that only shares its name with an attribute"]
+
+
+def uses_an_attribute_named_like_a_global():
+    from course_lib.servers import workspace
+
+    return workspace.register
+
+
+def test_an_attribute_is_not_mistaken_for_a_global_value():
+    token = core._current.set(ExerciseId.parse("6.2"))
+    try:
+        source = l06._source_for_fresh_process(uses_an_attribute_named_like_a_global)
+    finally:
+        core._current.reset(token)
+    assert "def uses_an_attribute_named_like_a_global" in source
