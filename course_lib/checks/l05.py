@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
+import uuid
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks.core import build_server, checker, probe, require, result_text
+from course_lib.checks.core import build_server, checker, probe, require, require_deliberate, result_text, shown, spec
 from course_lib.servers import incidents
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -41,163 +43,395 @@ HINTS: dict[str, tuple[str, ...]] = {
     ),
 }
 
-NOTE = "Rolled back checkout to 2.7.9."
-REQUEST = "1c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17"
-OTHER_REQUEST = "8e2b5f0a-4c7d-4a19-b3e6-2d1f9a7c5b84"
-RETRIES, CLIENTS = 200, 20
+
+# --- shared probes --------------------------------------------------------------------------------------
 
 
-def _brief(result: dict, limit: int) -> str:
-    """A result's text on one line, cut to `limit` characters."""
-    return " ".join(result_text(result).split())[:limit]
+def _brief(result: dict, limit: int = 120) -> str:
+    """A result's text on one line, shortened at word boundaries."""
+    return shown(result_text(result), limit)
 
 
 def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+def _calls(server: Any, calls: list[tuple[str, dict]]) -> list[dict]:
+    """Wire-form results of `calls`, made one after the other through one client session."""
+    return probe(server, calls).results
+
+
+def _resolve(schema: dict, root: dict) -> dict:
+    """A property schema with `$ref` (to `$defs`) and a lone `allOf` resolved."""
+    for _ in range(10):
+        if "$ref" in schema:
+            name = schema["$ref"].rsplit("/", 1)[-1]
+            schema = {**root.get("$defs", {}).get(name, {}), **{k: v for k, v in schema.items() if k != "$ref"}}
+        elif len(schema.get("allOf", [])) == 1:
+            schema = {**schema["allOf"][0], **{k: v for k, v in schema.items() if k != "allOf"}}
+        else:
+            break
+    return schema
+
+
+# IDs an incident-ID pattern must accept, and strings it must refuse (judged with re.search, as JSON Schema does).
+_GOOD_IDS = ("INC-101", "INC-1", "INC-0042", "INC-999999")
+_BAD_IDS = ("inc-101", "INC-", "INC-10a", "XINC-101", "INC-101 ", " INC-101", "INC101", "INC--1", "101")
+
+
+def _means_incident_id(pattern: Any) -> bool:
+    """Whether a schema pattern accepts exactly the IDs ^INC-[0-9]+$ accepts, on typical and tricky samples."""
+    if not isinstance(pattern, str):
+        return False
+    try:
+        compiled = re.compile(pattern)
+    except re.error:
+        return False
+    return all(compiled.search(good) for good in _GOOD_IDS) and not any(compiled.search(bad) for bad in _BAD_IDS)
+
+
 # --- 5.1 make add_incident_note idempotent -----------------------------------------------------------
 
+RULES_5_1 = spec(
+    ("tool", "a tool named add_incident_note with the parameters incidentId, note and requestId",
+     "tools/list"),
+    ("hints", "add_incident_note still annotated as a change that is idempotent and not destructive "
+              "(readOnlyHint false, destructiveHint false, idempotentHint true)",
+     "annotations, absent hints taken at their defaults"),
+    ("uuid", "a requestId that must be a UUID: any other value is refused and writes nothing",
+     "calls with requestId 'retry-1' and '' must be isError and add no note"),
+    ("first", "the first call with a requestId to add the note and return it",
+     "one call; the store must gain one note with that text and the result must name it"),
+    ("concurrent", "200 concurrent retries of one call (same requestId, incident and note) to add exactly one "
+                   "note, each retry returning the first result",
+     "200 identical calls at once over 20 clients to a store whose writes take 50 ms"),
+    ("interleaved", "a retry to be recognized whatever came in between: A, B, C, then a retry of A or B adds "
+                    "nothing and returns its first result",
+     "three requestIds on two incidents, then retries of the first two"),
+    ("conflict", "the same requestId with a different incident or a different note to be refused with a "
+                 "ToolError that changes nothing, after which a retry of the original call still returns its "
+                 "first result",
+     "a reused requestId with another note, then with another incident; notes counted on both; the original "
+     "retried"),
+    ("no_leak", "a conflict message that leaks no internals (stack traces, paths, SQL, hostnames)",
+     "review.leaks on the conflict's text"),
+    ("new_key", "a new requestId to add a new note, even with the same text",
+     "the first call's incident and text with a fresh requestId"),
+    ("per_server", "each server to keep its own memory: a server built on another store adds the note even for "
+                   "a requestId the first server has already handled",
+     "a second server built on a fresh store gets a requestId the first server handled"),
+)
 
-@checker("5.1")
+NOTE = "Rolled back checkout to 2.7.9."
+RETRIES, CLIENTS = 200, 20
+
+
+@checker("5.1", RULES_5_1)
 def ex_05_1(build_notes_server) -> str:
-    """Check an idempotent add_incident_note under 200 concurrent retries and a conflicting reuse."""
+    """Check an idempotent add_incident_note: concurrency, interleaved keys, conflicts, a second server."""
+    keys = ["1c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17", "8e2b5f0a-4c7d-4a19-b3e6-2d1f9a7c5b84",
+            "3f6a9c1e-5b2d-4e8f-a0c7-9d1b3e5f7a26", "b7e1d3c5-9a2f-4c6e-8b0d-1f3a5c7e9b42",
+            "0d2f4b6a-8c1e-4a3b-9d5f-7e9a1c3b5d68"]
     store = incidents.Store(write_delay=0.05)  # a slow database write, as in production
     server = build_server(build_notes_server, store, "ana")
     seen = probe(server)
-    require("add_incident_note" in seen.names, "a tool named add_incident_note", ", ".join(seen.names) or "none")
-    params = seen.tool("add_incident_note")["inputSchema"].get("properties", {})
-    require(params.get("requestId", {}).get("format") == "uuid", "a requestId parameter that is a UUID",
-            ", ".join(params) or "no parameters")
-    before = len(store.notes("INC-101"))
-    arguments = {"incidentId": "INC-101", "note": NOTE, "requestId": REQUEST}
-    results = wire.run_sync(wire.call_concurrently, server, [("add_incident_note", arguments)] * RETRIES, CLIENTS)
-    added = len(store.notes("INC-101")) - before
+    require("add_incident_note" in seen.names, "tool", ", ".join(seen.names) or "no tools")
+    params = set(seen.tool("add_incident_note")["inputSchema"].get("properties", {}))
+    require({"incidentId", "note", "requestId"} <= params, "tool", ", ".join(sorted(params)) or "no parameters")
+    given = host.annotations_of(seen.tool("add_incident_note"))
+    hints = host.effective_hints(given)
+    require(not hints["readOnlyHint"] and not hints["destructiveHint"] and hints["idempotentHint"], "hints",
+            _json(given) if given else "no annotations")
+
+    def count(incident_id: str, on: Any = store) -> int:
+        return len(on.notes(incident_id))
+
+    def call(args: dict, on: Any = server) -> dict:
+        return _calls(on, [("add_incident_note", args)])[0]
+
+    # anything but a UUID is refused before a note is written
+    before = count("INC-103")
+    for bad in ("retry-1", ""):
+        result = call({"incidentId": "INC-103", "note": "Not a UUID.", "requestId": bad})
+        require(result.get("isError") and count("INC-103") == before, "uuid",
+                lambda: f"requestId {bad!r} was accepted" + (" and wrote a note" if count("INC-103") > before else ""))
+
+    # the first call arrives 200 times at once (a client that timed out and retried): one note, one result
+    a = {"incidentId": "INC-101", "note": NOTE, "requestId": keys[0]}
+    before = count("INC-101")
+    results = wire.run_sync(wire.call_concurrently, server, [("add_incident_note", a)] * RETRIES, CLIENTS)
+    added = count("INC-101") - before
     failed = [r for r in results if r.get("isError")]
-    require(added > 0, "the first call to add the note",
-            f"no note was added: {_brief(failed[0], 120) if failed else 'no error either'}")
-    require(added == 1, f"{RETRIES} concurrent retries with one requestId to add 1 note",
-            f"{added} notes (check, write and record under one lock, or the retries race)")
-    require(not failed, "every retry to succeed with the first result", _brief(failed[0], 120) if failed else "")
-    first = results[0].get("structuredContent")
-    require(all(r.get("structuredContent") == first for r in results),
-            "every retry to return the same result as the first call", "different results")
+    require(added > 0, "first", lambda: f"no note was added: {_brief(failed[0]) if failed else 'no error either'}")
+    require(added == 1, "concurrent", f"{added} notes (check, write and record under one lock, or the retries race)")
+    require(not failed, "concurrent", lambda: f"a retry failed: {_brief(failed[0])}")
+    first = results[0]
+    written = store.notes("INC-101")[-1]
+    require(written.text == NOTE and (first.get("structuredContent") or {}).get("noteId") == written.noteId,
+            "first", lambda: f"result {_brief(first)} for the stored note {written.noteId}")
+    differ = [r for r in results if r.get("structuredContent") != first.get("structuredContent")]
+    require(not differ, "concurrent", lambda: f"a retry returned {_brief(differ[0])} instead of {_brief(first)}")
 
-    def one(args: dict) -> dict:
-        return probe(server, [("add_incident_note", args)]).results[0]
+    # interleaved keys: A was handled; B and C are new; then A and B again
+    b = {"incidentId": "INC-103", "note": "Cache flushed on all nodes.", "requestId": keys[1]}
+    c = {"incidentId": "INC-101", "note": "Error rate back under 0.1 %.", "requestId": keys[2]}
+    counts = (count("INC-101"), count("INC-103"))
+    first_b, first_c = call(b), call(c)
+    require(not first_b.get("isError") and not first_c.get("isError")
+            and (count("INC-101"), count("INC-103")) == (counts[0] + 1, counts[1] + 1), "new_key",
+            lambda: _brief(first_b if first_b.get("isError") else first_c)
+            if first_b.get("isError") or first_c.get("isError") else "no note written for a new requestId")
+    counts = (count("INC-101"), count("INC-103"))
+    again_a, again_b, again_c = _calls(server, [("add_incident_note", x) for x in (a, b, c)])
+    require((count("INC-101"), count("INC-103")) == counts, "interleaved",
+            lambda: f"{count('INC-101') + count('INC-103') - sum(counts)} note(s) written again by the retries")
+    for label, again, original in (("A", again_a, first), ("B", again_b, first_b), ("C", again_c, first_c)):
+        require(not again.get("isError") and again.get("structuredContent") == original.get("structuredContent"),
+                "interleaved", lambda: f"the retry of {label} returned {_brief(again)}")
 
-    count = len(store.notes("INC-101"))
+    # more keys in between, then every retry again in reverse order: a memory of a few keys is not enough
+    more = [{"incidentId": ("INC-101", "INC-103")[n % 2], "note": f"Check {n + 1}: dashboards reviewed.",
+             "requestId": str(uuid.uuid5(uuid.NAMESPACE_URL, f"course-5.1-{n}"))} for n in range(6)]
+    firsts = _calls(server, [("add_incident_note", x) for x in more])
+    counts = (count("INC-101"), count("INC-103"))
+    handled = [(a, first), (b, first_b), (c, first_c), *zip(more, firsts)]
+    retried = _calls(server, [("add_incident_note", x) for x, _ in reversed(handled)])
+    require((count("INC-101"), count("INC-103")) == counts, "interleaved",
+            lambda: f"{count('INC-101') + count('INC-103') - sum(counts)} note(s) written again when "
+                    f"{len(handled)} handled requestIds were retried")
+    for (x, original), again in zip(reversed(handled), retried):
+        require(again.get("structuredContent") == original.get("structuredContent"), "interleaved",
+                lambda: f"the retry of requestId {x['requestId']} returned {_brief(again)}")
+
+    # conflicts: the same key with another note, another incident; then the original again
     for label, changed in (("a different note", {"note": "Nothing to see here."}),
-                           ("a different incident", {"incidentId": "INC-103"})):
-        conflict = one({**arguments, **changed})
-        require(bool(conflict.get("isError")) and len(store.notes("INC-101")) == count
-                and len(store.notes("INC-103")) == 0,
-                f"the same requestId with {label} to be refused as a conflict (isError) and change nothing",
-                "isError: false" if not conflict.get("isError") else "a note was written")
-        require(review.leaks(result_text(conflict)) == [] and "different" in result_text(conflict),
-                "a conflict message that says the requestId was already used for a different note",
-                _brief(conflict, 120))
-    fresh = one({**arguments, "requestId": OTHER_REQUEST})
-    require(not fresh.get("isError") and len(store.notes("INC-101")) == count + 1,
-            "a new requestId with the same text to add a second note (two requests, two notes)",
-            _brief(fresh, 120) if fresh.get("isError") else "no new note")
-    return (f"{RETRIES} concurrent retries over {CLIENTS} clients added one note; a reused requestId with "
-               "other inputs was refused and changed nothing; a new requestId added a new note")
+                           ("a different incident", {"incidentId": "INC-103"}),
+                           ("B's incident and note", {"incidentId": b["incidentId"], "note": b["note"]})):
+        counts = (count("INC-101"), count("INC-103"))
+        conflict = call({**a, **changed})
+        require_deliberate(conflict, "add_incident_note", "conflict", f"{label}")
+        require((count("INC-101"), count("INC-103")) == counts, "conflict", f"{label}: a note was written")
+        leaked = review.leaks(result_text(conflict))
+        require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(conflict)}")
+    again = call(a)
+    require(not again.get("isError") and again.get("structuredContent") == first.get("structuredContent"),
+            "conflict", lambda: f"after the conflicts, the retry of the original returned {_brief(again)}")
 
+    # a new requestId with the same text is a new note
+    before = count("INC-101")
+    fresh = call({**a, "requestId": keys[3]})
+    require(not fresh.get("isError") and count("INC-101") == before + 1, "new_key",
+            lambda: _brief(fresh) if fresh.get("isError") else "no new note (the same text is not the same request)")
+
+    # a second server on its own store has its own memory
+    other_store = incidents.Store()
+    other = build_server(build_notes_server, other_store, "ana")
+    before, mine = count("INC-101", other_store), count("INC-101")
+    there = call(a, other)
+    require(not there.get("isError") and count("INC-101", other_store) == before + 1
+            and count("INC-101") == mine, "per_server",
+            lambda: _brief(there) if there.get("isError") else
+            "no note on the second store (is the memory shared between servers?)")
+    again = call(a)
+    require(again.get("structuredContent") == first.get("structuredContent") and count("INC-101") == mine,
+            "per_server", lambda: f"after the second server, the first one's retry returned {_brief(again)}")
+    return (f"{RETRIES} concurrent retries over {CLIENTS} clients added one note; interleaved retries, "
+            "conflicts, a new requestId and a second server on its own store all behaved")
 
 # --- 5.2 split the overloaded tool --------------------------------------------------------------------
+
+RULES_5_2 = spec(
+    ("split", "three tools, search_incidents, get_incident and add_incident_note, and no tool with an action "
+              "parameter", "tools/list"),
+    ("id_pattern", "incidentId, in get_incident and add_incident_note, to accept only IDs like INC-101 "
+                   "(the pattern ^INC-[0-9]+$ in the schema)",
+     "the schema's pattern (after $ref) tried on valid and invalid IDs; calls with 'inc-101' and 'INC-10a' "
+     "refused"),
+    ("note_length", "a note of 1 to 500 characters: an empty note and one of 501 characters are refused, "
+                    "one of 500 is accepted", "calls with 0, 501 and 500 characters"),
+    ("request_uuid", "a requestId that must be a UUID", "a call with requestId 'retry-1' refused"),
+    ("resolved_default", "includeResolved to default to false (forgetting it shows less, not more)",
+     "search_incidents() compared with store.search(user, '', False) and store.search(user, '', True)"),
+    ("search", "search_incidents(query, includeResolved) to return store.search(user, query, includeResolved) "
+               "for the signed-in user", "four queries for three users (ana, ben, gil) on one store"),
+    ("get", "get_incident(incidentId) to return store.get(user, incidentId) for the signed-in user, and to "
+            "refuse with a ToolError an incident that user may not see",
+     "ben, gil and ana read incidents they may and may not see"),
+    ("note", "add_incident_note to add the note as the signed-in user once per requestId "
+             "(store.add_note_once): a retry returns the first result, a reuse for another note is refused",
+     "a call, its retry, a conflicting reuse; notes counted"),
+    ("read_hints", "search_incidents and get_incident annotated as reads: readOnlyHint true, destructiveHint "
+                   "not true, openWorldHint false", "annotations, absent hints taken at their defaults"),
+    ("note_hints", "add_incident_note annotated as a change (readOnlyHint false) that is not destructive, is "
+                   "idempotent and stays in a closed world (destructiveHint false, idempotentHint true, "
+                   "openWorldHint false)", "annotations, absent hints taken at their defaults"),
+    ("host", "a careful host (lesson 04) to ask the person only before add_incident_note",
+     "host.Host with a trusted server calls each tool once"),
+)
 
 SPLIT = ("search_incidents", "get_incident", "add_incident_note")
 
 
-@checker("5.2")
+@checker("5.2", RULES_5_2)
 def ex_05_2(build_split_server) -> str:
     """Check three narrow tools that replace incident(action=search|read|update)."""
     store = incidents.Store()
-    server = build_server(build_split_server, store, "ana")
-    tools = {t["name"]: t for t in probe(server).tools}
+    servers = {user: build_server(build_split_server, store, user) for user in ("ana", "ben", "gil")}
+    tools = {t["name"]: t for t in probe(servers["ana"]).tools}
     overloaded = [name for name, t in tools.items() if "action" in t["inputSchema"].get("properties", {})]
-    require(not overloaded, "no tool with an action parameter", ", ".join(overloaded))
-    require(sorted(tools) == sorted(SPLIT), f"three tools: {', '.join(SPLIT)}", ", ".join(tools) or "none")
-    props = {name: tools[name]["inputSchema"].get("properties", {}) for name in SPLIT}
-    require(props["get_incident"].get("incidentId", {}).get("pattern") == incidents.ID_PATTERN,
-            f"get_incident(incidentId) with the pattern {incidents.ID_PATTERN}",
-            repr(props["get_incident"].get("incidentId", list(props["get_incident"]))))
-    resolved = props["search_incidents"].get("includeResolved", {})
-    require(resolved.get("type") == "boolean" and resolved.get("default") is False,
-            "search_incidents(includeResolved) to default to false (forgetting it shows less, not more)",
-            f"default {resolved.get('default')!r}" if resolved else "no includeResolved parameter")
-    note = props["add_incident_note"]
-    require((note.get("note", {}).get("minLength"), note.get("note", {}).get("maxLength")) == (1, 500)
-            and note.get("requestId", {}).get("format") == "uuid"
-            and note.get("incidentId", {}).get("pattern") == incidents.ID_PATTERN,
-            "add_incident_note(incidentId pattern, note 1-500 characters, requestId uuid)",
-            ", ".join(f"{k}: {_json(v)}" for k, v in note.items()) or "no parameters")
-    for name in SPLIT:
-        hints = host.effective_hints(host.annotations_of(tools[name]))
-        if name == "add_incident_note":
-            require(not hints["readOnlyHint"], "add_incident_note annotated as a change (readOnlyHint false)",
-                    "readOnlyHint true")
-            require(not hints["destructiveHint"] and hints["idempotentHint"] and not hints["openWorldHint"],
-                    "add_incident_note with destructiveHint false, idempotentHint true, openWorldHint false",
-                    _json(host.annotations_of(tools[name])))
+    require(not overloaded, "split", lambda: f"{', '.join(overloaded)} with an action parameter")
+    require(sorted(tools) == sorted(SPLIT), "split", ", ".join(tools) or "no tools")
+
+    def prop(tool: str, name: str) -> dict:
+        schema = tools[tool]["inputSchema"]
+        return _resolve(schema.get("properties", {}).get(name, {}), schema)
+
+    for tool in ("get_incident", "add_incident_note"):
+        pattern = prop(tool, "incidentId").get("pattern")
+        require(_means_incident_id(pattern), "id_pattern",
+                f"{tool}'s incidentId pattern {pattern!r}" if pattern else f"{tool}'s incidentId has no pattern")
+    ana = servers["ana"]
+    count = lambda: len(store.notes("INC-101")) + len(store.notes("INC-103"))  # noqa: E731
+    before = count()
+    key = "5b1e3d7f-2a4c-4e6b-8d0f-1a3c5e7b9d24"
+    bad_id = _calls(ana, [("get_incident", {"incidentId": "inc-101"}), ("get_incident", {"incidentId": "INC-10a"}),
+                          ("add_incident_note", {"incidentId": "inc-101", "note": "x", "requestId": key})])
+    require(all(r.get("isError") for r in bad_id) and count() == before, "id_pattern",
+            "an incidentId like 'inc-101' or 'INC-10a' was accepted")
+    lengths = _calls(ana, [("add_incident_note", {"incidentId": "INC-103", "note": text, "requestId": rid})
+                           for text, rid in (("", "6c2f4a8e-1b3d-4f5a-9e7c-2d4b6f8a0c13"),
+                                             ("x" * 501, "7d3a5b9f-2c4e-4a6b-8f0d-3e5c7a9b1d35"))])
+    require(all(r.get("isError") for r in lengths) and count() == before, "note_length",
+            lambda: "a note of " + ("0" if not lengths[0].get("isError") else "501") + " characters was accepted")
+    long_note = _calls(ana, [("add_incident_note", {"incidentId": "INC-103", "note": "y" * 500,
+                                                    "requestId": "8e4b6c0a-3d5f-4b7c-9a1e-4f6d8b0c2e57"})])[0]
+    require(not long_note.get("isError"), "note_length", lambda: f"500 characters refused: {_brief(long_note)}")
+    not_uuid = _calls(ana, [("add_incident_note", {"incidentId": "INC-103", "note": "z", "requestId": "retry-1"})])[0]
+    require(not_uuid.get("isError"), "request_uuid", "requestId 'retry-1' was accepted")
+
+    # searches, for three users
+    for user, server in servers.items():
+        default, everything = _calls(server, [("search_incidents", {}),
+                                              ("search_incidents", {"includeResolved": True})])
+        want_default = store.search(user, "", False).model_dump(mode="json")
+        want_all = store.search(user, "", True).model_dump(mode="json")
+        require(default.get("structuredContent") == want_default, "resolved_default",
+                lambda: f"search_incidents() as {user} returned {_brief(default)}")
+        require(everything.get("structuredContent") == want_all, "search",
+                lambda: f"search_incidents(includeResolved=true) as {user} returned {_brief(everything)}")
+        for query, resolved in (("checkout", False), ("payments", True), ("inventory sync", True)):
+            got = _calls(server, [("search_incidents", {"query": query, "includeResolved": resolved})])[0]
+            want = store.search(user, query, resolved).model_dump(mode="json")
+            require(got.get("structuredContent") == want, "search",
+                    lambda: f"search_incidents(query={query!r}, includeResolved={resolved}) as {user} returned "
+                            f"{_brief(got)}; expected {_json(want)}")
+
+    # reads, as the signed-in user
+    for user, incident_id in (("ben", "INC-101"), ("ben", "INC-204"), ("gil", "INC-301"), ("gil", "INC-101"),
+                              ("ana", "INC-204"), ("ana", "INC-999")):
+        got = _calls(servers[user], [("get_incident", {"incidentId": incident_id})])[0]
+        record = store.lookup(incident_id)
+        if record is not None and store.can_read(user, record):
+            want = store.get(user, incident_id).model_dump(mode="json")
+            require(got.get("structuredContent") == want, "get",
+                    lambda: f"get_incident({incident_id!r}) as {user} returned {_brief(got)}")
         else:
-            require(hints["readOnlyHint"] and not hints["openWorldHint"],
-                    f"{name} with readOnlyHint true and openWorldHint false",
-                    _json(host.annotations_of(tools[name])))
+            require(not got.get("structuredContent"), "get",
+                    lambda: f"{user} read {incident_id}, which {user} may not see: {_brief(got)}")
+            require_deliberate(got, "get_incident", "get", f"get_incident({incident_id!r}) as {user}")
+
+    # the note: once per requestId, as the signed-in user
+    ben = servers["ben"]
+    args = {"incidentId": "INC-101", "note": NOTE, "requestId": "9f5c7d1b-4e6a-4c8d-8b2f-5a7e9c1d3f68"}
+    before = len(store.notes("INC-101"))
+    added, retried, reused = _calls(ben, [("add_incident_note", args), ("add_incident_note", args),
+                                          ("add_incident_note", {**args, "note": "Another note."})])
+    notes = store.notes("INC-101")
+    require(not added.get("isError") and len(notes) == before + 1 and notes[-1].text == NOTE
+            and notes[-1].author == "ben", "note",
+            lambda: _brief(added) if added.get("isError") else
+            f"{len(notes) - before} notes added" + (f", by {notes[-1].author}" if len(notes) > before else ""))
+    require(retried.get("structuredContent") == added.get("structuredContent"), "note",
+            lambda: f"the retry returned {_brief(retried)}")
+    require_deliberate(reused, "add_incident_note", "note", "the same requestId with another note")
+    require(len(store.notes("INC-101")) == before + 1, "note", "the conflicting reuse wrote a note")
+
+    # annotations
+    for name in SPLIT:
+        given = host.annotations_of(tools[name])
+        hints = host.effective_hints(given)
+        if name == "add_incident_note":
+            require(not hints["readOnlyHint"] and not hints["destructiveHint"] and hints["idempotentHint"]
+                    and not hints["openWorldHint"], "note_hints", _json(given) if given else "no annotations")
+        else:
+            require(hints["readOnlyHint"] and given.get("destructiveHint") is not True
+                    and not hints["openWorldHint"], "read_hints",
+                    f"{name}: {_json(given)}" if given else f"{name}: no annotations")
+
+    fresh = incidents.Store()
     agent = host.Host(trusted={"incidents"}, person=host.person(default=True), echo=False)
     calls = [("search_incidents", {}), ("get_incident", {"incidentId": "INC-101"}),
-             ("add_incident_note", {"incidentId": "INC-101", "note": NOTE, "requestId": REQUEST})]
+             ("add_incident_note", {"incidentId": "INC-101", "note": NOTE, "requestId": args["requestId"]})]
 
     async def run() -> list[dict]:
-        async with agent.connect("incidents", server) as session:
-            return [wire.dump(await session.call(name, args)) for name, args in calls]
+        async with agent.connect("incidents", build_server(build_split_server, fresh, "ana")) as session:
+            return [wire.dump(await session.call(name, call_args)) for name, call_args in calls]
 
-    expected_search, expected_read = store.search("ana").model_dump(), store.get("ana", "INC-101").model_dump()
-    search, read, added = wire.run_sync(run)
+    wire.run_sync(run)
     asked = [entry.tool for entry in agent.log if entry.decision.ask]
-    require(asked == ["add_incident_note"], "a careful host to ask only before add_incident_note",
-            f"it asked before {', '.join(asked) or 'nothing'}")
-    require(search.get("structuredContent") == expected_search,
-            "search_incidents() to return store.search(user)'s open incidents", _brief(search, 120))
-    require(read.get("structuredContent") == expected_read,
-            "get_incident('INC-101') to return store.get(user, 'INC-101')", _brief(read, 120))
-    require(not added.get("isError") and store.notes("INC-101")[-1].text == NOTE,
-            "add_incident_note to add the note", _brief(added, 120))
-    return "three tools with their own schemas and annotations; a careful host asks only before the note"
+    require(asked == ["add_incident_note"], "host", f"it asked before {', '.join(asked) or 'nothing'}")
+    return ("three tools with their own constraints and honest annotations; searches, reads and notes match "
+            "the store for three users; a careful host asks only before the note")
 
 
 # --- 5.3 close the existence leak ---------------------------------------------------------------------
 
-HIDDEN = {"INC-204": "restricted to the security team", "INC-301": "another organization's",
-          "INC-999": "missing"}
+RULES_5_3 = spec(
+    ("allowed", "get_incident to return every incident the signed-in user may read, as store.get returns it "
+                "(restricted ones included, for the team they are restricted to)",
+     "ana, ben and gil read every incident ID of the store and some missing ones"),
+    ("refused", "an incident the user may not see (another organization's, or restricted to a team they are "
+                "not on) to be refused with isError and no data", "the same calls"),
+    ("deliberate", "a ToolError, never a plain exception (its message never reaches the model)",
+     "each refusal checked for the SDK's hidden-crash text"),
+    ("same", "one and the same answer, apart from the ID itself, for an incident that is missing, in another "
+             "organization, or restricted", "per user, every refusal's text with its ID replaced"),
+    ("no_leak", "a refusal that leaks no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
+)
+
+_CANDIDATES = ("INC-101", "INC-102", "INC-103", "INC-104", "INC-204", "INC-205", "INC-301", "INC-302", "INC-303",
+               "INC-999", "INC-0101", "INC-1")
 
 
-@checker("5.3")
+@checker("5.3", RULES_5_3)
 def ex_05_3(build_incident_server) -> str:
     """Check that forbidden, foreign and missing incidents get one answer, and allowed reads still work."""
     store = incidents.Store()
-    ben = build_server(build_incident_server, store, "ben")
-    ana = build_server(build_incident_server, store, "ana")
-    ids = ["INC-101", *HIDDEN]
-    results = dict(zip(ids, probe(ben, [("get_incident", {"incidentId": i}) for i in ids]).results))
-    allowed = results.pop("INC-101")
-    require(allowed.get("structuredContent") == store.get("ben", "INC-101").model_dump(),
-            "ben's get_incident('INC-101') to return the incident", _brief(allowed, 120))
-    for incident_id, result in results.items():
-        require(bool(result.get("isError")) and "structuredContent" not in result,
-                f"get_incident('{incident_id}') ({HIDDEN[incident_id]}) to be refused (isError) for ben",
-                f"a result: {_brief(result, 100)}")
-    texts = {i: result_text(r).replace(i, "<id>") for i, r in results.items()}
-    missing = texts["INC-999"]
-    for incident_id in ("INC-204", "INC-301"):
-        require(texts[incident_id] == missing,
-                f"the same answer for {incident_id} ({HIDDEN[incident_id]}) as for a missing incident",
-                f"{texts[incident_id][:90]!r} vs {missing[:90]!r}")
-    require(missing.strip() != "Error executing tool get_incident",
-            "a ToolError that tells the model what to do next",
-            "the bare text of a hidden plain exception")
-    require(review.leaks(missing) == [], "an answer without internals", ", ".join(review.leaks(missing)))
-    own = probe(ana, [("get_incident", {"incidentId": "INC-204"})]).results[0]
-    require(not own.get("isError"), "ana (security team) to still read INC-204", _brief(own, 120))
-    return "restricted, foreign and missing incidents get one identical answer; allowed reads still work"
+    allowed_reads = refusals = 0
+    for user in ("ben", "gil", "ana"):
+        server = build_server(build_incident_server, store, user)
+        results = _calls(server, [("get_incident", {"incidentId": i}) for i in _CANDIDATES])
+        texts: dict[str, str] = {}
+        for incident_id, got in zip(_CANDIDATES, results):
+            record = store.lookup(incident_id)
+            if record is not None and store.can_read(user, record):
+                want = store.get(user, incident_id).model_dump(mode="json")
+                require(not got.get("isError") and got.get("structuredContent") == want, "allowed",
+                        lambda: f"{user}'s get_incident({incident_id!r}) returned {_brief(got)}")
+                allowed_reads += 1
+                continue
+            kind = "missing" if record is None else "not visible to " + user
+            require(got.get("isError") and not got.get("structuredContent"), "refused",
+                    lambda: f"{user} read {incident_id} ({kind}): {_brief(got)}")
+            require_deliberate(got, "get_incident", "deliberate", f"get_incident({incident_id!r}) as {user}")
+            leaked = review.leaks(result_text(got))
+            require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(got)}")
+            texts[incident_id] = result_text(got).replace(incident_id, "<id>")
+            refusals += 1
+        missing = texts["INC-999"]
+        for incident_id, text in texts.items():
+            require(text == missing, "same",
+                    lambda: f"as {user}, {incident_id} got {shown(text, 90)!r} but the missing INC-999 got "
+                            f"{shown(missing, 90)!r}")
+    return (f"{refusals} refusals for three users gave one identical answer per user, whether missing, "
+            f"foreign or restricted; {allowed_reads} allowed reads still work")

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import ast
+import builtins
+import inspect
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import types
 from typing import Any
 
 from course_lib import cost, docstrings, review, tokens, wire
-from course_lib.checks.core import (Probe, build_server, call_learner, checker, fail, probe, require,
-                                    result_text)
+from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, result_text, shown,
+                                    spec)
 from course_lib.servers import clock, weather, workspace
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -30,27 +39,97 @@ HINTS: dict[str, tuple[str, ...]] = {
         "add_ticket_comment, search_messages, read_message, list_events in every process.",
     ),
     "6.3": (
-        "A host sends every definition of every connected server on every turn. List each server's tools, "
-        "count each definition, add them up.",
+        "A host sends every definition of every connected server on every turn, whole, as tools/list returns it "
+        "(output schema included), and each server sends its own, even when two servers share a tool name. "
+        "List each server's tools, count each definition in the encoding you were given, add them up.",
         "wire.run_sync(wire.list_tools, server) lists a server's tools from plain (non-async) code; "
         "tokens.count(tool, encoding) counts one definition as compact JSON, outputSchema included.",
         "return sum(tokens.count(tool, encoding) for server in servers for tool in "
         "wire.run_sync(wire.list_tools, server)). Use the encoding you were given, not the default.",
     ),
     "6.4": (
-        "Cache hints are a constructor option of MCPServer: cache_hints={method: CacheHint(...)}.",
-        "ttl_ms is in milliseconds (ten minutes = 600_000), and scope='public' lets a client share the "
-        "entry between users; 'private' keeps it per user.",
+        "Cache hints are a constructor option of MCPServer: cache_hints={method: CacheHint(...)} (from mcp.server). "
+        "Which list does the client fetch again and again?",
+        "ttl_ms counts milliseconds: work out 30 minutes in them. scope='public' lets a client share the entry "
+        "between users; 'private' keeps it per user. Which fits a list that is the same for everyone?",
         "MCPServer(\"workspace\", log_level=\"WARNING\", cache_hints={\"tools/list\": "
-        "CacheHint(ttl_ms=600_000, scope=\"public\")})",
+        "CacheHint(ttl_ms=30 * 60 * 1000, scope=\"public\")})",
     ),
 }
+
+
+# --- shared probes --------------------------------------------------------------------------------------
+
+
+def _resolve(schema: dict, root: dict) -> dict:
+    """A property schema with `$ref` (to `$defs`) and a lone `allOf` resolved."""
+    for _ in range(10):
+        if "$ref" in schema:
+            name = schema["$ref"].rsplit("/", 1)[-1]
+            schema = {**root.get("$defs", {}).get(name, {}), **{k: v for k, v in schema.items() if k != "$ref"}}
+        elif len(schema.get("allOf", [])) == 1:
+            schema = {**schema["allOf"][0], **{k: v for k, v in schema.items() if k != "allOf"}}
+        else:
+            break
+    return schema
+
+
+def _bounds(schema: dict) -> tuple[Any, Any]:
+    """An integer schema's inclusive (minimum, maximum): exclusiveMinimum 0 is minimum 1, and so on."""
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if low is None and isinstance(schema.get("exclusiveMinimum"), (int, float)):
+        low = schema["exclusiveMinimum"] + 1
+    if high is None and isinstance(schema.get("exclusiveMaximum"), (int, float)):
+        high = schema["exclusiveMaximum"] - 1
+    return low, high
+
+
+def _brief(result: dict, limit: int = 120) -> str:
+    return shown(result_text(result), limit)
 
 
 # --- 6.1 trim a bloated definition under a token budget -----------------------------------------------
 
 BUDGET = 200
 """Tokens (o200k_base) allowed for the trimmed search_tickets definition, without its outputSchema."""
+
+RULES_6_1 = spec(
+    ("one_tool", "one tool, named search_tickets", "tools/list"),
+    ("params", "the parameters query (a required string), status and limit (both optional), and no other "
+               "required parameter", "inputSchema properties and required, order ignored"),
+    ("query", "query of 2 to 100 characters, in the schema and enforced",
+     "minLength/maxLength after $ref; calls with 1 and 101 characters refused, 2 and 100 accepted"),
+    ("status", "status one of open, pending and closed (an enum in the schema, a Literal or an Enum), "
+               "default open", "enum after $ref, default; 'archived' refused; each value returns its tickets"),
+    ("limit", "limit an integer from 1 to 20 (inclusive), default 5, in the schema and enforced",
+     "type integer, bounds (exclusive bounds converted), default; 0, 21 and 2.5 refused, 1 and 20 accepted"),
+    ("results", "the backend's tickets: workspace.search_tickets(backend, query, status, limit)",
+     "several queries, statuses and limits, and the defaults"),
+    ("output", "the workspace.TicketList output schema", "outputSchema equal to TicketList's"),
+    ("says_when", "a sentence that says when to use it", "review.invites_use on clauses in any position, up to the first limiting clause of each sentence"),
+    ("when_not", "a sentence that limits its use and names get_ticket as the tool to use instead",
+     "review.when_not_names(description, 'get_ticket'): a limiting clause that names get_ticket"),
+    ("budget", f"at most {BUDGET} tokens (o200k_base, without the outputSchema, the description as Python 3.13 "
+               "sends it)", "cost.as_sent with the description dedented like Python 3.13"),
+)
+WHEN_EXAMPLES = "'Use it to find tickets about a problem a customer reported.' or 'Helpful when a customer describes a problem.'"
+WHEN_NOT_EXAMPLES = ("'Do not use it to read one ticket whose id you know; call get_ticket.' or "
+                     "'Avoid it for a ticket whose id you have: get_ticket reads it.'")
+
+
+def _says_when_anywhere(description: str) -> bool:
+    """Whether a clause in any position invites use of the tool.
+
+    Clauses that follow a limiting clause in the same sentence ("Do not use it for X; call get_ticket") name
+    the alternative, not a use of this tool, so they do not count.
+    """
+    for sentence in review.sentences(description):
+        for clause in review.clauses(sentence):
+            if review.limits_use(clause):
+                break
+            if review.invites_use(clause):
+                return True
+    return False
 
 
 def definition_budget_tokens(tool: dict) -> int:
@@ -62,141 +141,339 @@ def definition_budget_tokens(tool: dict) -> int:
     return tokens.count(cost.as_sent(tool, description, output_schema=False))
 
 
-@checker("6.1")
+def _ticket_list_schema() -> dict:
+    """The outputSchema the SDK derives from `workspace.TicketList` (measured, not written down)."""
+    from mcp.server import MCPServer
+
+    reference = MCPServer("reference", log_level="WARNING")
+
+    @reference.tool()
+    def search_tickets(query: str) -> workspace.TicketList:  # pragma: no cover - never called
+        raise NotImplementedError
+
+    return wire.dump(wire.run_sync(wire.list_tools, reference)[0]).get("outputSchema") or {}
+
+
+@checker("6.1", RULES_6_1)
 def ex_06_1(build_lean_server) -> str:
-    """Check a trimmed search_tickets: under budget, same constraints, when and when-not kept."""
+    """Check a trimmed search_tickets: under budget, same constraints (in the schema and enforced), when and when-not."""
     server = build_server(build_lean_server)
-    calls = [("search_tickets", {"query": "login", "status": "closed"}),
-             ("search_tickets", {"query": "export", "limit": 1}),
-             ("search_tickets", {"query": "login", "status": "archived"}),
-             ("search_tickets", {"query": "login", "limit": 50})]
-    seen: Probe = probe(server, lambda tools: calls if [t["name"] for t in tools] == ["search_tickets"] else [])
-    require(seen.names == ["search_tickets"], "one tool, search_tickets", ", ".join(seen.names) or "no tools")
+    seen = probe(server)
+    require(seen.names == ["search_tickets"], "one_tool", ", ".join(seen.names) or "no tools")
     tool = seen.tool("search_tickets")
     schema = tool.get("inputSchema", {})
-    params = schema.get("properties", {})
-    require(list(params) == ["query", "status", "limit"], "parameters query, status, limit", ", ".join(params))
-    require(schema.get("required") == ["query"], "query to stay required (and only query)",
-            f"required={schema.get('required')}")
+    params = {name: _resolve(value, schema) for name, value in schema.get("properties", {}).items()}
+    require({"query", "status", "limit"} <= set(params), "params", ", ".join(params) or "no parameters")
+    required = set(schema.get("required", []))
+    require(required == {"query"} and params["query"].get("type") == "string", "params",
+            f"required {sorted(required)}, query of type {params['query'].get('type')}")
     query, status, limit = params["query"], params["status"], params["limit"]
-    require((query.get("minLength"), query.get("maxLength")) == (2, 100),
-            "query to keep minLength 2 and maxLength 100", f"minLength={query.get('minLength')}, "
-            f"maxLength={query.get('maxLength')}")
-    require(sorted(status.get("enum", [])) == ["closed", "open", "pending"] and status.get("default") == "open",
-            "status to keep enum ['open', 'pending', 'closed'] and default 'open'",
-            f"enum={status.get('enum')}, default={status.get('default')}")
-    require((limit.get("minimum"), limit.get("maximum"), limit.get("default")) == (1, 20, 5),
-            "limit to keep minimum 1, maximum 20 and default 5",
-            f"minimum={limit.get('minimum')}, maximum={limit.get('maximum')}, default={limit.get('default')}")
+    require((query.get("minLength"), query.get("maxLength")) == (2, 100), "query",
+            f"minLength {query.get('minLength')}, maxLength {query.get('maxLength')} in the schema")
+    enum = status.get("enum")
+    require(isinstance(enum, list) and sorted(enum) == ["closed", "open", "pending"] and status.get("default") == "open",
+            "status", f"enum {enum}, default {status.get('default')!r}")
+    low, high = _bounds(limit)
+    require(limit.get("type") == "integer" and (low, high) == (1, 20) and limit.get("default") == 5, "limit",
+            f"type {limit.get('type')}, minimum {low}, maximum {high}, default {limit.get('default')}")
     output = tool.get("outputSchema") or {}
-    require(set(output.get("properties", {})) == {"query", "status", "tickets"},
-            "the same TicketList output schema (query, status, tickets)",
+    require(output == _ticket_list_schema(), "output",
             ", ".join(output.get("properties", {})) or "no output schema")
     description = tool.get("description", "")
-    require(review.says_when(description), "a sentence that says when to use it ('Use it ...')", repr(description))
-    require(review.says_when_not(description) and "get_ticket" in description,
-            "the when-not sentence that points to get_ticket", repr(description))
+    invites = _says_when_anywhere(description)
+    require(invites, "says_when", lambda: f"{shown(description)!r}; accepted: {WHEN_EXAMPLES}")
+    require(review.when_not_names(description, "get_ticket"), "when_not",
+            lambda: f"{shown(description)!r}; accepted: {WHEN_NOT_EXAMPLES}")
     used = definition_budget_tokens(tool)
-    require(used <= BUDGET, f"at most {BUDGET} tokens (o200k_base, without outputSchema)", f"{used} tokens")
+    require(used <= BUDGET, "budget", f"{used} tokens")
+
+    refused = {"query": [{"query": "a"}, {"query": "x" * 101}],
+               "status": [{"query": "login", "status": "archived"}, {"query": "login", "status": "Open"}],
+               "limit": [{"query": "login", "limit": 0}, {"query": "login", "limit": 21},
+                         {"query": "login", "limit": 2.5}]}
+    for rule, calls in refused.items():
+        results = probe(server, [("search_tickets", args) for args in calls]).results
+        for args, result in zip(calls, results):
+            require(result.get("isError"), rule, lambda: f"search_tickets({json.dumps(args)[1:-1][:60]}) was accepted")
     backend = workspace.Workspace()
-    closed, export, bad_status, bad_limit = seen.results
-    for result, (query_text, status_value, count) in ((closed, ("login", "closed", 5)), (export, ("export", "open", 1))):
-        expected = workspace.search_tickets(backend, query_text, status_value, count).model_dump(mode="json")
-        require(result.get("structuredContent") == expected,
-                f"search_tickets(query={query_text!r}, status={status_value!r}) to return the backend's tickets",
-                result_text(result)[:120])
-    require(bool(bad_status.get("isError")) and bool(bad_limit.get("isError")),
-            "status='archived' and limit=50 to be rejected", "at least one of them was accepted")
-    return f"search_tickets is {used} tokens (budget {BUDGET}), with every constraint and its when/when-not"
+    cases = [({"query": "login"}, ("login", "open", 5)), ({"query": "login", "status": "closed"}, ("login", "closed", 5)),
+             ({"query": "in", "status": "pending", "limit": 20}, ("in", "pending", 20)),
+             ({"query": "xx" * 50}, ("xx" * 50, "open", 5)), ({"query": "ex", "limit": 1}, ("ex", "open", 1)),
+             ({"query": "a dark mode", "status": "closed", "limit": 1}, ("a dark mode", "closed", 1)),
+             ({"query": "or", "status": "open", "limit": 1}, ("or", "open", 1))]
+    results = probe(server, [("search_tickets", args) for args, _ in cases]).results
+    for (args, (q, s, n)), result in zip(cases, results):
+        expected = workspace.search_tickets(backend, q, s, n).model_dump(mode="json")
+        rule = "query" if len(q) == 100 else ("limit" if n in (1, 20) else "results")
+        require(not result.get("isError") and result.get("structuredContent") == expected, rule,
+                lambda: f"search_tickets({json.dumps(args)[1:-1][:60]}) returned {_brief(result)}")
+    return f"search_tickets is {used} tokens (budget {BUDGET}), every constraint in the schema and enforced, with its when and when-not"
 
 
 # --- 6.2 the same tools/list in every process ---------------------------------------------------------
 
-EXPECTED_ORDER = ("get_ticket", "search_tickets", "add_ticket_comment", "search_messages", "read_message",
-                  "list_events")
-HASH_SEEDS = (0, 1, 2)
+RULES_6_2 = spec(
+    ("each_once", "each of the six tools exactly once", "tools/list in this process"),
+    ("self_contained", "a function that needs only its own code, the setup cell's imports and functions you "
+                       "define (no value computed outside it)",
+     "its source, its helpers' sources and its imports are sent to fresh processes; no value is sent"),
+    ("same_everywhere", "the same tools/list in fresh processes with different PYTHONHASHSEED values",
+     "the function rebuilt from source in processes with seeds 0, 1, 2 and 3"),
+    ("order", "the core tools first, then the new extras, each in the order given", "the listed order"),
+)
+HASH_SEEDS = (0, 1, 2, 3)
+_CHILD = """
+import json, sys
+payload = json.loads(sys.argv[1])
+try:
+    from course_lib import wire
+    namespace = {"__name__": "__course_child__"}
+    exec(compile(payload["source"], "<answer>", "exec"), namespace)
+    server = namespace[payload["name"]]()
+    tools = wire.run_sync(wire.list_tools, server)
+    print(json.dumps({"names": [t.name for t in tools], "listing": wire.to_json(tools)}))
+except BaseException as error:
+    print(json.dumps({"error": f"{type(error).__name__}: {error}"}))
+"""
 
 
-@checker("6.2")
+def _importable(name: str, value: Any) -> str | None:
+    """An import line that recreates global `name` in a fresh process (modules, and objects of real modules)."""
+    if isinstance(value, types.ModuleType):
+        return f"import {value.__name__} as {name}"
+    module_name = getattr(value, "__module__", None)
+    module = sys.modules.get(module_name or "")
+    if module is not None and module_name != "__main__" and getattr(module, "__file__", None):
+        for attribute in (getattr(value, "__qualname__", None), getattr(value, "__name__", None), name):
+            if isinstance(attribute, str) and attribute.isidentifier() and getattr(module, attribute, None) is value:
+                return f"from {module_name} import {attribute} as {name}"
+    return None
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+def _source_for_fresh_process(factory: Any) -> str:
+    """Source that rebuilds `factory` in a fresh process from code only: imports, helper functions, then it.
+
+    A value computed in this process is never sent (its order could depend on this process's hash seed):
+    a global that is neither an import nor a function or class defined in code fails the check.
+    """
+    imports: dict[str, str] = {}
+    definitions: dict[str, str] = {}
+    pending = [factory]
+    while pending:
+        item = pending.pop()
+        if getattr(item, "__closure__", None):
+            raise fail("self_contained", f"{item.__name__} is defined inside another function; define it at the "
+                                         "top level of a cell")
+        try:
+            source = textwrap.dedent(inspect.getsource(item))
+        except (OSError, TypeError):
+            raise fail("self_contained", f"the source of {getattr(item, '__name__', item)!r} cannot be read; "
+                                         "define it with def in a cell") from None
+        definitions[item.__name__] = source
+        namespace = getattr(item, "__globals__", None) or vars(sys.modules.get(item.__module__, builtins))
+        code = getattr(item, "__code__", None)
+        # names the code reads as globals: bare names only (an attribute such as `.register` is not a global)
+        bare = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+        names = _global_names(code) & bare if code else bare
+        for name in sorted(names):
+            if name in imports or name in definitions or name not in namespace or name == item.__name__:
+                continue
+            value = namespace[name]
+            line = _importable(name, value)
+            if line is not None:
+                imports[name] = line
+            elif isinstance(value, (types.FunctionType, type)):
+                pending.append(value)
+            else:
+                raise fail("self_contained", f"{item.__name__} uses {name}, a value computed outside it "
+                                             f"({type(value).__name__}); compute it inside the function")
+    return "\n".join([*imports.values(), "", *reversed(definitions.values())])
+
+
+def _listings(factory: Any, source: str, timeout: float = 60) -> list[tuple[int, tuple[str, ...], str]]:
+    """(seed, names, listing) of `factory`'s server built from `source` in one fresh process per hash seed."""
+    payload = json.dumps({"source": source, "name": factory.__name__})
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONHASHSEED"}
+    children = [(seed, subprocess.Popen([sys.executable, "-c", _CHILD, payload], stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                        env={**env, "PYTHONHASHSEED": str(seed)})) for seed in HASH_SEEDS]
+    found = []
+    try:
+        for seed, child in children:
+            try:
+                out, _ = child.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                raise fail("self_contained", f"building the server took longer than {timeout:g} s") from None
+            lines = out.strip().splitlines()
+            try:
+                data = json.loads(lines[-1]) if lines else {}
+            except json.JSONDecodeError:
+                data = {}
+            if "names" not in data:
+                raise fail("self_contained", f"in a fresh process (PYTHONHASHSEED={seed}), {factory.__name__}() "
+                                             f"raised {data.get('error', 'an error and printed no listing')}")
+            found.append((seed, tuple(data["names"]), data["listing"]))
+    finally:
+        for _seed, child in children:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+    return found
+
+
+@checker("6.2", RULES_6_2)
 def ex_06_2(build_support_server) -> str:
     """Check that the server lists the same tools, in the intended order, in processes with different hash seeds."""
-    server = build_server(build_support_server)
-    names = tuple(probe(server).names)
-    require(sorted(names) == sorted(EXPECTED_ORDER) and len(names) == len(set(names)),
-            f"each of {', '.join(EXPECTED_ORDER)} exactly once", ", ".join(names) or "no tools")
-    try:
-        listings = cost.listings_across_processes(build_support_server, HASH_SEEDS)
-    except cost.ProcessBuildError as error:
-        raise fail("build_support_server to run in a fresh Python process", str(error)) from None
-    orders = {listing.names for listing in listings}
-    require(len({listing.listing for listing in listings}) == 1,
-            f"the same tools/list in processes with PYTHONHASHSEED {', '.join(map(str, HASH_SEEDS))}",
-            f"{len(orders)} different orders, e.g. " + " / ".join(", ".join(o[:3]) + ", …" for o in sorted(orders)[:2]))
-    require(names == EXPECTED_ORDER, "the core tools first, then the new extras, each in the order given",
-            ", ".join(names))
-    return f"the same {len(names)} tools in the same order in {len(HASH_SEEDS)} processes with different hash seeds"
+    core = ["get_ticket", "search_tickets", "add_ticket_comment"]
+    extras = ["search_tickets", "search_messages", "read_message", "list_events"]
+    wanted = tuple(dict.fromkeys(core + extras))
+    names = tuple(probe(build_server(build_support_server)).names)
+    require(sorted(names) == sorted(wanted), "each_once", ", ".join(names) or "no tools")
+    source = _source_for_fresh_process(build_support_server)
+    listings = _listings(build_support_server, source)
+    orders = sorted({listed for _seed, listed, _ in listings})
+    require(len({listing for *_, listing in listings}) == 1, "same_everywhere",
+            lambda: f"{len(orders)} different orders, e.g. " + " / ".join(", ".join(o) for o in orders[:2]))
+    require(listings[0][1] == wanted, "order", ", ".join(listings[0][1]))
+    return f"the same {len(wanted)} tools in the intended order in {len(HASH_SEEDS)} fresh processes with different hash seeds"
 
 
-# --- 6.3 the per-turn cost of three servers -------------------------------------------------------------
+# --- 6.3 the per-turn cost of several servers -----------------------------------------------------------
+
+RULES_6_3 = spec(
+    ("int", "an int (a number of tokens)", "the returned type"),
+    ("every_definition", "the tokens of every definition of every server, each counted whole as the host "
+                         "receives it: the compact JSON of its tools/list entry, outputSchema included",
+     "servers of the course and servers built in the check, in several combinations"),
+    ("encoding", "counted in the encoding passed as encoding", "o200k_base and cl100k_base"),
+    ("twice", "a tool that two servers both offer counted once per server (each server sends its own "
+              "definition)", "two servers that share tool names"),
+    ("empty", "0 for an empty list of servers", "turn_overhead([], ...)"),
+)
+
+
+def _generated_server(seed: int) -> Any:
+    """A server the learner has never seen: tool names, texts and parameters vary with `seed`."""
+    from typing import Annotated, Literal
+
+    from mcp.server import MCPServer
+    from pydantic import BaseModel, Field
+
+    words = ["ledger", "invoice", "shipment", "sensor", "badge", "route", "quota", "replica", "tenant", "webhook"]
+    server = MCPServer(f"generated-{seed}", log_level="WARNING")
+    for index in range(1 + seed % 3):
+        noun = words[(seed * 3 + index * 7) % len(words)]
+
+        class Result(BaseModel):
+            name: str
+            count: int = Field(description=f"How many {noun}s matched.")
+
+        def handler(query, mode="fast"):
+            return Result(name=query, count=0)
+
+        handler.__annotations__ = {  # real objects, not strings: this module uses postponed annotations
+            "query": Annotated[str, Field(max_length=20 + seed, description=f"Words about the {noun}.")],
+            "mode": Literal["fast", "full"], "return": Result}
+
+        server.tool(name=f"find_{noun}_{seed}_{index}",
+                    description=f"Find {noun} records by words. Use it for {noun} questions; "
+                                f"not for {words[(seed + index) % len(words)]}s." * (1 + index))(handler)
+    return server
+
+
+def _variants(servers: list[Any], encoding: str) -> dict[str, int]:
+    """The right total and the totals of typical mistakes, measured on the servers themselves."""
+    listed = [wire.dump(tool) for server in servers for tool in wire.run_sync(wire.list_tools, server)]
+    other = "cl100k_base" if encoding == "o200k_base" else "o200k_base"
+    by_name = {tool["name"]: tool for tool in reversed(listed)}
+    return {
+        "right": sum(tokens.count(tool, encoding) for tool in listed),
+        "twice": sum(tokens.count(tool, encoding) for tool in by_name.values()),
+        "encoding": sum(tokens.count(tool, other) for tool in listed),
+        "no outputSchema": sum(tokens.count(tokens.definition(tool, output_schema=False), encoding) for tool in listed),
+    }
 
 
 def _cases() -> list[tuple[str, list[Any], str]]:
     return [
         ("weather, clock, workspace", [weather.build_server(), clock.build_server(), workspace.build_server()],
          "o200k_base"),
-        ("weather-chain, workspace (calendar, mail), clock",
-         [weather.build_chain_server(), workspace.build_server(["calendar", "mail"]), clock.build_server()],
+        ("workspace (calendar), generated, workspace (calendar, mail)",
+         [workspace.build_server(["calendar"]), _generated_server(4), workspace.build_server(["calendar", "mail"])],
          "cl100k_base"),
+        ("generated, weather-chain, generated", [_generated_server(2), weather.build_chain_server(),
+                                                 _generated_server(7)], "o200k_base"),
+        ("clock, clock", [clock.build_server(), clock.build_server()], "cl100k_base"),
+        ("generated", [_generated_server(5)], "cl100k_base"),
+        ("no servers", [], "o200k_base"),
     ]
 
 
-def expected_overhead(servers: list[Any], encoding: str) -> int:
-    """The reference answer: tokens of every definition of every server, each as compact JSON."""
-    return sum(tokens.count(tool, encoding) for server in servers for tool in wire.run_sync(wire.list_tools, server))
-
-
-@checker("6.3")
+@checker("6.3", RULES_6_3)
 def ex_06_3(turn_overhead) -> str:
-    """Check an estimate of the definition tokens a host sends per turn."""
-    results = []
+    """Check the definition tokens a host sends per turn, on servers the learner has and has not seen."""
+    totals = []
     for label, servers, encoding in _cases():
-        want = expected_overhead(servers, encoding)
-        got = call_learner(turn_overhead, servers, encoding)
-        require(isinstance(got, int) and not isinstance(got, bool), "an int (a number of tokens)",
-                f"{type(got).__name__} {got!r}"[:80])
-        require(got == want, f"turn_overhead([{label}], {encoding!r}) to be {want:,} tokens",
-                f"{got:,} ({got - want:+,}; count real tokens of every definition, not an estimate)")
-        results.append(f"{want:,} ({encoding})")
-    return f"turn_overhead matches on two hosts: {' and '.join(results)} tokens per turn"
+        variants = _variants(servers, encoding)
+        want = variants["right"]
+        got = call_learner(turn_overhead, list(servers), encoding)
+        require(isinstance(got, int) and not isinstance(got, bool), "int", f"{type(got).__name__} {shown(repr(got), 60)}")
+        if not servers:
+            require(got == 0, "empty", f"{got}")
+            continue
+        if got != want:
+            mistake = next((name for name, total in variants.items() if name != "right" and total == got), None)
+            rule = {"twice": "twice", "encoding": "encoding"}.get(mistake or "", "every_definition")
+            raise fail(rule, f"{got:,} for [{label}] in {encoding} ({got - want:+,} tokens"
+                             + (f"; that is the total with {mistake})" if mistake else ")"),
+                       f"turn_overhead([{label}], {encoding!r}) is {want:,} tokens")
+        totals.append(f"{want:,}")
+    return f"turn_overhead matches on {len(totals)} hosts ({', '.join(totals)} tokens per turn) and gives 0 for none"
 
 
 # --- 6.4 cache hints ------------------------------------------------------------------------------------
 
-TTL_MS = 600_000
+RULES_6_4 = spec(
+    ("tools", "the workspace server with every workspace tool, as the stub registers them",
+     "tools/list names equal workspace.TOOL_NAMES, in order"),
+    ("duration", "clients told they may reuse the tool list for 30 minutes",
+     "ttlMs on the 2026-07-28 tools/list result"),
+    ("shared", "the tool list marked as one that clients may share between users",
+     "cacheScope; a second user of a shared client cache sends no tools/list request"),
+    ("one_request", "a 2026-07-28 client to send one tools/list request for three list_tools() calls",
+     "three list_tools() through a tapped client"),
+)
+HALF_HOUR_MS = 30 * 60 * 1000
 
 
-@checker("6.4")
+@checker("6.4", RULES_6_4)
 def ex_06_4(build_cached_server) -> str:
-    """Check cache hints on tools/list: ten minutes, shareable between users."""
+    """Check cache hints on tools/list: half an hour, shareable between users."""
     server = build_server(build_cached_server)
 
-    async def run() -> tuple[dict, int, int]:
+    async def run() -> tuple[dict, int, list[int]]:
         tap = wire.Tap(server)
         async with wire.connect(tap) as client:
             for _ in range(3):
                 await client.list_tools()
         listed = next((f["result"] for d, f in tap.frames if d == "S->C" and "tools" in f.get("result", {})), {})
-        sent = wire.requests_sent(tap.frames, "tools/list")
-        counts = await cost.list_requests_per_user(server)
-        return listed, sent, counts[1]
+        return listed, wire.requests_sent(tap.frames, "tools/list"), await cost.list_requests_per_user(server)
 
-    listed, sent, second_user = wire.run_sync(run)
-    require(bool(listed.get("tools")), "a server with tools (register the workspace tools)", "no tools")
-    require(listed.get("ttlMs") == TTL_MS, f"tools/list with ttlMs {TTL_MS} (ten minutes, in milliseconds)",
-            f"ttlMs {listed.get('ttlMs')}")
-    require(listed.get("cacheScope") == "public", "tools/list with cacheScope 'public'",
-            f"cacheScope {listed.get('cacheScope')!r}")
-    require(sent == 1, "one tools/list request for three list_tools() calls", f"{sent} requests")
-    require(second_user == 0, "a second user of a shared cache to send no tools/list request",
-            f"{second_user} request(s)")
-    return "tools/list is cached for ten minutes and shared: 1 request for 3 listings, 0 for a second user"
+    listed, sent, per_user = wire.run_sync(run)
+    names = tuple(tool.get("name") for tool in listed.get("tools", []))
+    require(names == tuple(workspace.TOOL_NAMES), "tools", ", ".join(names) or "no tools")
+    ttl = listed.get("ttlMs")
+    require(ttl == HALF_HOUR_MS, "duration",
+            f"ttlMs {ttl}" + (" (ttlMs counts milliseconds)" if ttl in (30, 1800, 0.5) else ""))
+    require(listed.get("cacheScope") == "public", "shared", f"cacheScope {listed.get('cacheScope')!r}")
+    require(sent == 1, "one_request", f"{sent} requests")
+    require(per_user[1:] == [0], "shared", f"a second user sent {per_user[1]} tools/list request(s)")
+    return "tools/list may be reused for half an hour and shared: 1 request for 3 listings, 0 for a second user"

@@ -7,7 +7,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import incidents
 
-EXPECT = "the same requestId with a different note to be refused as a conflict"
+EXPECT = "to be refused with a ToolError that changes nothing"
 
 
 def answer(store, user):

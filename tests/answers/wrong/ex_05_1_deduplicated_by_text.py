@@ -8,7 +8,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import incidents
 
-EXPECT = "a new requestId with the same text to add a second note"
+EXPECT = "a new requestId to add a new note, even with the same text"
 
 
 def answer(store, user):

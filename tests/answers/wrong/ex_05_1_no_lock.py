@@ -6,7 +6,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import incidents
 
-EXPECT = "200 concurrent retries with one requestId to add 1 note"
+EXPECT = "200 concurrent retries of one call"
 
 
 def answer(store, user):

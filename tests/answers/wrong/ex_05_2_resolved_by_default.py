@@ -5,7 +5,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import incidents
 
-EXPECT = "search_incidents(includeResolved) to default to false"
+EXPECT = "includeResolved to default to false"
 
 
 def answer(store, user):

@@ -5,7 +5,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import incidents
 
-EXPECT = "the same answer for INC-204"
+EXPECT = "hidden crash"
 
 
 def answer(store, user):

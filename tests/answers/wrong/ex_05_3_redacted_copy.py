@@ -5,7 +5,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import incidents
 
-EXPECT = "to be refused (isError) for ben"
+EXPECT = "to be refused with isError and no data"
 
 
 def answer(store, user):

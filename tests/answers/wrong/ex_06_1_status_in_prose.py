@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import workspace
 
-EXPECT = "status to keep enum"
+EXPECT = "status one of open, pending and closed"
 
 
 def answer():

@@ -4,7 +4,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import workspace
 
-EXPECT = "the same tools/list in processes with PYTHONHASHSEED"
+EXPECT = "the same tools/list in fresh processes"
 
 
 def answer():

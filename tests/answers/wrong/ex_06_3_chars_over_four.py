@@ -2,7 +2,7 @@
 
 from course_lib import wire
 
-EXPECT = "tokens; found"
+EXPECT = "every definition of every server"
 
 
 def answer(servers, encoding="o200k_base"):

@@ -2,7 +2,7 @@
 
 from course_lib import tokens, wire
 
-EXPECT = "'cl100k_base') to be"
+EXPECT = "counted in the encoding passed as encoding"
 
 
 def answer(servers, encoding="o200k_base"):

@@ -2,7 +2,7 @@
 
 from course_lib import tokens, wire
 
-EXPECT = "'o200k_base') to be"
+EXPECT = "the total with no outputSchema"
 
 
 def answer(servers, encoding="o200k_base"):

@@ -1,0 +1,40 @@
+"""An async tool under an asyncio.Lock, the slow write run in a worker thread; its own parameter types."""
+
+import asyncio
+import uuid
+from typing import Annotated
+
+import anyio
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+from pydantic import Field
+
+from course_lib.servers import incidents
+
+
+def answer(store, user):
+    server = MCPServer("notes", log_level="WARNING")
+    results = {}
+    lock = asyncio.Lock()
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
+                                             open_world_hint=False))
+    async def add_incident_note(
+        incidentId: Annotated[str, Field(pattern=r"^INC-[0-9]+$")],
+        note: Annotated[str, Field(min_length=1, max_length=500)],
+        requestId: uuid.UUID,
+    ) -> incidents.NoteAdded:
+        """Append one note to an incident's timeline; a retry with the same requestId adds nothing."""
+        async with lock:
+            if str(requestId) in results:
+                inputs, first = results[str(requestId)]
+                if inputs != (incidentId, note):
+                    raise ToolError(f"requestId {requestId} was used before with another incident or text. "
+                                    "Nothing changed; use a new requestId for a new note.")
+                return first
+            first = await anyio.to_thread.run_sync(store.append_note, user, incidentId, note)
+            results[str(requestId)] = ((incidentId, note), first)
+            return first
+
+    return server

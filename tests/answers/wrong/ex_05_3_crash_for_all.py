@@ -1,0 +1,22 @@
+"""Raises the same plain exception for every hidden case: identical, but a hidden crash."""
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from course_lib.servers import incidents
+
+EXPECT = "hidden crash"
+
+
+def answer(store, user):
+    server = MCPServer("incidents", log_level="WARNING")
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID."""
+        incident = store.lookup(incidentId)
+        if incident is None or not store.can_read(user, incident):
+            raise LookupError(incidentId)
+        return incidents.view(incident)
+
+    return server

@@ -1,0 +1,22 @@
+"""Checks only that the incident exists: anyone reads anything."""
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from course_lib.servers import incidents
+
+EXPECT = "refused"
+
+
+def answer(store, user):
+    server = MCPServer("incidents", log_level="WARNING")
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID."""
+        incident = store.lookup(incidentId)
+        if incident is None:
+            raise ToolError(f"Incident {incidentId} was not found, or you do not have access to it.")
+        return incidents.view(incident)
+
+    return server

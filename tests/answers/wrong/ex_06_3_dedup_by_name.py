@@ -1,0 +1,13 @@
+"""Counts a tool name only once across servers, though each server sends its own definition."""
+
+from course_lib import tokens, wire
+
+EXPECT = "twice"
+
+
+def answer(servers, encoding="o200k_base"):
+    seen = {}
+    for server in servers:
+        for tool in wire.run_sync(wire.list_tools, server):
+            seen.setdefault(tool.name, tool)
+    return sum(tokens.count(tool, encoding) for tool in seen.values())
