@@ -21,7 +21,9 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import hashlib
 import io
+import linecache
 import json
 import os
 import signal
@@ -269,7 +271,9 @@ def _run_cell(source: str, namespace: dict) -> None:
 
     from course_lib import wire
 
-    compiled = compile(source, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    filename = f"<cell-{hashlib.sha256(source.encode()).hexdigest()[:12]}>"  # as IPython does: inspect finds it
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    compiled = compile(source, filename, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     result = eval(compiled, namespace)  # noqa: S307 (the course's own solution cells)
     if inspect.iscoroutine(result):
         async def finish():
