@@ -237,7 +237,11 @@ def from_data(data: Any, source: str = "<cases>", text: str = "") -> CaseSet:
     validator = jsonschema.Draft202012Validator(CASE_SCHEMA)
     errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
-        error = min(errors, key=lambda e: -len(e.absolute_path))  # the most specific one
+        def position(e) -> tuple:  # the first problem in the file; within one place, the most specific
+            return (_line_of(text, list(e.absolute_path)) if text else 0, list(map(str, e.absolute_path))[:2],
+                    -len(e.absolute_path))
+
+        error = min(errors, key=position)
         path = list(error.absolute_path)
         if error.validator == "required":
             missing = re.search(r"'([^']+)' is a required property", error.message)
@@ -245,7 +249,9 @@ def from_data(data: Any, source: str = "<cases>", text: str = "") -> CaseSet:
             message = "is required"
         elif error.validator == "additionalProperties":
             extra = re.findall(r"'([^']+)'", error.message)
-            message = f"unknown field {extra[0]!r}" if extra else error.message
+            path = [*path, extra[0]] if extra else path
+            known = ", ".join(error.schema.get("properties", {}))
+            message = f"is not a field here (known: {known})" if extra else error.message
         else:
             message = error.message
         raise BadCaseFile(f"{_where(text, source, path, data)}: {_first_line(message)}")
