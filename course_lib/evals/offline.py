@@ -3,17 +3,18 @@
 How it chooses, in order:
 1. Each tool becomes a document: its name's words (twice), the description's clauses that do not
    limit use, and every parameter's name and description. Clauses that limit use ("Do not use it
-   for past weather") go to a separate list of exclusions.
+   for X") go to a separate list of exclusions.
 2. The request (only the user's words: earlier tool results are data, never instructions) is scored
    against every document with BM25 (the `bm25s` library); each request word that appears only in a
-   tool's exclusions subtracts a fixed penalty.
+   tool's exclusions subtracts a constant penalty.
 3. Candidates at or above `threshold` are tried best first; the first whose required arguments can be
    filled from the request wins. No candidate: no tool (abstention).
 4. Arguments come from the schema: enum values named in the request, matches of a `pattern`, numbers
    within `minimum`/`maximum`, booleans whose parameter name the request says, a fresh UUID for
-   `format: uuid`, quoted text or the text after a colon for free text, proper nouns for short strings.
+   `format: uuid`, quoted text or the text after a colon for free text, proper nouns for short strings;
+   a tool whose only required input is one free-text string gets the whole request.
 
-What it is not: it matches words, not meaning. "last week" does not match "past weather"; a synonym
+What it is not: it matches words, not meaning. "last week" does not match "in the past"; a synonym
 the definition does not use scores nothing. It measures whether a definition *says* what a request
 needs, not how a real model behaves. Its only knobs are generic (`threshold`, `penalty`, BM25's k1 and
 b); no rule names a tool, a server or an eval case.
@@ -51,15 +52,15 @@ def stem(word: str) -> str:
     if len(word) > 5 and word.endswith("ing"):
         word = word[:-3]
         return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
-    if len(word) > 4 and word.endswith("ed"):
-        word = word[:-2] if not word.endswith("eed") else word
+    if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
+        word = word[:-2]
         return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
     if len(word) > 3 and word.endswith("es") and word[-3] in "sxz":
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
     if len(word) > 3 and word.endswith("e"):
-        return word[:-1]
+        word = word[:-1]
     return word
 
 
@@ -277,8 +278,8 @@ def fill_arguments(tool: dict, request: str) -> tuple[dict[str, Any], list[str]]
             value, note = note, None
         elif not long_text and nouns:
             value = nouns.pop(0)
-        elif name in required and long_text:
-            value = request.strip()
+        elif name in required and long_text and len(required) == 1:
+            value = request.strip()  # the tool's one required input is free text (a query box): the request
         elif not (name in required):
             rest = [w for w in re.findall(r"[A-Za-z0-9-]+", request)
                     if w.lower() not in STOPWORDS and stem(w.lower()) not in said and not any(
