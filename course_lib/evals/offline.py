@@ -235,12 +235,12 @@ def fill_arguments(tool: dict, request: str) -> tuple[dict[str, Any], list[str]]
         prop = _schema_of(raw, schema)
         kind = prop.get("type")
         items = _schema_of(prop.get("items", {}), schema) if kind == "array" else {}
-        enum = prop.get("enum") or ([prop["const"]] if "const" in prop else None)
+        enum = prop.get("enum") or ([prop["const"]] if "const" in prop else None) or items.get("enum")
         if enum:
             named = [value for value in enum if isinstance(value, str)
                      and re.search(rf"\b{re.escape(value.lower().replace('_', ' '))}\b", lowered.replace("_", " "))]
             if named:
-                arguments[name] = max(named, key=len)
+                arguments[name] = named if kind == "array" else max(named, key=len)
         elif prop.get("pattern") or items.get("pattern"):
             pattern = (prop.get("pattern") or items.get("pattern")).removeprefix("^").removesuffix("$")
             try:

@@ -13,8 +13,8 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from course_lib.servers.base import new_server, tool
-from course_lib.servers.incidents import (READS, Incident, IncidentId, IncidentList, NoteAdded, NoteText, RequestId,
-                                          Resolution, Store, not_found, view)
+from course_lib.servers.incidents import (ONCALL, READS, Incident, IncidentId, IncidentList, NoteAdded, NoteText,
+                                          RequestId, Resolution, Service, Store, not_found, view)
 
 CLOSES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
 
@@ -64,5 +64,38 @@ def build_server(user: str = "ana", store: Store | None = None):
         for incident_id in targets:
             store.overwrite(user, incident_id, status="resolved")
         return store.search(user, "", True, 20)
+
+    return server
+
+
+def build_pager_server(user: str = "ana", store: Store | None = None):
+    """A desk whose pager takes an optional list of services and pages everyone when it is left out (exercise 8.3)."""
+    store = store if store is not None else Store()
+    store.user(user)
+    server = new_server("incident-pager")
+
+    @tool(server, annotations=READS)
+    def search_incidents(
+        query: Annotated[str, Field(max_length=100, description="Words to find in the title or service.")] = "",
+    ) -> IncidentList:
+        """List the open incidents whose title or service matches the query, newest first."""
+        return store.search(user, query, False)
+
+    @tool(server, annotations=READS)
+    def get_incident(incidentId: IncidentId) -> Incident:
+        """Read one incident by its ID, with its most recent notes."""
+        return store.get(user, incidentId)
+
+    @tool(server, annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                                              open_world_hint=True))
+    def page_oncall(
+        message: Annotated[str, Field(min_length=1, max_length=200, description="What the on-call people read.")],
+        services: Annotated[list[Service] | None, Field(
+            description="Whose on-call engineers to page; leave it out to page every on-call engineer.")] = None,
+    ) -> list[str]:
+        """Page on-call engineers: who is on call for a service gets the message on their phone."""
+        tenant = store.user(user).tenant
+        chosen = services if services is not None else list(ONCALL[tenant])
+        return [store.page(user, service, message).pageId for service in chosen]
 
     return server
