@@ -66,9 +66,10 @@ RULES_8_1 = spec(
     ("negatives", "include at least two negatives (expect = \"none\")", "count expect none"),
     ("positives", "include at least two cases that expect get_daily_forecast", "count"),
     ("tools", "name only tools the weather server has", "expected names vs a real tools/list"),
-    ("city", "constrain the city of every case that expects get_daily_forecast (args or patterns)",
-     "city in args or patterns"),
-    ("accepted", "use exact argument values that the weather server accepts", "a real call with each case's args"),
+    ("city", "constrain the city of every case that expects get_daily_forecast (args, or a pattern that does "
+             "not match every city)", "city in args, or a pattern tried on the server's own cities"),
+    ("accepted", "use only argument names the tool has, with exact values the weather server accepts",
+     "names vs inputSchema; a real call with each case's args"),
 )
 
 
@@ -90,8 +91,14 @@ def ex_08_1(forecast_cases) -> str:
                                           f"{', '.join(tools)}")
     positives = [case for case in found if case.expect == "get_daily_forecast"]
     require(len(positives) >= 2, "positives", f"{len(positives)}")
-    loose = [case.id for case in positives if "city" not in case.args and "city" not in case.patterns]
+    cities = weather.known_cities()
+    loose = [case.id for case in positives if "city" not in case.args and (
+        "city" not in case.patterns or all(re.search(case.patterns["city"], city) for city in cities))]
     require(not loose, "city", lambda: f"case {loose[0]} leaves the city open")
+    known = set(tools["get_daily_forecast"]["inputSchema"]["properties"])
+    strange = [(case.id, name) for case in positives for name in [*case.args, *case.patterns] if name not in known]
+    require(not strange, "accepted", lambda: f"case {strange[0][0]} constrains {strange[0][1]!r}, which "
+                                             f"get_daily_forecast does not take ({', '.join(sorted(known))})")
     calls = [("get_daily_forecast", {"city": "Oslo", **case.args}) for case in positives if case.args]
     results = probe(weather.build_server(), calls).results if calls else []
     for (_, args), result in zip(calls, results):
@@ -106,7 +113,8 @@ def ex_08_1(forecast_cases) -> str:
 RULES_8_2 = spec(
     ("tools", "keep the three tools and their parameters (search_incidents, get_incident, add_incident_note)",
      "names and properties from tools/list"),
-    ("works", "keep the tools working on store, as user", "calls through a client, a second user"),
+    ("works", "keep the tools working on store, as user, with the same defaults",
+     "calls through a client as a second user; includeResolved left out and given"),
     ("roles", "give every description a what, a when and a when-not", "review.says_when / says_when_not"),
     ("short", "keep every description to at most 60 words", "word count"),
     ("own_words", "not repeat five words in a row from any eval case's request", "5-gram overlap with all cases"),
@@ -143,6 +151,7 @@ def ex_08_2(build_described_desk) -> str:
     seen = probe(build_server(build_described_desk, store, "ben"), [
         ("get_incident", {"incidentId": "INC-101"}), ("get_incident", {"incidentId": "INC-204"}),
         ("search_incidents", {"query": "search", "includeResolved": True}),
+        ("search_incidents", {"query": "card"}), ("search_incidents", {"query": "card", "includeResolved": True}),
         ("add_incident_note", {"incidentId": "INC-103", "note": "Checked by Ben.",
                                "requestId": "5b7d9f1a-3c5e-4a7b-8d9f-1a3c5e7b9d24"})]).results
     require(not seen[0].get("isError") and seen[0]["structuredContent"]["incidentId"] == "INC-101", "works",
@@ -150,6 +159,9 @@ def ex_08_2(build_described_desk) -> str:
     require(seen[1].get("isError"), "works", "ben can read INC-204 (call the store with the user you were given)")
     require([i["incidentId"] for i in seen[2]["structuredContent"]["incidents"]] == ["INC-103"], "works",
             lambda: f"search 'search': {shown(str(seen[2].get('structuredContent')), 100)}")
+    found = [[i["incidentId"] for i in r.get("structuredContent", {}).get("incidents", [])] for r in seen[3:5]]
+    require(found == [[], ["INC-102"]], "works",
+            lambda: f"search 'card' found {found[0]} by default and {found[1]} with includeResolved (default false)")
     require([(n.author, n.text) for n in store.notes("INC-103")] == [("ben", "Checked by Ben.")], "works",
             lambda: f"notes on INC-103 in the store: {[n.text for n in store.notes('INC-103')]}")
     for tool in tools:

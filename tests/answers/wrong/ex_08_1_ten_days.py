@@ -1,6 +1,6 @@
 """Expects days = 10, which the tool's schema refuses: the case can never be passed."""
 
-EXPECT = "use exact argument values that the weather server accepts"
+EXPECT = "with exact values the weather server accepts"
 answer = '''
 [[case]]
 id = "long"
