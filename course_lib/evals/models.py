@@ -186,6 +186,18 @@ class AnthropicChooser(_ModelChooser):
                 return Choice(_original(block.name, tools), dict(block.input or {}), "tool_use", *tokens)
         return Choice(None, {}, "answered in text", *tokens)
 
+    def step(self, messages: list[dict], tools: list[dict]):
+        """One turn of the agent loop: the conversation so far in, text and tool calls out."""
+        from course_lib.evals.agent import Step
+
+        params = {"model": self.model, "max_tokens": self.max_tokens, "system": SYSTEM, "tools": to_anthropic(tools),
+                  "messages": anthropic_messages(messages)}
+        response = with_retries(lambda: self.send(params), self.retries, self.backoff, self.sleep)
+        calls = [{"id": b.id, "name": _original(b.name, tools), "arguments": dict(b.input or {})}
+                 for b in response.content if getattr(b, "type", "") == "tool_use"]
+        text = " ".join(b.text for b in response.content if getattr(b, "type", "") == "text")
+        return Step(text, calls, response.usage.input_tokens, response.usage.output_tokens)
+
 
 class OpenAIChooser(_ModelChooser):
     """A model through the `openai` SDK's Chat Completions API."""
@@ -217,6 +229,18 @@ class OpenAIChooser(_ModelChooser):
                 arguments = {"_unparsed": call.function.arguments}
             return Choice(_original(call.function.name, tools), arguments, "tool_calls", *tokens)
         return Choice(None, {}, "answered in text", *tokens)
+
+    def step(self, messages: list[dict], tools: list[dict]):
+        """One turn of the agent loop: the conversation so far in, text and tool calls out."""
+        from course_lib.evals.agent import Step
+
+        params = {"model": self.model, "max_completion_tokens": self.max_tokens, "tools": to_openai(tools),
+                  "messages": openai_messages(messages)}
+        response = with_retries(lambda: self.send(params), self.retries, self.backoff, self.sleep)
+        message = response.choices[0].message
+        calls = [{"id": c.id, "name": _original(c.function.name, tools), "arguments": json.loads(c.function.arguments or "{}")}
+                 for c in message.tool_calls or []]
+        return Step(message.content or "", calls, response.usage.prompt_tokens, response.usage.completion_tokens)
 
 
 def anthropic_messages(messages: list[dict]) -> list[dict]:
@@ -256,34 +280,6 @@ def openai_messages(messages: list[dict]) -> list[dict]:
         else:
             out.append({"role": "tool", "tool_call_id": message["id"], "content": message["text"]})
     return out
-
-
-def _anthropic_step(self, messages: list[dict], tools: list[dict]):
-    from course_lib.evals.agent import Step
-
-    params = {"model": self.model, "max_tokens": self.max_tokens, "system": SYSTEM, "tools": to_anthropic(tools),
-              "messages": anthropic_messages(messages)}
-    response = with_retries(lambda: self.send(params), self.retries, self.backoff, self.sleep)
-    calls = [{"id": b.id, "name": _original(b.name, tools), "arguments": dict(b.input or {})}
-             for b in response.content if getattr(b, "type", "") == "tool_use"]
-    text = " ".join(b.text for b in response.content if getattr(b, "type", "") == "text")
-    return Step(text, calls, response.usage.input_tokens, response.usage.output_tokens)
-
-
-def _openai_step(self, messages: list[dict], tools: list[dict]):
-    from course_lib.evals.agent import Step
-
-    params = {"model": self.model, "max_completion_tokens": self.max_tokens, "tools": to_openai(tools),
-              "messages": openai_messages(messages)}
-    response = with_retries(lambda: self.send(params), self.retries, self.backoff, self.sleep)
-    message = response.choices[0].message
-    calls = [{"id": c.id, "name": _original(c.function.name, tools), "arguments": json.loads(c.function.arguments or "{}")}
-             for c in message.tool_calls or []]
-    return Step(message.content or "", calls, response.usage.prompt_tokens, response.usage.completion_tokens)
-
-
-AnthropicChooser.step = _anthropic_step  # type: ignore[attr-defined]
-OpenAIChooser.step = _openai_step  # type: ignore[attr-defined]
 
 
 def chooser(kind: str, model: str | None = None, **options: Any):
