@@ -304,7 +304,8 @@ def chart(reports: list[Report]):
     """A matplotlib Figure: each report's selection accuracy with its 95 % interval."""
     from course_lib import charts
 
-    fig, ax = charts._figure(height=0.5 + 0.5 * len(reports))
+    fig = charts._figure(height=1.2 + 0.5 * len(reports))
+    ax = fig.add_subplot()
     for row, report in enumerate(reports):
         interval = report.accuracy
         ax.errorbar(interval.rate, row, xerr=[[interval.rate - interval.low], [interval.high - interval.rate]],
