@@ -311,6 +311,7 @@ def chart(reports: list[Report]):
         ax.errorbar(interval.rate, row, xerr=[[interval.rate - interval.low], [interval.high - interval.rate]],
                     fmt="o", color="#0072b2", capsize=4)
     ax.set_yticks(range(len(reports)), [report.label for report in reports])
-    ax.set_xlim(0, 1)
+    ax.set_xlim(0, 1.03)
+    ax.invert_yaxis()  # the first report on top
     charts._style(ax, "Selection accuracy with 95% intervals", "accuracy", "")
     return fig

@@ -81,6 +81,7 @@ def test_no_rule_in_the_chooser_names_a_tool_a_server_a_case_or_a_value_from_the
     source = inspect.getsource(offline)
     keyed = set()
     for name in cases.packaged():
+        keyed.add(cases.load(name).server)
         for case in cases.load(name):
             keyed |= {case.id, case.expect or "none", *map(str, case.args.values())}
             keyed |= set(re.findall(r"(?<=\w )[A-Z][a-zA-Z]+\b|\bINC-\d+\b", case.request))
