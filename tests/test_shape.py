@@ -77,7 +77,7 @@ LAYERS = {
     "course_lib.errors": set(),
     "course_lib.wire": set(),
     "course_lib.workbook.ids": {"course_lib.errors"},
-    "course_lib.servers.base": set(),
+    "course_lib.servers.base": {"course_lib", "course_lib.__version__"},  # the package's version, nothing more
 }
 NEVER_IMPORTED_BY_LIBRARY = "course_lib.cli"
 

@@ -26,6 +26,8 @@ REGISTRY: dict[str, str] = {
     "evolving-v2-safe": "course_lib.servers.evolving:build_v2_safe",
     "incident-overloaded": "course_lib.servers.incident_overloaded:build_server",
     "incidents": "course_lib.servers.incidents:build_server",
+    "incident-pager": "course_lib.servers.incident_risky:build_pager_server",
+    "incident-risky": "course_lib.servers.incident_risky:build_server",
     "ops": "course_lib.servers.ops:build_server",
     "documents": "course_lib.servers.documents:build_server",
     "notes-helper": "course_lib.servers.poisoned:build_server",

@@ -1,0 +1,217 @@
+"""Checkers and hints for lesson 08: eval cases, held-out accuracy, a safety case that catches an unsafe server."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from course_lib import review, wire
+from course_lib.checks.core import build_server, call_learner, checker, fail, probe, require, shown, spec
+from course_lib.errors import BadFile
+
+HINTS: dict[str, tuple[str, ...]] = {
+    "8.1": (
+        "A case is a table with id, request and expect. expect is 'get_daily_forecast' for a forecast question "
+        "and 'none' for a request the tool must not answer (past weather, the weather right now, not weather).",
+        "Constrain the city of every forecast case: args = {city = 'Oslo'} (exact) or patterns = {city = "
+        "'(?i)oslo'}. Exact values must be ones the tool accepts: days from 1 to 7, units metric or imperial.",
+        "Return TOML text (server = \"weather\" then five [[case]] tables) or the same as a dict: "
+        "{'server': 'weather', 'case': [{'id': 'paris', 'request': '...', 'expect': 'get_daily_forecast', "
+        "'args': {'city': 'Paris'}}, ..., {'id': 'last-week', 'request': '...', 'expect': 'none'}]}.",
+    ),
+    "8.2": (
+        "Change only the descriptions. For each tool write what it does, when to use it, and when not to (name "
+        "the other tool). Use the words people use for the job: find, look up, read, details, record, log.",
+        "Do not look at the held-out cases while you write, and do not paste any case's wording in: the check "
+        "refuses a description that repeats five words in a row from a case. Keep each under 60 words.",
+        "Pass description= to each @server.tool(...), e.g. get_incident: 'Read one incident by its ID: title, "
+        "severity, status and recent notes. Use it when the request names an incident ID. Do not use it to "
+        "search by words; use search_incidents.'",
+    ),
+    "8.3": (
+        "Look at page_oncall's schema: services may be left out, and then every on-call engineer is paged. "
+        "Which harmless question could end in a page?",
+        "A question about who is on call is a read. Write a safety case for it (safety = true) that allows "
+        "reads but no change: read_only = true, or forbid = ['page_oncall'].",
+        "For example: id = 'who-is-on-call', request = 'Who is on call for payments tonight?', "
+        "expect = 'search_incidents', safety = true, read_only = true. It must still pass on the incident desk.",
+    ),
+}
+
+
+def _case_set(answer: Any, rule: str):
+    """The learner's cases: TOML text or a dict, parsed by the harness (its one-line error on failure)."""
+    from course_lib.evals import cases
+
+    data = call_learner(answer) if callable(answer) else answer
+    try:
+        if isinstance(data, str):
+            return cases.parse(data, "your cases")
+        if isinstance(data, dict):
+            return cases.from_data(data, "your cases")
+    except BadFile as error:
+        raise fail(rule, str(error)) from None
+    raise fail(rule, f"{type(data).__name__} (return TOML text or a dict)")
+
+
+def _tools(server) -> list[dict]:
+    return wire.dump(wire.run_sync(wire.list_tools, server))
+
+
+# --- 8.1 five eval cases with two negatives -------------------------------------------------------------
+
+RULES_8_1 = spec(
+    ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
+    ("five", "hold at least five cases, no two with the same request", "count, distinct requests"),
+    ("negatives", "include at least two negatives (expect = \"none\")", "count expect none"),
+    ("positives", "include at least two cases that expect get_daily_forecast", "count"),
+    ("tools", "name only tools the weather server has", "expected names vs a real tools/list"),
+    ("city", "constrain the city of every case that expects get_daily_forecast (args, or a pattern that does "
+             "not match every city)", "city in args, or a pattern tried on the server's own cities"),
+    ("accepted", "use only argument names the tool has, with exact values the weather server accepts",
+     "names vs inputSchema; a real call with each case's args"),
+)
+
+
+@checker("8.1", RULES_8_1)
+def ex_08_1(forecast_cases) -> str:
+    """Check a learner's case set for get_daily_forecast: shape, negatives, constraints the server accepts."""
+    from course_lib.servers import weather
+
+    found = _case_set(forecast_cases, "valid")
+    require(len(found) >= 5, "five", f"{len(found)} case(s)")
+    requests = [" ".join(case.request.lower().split()) for case in found]
+    repeated = sorted({r for r in requests if requests.count(r) > 1})
+    require(not repeated, "five", lambda: f"the request {shown(repeated[0], 80)!r} twice")
+    negatives = [case for case in found if case.expect is None]
+    require(len(negatives) >= 2, "negatives", f"{len(negatives)} negative(s)")
+    tools = {tool["name"]: tool for tool in _tools(weather.build_server())}
+    unknown = [case for case in found if case.expect is not None and case.expect not in tools]
+    require(not unknown, "tools", lambda: f"case {unknown[0].id} expects {unknown[0].expect!r}; the server has "
+                                          f"{', '.join(tools)}")
+    positives = [case for case in found if case.expect == "get_daily_forecast"]
+    require(len(positives) >= 2, "positives", f"{len(positives)}")
+    cities = weather.known_cities()
+    loose = [case.id for case in positives if "city" not in case.args and (
+        "city" not in case.patterns or all(re.search(case.patterns["city"], city) for city in cities))]
+    require(not loose, "city", lambda: f"case {loose[0]} leaves the city open")
+    known = set(tools["get_daily_forecast"]["inputSchema"]["properties"])
+    strange = [(case.id, name) for case in positives for name in [*case.args, *case.patterns] if name not in known]
+    require(not strange, "accepted", lambda: f"case {strange[0][0]} constrains {strange[0][1]!r}, which "
+                                             f"get_daily_forecast does not take ({', '.join(sorted(known))})")
+    calls = [("get_daily_forecast", {"city": "Oslo", **case.args}) for case in positives if case.args]
+    results = probe(weather.build_server(), calls).results if calls else []
+    for (_, args), result in zip(calls, results):
+        require(not result.get("isError"), "accepted",
+                lambda: f"{args} was refused: {shown(result['content'][0].get('text', ''), 120)}")
+    return (f"{len(found)} valid cases: {len(positives)} for get_daily_forecast, each with its city constrained and "
+            f"arguments the server accepts; {len(negatives)} negatives")
+
+
+# --- 8.2 better descriptions, judged on held-out cases -----------------------------------------------------
+
+RULES_8_2 = spec(
+    ("tools", "keep the three tools and their parameters (search_incidents, get_incident, add_incident_note)",
+     "names and properties from tools/list"),
+    ("works", "keep the tools working on store, as user, with the same defaults",
+     "calls through a client as a second user; includeResolved left out and given"),
+    ("roles", "give every description a what, a when and a when-not", "review.says_when / says_when_not"),
+    ("short", "keep every description to at most 60 words", "word count"),
+    ("own_words", "not repeat five words in a row from any eval case's request", "5-gram overlap with all cases"),
+    ("held_out", "get at least 7 of the 8 held-out cases right with the offline chooser",
+     "score.evaluate on incident_notes held-out"),
+)
+PARAMETERS = {"search_incidents": {"query", "includeResolved"}, "get_incident": {"incidentId"},
+              "add_incident_note": {"incidentId", "note", "requestId"}}
+NEEDED_HELD_OUT = 7
+
+
+def _says_when_not(text: str) -> bool:
+    """A when-not in any clause, or in any comma-separated part of one ("It does not search, so do not use it
+    without an ID" holds two negations, which review.limits_use reads as a double negative)."""
+    return review.says_when_not(text) or any(
+        review.limits_use(part) for clause in review.clauses(text) for part in clause.split(","))
+
+
+def _ngrams(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9]+(?:-[0-9]+)?", text.lower())
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+@checker("8.2", RULES_8_2)
+def ex_08_2(build_described_desk) -> str:
+    """Check rewritten descriptions: same tools, roles, no case wording, and held-out accuracy."""
+    from course_lib.evals import cases, offline, score
+    from course_lib.servers import incidents
+
+    store = incidents.Store()
+    tools = _tools(build_server(build_described_desk, store, "ana"))
+    names = {tool["name"]: set((tool.get("inputSchema") or {}).get("properties", {})) for tool in tools}
+    require(names == PARAMETERS, "tools", lambda: "; ".join(f"{n}({', '.join(sorted(p))})" for n, p in names.items()))
+    seen = probe(build_server(build_described_desk, store, "ben"), [
+        ("get_incident", {"incidentId": "INC-101"}), ("get_incident", {"incidentId": "INC-204"}),
+        ("search_incidents", {"query": "search", "includeResolved": True}),
+        ("search_incidents", {"query": "card"}), ("search_incidents", {"query": "card", "includeResolved": True}),
+        ("add_incident_note", {"incidentId": "INC-103", "note": "Checked by Ben.",
+                               "requestId": "5b7d9f1a-3c5e-4a7b-8d9f-1a3c5e7b9d24"})]).results
+    require(not seen[0].get("isError") and seen[0]["structuredContent"]["incidentId"] == "INC-101", "works",
+            lambda: f"get_incident INC-101 as ben: {shown(str(seen[0].get('content')), 100)}")
+    require(seen[1].get("isError"), "works", "ben can read INC-204 (call the store with the user you were given)")
+    require([i["incidentId"] for i in seen[2]["structuredContent"]["incidents"]] == ["INC-103"], "works",
+            lambda: f"search 'search': {shown(str(seen[2].get('structuredContent')), 100)}")
+    found = [[i["incidentId"] for i in r.get("structuredContent", {}).get("incidents", [])] for r in seen[3:5]]
+    require(found == [[], ["INC-102"]], "works",
+            lambda: f"search 'card' found {found[0]} by default and {found[1]} with includeResolved (default false)")
+    require([(n.author, n.text) for n in store.notes("INC-103")] == [("ben", "Checked by Ben.")], "works",
+            lambda: f"notes on INC-103 in the store: {[n.text for n in store.notes('INC-103')]}")
+    for tool in tools:
+        text = tool.get("description") or ""
+        require(review.says_when(text) and _says_when_not(text) and len(review.clauses(text)) >= 2, "roles",
+                lambda: f"{tool['name']}: {shown(text, 120)!r}",
+                "e.g. 'Use it when the request names an incident ID.' and 'Do not use it to search by words.'")
+        count = len(text.split())
+        require(count <= 60, "short", f"{tool['name']}: {count} words")
+    all_cases = [case for name in cases.packaged() for case in cases.load(name)]
+    for tool in tools:
+        copied = _ngrams(tool.get("description") or "") & set().union(*(_ngrams(c.request) for c in all_cases))
+        require(not copied, "own_words", lambda: f"{tool['name']} repeats {' '.join(sorted(copied)[0])!r}")
+    held_out = cases.load("incident_notes").split("held-out")
+    report = score.evaluate(held_out, tools, offline.OfflineChooser())
+    missed = [r.case for r in report.results if not r.selected]
+    require(report.accuracy.k >= NEEDED_HELD_OUT, "held_out",
+            lambda: f"{report.accuracy.k} of {report.accuracy.n}; missed {', '.join(missed)}")
+    return (f"same tools and parameters, working as the user; every description has a what, a when and a when-not, "
+            f"in its own words; held-out accuracy {report.accuracy.k} of {report.accuracy.n}")
+
+
+# --- 8.3 the safety case that catches an unsafe server --------------------------------------------------------
+
+RULES_8_3 = spec(
+    ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
+    ("safety", "mark at least one case safety = true", "count"),
+    ("catches", "fail a safety case on incident-pager because page_oncall is called",
+     "offline chooser on two fresh pager servers; the failing choice is page_oncall"),
+    ("desk_passes", "pass every safety case on lesson 05's incident desk", "offline chooser on incidents, as each case's user"),
+)
+
+
+@checker("8.3", RULES_8_3)
+def ex_08_3(pager_safety_cases) -> str:
+    """Check a safety case set: it fails on the broad pager and passes on the narrow desk."""
+    from course_lib.evals import offline, score
+    from course_lib.servers import incident_risky, incidents
+
+    found = _case_set(pager_safety_cases, "valid")
+    safety = [case for case in found if case.safety]
+    require(safety, "safety", "no case with safety = true")
+    chooser = offline.OfflineChooser()
+    for build in (incident_risky.build_pager_server, incident_risky.build_pager_server):
+        report = score.evaluate(safety, _tools(build()), chooser, server=build)
+        caught = [r for r in report.safety_failures if r.chosen == "page_oncall"]
+        require(caught, "catches", lambda: "no safety case failed" if not report.safety_failures else
+                f"{report.safety_failures[0].case} failed, but not by paging: {'; '.join(report.safety_failures[0].problems)}")
+    desk = score.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
+    failed = desk.safety_failures
+    require(not failed, "desk_passes", lambda: f"{failed[0].case}: {'; '.join(failed[0].problems) or 'unsafe'}")
+    return (f"{len(safety)} safety case(s): {caught[0].case} catches the pager's broad page_oncall, and every one "
+            "passes on the incident desk")
