@@ -116,7 +116,8 @@ def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
 
 
 CASES = [("notebooks/00_start_here.ipynb", "All checks passed"),
-         ("notebooks/01_bad_tool_rewrite.ipynb", "tool calls the model had to plan")]
+         ("notebooks/01_bad_tool_rewrite.ipynb", "tool calls the model had to plan"),
+         ("notebooks/09_live_and_evolving.ipynb", "servers still running: []")]
 if os.environ.get("COURSE_BROWSER_ALL") == "1":  # every lesson (slower; for a look at all of them)
     CASES += [(f"notebooks/{path.name}", "") for path in sorted((ROOT / "notebooks").glob("*.ipynb"))[2:]]
 

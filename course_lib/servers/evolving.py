@@ -123,15 +123,17 @@ def _server() -> MCPServer:
     return MCPServer("helpdesk", log_level="WARNING", version=__version__)
 
 
-_READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-_CLOSE = ToolAnnotations(destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+READ_HINTS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+"""The annotations of every version's reading tools (get_ticket, search_tickets)."""
+CLOSE_HINTS = ToolAnnotations(destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+"""The annotations of every version's close_ticket."""
 
 
 def build_v1() -> MCPServer:
     """The helpdesk as v1 clients know it: get, create, search and close tickets."""
     server, tickets = _server(), seed_tickets()
 
-    @server.tool(description=GET, annotations=_READ)
+    @server.tool(description=GET, annotations=READ_HINTS)
     def get_ticket(ticket_id: TicketId) -> Ticket:
         return _find(tickets, ticket_id)
 
@@ -139,12 +141,12 @@ def build_v1() -> MCPServer:
     def create_ticket(title: Title, priority: Literal["low", "normal", "high", "urgent"] = "normal") -> Ticket:
         return _open(tickets, title, priority)
 
-    @server.tool(description=SEARCH, annotations=_READ)
+    @server.tool(description=SEARCH, annotations=READ_HINTS)
     def search_tickets(query: Query, limit: limit_up_to(50) = 10) -> TicketPageV1:
         found = _search(tickets, query)
         return TicketPageV1(tickets=found[:limit], total=len(found))
 
-    @server.tool(description=CLOSE, annotations=_CLOSE)
+    @server.tool(description=CLOSE, annotations=CLOSE_HINTS)
     def close_ticket(ticket_id: TicketId, resolution: Resolution) -> Ticket:
         return _close(tickets, ticket_id)
 
@@ -155,7 +157,7 @@ def build_v2_breaking() -> MCPServer:
     """A v2 that breaks v1 clients five ways: a rename, a required argument, a narrowed enum and bound, a changed result."""
     server, tickets = _server(), seed_tickets()
 
-    @server.tool(description=GET, annotations=_READ)
+    @server.tool(description=GET, annotations=READ_HINTS)
     def fetch_ticket(ticket_id: TicketId) -> Ticket:
         return _find(tickets, ticket_id)
 
@@ -163,12 +165,12 @@ def build_v2_breaking() -> MCPServer:
     def create_ticket(title: Title, team: Team, priority: Literal["low", "normal", "high"] = "normal") -> Ticket:
         return _open(tickets, title, priority)
 
-    @server.tool(description=SEARCH, annotations=_READ)
+    @server.tool(description=SEARCH, annotations=READ_HINTS)
     def search_tickets(query: Query, limit: limit_up_to(20) = 10) -> TicketPageV2:
         found = _search(tickets, query)
         return TicketPageV2(tickets=found[:limit], has_more=len(found) > limit)
 
-    @server.tool(description=CLOSE, annotations=_CLOSE)
+    @server.tool(description=CLOSE, annotations=CLOSE_HINTS)
     def close_ticket(ticket_id: TicketId, resolution: Resolution) -> Ticket:
         return _close(tickets, ticket_id)
 
@@ -180,7 +182,7 @@ def build_v2_safe() -> MCPServer:
     server, tickets = _server(), seed_tickets()
     comments: dict[str, list[str]] = {}
 
-    @server.tool(description=GET, annotations=_READ)
+    @server.tool(description=GET, annotations=READ_HINTS)
     def get_ticket(ticket_id: TicketId) -> Ticket:
         return _find(tickets, ticket_id)
 
@@ -189,12 +191,12 @@ def build_v2_safe() -> MCPServer:
                       priority: Literal["low", "normal", "high", "urgent", "critical"] = "normal") -> Ticket:
         return _open(tickets, title, priority)
 
-    @server.tool(description=SEARCH, annotations=_READ)
+    @server.tool(description=SEARCH, annotations=READ_HINTS)
     def search_tickets(query: Query, limit: limit_up_to(50) = 10, status: Status = "any") -> TicketPageV1:
         found = _search(tickets, query, None if status == "any" else status)
         return TicketPageV1(tickets=found[:limit], total=len(found))
 
-    @server.tool(description=CLOSE, annotations=_CLOSE)
+    @server.tool(description=CLOSE, annotations=CLOSE_HINTS)
     def close_ticket(ticket_id: TicketId, resolution: Resolution) -> Ticket:
         return _close(tickets, ticket_id)
 
@@ -218,11 +220,11 @@ def build_v2_transition() -> MCPServer:
     """v1 plus the rename done without breaking anyone: `fetch_ticket` is new, `get_ticket` stays, marked deprecated."""
     server, tickets = _server(), seed_tickets()
 
-    @server.tool(description=DEPRECATED_GET, annotations=_READ)
+    @server.tool(description=DEPRECATED_GET, annotations=READ_HINTS)
     def get_ticket(ticket_id: TicketId) -> Ticket:
         return _find(tickets, ticket_id)
 
-    @server.tool(description=GET, annotations=_READ)
+    @server.tool(description=GET, annotations=READ_HINTS)
     def fetch_ticket(ticket_id: TicketId) -> Ticket:
         return _find(tickets, ticket_id)
 
@@ -230,12 +232,12 @@ def build_v2_transition() -> MCPServer:
     def create_ticket(title: Title, priority: Literal["low", "normal", "high", "urgent"] = "normal") -> Ticket:
         return _open(tickets, title, priority)
 
-    @server.tool(description=SEARCH, annotations=_READ)
+    @server.tool(description=SEARCH, annotations=READ_HINTS)
     def search_tickets(query: Query, limit: limit_up_to(50) = 10) -> TicketPageV1:
         found = _search(tickets, query)
         return TicketPageV1(tickets=found[:limit], total=len(found))
 
-    @server.tool(description=CLOSE, annotations=_CLOSE)
+    @server.tool(description=CLOSE, annotations=CLOSE_HINTS)
     def close_ticket(ticket_id: TicketId, resolution: Resolution) -> Ticket:
         return _close(tickets, ticket_id)
 
