@@ -1,7 +1,7 @@
 """Lesson 09's live servers: a lesson server in a child process, over stdio or streamable HTTP, always cleaned up.
 
-`stdio(name, ...)` is the `StdioServerParameters` for `Client(...)`: the SDK starts the child in its own
-process group and kills that group when the client closes. `http(name, ...)` starts the child itself,
+`stdio(name, ...)` is a transport for `Client(...)`: the SDK starts the child in its own process group
+and kills that group when the client closes. `http(name, ...)` starts the child itself,
 bound to 127.0.0.1 on a free port, waits until the port answers, yields the URL, and kills the child's
 process group when the block ends, also when the block raises. On Linux every child also asks the
 kernel for a signal when its parent dies (`prctl(PR_SET_PDEATHSIG)`), so a notebook kernel that is
@@ -63,12 +63,26 @@ def guarded(argv: list[str]) -> list[str]:
     return [sys.executable, "-c", GUARD, str(os.getpid()), *argv]
 
 
-def stdio(name: str, *flags: str):
-    """`StdioServerParameters` that serve lesson server `name` over stdio in a child process, e.g. `stdio("incidents", "--user", "ben")`."""
+def stdio_params(name: str, *flags: str):
+    """The SDK's `StdioServerParameters` for lesson server `name` over stdio, e.g. `stdio_params("incidents", "--user", "ben")`."""
     from mcp import StdioServerParameters
 
     argv = guarded(serving.command(name, "--transport", "stdio", *flags))
     return StdioServerParameters(command=argv[0], args=argv[1:])
+
+
+@asynccontextmanager
+async def stdio(name: str, *flags: str) -> AsyncIterator[Any]:
+    """A client transport (pass it to `Client(...)`) that runs lesson server `name` over stdio in a child process.
+
+    The SDK starts the child in its own process group and ends the group when the block closes. The
+    child's stderr goes to a temporary file: a notebook kernel's own stderr has no file descriptor.
+    """
+    from mcp import stdio_client
+
+    with tempfile.TemporaryFile("w+") as log:
+        async with stdio_client(stdio_params(name, *flags), errlog=log) as streams:
+            yield streams
 
 
 def free_port() -> int:

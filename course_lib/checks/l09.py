@@ -145,9 +145,14 @@ def ex_09_2(build_helpdesk_v2) -> str:
     """Check a v2 by diff and replay against v1, then drive its priority filter and reopen_ticket."""
     from course_lib.servers import evolving
 
-    server = build_server(build_helpdesk_v2)
-    other = build_server(build_helpdesk_v2)
-    require(server is not other, "fresh", "the same server object twice")
+    first, second = build_server(build_helpdesk_v2), build_server(build_helpdesk_v2)
+    made = probe(first, [("create_ticket", {"title": "Projector has no signal", "priority": "high"})]).results[0]
+    made_id = (_structured(made) or {}).get("id")
+    if isinstance(made_id, str) and made_id.startswith("T-"):
+        elsewhere = probe(second, [("get_ticket", {"ticket_id": made_id})]).results[0]
+        require(bool(elsewhere.get("isError")), "fresh", f"{made_id}, created on one build, was found on another",
+                "each build starts with only T-1 and T-2")
+    server, other = build_server(build_helpdesk_v2), build_server(build_helpdesk_v2)
     v1_tools = probe(evolving.build_v1()).tools
     v2_tools = probe(server).tools
     breaking = [change for change in contract.diff(v1_tools, v2_tools) if change.breaking]
@@ -354,12 +359,13 @@ def ex_09_3(make_callback) -> str:
         message="Send it?", requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}},
                                               "required": ["ok"]})
 
-    async def direct() -> Any:
-        answer = callback(None, params)
-        require(inspect.isawaitable(answer), "callback", f"{type(answer).__name__} (use `async def`)")
-        return await answer
-
     try:
+        pending = callback(None, params)
+        require(inspect.isawaitable(pending), "callback", f"{type(pending).__name__} (use `async def`)")
+
+        async def direct() -> Any:
+            return await pending
+
         first = wire.run_sync(direct)
     except Exception as error:  # a crash inside the callback
         if type(error).__name__ in ("CheckFailed", "ExerciseNotDone"):
