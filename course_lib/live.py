@@ -64,11 +64,17 @@ def guarded(argv: list[str]) -> list[str]:
 
 
 def stdio_params(name: str, *flags: str):
-    """The SDK's `StdioServerParameters` for lesson server `name` over stdio, e.g. `stdio_params("incidents", "--user", "ben")`."""
+    """The SDK's `StdioServerParameters` for lesson server `name` over stdio, e.g. `stdio_params("incidents", "--user", "ben")`.
+
+    The child gets the SDK's default environment (not the kernel's whole environment) plus the course's
+    own `COURSE_*` settings.
+    """
     from mcp import StdioServerParameters
+    from mcp.client.stdio import get_default_environment
 
     argv = guarded(serving.command(name, "--transport", "stdio", *flags))
-    return StdioServerParameters(command=argv[0], args=argv[1:])
+    env = {**get_default_environment(), **{key: value for key, value in os.environ.items() if key.startswith("COURSE_")}}
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=env)
 
 
 @asynccontextmanager

@@ -117,6 +117,9 @@ RULES_9_2 = spec(
     ("contract", "change nothing a v1 client relies on: `contract.diff` from `evolving.build_v1()` finds no "
                  "breaking change",
      "contract.diff of the real listings"),
+    ("descriptions", "keep the description of every v1 tool exactly as v1 has it (the model reads it: new wording "
+                     "changes what the model does)",
+     "each listed description compared with v1's"),
     ("replay", "answer every recorded v1 call (`evolving.V1_CALLS`) as v1 does",
      "contract.replay against v1's output schemas, and each result compared with v1's own answer"),
     ("filter", "let `search_tickets` take an optional `priority` (`low`, `normal`, `high` or `urgent`) that keeps "
@@ -125,8 +128,10 @@ RULES_9_2 = spec(
      "without a limit, and with no priority (which must answer as v1 does)"),
     ("reopen", "add a tool `reopen_ticket(ticket_id)` that makes a closed ticket open again and returns it",
      "a ticket closed, reopened, then read with get_ticket; a second ticket too"),
-    ("unknown", "answer `reopen_ticket` for a ticket that does not exist with a tool error that says so (a "
-                "`ToolError`), not a crash",
+    ("describe", "give `reopen_ticket` a description (the model picks tools by their descriptions)",
+     "the listed definition"),
+    ("unknown", "answer `reopen_ticket` for a ticket that does not exist with a tool error (a `ToolError`) that "
+                "names the ticket, not a crash",
      "reopen_ticket on two unknown ids"),
 )
 
@@ -158,6 +163,12 @@ def ex_09_2(build_helpdesk_v2) -> str:
     breaking = [change for change in contract.diff(v1_tools, v2_tools) if change.breaking]
     require(not breaking, "contract", lambda: "; ".join(f"{c.tool}: {c.what}" for c in breaking[:2]),
             f"{len(breaking)} breaking change(s)")
+
+    v2_by_name = {tool["name"]: tool for tool in v2_tools}
+    for tool in v1_tools:
+        now = v2_by_name.get(tool["name"], {}).get("description", "")
+        require(now == tool.get("description", ""), "descriptions", f"{tool['name']}: {shown(repr(now), 120)}",
+                f"v1 says {shown(repr(tool.get('description', '')), 80)}")
 
     replayed = wire.run_sync(contract.replay, evolving.V1_CALLS, build_server(build_helpdesk_v2), v1_tools)
     for outcome in replayed:
@@ -213,6 +224,7 @@ def ex_09_2(build_helpdesk_v2) -> str:
             ("get_ticket", {"ticket_id": "T-1"})]
     listed = probe(server, plan)
     require("reopen_ticket" in listed.names, "reopen", ", ".join(listed.names), "no tool reopen_ticket")
+    require(bool(listed.tool("reopen_ticket").get("description", "").strip()), "describe", "an empty description")
     for closed, reopened, read, ticket in ((0, 1, 2, "T-2"), (3, 4, 5, created_id)):
         got, after = listed.results[reopened], listed.results[read]
         require(not got.get("isError") and (_structured(got) or {}).get("status") == "open"
@@ -384,16 +396,28 @@ def ex_09_3(make_callback) -> str:
                                        (choice_tool, None, ("cancel", None))):
                 person = _Person(answer)
                 learner_callback = call_learner(make_callback, person)
+                returned: list[Any] = []
 
-                async def run(cb=learner_callback, name=tool, era_=era) -> dict:
+                async def recorded(ctx: Any, params: Any, cb: Any = learner_callback, out: list = returned) -> Any:
+                    out.append(await cb(ctx, params))
+                    return out[-1]
+
+                async def run(cb=recorded, name=tool, era_=era) -> dict:
                     async with wire.connect(server, era_, elicitation_callback=cb) as client:
                         return wire.dump(await client.call_tool(name, _ARGUMENTS[name]))
 
                 try:
                     result = wire.run_sync(run)
                 except Exception as error:
+                    odd = [item for item in returned if not isinstance(item, mcp_types.ElicitResult)]
+                    require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} "
+                                                         f"{shown(repr(odd[0]), 60)}",
+                            f"{tool} in {era}, the person answering {answer!r}")
                     raise fail("eras", f"the call failed: {type(error).__name__}: {shown(error, 120)}",
                                f"{tool} in {era}") from None
+                odd = [item for item in returned if not isinstance(item, mcp_types.ElicitResult)]
+                require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} {shown(repr(odd[0]), 60)}",
+                        f"{tool} in {era}, the person answering {answer!r}")
                 situation = (f"{tool} in {era}, the person answering {answer!r}"
                              + (f" to a form whose options are {', '.join(options)}" if tool == choice_tool else ""))
                 require(len(person.shown) == 1, "ask",
