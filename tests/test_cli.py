@@ -56,7 +56,7 @@ def test_doctor_passes_offline_with_one_line_per_check():
     (("check", "missing.ipynb"), "no such file: missing.ipynb"),
     (("check", "pyproject.toml"), "is not a notebook"),
     (("check", "42"), "there is no lesson 42"),
-    (("hint", "9.9"), "there is no lesson 09"),
+    (("hint", "42.1"), "there is no lesson 42"),
     (("hint", "1.9"), "there is no exercise 1.9"),
     (("hint", "banana"), "not an exercise id"),
     (("review", "nope"), "unknown server 'nope'"),

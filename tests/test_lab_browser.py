@@ -118,7 +118,8 @@ def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
 CASES = [("notebooks/00_start_here.ipynb", "All checks passed"),
          ("notebooks/01_bad_tool_rewrite.ipynb", "tool calls the model had to plan"),
          ("notebooks/07_untrusted_results.ipynb", "asked for by name in untrusted text"),
-         ("notebooks/08_evaluate_behaviour.ipynb", "called forbidden close_incident")]
+         ("notebooks/08_evaluate_behaviour.ipynb", "called forbidden close_incident"),
+         ("notebooks/09_live_and_evolving.ipynb", "servers still running: []")]
 if os.environ.get("COURSE_BROWSER_ALL") == "1":  # every lesson (slower; for a look at all of them)
     CASES += [(f"notebooks/{path.name}", "") for path in sorted((ROOT / "notebooks").glob("*.ipynb"))
               if f"notebooks/{path.name}" not in {case[0] for case in CASES}]

@@ -24,6 +24,7 @@ REGISTRY: dict[str, str] = {
     "evolving-v1": "course_lib.servers.evolving:build_v1",
     "evolving-v2-breaking": "course_lib.servers.evolving:build_v2_breaking",
     "evolving-v2-safe": "course_lib.servers.evolving:build_v2_safe",
+    "evolving-v2-transition": "course_lib.servers.evolving:build_v2_transition",
     "incident-overloaded": "course_lib.servers.incident_overloaded:build_server",
     "incidents": "course_lib.servers.incidents:build_server",
     "incident-pager": "course_lib.servers.incident_risky:build_pager_server",

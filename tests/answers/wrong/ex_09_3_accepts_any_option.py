@@ -1,0 +1,20 @@
+"""Whatever the person typed is sent, offered or not."""
+
+import mcp_types
+
+EXPECT = 'and decline otherwise'
+
+
+def answer(person):
+    async def on_elicit(ctx, params):
+        answer = person(params.message)
+        if answer is None:
+            return mcp_types.ElicitResult(action="cancel")
+        if answer is False:
+            return mcp_types.ElicitResult(action="decline")
+        name, field = next(iter(params.requested_schema["properties"].items()))
+        if answer is True:
+            return mcp_types.ElicitResult(action="accept", content={name: True})
+        return mcp_types.ElicitResult(action="accept", content={name: answer})
+
+    return on_elicit

@@ -1,0 +1,22 @@
+"""A 'no' sent as cancel."""
+
+import mcp_types
+
+EXPECT = 'answer `decline` when the person said no'
+
+
+def answer(person):
+    async def on_elicit(ctx, params):
+        answer = person(params.message)
+        if answer is None:
+            return mcp_types.ElicitResult(action="cancel")
+        if answer is False:
+            return mcp_types.ElicitResult(action="cancel")
+        name, field = next(iter(params.requested_schema["properties"].items()))
+        if answer is True:
+            return mcp_types.ElicitResult(action="accept", content={name: True})
+        if answer in field.get("enum", []):
+            return mcp_types.ElicitResult(action="accept", content={name: answer})
+        return mcp_types.ElicitResult(action="decline")
+
+    return on_elicit

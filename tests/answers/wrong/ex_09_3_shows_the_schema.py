@@ -1,0 +1,22 @@
+"""Shows the person the raw schema instead of the question."""
+
+import mcp_types
+
+EXPECT = 'show them params.message'
+
+
+def answer(person):
+    async def on_elicit(ctx, params):
+        answer = person(str(params.requested_schema))
+        if answer is None:
+            return mcp_types.ElicitResult(action="cancel")
+        if answer is False:
+            return mcp_types.ElicitResult(action="decline")
+        name, field = next(iter(params.requested_schema["properties"].items()))
+        if answer is True:
+            return mcp_types.ElicitResult(action="accept", content={name: True})
+        if answer in field.get("enum", []):
+            return mcp_types.ElicitResult(action="accept", content={name: answer})
+        return mcp_types.ElicitResult(action="decline")
+
+    return on_elicit
