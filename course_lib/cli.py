@@ -225,6 +225,22 @@ def cmd_lessons(args) -> int:
     return 0
 
 
+def cmd_guide(args) -> int:
+    from course_lib.workbook import guide
+
+    root = course_root(args.root)
+    out = Path(args.out) if args.out else root
+    text = guide.markdown(root)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "instructor_guide.md").write_text(text, encoding="utf-8")
+        (out / "instructor_guide.html").write_text(guide.html(text), encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write the guide to {out}: {error.strerror or type(error).__name__}") from None
+    print(f"wrote {out / 'instructor_guide.md'} and {out / 'instructor_guide.html'}")
+    return 0
+
+
 def cmd_hint(args) -> int:
     from course_lib import hints
 
@@ -383,6 +399,10 @@ def parser() -> argparse.ArgumentParser:
     lessons.add_argument("--detail", action="store_true", help="also list objectives and key points")
     lessons.add_argument("--root", help="the course folder (default: found from the current folder)")
     lessons.set_defaults(run=cmd_lessons)
+    guide = sub.add_parser("guide", help="write the instructor guide (schedules, setup, per-lesson notes, grading)")
+    guide.add_argument("--out", help="the folder to write it to (default: the course folder)")
+    guide.add_argument("--root", help="the course folder (default: found from the current folder)")
+    guide.set_defaults(run=cmd_guide)
     hint = sub.add_parser("hint", help="print a hint for an exercise, e.g. `course hint 1.2`")
     hint.add_argument("exercise")
     hint.add_argument("--level", type=int, default=1)

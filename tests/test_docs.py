@@ -96,3 +96,40 @@ def test_the_open_command_starts_jupyterlab_on_lesson_00_with_the_course_as_root
         lab.terminate()
         log = lab.communicate(timeout=15)[1]
     assert f"Serving notebooks from local directory: {ROOT}" in log
+
+
+def _readme_block(language: str, containing: str) -> str:
+    blocks = re.findall(rf"```{language}\n(.*?)```", README, re.S)
+    return next(block for block in blocks if containing in block)
+
+
+def _lists_tools(command: str, args: list[str], cwd, env: dict) -> list[str]:
+    from mcp import StdioServerParameters
+
+    from course_lib import wire
+
+    params = StdioServerParameters(command=command, args=args, cwd=str(cwd), env=env)
+
+    async def go() -> list[str]:
+        async with wire.connect(params, wire.HANDSHAKE) as client:
+            return [tool.name for tool in (await client.list_tools()).tools]
+
+    return wire.run_sync(go)
+
+
+def test_the_readme_host_entry_and_inspector_commands_start_a_server_that_lists_its_tools(tmp_path):
+    import json
+    import shlex
+    import sys
+
+    course = str(Path(sys.executable).with_name("course"))  # the venv's course script, as the README says
+    clean = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}  # what a host gives a server: not the venv, not ROOT
+    entry = json.loads(_readme_block("json", "mcpServers"))["mcpServers"]["course-incidents"]
+    assert entry["command"].endswith("/.venv/bin/course")
+    names = _lists_tools(course, entry["args"], tmp_path, clean)
+    assert names[:3] == ["search_incidents", "get_incident", "add_incident_note"]
+    for line in _readme_block("bash", "inspector").splitlines():
+        words = shlex.split(line)
+        server = words[words.index(next(w for w in words if w.endswith("/.venv/bin/course"))):]
+        args = server[1:server.index("--method")] if "--method" in server else server[1:]
+        assert _lists_tools(course, args, tmp_path, clean) == ["weather", "get_daily_forecast"]

@@ -1,0 +1,188 @@
+"""`course guide`: the instructor guide, written from the manifest, the notebooks and the checkers' specifications.
+
+Schedules for a one-day and a two-half-day workshop, a setup checklist, and per lesson its objectives, key
+points, exercises, the mistakes its checks catch and facilitation notes; then how to grade. Markdown, and HTML
+made from it. Nothing here is written by hand per lesson: a new lesson appears as soon as the manifest lists it.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+from course_lib.workbook import build, manifest
+
+BREAK_EVERY = 90
+"""Minutes of work between two breaks in a schedule."""
+BREAK, LUNCH = 15, 45
+FORMATS = {"One day": (1, 390), "Two half days": (2, 195)}
+"""Workshop formats: (sessions, minutes of work per session): 6.5 h in a day, 3 h 15 in a half day."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One line of a schedule: start and end as minutes after the session's start, and what happens."""
+
+    start: int
+    end: int
+    what: str
+
+
+def _clock(minutes: int, day_start: int = 9 * 60) -> str:
+    total = day_start + minutes
+    return f"{total // 60:02d}:{total % 60:02d}"
+
+
+def _length(lesson: manifest.Lesson) -> int:
+    return lesson.teaching + lesson.exercise_minutes
+
+
+def fit(lessons: list[manifest.Lesson], sessions: int, capacity: int) -> tuple[list[list[manifest.Lesson]], list]:
+    """Lessons in course order, whole, into `sessions` sessions of at most `capacity` minutes of work each;
+    (sessions, the lessons left for self-study)."""
+    planned, left, session, used = [[] for _ in range(sessions)], [], 0, 0
+    for lesson in lessons:
+        while session < sessions and used + _length(lesson) > capacity:
+            session, used = session + 1, 0
+        if session >= sessions:
+            left.append(lesson)
+            continue
+        planned[session].append(lesson)
+        used += _length(lesson)
+    return planned, left
+
+
+def timetable(lessons: list[manifest.Lesson], lunch_after: int | None = None) -> list[Slot]:
+    """One session: teaching and exercises of each lesson, a break every ~90 min, lunch at the first break after
+    `lunch_after` minutes."""
+    slots, clock, since_break = [], 0, 0
+    for lesson in lessons:
+        for part, minutes in (("teaching", lesson.teaching), ("exercises", lesson.exercise_minutes)):
+            if since_break >= BREAK_EVERY:
+                lunch = lunch_after is not None and clock >= lunch_after
+                pause = LUNCH if lunch else BREAK
+                slots.append(Slot(clock, clock + pause, "lunch" if lunch else "break"))
+                lunch_after = None if lunch else lunch_after
+                clock, since_break = clock + pause, 0
+            slots.append(Slot(clock, clock + minutes, f"{lesson.number} {lesson.title}: {part}"))
+            clock, since_break = clock + minutes, since_break + minutes
+    return slots
+
+
+def _exercise_titles(lesson: manifest.Lesson, root: Path) -> dict[str, str]:
+    """Exercise id -> its heading in the solution notebook ("Make add_incident_note idempotent (rewrite · ...)")."""
+    path = lesson.notebook(root, "solutions")
+    titles = {}
+    if path.is_file():
+        for cell in build.read(path).cells:
+            first = cell.source.splitlines()[0] if cell.cell_type == "markdown" and cell.source else ""
+            if first.startswith("## Exercise "):
+                number, _, title = first.removeprefix("## Exercise ").partition(" · ")
+                titles[number] = title
+    return titles
+
+
+def _kept_mistakes(exercise, root: Path) -> list[str]:
+    """The one-line summaries of the kept wrong answers to an exercise (real mistakes the checks catch)."""
+    found = []
+    for path in sorted((root / manifest.ANSWERS / "wrong").glob(f"{exercise.checker_name}_*.py")):
+        docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        if docstring:
+            found.append(docstring.splitlines()[0].rstrip("."))
+    return found
+
+
+def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
+    from course_lib import checks
+
+    notebook = build.read(lesson.notebook(root)) if lesson.notebook(root).is_file() else None
+    meta = notebook.metadata.get("course", {}) if notebook else {}
+    lines = [f"## {lesson.number} · {lesson.title}", "",
+             f"{lesson.teaching} min teaching, {lesson.exercise_minutes} min exercises · notebook "
+             f"`notebooks/{lesson.stem}.ipynb`" + (f" · exercises `exercises/{lesson.stem}.ipynb`"
+                                                   if lesson.exercises else ""), ""]
+    if lesson.servers:
+        lines += [f"Servers: {', '.join(f'`{name}`' for name in lesson.servers)} "
+                  f"(`course serve NAME` runs one for a real host).", ""]
+    lines += ["**Objectives**", ""] + [f"{i}. {text}" for i, text in enumerate(meta.get("objectives", []), 1)] + [""]
+    lines += ["**Key points**", ""] + [f"{i}. {text}" for i, text in enumerate(meta.get("keypoints", []), 1)] + [""]
+    titles = _exercise_titles(lesson, root)
+    if lesson.exercises:
+        lines += ["**Exercises**", "", "| exercise | what | the check expects | mistakes it catches |",
+                  "|---|---|---|---|"]
+        for exercise in lesson.exercises:
+            check = checks.registered(exercise)
+            expects = "; ".join(rule.states for rule in getattr(check, "rules", ())) or "-"
+            mistakes = "; ".join(_kept_mistakes(exercise, root)) or "-"
+            cells = [str(exercise), titles.get(str(exercise), ""), expects, mistakes]
+            lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+        lines.append("")
+    tiers = {}
+    for exercise in lesson.exercises:
+        heading = titles.get(str(exercise), "")
+        tier = "tier 1" if "tier 1" in heading else "tier 2" if "tier 2" in heading else "tier 3" if "tier 3" in heading else ""
+        tiers.setdefault(tier, []).append(str(exercise))
+    lines += ["**Facilitation**", "",
+              f"* Run the lesson's cells live and read each output together before explaining it "
+              f"(about {lesson.teaching} min); stored outputs are what a correct run prints.",
+              (f"* Exercises: everyone does {', '.join(tiers.get('tier 1', [])) or 'the first'}"
+               + (f"; {', '.join(tiers.get('tier 2', []) + tiers.get('tier 3', []))} (tier 2-3) suit pairs and fast "
+                  "finishers." if tiers.get('tier 2') or tiers.get('tier 3') else ".")) if lesson.exercises
+              else "* No exercises: use the time for questions.",
+              "* A stuck learner runs `hints.show(\"N.M\")` for the next hint level; "
+              "`course check NN` shows every exercise's status at once." if lesson.exercises else "", ""]
+    return [line for line in lines if line is not None]
+
+
+def markdown(root: Path) -> str:
+    """The whole guide as Markdown."""
+    lessons = list(manifest.lessons())
+    total_teaching = sum(lesson.teaching for lesson in lessons)
+    total_exercises = sum(lesson.exercise_minutes for lesson in lessons)
+    lines = ["# Instructor guide: the MCP tool-design workbook", "",
+             f"{len(lessons)} lessons, {total_teaching} min of teaching and {total_exercises} min of exercises "
+             f"({(total_teaching + total_exercises) / 60:.1f} h of work before breaks). Generated by `course guide` "
+             "from the lesson manifest, the notebooks and the checkers' specifications.", "",
+             "## Schedules", ""]
+    for label, (sessions, capacity) in FORMATS.items():
+        planned, left = fit(lessons, sessions, capacity)
+        for number, session in enumerate(planned, 1):
+            title = label if sessions == 1 else f"{label}, session {number}"
+            slots = timetable(session, lunch_after=150 if sessions == 1 else None)
+            lines += [f"### {title}", "", "| time | what |", "|---|---|"]
+            lines += [f"| {_clock(s.start)}–{_clock(s.end)} | {s.what} |" for s in slots] + [""]
+        if left:
+            lines += [f"Not in this format, for self-study or a follow-up session: "
+                      f"{', '.join(f'{lesson.number} {lesson.title}' for lesson in left)} "
+                      f"({sum(_length(lesson) for lesson in left)} min).", ""]
+    lines += ["## Before the day", "",
+              "* On every laptop, from the course folder: `python3 -m venv .venv && .venv/bin/pip install -e .`, then "
+              "`.venv/bin/course doctor`. Every line must be ✅; it checks Python, the packages, the offline tokenizer "
+              "(with its hash), the Jupyter kernel and an MCP round trip.",
+              "* After that install, nothing needs the network: no API key, no account; the course works with the "
+              "classroom wifi down. Install before the day, not during it.",
+              "* Open the course with the README's first command; JupyterLab starts on lesson 00.",
+              "* Run `course lessons --detail` for the plan with objectives and key points, and this guide again "
+              "after any change (`course guide`).", ""]
+    for lesson in lessons:
+        lines += _lesson_section(lesson, root)
+    lines += ["## Grading", "",
+              "* Collect the students' exercise notebooks into one folder, one subfolder per student (or "
+              "`<student>.ipynb` files side by side).",
+              "* `course grade FOLDER` checks each notebook in its own worker process with a time limit, two at a "
+              "time, and writes `grades.csv` and `grades.html` (hover a cell for the check's message).",
+              "* Statuses: ✅ passed, ⏳ not done (the stub is still there), ❌ failed, ⚠️ skipped, ⌛ timeout, "
+              "🚫 unreadable notebook. A broken or hanging notebook costs only its own row.",
+              "* A learner checks their own notebook with `course check NN`.", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def html(text: str) -> str:
+    """The guide's Markdown as a standalone HTML page."""
+    import mistune
+
+    body = mistune.html(text)
+    return ("<!doctype html><meta charset='utf-8'><title>Instructor guide</title><style>body{font-family:sans-serif;"
+            "max-width:60rem;margin:2rem auto;line-height:1.45}table{border-collapse:collapse}th,td{border:1px solid"
+            " #999;padding:3px 8px;text-align:left;vertical-align:top}code{background:#f3f3f3}</style>" + body)
