@@ -25,6 +25,23 @@ def no_network(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", guarded)
 
 
+def wait_until(ready, what: str, process=None, timeout: float = 120.0, log=lambda: "") -> None:
+    """Poll `ready()` until it is true; fail at once, saying why, if `process` exits, and after `timeout` seconds.
+
+    The budget is generous (machines under `-n auto` are slow), and the failure names what never happened,
+    instead of a later assertion failing on a missing file or a refused connection.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if process is not None and process.poll() is not None:
+            pytest.fail(f"{what}: the process exited with code {process.returncode} first. {log()}"[:2000])
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not ready after {timeout:g} s (a slow or overloaded machine?). {log()}"[:2000])
+        time.sleep(0.05)
+
+
 def run_notebook(path: Path, allow_errors: bool = True) -> nbformat.NotebookNode:
     """Execute a copy of a notebook in a fresh kernel with cwd = its folder."""
     from nbclient import NotebookClient
@@ -62,7 +79,6 @@ class ServedOverHttp:
     def __init__(self, name: str):
         import subprocess
         import sys
-        import time
 
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
@@ -71,11 +87,11 @@ class ServedOverHttp:
         self._process = subprocess.Popen(
             [sys.executable, "-m", "course_lib.cli", "serve", name, "--transport", "http", "--port", str(self.port)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        for _ in range(200):  # bounded: at most about 10 s
+        def listening() -> bool:
             with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            time.sleep(0.05)
+                return probe.connect_ex(("127.0.0.1", self.port)) == 0
+
+        wait_until(listening, f"course serve {name} over HTTP on port {self.port}", self._process)
 
     def __enter__(self) -> "ServedOverHttp":
         return self

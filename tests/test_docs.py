@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, wait_until
 
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -73,7 +73,6 @@ def test_the_open_command_starts_jupyterlab_on_lesson_00_with_the_course_as_root
     import shlex
     import subprocess
     import sys
-    import time
 
     jupyter_part = OPEN_COMMAND.split("&& ")[-1].replace(".venv/bin/jupyter", "")
     recorder = tmp_path / "browser.sh"
@@ -85,10 +84,7 @@ def test_the_open_command_starts_jupyterlab_on_lesson_00_with_the_course_as_root
             "--ServerApp.port_retries=0"]
     lab = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(300):
-            if (tmp_path / "opened.txt").exists():
-                break
-            time.sleep(0.1)
+        wait_until((tmp_path / "opened.txt").exists, "jupyter lab opening lesson 00 in the stand-in browser", lab)
         opened = (tmp_path / "opened.txt").read_text().strip()
         page = Path(opened.removeprefix("file://")).read_text()
         assert "lab/tree/notebooks/00_start_here.ipynb" in page
