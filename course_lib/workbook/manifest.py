@@ -90,7 +90,7 @@ def lesson_of(exercise: ExerciseId | str) -> Lesson:
 
 ANSWERS = Path("tests") / "answers"
 """Kept answers, one file each: `right/ex_NN_M_<slug>.py` must pass its checker, `wrong/...` must fail it."""
-MIN_ANSWERS = {"right": 0, "wrong": 1}
+MIN_ANSWERS = {"right": 3, "wrong": 3}
 
 
 def readme_row(found: Lesson) -> str:

@@ -1,0 +1,84 @@
+"""Mutation testing of `course_lib` with mutmut: how much of the library's behaviour the test suite pins down.
+
+A maintainer command, not part of the default test run (minutes per module on 2 cores):
+
+    pip install mutmut            # not a course dependency
+    python tests/mutate_library.py                 # every module group below
+    python tests/mutate_library.py review tokens   # some of them
+
+Each group mutates some modules and runs only the tests that cover them (test selection keeps it fast). The
+run happens in a scratch copy of the course (mutmut writes a `mutants/` folder), so the working tree is never
+touched. The score is killed / (killed + survived); mutants no selected test reaches are reported apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = 0.80
+GROUPS: dict[str, tuple[list[str], list[str]]] = {
+    "review": (["course_lib/review.py"], ["tests/test_review.py", "tests/test_review_poisoning.py"]),
+    "tokens": (["course_lib/tokens.py"], ["tests/test_tokens.py"]),
+    "wire": (["course_lib/wire.py"], ["tests/test_wire.py", "tests/test_protocol.py"]),
+    "checks-core": (["course_lib/checks/core.py", "course_lib/checks/schemas.py"],
+                    ["tests/checks/test_checkers.py", "tests/checks/test_l01_helpers.py"]),
+    "servers": (["course_lib/servers/"], ["tests/servers/"]),
+}
+
+
+def run_group(name: str, sources: list[str], tests: list[str]) -> dict:
+    """mutmut on one group in a scratch copy; its statistics (killed, survived, no_tests, ...)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "course"
+        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "mutants", "__pycache__"))
+        config = "\n".join([
+            "", "[tool.mutmut]",
+            f"source_paths = {json.dumps(sources)}",
+            f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
+            'pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider", "-o", "addopts="]',
+            'also_copy = ["tests", "notebooks", "solutions", "exercises", "README.md"]', ""])
+        with (copy / "pyproject.toml").open("a", encoding="utf-8") as file:
+            file.write(config)
+        mutmut = [sys.executable, "-m", "mutmut"]
+        subprocess.run([*mutmut, "run"], cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=3600)
+        subprocess.run([*mutmut, "export-cicd-stats"], cwd=copy, capture_output=True, timeout=600)
+        stats = copy / "mutants" / "mutmut-cicd-stats.json"
+        if not stats.is_file():
+            raise SystemExit(f"mutmut produced no statistics for {name}; run it by hand in a copy to see why")
+        return json.loads(stats.read_text(encoding="utf-8"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("groups", nargs="*", help=f"module groups (default: all of {', '.join(GROUPS)})")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.groups if name not in GROUPS]
+    if unknown:
+        print(f"unknown group(s) {', '.join(unknown)}; groups: {', '.join(GROUPS)}", file=sys.stderr)
+        return 2
+    if subprocess.run([sys.executable, "-m", "mutmut", "--help"], capture_output=True).returncode != 0:
+        print("mutmut is not installed: pip install mutmut", file=sys.stderr)
+        return 2
+    print(f"{'group':<13}{'mutants':>8}{'killed':>8}{'survived':>9}{'no test':>8}{'timeout':>8}{'score':>7}")
+    below = []
+    for name in args.groups or list(GROUPS):
+        stats = run_group(name, *GROUPS[name])
+        judged = stats["killed"] + stats["survived"] + stats.get("timeout", 0)
+        score = (stats["killed"] + stats.get("timeout", 0)) / judged if judged else 1.0
+        below += [name] if score < TARGET else []
+        print(f"{name:<13}{stats['total']:>8}{stats['killed']:>8}{stats['survived']:>9}{stats['no_tests']:>8}"
+              f"{stats.get('timeout', 0):>8}{score:>7.0%}", flush=True)
+    print(f"target: ≥ {TARGET:.0%} killed per group: {'met' if not below else 'NOT met for ' + ', '.join(below)}")
+    return 0 if not below else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
