@@ -1,0 +1,38 @@
+"""Writes the note, but returns its own NoteAdded with the requestId as noteId instead of the store's result."""
+
+import threading
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+
+from course_lib.servers import incidents
+
+NOTE_HINTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+EXPECT = "the first call with a requestId to add the note and return it"
+
+
+def answer(store, user):
+    server = MCPServer("notes", log_level="WARNING")
+    seen = {}
+    lock = threading.Lock()
+
+    @server.tool(annotations=NOTE_HINTS)
+    def add_incident_note(incidentId: incidents.IncidentId, note: incidents.NoteText,
+                          requestId: incidents.RequestId) -> incidents.NoteAdded:
+        """Append one note to an incident's timeline. Reuse a requestId only to retry the same call."""
+        key = str(requestId)
+        with lock:
+            if key in seen:
+                first_incident, first_note, result = seen[key]
+                if (first_incident, first_note) != (incidentId, note):
+                    raise ToolError(f"requestId {key} was already used for a different note; nothing was "
+                                    "changed. Use a new UUID for a new note.")
+                return result
+            store.append_note(user, incidentId, note)
+            result = incidents.NoteAdded(incidentId=incidentId, noteId=key, author=user, text=note)
+            seen[key] = (incidentId, note, result)
+            return result
+
+    return server

@@ -1,0 +1,34 @@
+"""Keeps the old action's name for the read: read_incident instead of get_incident."""
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+
+from course_lib.servers import incidents
+
+NOTE_HINTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+EXPECT = 'three tools, search_incidents, get_incident and add_incident_note'
+
+
+def answer(store, user):
+    server = MCPServer("incidents", log_level="WARNING")
+    reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+    @server.tool(annotations=reads)
+    def search_incidents(query: str = "", includeResolved: bool = False) -> incidents.IncidentList:
+        """List the incidents you can see whose title or service matches the query, newest first."""
+        return store.search(user, query, includeResolved)
+
+    @server.tool(annotations=reads)
+    def read_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID, with its most recent notes."""
+        return store.get(user, incidentId)
+
+    @server.tool(annotations=NOTE_HINTS)
+    def add_incident_note(incidentId: incidents.IncidentId, note: incidents.NoteText,
+                          requestId: incidents.RequestId) -> incidents.NoteAdded:
+        """Append one note to an incident's timeline. Reuse a requestId only to retry the same call."""
+        return store.add_note_once(user, incidentId, note, requestId)
+
+    return server

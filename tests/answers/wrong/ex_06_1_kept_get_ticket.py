@@ -1,0 +1,35 @@
+"""Also registers get_ticket, so that the when-not has a tool to point to."""
+
+from typing import Annotated, Literal
+
+from mcp.server import MCPServer
+from pydantic import Field
+
+from course_lib.servers import workspace
+
+EXPECT = "one tool, named search_tickets"
+
+
+def answer():
+    server = MCPServer("tickets", log_level="WARNING")
+    backend = workspace.Workspace()
+
+    @server.tool()
+    def search_tickets(
+        query: Annotated[str, Field(min_length=2, max_length=100, description="Words in the title, e.g. 'login error'.")],
+        status: Literal["open", "pending", "closed"] = "open",
+        limit: Annotated[int, Field(ge=1, le=20)] = 5,
+    ) -> workspace.TicketList:
+        """Support tickets whose title contains every word of the query.
+
+        Use it to find tickets about a problem a customer reported.
+        Do not use it to read one ticket whose id you know; call get_ticket.
+        """
+        return workspace.search_tickets(backend, query, status, limit)
+
+    @server.tool()
+    def get_ticket(ticket_id: str) -> str:
+        """Read one ticket by its id."""
+        return ticket_id
+
+    return server
