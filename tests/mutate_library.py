@@ -23,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 0.80
+MUTMUT = str(Path(sys.executable).with_name("mutmut"))
+"""mutmut's command, from the same environment as this Python (it has no `python -m mutmut`)."""
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "review": (["course_lib/review.py"], ["tests/test_review.py", "tests/test_review_poisoning.py"]),
     "tokens": (["course_lib/tokens.py"], ["tests/test_tokens.py"]),
@@ -46,7 +48,7 @@ def run_group(name: str, sources: list[str], tests: list[str]) -> dict:
             'also_copy = ["tests", "notebooks", "solutions", "exercises", "README.md"]', ""])
         with (copy / "pyproject.toml").open("a", encoding="utf-8") as file:
             file.write(config)
-        mutmut = [sys.executable, "-m", "mutmut"]
+        mutmut = [MUTMUT]
         subprocess.run([*mutmut, "run"], cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        timeout=3600)
         subprocess.run([*mutmut, "export-cicd-stats"], cwd=copy, capture_output=True, timeout=600)
@@ -64,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"unknown group(s) {', '.join(unknown)}; groups: {', '.join(GROUPS)}", file=sys.stderr)
         return 2
-    if subprocess.run([sys.executable, "-m", "mutmut", "--help"], capture_output=True).returncode != 0:
+    if not Path(MUTMUT).is_file():
         print("mutmut is not installed: pip install mutmut", file=sys.stderr)
         return 2
     print(f"{'group':<13}{'mutants':>8}{'killed':>8}{'survived':>9}{'no test':>8}{'timeout':>8}{'score':>7}")
