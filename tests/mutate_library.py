@@ -40,9 +40,14 @@ def run_group(name: str, sources: list[str], tests: list[str]) -> dict:
     with tempfile.TemporaryDirectory() as scratch:
         copy = Path(scratch) / "course"
         shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "mutants", "__pycache__"))
+        chosen = {path for source in sources
+                  for path in ([copy / source] if source.endswith(".py") else (copy / source).rglob("*.py"))}
+        others = sorted(str(path.relative_to(copy)) for path in (copy / "course_lib").rglob("*.py")
+                        if path not in chosen)
         config = "\n".join([
-            "", "[tool.mutmut]",
-            f"source_paths = {json.dumps(sources)}",
+            "", "[tool.mutmut]",  # the whole package is copied (so it imports as one), only `sources` mutated
+            'source_paths = ["course_lib"]',
+            f"do_not_mutate = {json.dumps(others)}",
             f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
             'pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider", "-o", "addopts="]',
             'also_copy = ["tests", "notebooks", "solutions", "exercises", "README.md"]', ""])
