@@ -132,6 +132,8 @@ def test_a_fresh_untrusted_lesson_is_styled_before_run_all(lab, browser, width, 
         page.goto(f"http://127.0.0.1:{lab}/lab/tree/notebooks/00_start_here.ipynb?reset&token={TOKEN}")
         page.wait_for_selector(f"{PANEL} .jp-OutputArea-output .course-card", timeout=90_000)
         page.wait_for_timeout(500)
+        page.locator(f"{PANEL} .jp-OutputArea-output .course-card").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
         found = assert_styled(page)
         assert found["cells"] > 0
         _screenshot(page, f"00_start_here-first-view-{width}.png")
