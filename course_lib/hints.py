@@ -6,6 +6,7 @@ The texts live beside each lesson's checkers (`HINTS` in `course_lib.checks.lNN`
 from __future__ import annotations
 
 import importlib
+import textwrap
 
 from course_lib.workbook.ids import ExerciseId
 
@@ -36,4 +37,6 @@ def show(exercise: ExerciseId | str, level: int | None = None) -> None:
     if level is None:
         level = _revealed.get(exercise, 0) + 1
     _revealed[exercise] = max(_revealed.get(exercise, 0), level)
-    print(render(exercise, level))
+    # Wrapped at word boundaries here: JupyterLab breaks a long printed line anywhere, even mid-word.
+    print(textwrap.fill(render(exercise, level), width=100, subsequent_indent="  ", break_long_words=False,
+                        break_on_hyphens=False))

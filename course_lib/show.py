@@ -13,15 +13,24 @@ from typing import Any
 
 from course_lib import wire
 
-_STYLE = (
-    "<style>.course-card{font-family:var(--jp-code-font-family,monospace);font-size:12px;"
-    "border:1px solid #8c8c8c;border-radius:6px;padding:6px 10px;margin:4px 0;max-width:100%}"
-    ".course-card table{border-collapse:collapse;margin:4px 0}.course-card th,.course-card td"
-    "{border:1px solid #c8c8c8;padding:2px 6px;text-align:left!important;vertical-align:top}"
-    ".course-ok{border-left:6px solid #0072b2}.course-err{border-left:6px solid #d55e00}"
-    ".course-side{display:flex;gap:12px;align-items:flex-start}.course-side>div{flex:1;min-width:0}"
-    ".course-card pre{white-space:pre-wrap;word-break:break-word;margin:2px 0}</style>"
-)
+# Inline styles only: JupyterLab strips <style> blocks from untrusted output (a fresh clone's notebooks),
+# but keeps `style` attributes whose properties and values its sanitizer allows. Class names stay for tests.
+CARD = ("font-family:monospace;font-size:12px;border:1px solid #8c8c8c;border-radius:6px;padding:6px 10px;"
+        "margin:4px 0;max-width:100%;box-sizing:border-box;overflow-x:auto")
+OK = CARD + ";border-left:6px solid #0072b2"
+ERR = CARD + ";border-left:6px solid #d55e00"
+TABLE = "border-collapse:collapse;margin:4px 0"
+CELL = "border:1px solid #c8c8c8;padding:2px 6px;text-align:left;vertical-align:top"
+NOWRAP = CELL + ";white-space:nowrap"
+PRE = ("white-space:pre-wrap;word-break:normal;overflow-wrap:break-word;margin:2px 0;padding:0;"
+       "font-family:monospace;font-size:12px;text-align:left")
+SIDE = "display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start"
+HALF = CARD + ";flex:1 1 520px;min-width:0"
+TALL = ";max-height:28em;overflow-y:auto"
+
+
+def _card(body: str, style: str = CARD, css: str = "course-card") -> str:
+    return f'<div class="{css}" style="{style}">{body}</div>'
 
 
 class Rendered:
@@ -34,7 +43,7 @@ class Rendered:
         return self.text
 
     def _repr_html_(self) -> str:
-        return _STYLE + self.html
+        return self.html
 
 
 def _json(value: Any, indent: int | None = None) -> str:
@@ -42,17 +51,23 @@ def _json(value: Any, indent: int | None = None) -> str:
     return json.dumps(value, indent=indent, ensure_ascii=False, separators=separators)
 
 
-def _pre(text: str) -> str:
-    return f"<pre>{html.escape(text)}</pre>"
+def _pre(text: str, extra: str = "") -> str:
+    return f'<pre style="{PRE}{extra}">{html.escape(text)}</pre>'
+
+
+def _td(cell: str, tag: str = "td") -> str:
+    """A table cell; one word (an id, a code, a number) never wraps, so "ORD-9999" stays whole."""
+    style = NOWRAP if len(cell) <= 40 and not any(ch.isspace() for ch in cell) else CELL
+    return f'<{tag} style="{style}">{html.escape(cell)}</{tag}>'
 
 
 def _table(header: list[str], rows: list[list[str]]) -> tuple[str, str]:
     """A table as aligned text and as HTML."""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in [header, *rows]]
-    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return "\n".join(lines), f"<table><tr>{head}</tr>{body}</table>"
+    head = "".join(_td(cell, "th") for cell in header)
+    body = "".join("<tr>" + "".join(_td(c) for c in row) + "</tr>" for row in rows)
+    return "\n".join(lines), f'<table style="{TABLE}"><tr>{head}</tr>{body}</table>'
 
 
 # --- tool definitions ---------------------------------------------------------------------------
@@ -138,17 +153,17 @@ def _card_parts(tool: Any) -> tuple[str, str]:
 def tool_card(tool: Any) -> Rendered:
     """A card for one tool definition: name, description, parameters, output, annotations."""
     text, body = _card_parts(tool)
-    return Rendered(text, f'<div class="course-card">{body}</div>')
+    return Rendered(text, _card(body))
 
 
 def tool_cards(tools: Iterable[Any]) -> Rendered:
     """Cards for several tools, in the order given (the server's `tools/list` order)."""
     parts = [_card_parts(tool) for tool in tools]
-    return Rendered("\n\n".join(t for t, _ in parts), "".join(f'<div class="course-card">{h}</div>' for _, h in parts))
+    return Rendered("\n\n".join(t for t, _ in parts), "".join(_card(h) for _, h in parts))
 
 
-def compare(before: Any, after: Any, labels: tuple[str, str] = ("before", "after")) -> Rendered:
-    """Two definitions side by side, with what changed field by field."""
+def compare(before: Any, after: Any, labels: tuple[str, str] = ("before", "after"), cards: bool = True) -> Rendered:
+    """Two definitions side by side, with what changed field by field; `cards=False` shows only that table."""
     a, b = wire.dump(before), wire.dump(after)
     rows = []
     for label, get in (
@@ -163,11 +178,14 @@ def compare(before: Any, after: Any, labels: tuple[str, str] = ("before", "after
     ):
         rows.append([label, get(a), get(b)])
     summary_text, summary_html = _table(["field", *labels], rows)
+    if not cards:
+        return Rendered(summary_text, _card(summary_html))
     (ta, ha), (tb, hb) = _card_parts(before), _card_parts(after)
     text = f"{summary_text}\n\n--- {labels[0]} ---\n{ta}\n\n--- {labels[1]} ---\n{tb}"
-    body = (f'<div class="course-card">{summary_html}</div><div class="course-side">'
-            f'<div class="course-card"><i>{html.escape(labels[0])}</i><br>{ha}</div>'
-            f'<div class="course-card"><i>{html.escape(labels[1])}</i><br>{hb}</div></div>')
+    # Two cards that sit side by side where both fit (each at least 520 px) and stack below that width.
+    body = (_card(summary_html) + f'<div class="course-side" style="{SIDE}">'
+            + _card(f"<i>{html.escape(labels[0])}</i><br>{ha}", HALF)
+            + _card(f"<i>{html.escape(labels[1])}</i><br>{hb}", HALF) + "</div>")
     return Rendered(text, body)
 
 
@@ -175,11 +193,13 @@ def compare(before: Any, after: Any, labels: tuple[str, str] = ("before", "after
 
 
 def as_json(obj: Any, title: str | None = None) -> Rendered:
-    """Any SDK object (or plain data) as indented wire JSON."""
+    """Any SDK object (or plain data) as indented wire JSON; in HTML, long JSON scrolls inside a capped box."""
     text = _json(wire.dump(obj), indent=2)
     if title:
         text = f"{title}\n{text}"
-    return Rendered(text, f'<div class="course-card">{_pre(text)}</div>')
+    lines = text.count("\n") + 1
+    note = (f"<div><i>{lines} lines; scroll inside the box for the rest</i></div>" if lines > 28 else "")
+    return Rendered(text, _card(note + _pre(text, TALL)))
 
 
 def result(res: Any, title: str | None = None) -> Rendered:
@@ -195,7 +215,7 @@ def result(res: Any, title: str | None = None) -> Rendered:
         lines.append("structuredContent: " + _json(data["structuredContent"]))
     text = "\n".join(lines)
     css = "course-err" if failed else "course-ok"
-    return Rendered(text, f'<div class="course-card {css}">{_pre(text)}</div>')
+    return Rendered(text, _card(_pre(text), ERR if failed else OK, f"course-card {css}"))
 
 
 def shorten(value: Any, max_string: int = 120) -> Any:
@@ -213,13 +233,44 @@ def frames(log: Iterable[tuple[str, dict]], max_string: int = 120) -> Rendered:
     """Recorded JSON-RPC frames, one per line, in the order they crossed the wire."""
     lines = [f"{direction} {_json(shorten(frame, max_string))}" for direction, frame in log]
     text = "\n".join(lines)
-    return Rendered(text, f'<div class="course-card">{_pre(text)}</div>')
+    return Rendered(text, _card(_pre(text)))
+
+
+def _outline(direction: str, frame: dict) -> str:
+    """One frame in one line: direction, id, method (or error code, or result) and the keys it carries."""
+    ident = f"id={_json(frame['id'])}" if "id" in frame else "notification"
+    size = f"({len(_json(frame)):,} chars)"
+    if "method" in frame:
+        params = frame.get("params")
+        keys = ", ".join(params) if isinstance(params, dict) and params else "-"
+        return f"{direction} {ident} {frame['method']}  params: {keys}  {size}"
+    if "error" in frame:
+        error = frame["error"]
+        return f"{direction} {ident} error {error.get('code')} {error.get('message', '')}  {size}"
+    result = frame.get("result")
+    keys = ", ".join(result) if isinstance(result, dict) and result else "-"
+    flag = "  isError: true" if isinstance(result, dict) and result.get("isError") else ""
+    return f"{direction} {ident} result: {keys}{flag}  {size}"
+
+
+def outline(log: Iterable[tuple[str, dict]], opening: bool = True) -> Rendered:
+    """Recorded frames as one short line each (id, method or outcome, keys); each opens to the full frame in HTML.
+
+    With `opening=False` the connection's opening (discover / initialize) is left out. `frames(log)` prints
+    every frame in full.
+    """
+    log = list(log) if opening else _without_opening(log)
+    text = "\n".join(_outline(direction, frame) for direction, frame in log)
+    items = "".join(
+        f'<details style="margin:1px 0"><summary style="cursor:pointer;{PRE}">{html.escape(_outline(d, f))}</summary>'
+        f"{_pre(_json(f, indent=2), TALL)}</details>" for d, f in log)
+    return Rendered(text, _card(items))
 
 
 def table(header: list[str], rows: list[list[Any]]) -> Rendered:
     """A small table of any values (rendered with `str`)."""
     text, body = _table(header, [[str(cell) for cell in row] for row in rows])
-    return Rendered(text, f'<div class="course-card">{body}</div>')
+    return Rendered(text, _card(body))
 
 
 # --- lessons 02-03: the two halves of a result, host tables, trimmed frame logs -------------------
@@ -235,9 +286,9 @@ def result_parts(res: Any, title: str | None = None) -> Rendered:
     heading = f"{title + ': ' if title else ''}isError: {_json(bool(data.get('isError')))}"
     left, right = "content: what the model reads", "structuredContent: what programs get"
     text = f"{heading}\n--- {left} ---\n{content}\n--- {right} ---\n{structured}"
-    body = (f"<div>{html.escape(heading)}</div><div class=\"course-side\">"
-            f"<div class=\"course-card\"><i>{html.escape(left)}</i>{_pre(content)}</div>"
-            f"<div class=\"course-card\"><i>{html.escape(right)}</i>{_pre(structured)}</div></div>")
+    body = (f'<div>{html.escape(heading)}</div><div class="course-side" style="{SIDE}">'
+            + _card(f"<i>{html.escape(left)}</i>{_pre(content)}", HALF.replace("520px", "360px"))
+            + _card(f"<i>{html.escape(right)}</i>{_pre(structured)}", HALF.replace("520px", "360px")) + "</div>")
     return Rendered(text, body)
 
 
@@ -268,7 +319,7 @@ def host_table(res: Any, tool: Any = None, rows: str | None = None) -> Rendered:
     if data.get("isError") or not isinstance(data.get("structuredContent"), dict):
         reason = "isError: true" if data.get("isError") else "no structuredContent"
         text = f"(no table: {reason}; a host can only show the text)"
-        return Rendered(text, f'<div class="course-card">{html.escape(text)}</div>')
+        return Rendered(text, _card(html.escape(text)))
     structured = data["structuredContent"]
     lists = [key for key, value in structured.items() if isinstance(value, list) and value and isinstance(value[0], dict)]
     key = rows if rows is not None else (lists[0] if len(lists) == 1 else None)
@@ -281,7 +332,7 @@ def host_table(res: Any, tool: Any = None, rows: str | None = None) -> Rendered:
     columns = list(properties) or list(dict.fromkeys(name for item in items for name in item))
     header = [properties.get(name, {}).get("title", name) for name in columns]
     text, body = _table(header, [[_cell(item.get(name)) for name in columns] for item in items])
-    return Rendered(text, f'<div class="course-card">{body}</div>')
+    return Rendered(text, _card(body))
 
 
 _OPENING = frozenset({"server/discover", "initialize", "notifications/initialized"})
@@ -295,20 +346,24 @@ def _without_envelope(frame: dict) -> dict:
     return frame
 
 
+def _without_opening(log: Iterable[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    log = list(log)
+    opening_ids = {frame.get("id") for _, frame in log if frame.get("method") in _OPENING and "id" in frame}
+    return [(direction, frame) for direction, frame in log
+            if frame.get("method") not in _OPENING and not ("method" not in frame and frame.get("id") in opening_ids)]
+
+
 def exchange(log: Iterable[tuple[str, dict]], envelope: bool = False, max_string: int = 120) -> Rendered:
     """Recorded frames without the connection's opening (discover / initialize), one per line.
 
     With `envelope=False` each 2026-07-28 `_meta` envelope is shown as "…" (it is the same on every
     request of a connection); `frames` shows everything.
     """
-    log = list(log)
-    opening_ids = {frame.get("id") for _, frame in log if frame.get("method") in _OPENING and "id" in frame}
-    kept = [(direction, frame) for direction, frame in log
-            if frame.get("method") not in _OPENING and not ("method" not in frame and frame.get("id") in opening_ids)]
+    kept = _without_opening(log)
     lines = [f"{direction} {_json(shorten(frame if envelope else _without_envelope(frame), max_string))}"
              for direction, frame in kept]
     text = "\n".join(lines)
-    return Rendered(text, f'<div class="course-card">{_pre(text)}</div>')
+    return Rendered(text, _card(_pre(text)))
 
 
 # --- lesson 07: two model inputs side by side -------------------------------------------------------
@@ -328,6 +383,15 @@ def columns(left: str, right: str, labels: tuple[str, str] = ("left", "right"), 
     a, b = lines(left), lines(right)
     rows = [f"{labels[0]:<{width}} | {labels[1]}", f"{'-' * width}-+-{'-' * width}"]
     rows += [f"{x:<{width}} | {y}".rstrip() for x, y in zip(a + [""] * (len(b) - len(a)), b + [""] * (len(a) - len(b)))]
-    body = (f'<div class="course-side"><div class="course-card"><i>{html.escape(labels[0])}</i>{_pre(left)}</div>'
-            f'<div class="course-card"><i>{html.escape(labels[1])}</i>{_pre(right)}</div></div>')
+    half = HALF.replace("520px", "360px")
+    body = (f'<div class="course-side" style="{SIDE}">' + _card(f"<i>{html.escape(labels[0])}</i>{_pre(left)}", half)
+            + _card(f"<i>{html.escape(labels[1])}</i>{_pre(right)}", half) + "</div>")
     return Rendered("\n".join(rows), body)
+
+
+# --- printed prose -------------------------------------------------------------------------------
+
+
+def text(value: str) -> Rendered:
+    """Text as printed, but wrapped by the browser at word boundaries (JupyterLab breaks printed lines anywhere)."""
+    return Rendered(value, f'<pre style="{PRE}">{html.escape(value)}</pre>')

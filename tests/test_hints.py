@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from course_lib import hints
@@ -13,7 +15,9 @@ def test_each_call_reveals_the_next_level_then_stays_on_the_last(capsys, monkeyp
     levels = len(hints.levels("1.3"))
     for _ in range(levels + 1):
         hints.show("1.3")
-    shown = capsys.readouterr().out.strip().splitlines()
+    out = capsys.readouterr().out.strip()
+    shown = [" ".join(block.split()) for block in re.split(r"\n(?=Hint )", out)]
+    assert all(len(line) <= 100 for line in out.splitlines())
     assert [line.split(" for ")[0] for line in shown] == [f"Hint {n} of {levels}" for n in range(1, levels + 1)] + [
         f"Hint {levels} of {levels}"]
     assert "again for the next hint" in shown[0] and "again for the next hint" not in shown[-1]

@@ -2,8 +2,8 @@
 
 Skipped (with the reason) where Playwright or a Chromium binary is missing, unless
 COURSE_REQUIRE_BROWSER=1 (as in `.ci/run`, which installs both): then a missing browser fails.
-Set COURSE_SCREENSHOTS=DIR to keep screenshots of the top and the end of each run, and
-COURSE_BROWSER_ALL=1 to run every lesson instead of 00 and 01.
+Set COURSE_SCREENSHOTS=DIR to keep screenshots of the first view and of the top and the end of each run, and
+COURSE_BROWSER_ALL=1 to run every lesson instead of the default few.
 """
 
 from __future__ import annotations
@@ -60,7 +60,9 @@ def lab(tmp_path_factory):
     (home / "config" / "labconfig" / "page_config.json").write_text(
         '{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}')
     port = _free_port()
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"))
+    # A fresh data dir means a fresh trust database: every notebook opens untrusted, as in a fresh clone.
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+               JUPYTER_DATA_DIR=str(home / "data"))
     process = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
          "--ServerApp.port_retries=0", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={course}",
@@ -89,6 +91,56 @@ def browser():
         chromium.close()
 
 
+# Every course card framed, table cells left-aligned; no side-by-side pair overflowing or overlapping.
+STYLED = """() => {
+  const cards = [...document.querySelectorAll('%s .jp-OutputArea-output .course-card')];
+  const cells = [...document.querySelectorAll('%s .jp-OutputArea-output .course-card td')];
+  const framed = cards.filter(c => getComputedStyle(c).borderTopStyle === 'solid').length;
+  const left = cells.filter(c => getComputedStyle(c).textAlign === 'left').length;
+  const sides = [...document.querySelectorAll('%s .course-side')].map(side => {
+    const [a, b] = [...side.children].map(e => e.getBoundingClientRect());
+    const overlap = a && b && a.right > b.left + 1 && a.bottom > b.top + 1 && b.right > a.left + 1;
+    const spill = [...side.querySelectorAll('*')].some(e => e.getBoundingClientRect().right > side.getBoundingClientRect().right + 1
+                                                    && !e.parentElement.closest('[style*="overflow-x:auto"]'));
+    return {overlap: !!overlap, spill, overflow: side.scrollWidth > side.clientWidth + 1};
+  });
+  return {cards: cards.length, framed, cells: cells.length, left, sides};
+}""" % (PANEL, PANEL, PANEL)
+
+
+def assert_styled(page) -> dict:
+    """The course's output is drawn as designed: framed cards, left-aligned tables, pairs that fit."""
+    found = page.evaluate(STYLED)
+    assert found["cards"] and found["framed"] == found["cards"], found
+    assert found["left"] == found["cells"], found
+    assert not any(side["overlap"] or side["spill"] or side["overflow"] for side in found["sides"]), found
+    return found
+
+
+def _screenshot(page, name: str) -> None:
+    if os.environ.get("COURSE_SCREENSHOTS"):
+        folder = Path(os.environ["COURSE_SCREENSHOTS"])
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / name))
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (1440, 900)])
+def test_a_fresh_untrusted_lesson_is_styled_before_run_all(lab, browser, width, height):
+    """Stored outputs render as designed on first open, before any cell runs (no <style> block survives)."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(f"http://127.0.0.1:{lab}/lab/tree/notebooks/00_start_here.ipynb?reset&token={TOKEN}")
+        page.wait_for_selector(f"{PANEL} .jp-OutputArea-output .course-card", timeout=90_000)
+        page.wait_for_timeout(500)
+        page.locator(f"{PANEL} .jp-OutputArea-output .course-card").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        found = assert_styled(page)
+        assert found["cells"] > 0
+        _screenshot(page, f"00_start_here-first-view-{width}.png")
+    finally:
+        page.close()
+
+
 def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
     """Open a notebook, clear it, Run All Cells from the menu; return (output texts, stderr and error texts)."""
     page = browser.new_page(viewport={"width": 1280, "height": 1600})
@@ -103,6 +155,8 @@ def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
         page.wait_for_function(KERNEL_IDLE, timeout=60_000)
         texts = page.locator(f"{PANEL} .jp-OutputArea-output").all_text_contents()
         errors = page.locator(ERRORS).all_text_contents()
+        if page.locator(f"{PANEL} .jp-OutputArea-output .course-card").count():
+            assert_styled(page)
         if os.environ.get("COURSE_SCREENSHOTS"):
             folder = Path(os.environ["COURSE_SCREENSHOTS"])
             folder.mkdir(parents=True, exist_ok=True)
@@ -117,6 +171,7 @@ def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
 
 CASES = [("notebooks/00_start_here.ipynb", "All checks passed"),
          ("notebooks/01_bad_tool_rewrite.ipynb", "tool calls the model had to plan"),
+         ("notebooks/02_results_host_can_use.ipynb", "more calls"),
          ("notebooks/07_untrusted_results.ipynb", "asked for by name in untrusted text"),
          ("notebooks/08_evaluate_behaviour.ipynb", "called forbidden close_incident"),
          ("notebooks/09_live_and_evolving.ipynb", "servers still running: []")]

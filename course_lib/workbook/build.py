@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,6 +88,25 @@ def exercise_pairs(notebook: nbformat.NotebookNode) -> list[ExerciseCells]:
     return found
 
 
+STUB_WIDTH = 88  # a stub line wider than this is wrapped, so it fits the cell without scrolling
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _raise_line(indent: str, message: str) -> str:
+    """`raise NotImplementedError("message")`, wrapped at word boundaries over several string literals if long."""
+    line = f"{indent}raise NotImplementedError({_quoted(message)})"
+    if len(line) <= STUB_WIDTH:
+        return line
+    inner = indent + "    "
+    pieces = textwrap.wrap(message, STUB_WIDTH - len(inner) - 3, drop_whitespace=False, break_long_words=False,
+                           break_on_hyphens=False)
+    body = "\n".join(inner + _quoted(piece) for piece in pieces)
+    return f"{indent}raise NotImplementedError(\n{body}\n{indent})"
+
+
 def stub(source: str, exercise: Exercise) -> str:
     """`source` with every solution region replaced by a NotImplementedError stub."""
     if source.count(BEGIN) != source.count(END):
@@ -96,8 +116,8 @@ def stub(source: str, exercise: Exercise) -> str:
         indent = match.group(1)
         if not indent:
             raise BadFile(f"exercise {exercise.id}: a solution region must sit inside a function body")
-        message = f"Exercise {exercise.id}: {exercise.todo}".replace("\\", "\\\\").replace('"', '\\"')
-        return f'{indent}raise NotImplementedError("{message}"){match.group(2)}'
+        message = f"Exercise {exercise.id}: {exercise.todo}"
+        return _raise_line(indent, message) + match.group(2)
 
     return _REGION.sub(replace, source)
 

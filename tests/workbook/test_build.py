@@ -32,6 +32,17 @@ def test_stub_replaces_each_region_at_its_indentation():
         "def f():\n    x = 1\n    raise NotImplementedError(\"Exercise 9.9: say \\\"hi\\\"\")\n")
 
 
+def test_a_long_stub_is_wrapped_at_word_boundaries_and_keeps_its_message():
+    todo = "write the tool with a bounded argument, an enum and a description that says when not to use it"
+    exercise = build.Exercise(ExerciseId(9, 9), "kind", 1, 1, todo)
+    source = build.stub("def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n", exercise)
+    assert all(len(line) <= build.STUB_WIDTH for line in source.splitlines())
+    namespace: dict = {}
+    exec(source, namespace)
+    with pytest.raises(NotImplementedError, match=f"^Exercise 9.9: {todo}$"):
+        namespace["f"]()
+
+
 @pytest.mark.parametrize("source, problem", [
     ("### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n", "inside a function body"),
     ("def f():\n    ### BEGIN SOLUTION\n    return 1\n", "unbalanced"),

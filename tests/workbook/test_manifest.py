@@ -35,7 +35,7 @@ def test_a_removed_kept_answer_an_unlisted_notebook_and_a_stale_readme_row_are_n
         path.unlink()
     shutil.copy(course_copy / "notebooks" / "00_start_here.ipynb", course_copy / "notebooks" / "07_untrusted.ipynb")
     readme = course_copy / "README.md"
-    readme.write_text(readme.read_text().replace("| 02 | Results the host can use | 25 min |", "| 02 | Results | 25 min |"))
+    readme.write_text(readme.read_text().replace("| 02 | Results the host can use | 35 min |", "| 02 | Results | 35 min |"))
     problems = manifest.missing_parts(course_copy)
     assert "notebooks/07_untrusted.ipynb is not in the manifest (course_lib/workbook/lessons.toml)" in problems
     assert "exercise 4.1: 0 kept wrong answer(s) in tests/answers/wrong, at least 3 needed" in problems
