@@ -569,6 +569,13 @@ def ex_05_4(build_release_server) -> str:
     again = run([("start_deployment", {**a, "previewToken": token_a})])[0]
     refusal(again, "the applied token used again", "once")
     require(deployed() == before, "once", "the token deployed a second time")
+    same = {"service": "search", "version": "2.8.0", "environment": "staging"}  # a redeploy changes no version
+    token = preview(same)
+    first_time, second_time = run([("start_deployment", {**same, "previewToken": token})] * 2)
+    require(not first_time.get("isError"), "applies", lambda: f"redeploying what runs gave {outcome(first_time)}")
+    refusal(second_time, "the token of a redeploy used again", "once")
+    require(len(deployed()) == len(before) + 1, "once", f"{len(deployed()) - len(before)} deployments from one redeploy token")
+    before = deployed()
 
     # exact: one argument changed at a time, on a fresh preview each time (the preview names what runs now: 2.8.1)
     c = {"service": "checkout", "version": "2.8.2", "environment": "staging"}
