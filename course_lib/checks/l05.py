@@ -507,7 +507,8 @@ def ex_05_4(build_release_server) -> str:
         require(wanted <= params, "tools", f"{name}({', '.join(sorted(params))})")
     read = host.effective_hints(host.annotations_of(seen.tool("preview_deployment")))
     change = host.effective_hints(host.annotations_of(seen.tool("start_deployment")))
-    require(read["readOnlyHint"], "hints", lambda: f"preview_deployment {_json(host.annotations_of(seen.tool('preview_deployment')))}")
+    require(read["readOnlyHint"], "hints",
+            lambda: f"preview_deployment {_json(host.annotations_of(seen.tool('preview_deployment')))}")
     require(not change["readOnlyHint"] and change["destructiveHint"], "hints",
             lambda: f"start_deployment {_json(host.annotations_of(seen.tool('start_deployment')))}")
 
@@ -574,7 +575,8 @@ def ex_05_4(build_release_server) -> str:
     first_time, second_time = run([("start_deployment", {**same, "previewToken": token})] * 2)
     require(not first_time.get("isError"), "applies", lambda: f"redeploying what runs gave {outcome(first_time)}")
     refusal(second_time, "the token of a redeploy used again", "once")
-    require(len(deployed()) == len(before) + 1, "once", f"{len(deployed()) - len(before)} deployments from one redeploy token")
+    require(len(deployed()) == len(before) + 1, "once",
+            lambda: f"{len(deployed()) - len(before)} deployments from one redeploy token")
     before = deployed()
 
     # exact: one argument changed at a time, on a fresh preview each time (the preview names what runs now: 2.8.1)

@@ -1,4 +1,4 @@
-"""Plain dict results (text only), its own Literal types, a lock, a deployment voids every open preview of its target."""
+"""Plain text results, its own Literal types, a lock; a deployment voids open previews of its target."""
 
 import secrets
 import threading
