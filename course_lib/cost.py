@@ -123,6 +123,43 @@ def indentation_cost(fn: Callable[..., Any], encodings: Sequence[str] = tokens.E
     return extra
 
 
+# --- what a host sends the model -------------------------------------------------------------------
+
+PROVIDER_FORMATS: dict[str, str] = {
+    "anthropic": 'Anthropic Messages API `tools`: {"name", "description", "input_schema"}',
+    "openai": 'OpenAI Chat Completions function tool: {"type": "function", "function": {"name", "description", '
+              '"parameters"}}',
+}
+
+
+def host_sends(tool: Any, provider: str = "anthropic", output_schema: bool = False) -> dict:
+    """A tool as common hosts pass it to a model: name, description and input schema, in a provider's format.
+
+    MCP's `title`, `annotations` and `outputSchema` are not part of either format; `output_schema=True`
+    adds the output schema for a host that forwards it anyway (as an extra key).
+    """
+    data = wire.dump(tool)
+    name, description = data["name"], data.get("description") or ""
+    schema = data.get("inputSchema") or {"type": "object", "properties": {}}
+    if provider == "anthropic":
+        sent: dict = {"name": name, "description": description, "input_schema": schema}
+        extra = sent
+    elif provider == "openai":
+        extra = {"name": name, "description": description, "parameters": schema}
+        sent = {"type": "function", "function": extra}
+    else:
+        raise ValueError(f"unknown provider {provider!r}; use one of {', '.join(PROVIDER_FORMATS)}")
+    if output_schema and data.get("outputSchema") is not None:
+        extra["outputSchema"] = data["outputSchema"]
+    return sent
+
+
+def sent_tokens(tools: Iterable[Any], provider: str = "anthropic", encoding: str = tokens.DEFAULT_ENCODING,
+                output_schema: bool = False) -> int:
+    """Tokens of every tool as `host_sends` gives it, each as compact JSON."""
+    return sum(tokens.count(serialize(host_sends(tool, provider, output_schema)), encoding) for tool in tools)
+
+
 # --- per-field breakdown --------------------------------------------------------------------------
 
 
@@ -236,9 +273,15 @@ class SplitRow:
 
 
 def split_savings(area_tools: dict[str, list[Any]], tasks: dict[str, Sequence[str]],
-                  encoding: str = tokens.DEFAULT_ENCODING) -> list[SplitRow]:
-    """For each task, the definition tokens (and tool counts) of all areas vs just the areas it needs."""
-    per_area = {area: definition_tokens(tools, encoding) for area, tools in area_tools.items()}
+                  encoding: str = tokens.DEFAULT_ENCODING,
+                  measure: Callable[[list[Any]], int] | None = None) -> list[SplitRow]:
+    """For each task, the definition tokens (and tool counts) of all areas vs just the areas it needs.
+
+    `measure(tools)` counts a list of tools (default: `definition_tokens`, the whole wire definitions);
+    pass e.g. `lambda tools: sent_tokens(tools, "anthropic")` to count what a host sends.
+    """
+    measure = measure or (lambda tools: definition_tokens(tools, encoding))
+    per_area = {area: measure(tools) for area, tools in area_tools.items()}
     all_tokens, all_tools = sum(per_area.values()), sum(len(t) for t in area_tools.values())
     rows = []
     for task, areas in tasks.items():
@@ -268,6 +311,19 @@ def result_forms(result: Any) -> dict[str, dict]:
 def result_tokens(result: Any, encoding: str = tokens.DEFAULT_ENCODING) -> dict[str, int]:
     """Tokens of each result form, each measured as compact JSON."""
     return {form: tokens.count(serialize(body), encoding) for form, body in result_forms(result).items()}
+
+
+def read_tokens(result: Any, encoding: str = tokens.DEFAULT_ENCODING) -> dict[str, int]:
+    """Tokens of each result form as the model reads it: the text blocks' own text, the structured JSON.
+
+    Unlike `result_tokens`, the text is counted as text, not inside a JSON envelope that escapes its
+    newlines and quotes; "both" is the sum of the two.
+    """
+    forms = result_forms(result)
+    text = "".join(block.get("text", "") for block in forms["text only"]["content"])
+    structured = tokens.count(serialize(forms["structured only"]["structuredContent"]), encoding)
+    as_text = tokens.count(text, encoding)
+    return {"text only": as_text, "structured only": structured, "both": as_text + structured}
 
 
 # --- prompt caching -------------------------------------------------------------------------------
@@ -310,6 +366,33 @@ def simulate_prefix_cache(prompts: Sequence[Sequence[int]], block: int = 128, mi
         cached = (longest // block) * block if longest >= minimum else 0
         turns.append(Turn(index + 1, len(prompt), cached))
     return turns
+
+
+def simulate_breakpoint_cache(prompts: Sequence[Sequence[int]], minimum: int = 1024) -> list[Turn]:
+    """Cached tokens per request under an explicit-breakpoint cache (Anthropic's style).
+
+    Each request sets one cache breakpoint at its end, so the cache holds whole earlier prompts. A later
+    request is served up to the longest earlier prompt that is an exact prefix of it, if that has at
+    least `minimum` tokens. Nothing expires (every turn within the TTL); the 20-block lookback and
+    breakpoints inside a prompt are left out.
+    """
+    turns = []
+    for index, prompt in enumerate(prompts):
+        hits = [len(earlier) for earlier in prompts[:index]
+                if len(earlier) >= minimum and common_prefix(prompt, earlier) == len(earlier)]
+        turns.append(Turn(index + 1, len(prompt), max(hits, default=0)))
+    return turns
+
+
+def input_cost(turns: Sequence[Turn], read: float, write: float = 1.0) -> float:
+    """Input cost of a conversation relative to the same prompts with no cache (1.0).
+
+    Cached tokens cost `read` × the base input price; every other token costs `write` × (1.0 where a
+    cache write costs nothing extra, 1.25 for Anthropic's 5-minute writes, 2.0 for 1-hour writes).
+    """
+    sent = sum(turn.prompt_tokens for turn in turns)
+    cached = sum(turn.cached_tokens for turn in turns)
+    return (cached * read + (sent - cached) * write) / sent if sent else 0.0
 
 
 def conversation_prompts(tool_listings: Sequence[str], system: str, exchanges: Sequence[tuple[str, str]],

@@ -81,6 +81,31 @@ def trusting(annotations: dict, trusted: bool) -> Decision:
     return _judge(annotations, "server")
 
 
+def display_name(tool: Any) -> str:
+    """The name a host shows a person: `title`, then `annotations.title`, then `name` (the spec's order)."""
+    definition = wire.dump(tool) if not isinstance(tool, dict) else tool
+    return definition.get("title") or (definition.get("annotations") or {}).get("title") or definition["name"]
+
+
+def approval_text(server: str, tool: Any, arguments: dict, decision: Decision, width: int = 100) -> str:
+    """What a host shows the person when it asks before a call.
+
+    The display name and the description are the server's own words; only the last line is the
+    host's. A person approves what this text says, so a description that misdescribes the tool
+    gets a misinformed yes.
+    """
+    import textwrap
+
+    definition = wire.dump(tool) if not isinstance(tool, dict) else tool
+    description = " ".join((definition.get("description") or "(no description)").split())
+    lines = [f"Allow {server} to run '{display_name(definition)}'?",
+             *textwrap.wrap(description, width, initial_indent="  ", subsequent_indent="  ",
+                            break_long_words=False, break_on_hyphens=False),
+             f"  arguments: {json.dumps(arguments, ensure_ascii=False)}",
+             f"  host's note: {decision.reason}"]
+    return "\n".join(lines)
+
+
 def person(default: bool = False, **answers: bool) -> Person:
     """A scripted person who answers `answers[tool]` when asked about that tool, else `default`."""
 

@@ -202,3 +202,12 @@ def test_ops_tools_do_what_their_descriptions_say():
     assert (first["postId"], second["postId"]) == ("P1", "P2")
     conflict = wire.run_sync(wire.call_tool, server, "add_runbook_step", {**step, "step": "Other."})
     assert conflict.is_error and "already used" in conflict.content[0].text
+
+
+def test_approval_text_shows_the_servers_words_then_the_hosts_note():
+    tool = {"name": "tidy", "annotations": {"title": "Tidy up"}, "description": "Only   reads.\n\nNothing changes."}
+    text = host.approval_text("drafts", tool, {"all": True}, host.careful({}, False))
+    assert text.splitlines()[0] == "Allow drafts to run 'Tidy up'?"
+    assert "  Only reads. Nothing changes." in text and text.splitlines()[-1].startswith("  host's note: untrusted")
+    assert host.display_name({"name": "n", "title": "T", "annotations": {"title": "A"}}) == "T"
+    assert host.display_name({"name": "n"}) == "n"

@@ -8,8 +8,9 @@ import uuid
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks.core import build_server, checker, probe, require, require_deliberate, result_text, shown, spec
-from course_lib.servers import incidents
+from course_lib.checks.core import (build_server, checker, outcome, probe, require, require_deliberate, result_text,
+                                   session, shown, spec)
+from course_lib.servers import deploy, incidents
 
 HINTS: dict[str, tuple[str, ...]] = {
     "5.1": (
@@ -40,6 +41,16 @@ HINTS: dict[str, tuple[str, ...]] = {
         "store.can_read(user, incident):` then raise one ToolError.",
         "Raise ToolError(f'Incident {incidentId} was not found, or you do not have access to it. Use "
         "search_incidents to find the IDs you can see.') for that case, and a plain exception nowhere.",
+    ),
+    "5.4": (
+        "Two fixes. The environment loses its default in both tools (a required parameter: the model must say "
+        "it, or ask). And start_deployment stops trusting its arguments: it looks the token up and compares.",
+        "In the factory, previews = {}. preview_deployment stores previews[token] = (service, version, "
+        "environment, releases.running(service, environment)) under token = secrets.token_hex(8), and returns "
+        "{'change': <service, environment, running version -> new version>, 'previewToken': token}.",
+        "start_deployment: saved = previews.get(previewToken); refuse with ToolError when it is None, when "
+        "saved[:3] != (service, version, environment), or when releases.running(service, environment) != saved[3]; "
+        "otherwise del previews[previewToken] and return releases.deploy(service, environment, version).",
     ),
 }
 
@@ -435,3 +446,186 @@ def ex_05_3(build_incident_server) -> str:
                             f"{shown(missing, 90)!r}")
     return (f"{refusals} refusals for three users gave one identical answer per user, whether missing, "
             f"foreign or restricted; {allowed_reads} allowed reads still work")
+
+
+# --- 5.4 safe default and a bound preview ---------------------------------------------------------------
+
+RULES_5_4 = spec(
+    ("tools", "two tools, preview_deployment(service, version, environment) and start_deployment(previewToken, "
+              "service, version, environment)", "tools/list"),
+    ("no_default", "environment required in both tools, with no default: a call that leaves it out is refused "
+                   "and deploys nothing", "both tools called without environment; deployments counted"),
+    ("hints", "preview_deployment annotated as a read (readOnlyHint true) and start_deployment as a change "
+              "(readOnlyHint false, destructiveHint not false)", "annotations, absent hints at their defaults"),
+    ("preview", "preview_deployment to deploy nothing and to return a previewToken field and a change that names "
+                "the service, the environment, the version running now and the new version",
+     "previews of two services in both environments, one after a deployment changed what runs"),
+    ("applies", "start_deployment with a preview's token and exactly its service, version and environment to "
+                "deploy that version once, even when other previews were made in between",
+     "two previews, then both applied in the other order; deployments compared"),
+    ("exact", "a call whose service, version or environment differs from its token's preview to be refused "
+              "with a ToolError that deploys nothing", "one changed argument at a time, each on a fresh preview"),
+    ("once", "a token to apply once: the same call again is refused and deploys nothing", "an applied call repeated"),
+    ("unknown", "a token no preview issued to be refused", "made-up tokens"),
+    ("stale", "a token to be refused when what runs there changed after its preview (another deployment came "
+              "first)", "two previews for one target; the second applied, then the first"),
+    ("per_server", "each server to keep its own previews: a token issued by one server is refused by a server "
+                   "built on other Releases", "a token from one server applied on a second one"),
+    ("no_leak", "refusals that leak no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
+)
+
+
+def _preview_token(result: dict) -> str | None:
+    """The previewToken a preview result carries (structuredContent, or JSON text), or None."""
+    structured = result.get("structuredContent")
+    candidates: list[Any] = [structured]
+    if isinstance(structured, dict):
+        candidates.append(structured.get("result"))
+    candidates.append(result_text(result))
+    for data in candidates:
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                continue
+        token = data.get("previewToken") if isinstance(data, dict) else None
+        if isinstance(token, str) and token:
+            return token
+    return None
+
+
+@checker("5.4", RULES_5_4)
+def ex_05_4(build_release_server) -> str:
+    """Check a deploy whose environment has no default and whose preview binds the exact change, once."""
+    releases = deploy.Releases()
+    server = build_server(build_release_server, releases)
+    seen = probe(server)
+    for name, wanted in (("preview_deployment", {"service", "version", "environment"}),
+                         ("start_deployment", {"previewToken", "service", "version", "environment"})):
+        require(name in seen.names, "tools", ", ".join(seen.names) or "no tools")
+        params = set(seen.tool(name)["inputSchema"].get("properties", {}))
+        require(wanted <= params, "tools", f"{name}({', '.join(sorted(params))})")
+    read = host.effective_hints(host.annotations_of(seen.tool("preview_deployment")))
+    change = host.effective_hints(host.annotations_of(seen.tool("start_deployment")))
+    require(read["readOnlyHint"], "hints",
+            lambda: f"preview_deployment {_json(host.annotations_of(seen.tool('preview_deployment')))}")
+    require(not change["readOnlyHint"] and change["destructiveHint"], "hints",
+            lambda: f"start_deployment {_json(host.annotations_of(seen.tool('start_deployment')))}")
+
+    def run(calls: list[tuple[str, dict]], on: Any = server) -> list[dict]:
+        return session(on, calls).results
+
+    def deployed(on: deploy.Releases = releases) -> list:
+        return [d.model_dump() for d in on.deployments]
+
+    def refusal(result: dict, label: str, rule: str) -> None:
+        require(result.get("isError") or "protocolError" in result, rule, lambda: f"{label}: {outcome(result)}")
+        if result.get("isError"):
+            require_deliberate(result, "start_deployment", rule, label)
+            leaked = review.leaks(result_text(result))
+            require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(result)}")
+
+    def preview(args: dict, on: Any = server, releases_: deploy.Releases = releases) -> str:
+        before = deployed(releases_)
+        got = run([("preview_deployment", args)], on)[0]
+        require(not got.get("isError") and "clientError" not in got, "preview",
+                lambda: f"preview_deployment({_json(args)}) gave {outcome(got)}")
+        require(deployed(releases_) == before, "preview", f"preview_deployment({_json(args)}) deployed something")
+        text = result_text(got) + " " + json.dumps(got.get("structuredContent") or {})
+        running = releases_.running(args["service"], args["environment"])
+        for what, value in (("service", args["service"]), ("environment", args["environment"]),
+                            ("running version", running), ("new version", args["version"])):
+            require(value in text, "preview", lambda: f"the preview of {_json(args)} does not name the {what} "
+                                                      f"{value!r}: {_brief(got)}")
+        token = _preview_token(got)
+        require(token, "preview", lambda: f"no previewToken field in {_brief(got)}")
+        return token
+
+    # no default environment, in either tool (a default of production would ship the production preview)
+    a = {"service": "checkout", "version": "2.8.1", "environment": "staging"}
+    ready = preview({**a, "environment": "production"})
+    before = deployed()
+    for name, args in (("preview_deployment", {"service": "checkout", "version": "2.8.1"}),
+                       ("start_deployment", {"service": "checkout", "version": "2.8.1", "previewToken": ready})):
+        got = run([(name, args)])[0]
+        require(got.get("isError") or "protocolError" in got, "no_default",
+                lambda: f"{name} without environment gave {outcome(got)}")
+        require(deployed() == before, "no_default", f"{name} without environment deployed something")
+
+    # two previews, applied in the other order: each deploys exactly its own change
+    b = {"service": "payments", "version": "3.1.0", "environment": "production"}
+    token_a, token_b = preview(a), preview(b)
+    require(token_a != token_b, "applies", f"two previews got the same token {token_a!r}")
+    got_b, got_a = run([("start_deployment", {**b, "previewToken": token_b}),
+                        ("start_deployment", {**a, "previewToken": token_a})])
+    for label, got, args in (("B", got_b, b), ("A", got_a, a)):
+        require(not got.get("isError") and "clientError" not in got, "applies",
+                lambda: f"applying preview {label} {_json(args)} gave {outcome(got)}")
+    want = [dict(service=x["service"], environment=x["environment"], version=x["version"], previousVersion="2.8.0")
+            for x in (b, a)]
+    require(deployed() == want, "applies", lambda: f"deployments {_json(deployed())} instead of {_json(want)}")
+
+    # once
+    before = deployed()
+    again = run([("start_deployment", {**a, "previewToken": token_a})])[0]
+    refusal(again, "the applied token used again", "once")
+    require(deployed() == before, "once", "the token deployed a second time")
+    same = {"service": "search", "version": "2.8.0", "environment": "staging"}  # a redeploy changes no version
+    token = preview(same)
+    first_time, second_time = run([("start_deployment", {**same, "previewToken": token})] * 2)
+    require(not first_time.get("isError"), "applies", lambda: f"redeploying what runs gave {outcome(first_time)}")
+    refusal(second_time, "the token of a redeploy used again", "once")
+    require(len(deployed()) == len(before) + 1, "once",
+            lambda: f"{len(deployed()) - len(before)} deployments from one redeploy token")
+    before = deployed()
+
+    # exact: one argument changed at a time, on a fresh preview each time (the preview names what runs now: 2.8.1)
+    c = {"service": "checkout", "version": "2.8.2", "environment": "staging"}
+    for label, changed in (("another environment", {"environment": "production"}),
+                           ("another version", {"version": "2.9.0"}),
+                           ("another service", {"service": "search"})):
+        token = preview(c)
+        before = deployed()
+        got = run([("start_deployment", {**c, **changed, "previewToken": token})])[0]
+        refusal(got, f"{label} than previewed", "exact")
+        require(deployed() == before, "exact", f"{label} than previewed was deployed")
+    token = preview(c)
+    exact = run([("start_deployment", {**c, "previewToken": token})])[0]
+    require(not exact.get("isError") and deployed()[-1]["version"] == "2.8.2", "applies",
+            lambda: f"after refused calls, a fresh preview's exact call gave {outcome(exact)}")
+
+    # unknown tokens, while a real preview of the same change is waiting
+    d = {"service": "search", "version": "4.0.0", "environment": "production"}
+    preview(d)
+    before = deployed()
+    for made_up in ("pv-0", "pv-1", "0", "previewToken", token_a):
+        got = run([("start_deployment", {**d, "previewToken": made_up})])[0]
+        refusal(got, f"the made-up token {made_up!r}", "unknown")
+    require(deployed() == before, "unknown", "a made-up token deployed something")
+
+    # stale: two previews for one target, the second applied first
+    first = preview({"service": "search", "version": "4.0.0", "environment": "production"})
+    second = preview({"service": "search", "version": "4.1.0", "environment": "production"})
+    done = run([("start_deployment", {"service": "search", "version": "4.1.0", "environment": "production",
+                                      "previewToken": second})])[0]
+    require(not done.get("isError"), "applies", lambda: f"applying the second preview gave {outcome(done)}")
+    before = deployed()
+    late = run([("start_deployment", {**d, "previewToken": first})])[0]
+    refusal(late, "a preview made before another deployment of the same target", "stale")
+    require(deployed() == before, "stale", "the stale preview was deployed over the newer release")
+
+    # per server: another server on other Releases does not know this server's tokens
+    other_releases = deploy.Releases()
+    other = build_server(build_release_server, other_releases)
+    mine = preview({"service": "payments", "version": "3.2.0", "environment": "staging"})
+    there = run([("start_deployment", {"service": "payments", "version": "3.2.0", "environment": "staging",
+                                       "previewToken": mine})], other)[0]
+    refusal(there, "a token from another server", "per_server")
+    require(not other_releases.deployments, "per_server", "a token from another server deployed there")
+    own = preview({"service": "payments", "version": "3.2.0", "environment": "staging"}, other, other_releases)
+    theirs = run([("start_deployment", {"service": "payments", "version": "3.2.0", "environment": "staging",
+                                        "previewToken": own})], other)[0]
+    require(not theirs.get("isError") and len(other_releases.deployments) == 1, "per_server",
+            lambda: f"the second server's own preview gave {outcome(theirs)}")
+    return ("no default environment; previews name what runs now and change nothing; only the exact preview "
+            "applies, once, while nothing changed since; tokens stay with their server")

@@ -70,3 +70,35 @@ def build_server():
         return _deploy(running, service, version, environment)
 
     return server
+
+
+# --- exercise 5.4: a deploy with a bound preview ------------------------------------------------------
+
+
+class DeployPreview(BaseModel):
+    """What a deployment would change (the text the person approves), and the token that applies it."""
+
+    change: str
+    previewToken: str
+
+
+class Releases:
+    """The deploy backend of exercise 5.4: which version runs where, and every deployment made.
+
+    `running(service, environment)` reads; `deploy(service, environment, version)` changes what runs
+    and returns the `Deployment`. It checks nothing: deciding what may be deployed is the tool's job.
+    """
+
+    def __init__(self) -> None:
+        self._running = _running()
+        self.deployments: list[Deployment] = []
+
+    def running(self, service: str, environment: str) -> str:
+        """The version of `service` running in `environment`."""
+        return self._running[(service, environment)]
+
+    def deploy(self, service: str, environment: str, version: str) -> Deployment:
+        """Replace the running version; the change is recorded in `deployments`."""
+        done = _deploy(self._running, service, version, environment)
+        self.deployments.append(done)
+        return done

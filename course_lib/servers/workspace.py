@@ -169,6 +169,8 @@ _MESSAGES = (
     Message(id="MSG-203", sender="sam@example.com", subject="Release checklist review",
             body="Could you review the release checklist before Friday?"),
 )
+MESSAGES = _MESSAGES
+"""The team inbox (lesson 06 builds a paged, concise/detailed search over it)."""
 _DOCUMENTS = (
     Document(id="DOC-301", title="Release checklist", text="1. Freeze the branch. 2. Run the full test suite."),
     Document(id="DOC-302", title="On-call handbook", text="Page the secondary after 15 minutes without an answer."),

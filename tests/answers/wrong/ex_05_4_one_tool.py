@@ -1,0 +1,49 @@
+"""Puts preview and deploy behind one tool with a dryRun flag."""
+
+import secrets
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+
+from course_lib.servers import deploy
+
+EXPECT = "two tools"
+PREVIEWS_MODULE = {}
+
+
+def answer(releases):
+    server = MCPServer("release", log_level="WARNING")
+    previews = {}
+
+    def preview_deployment(service: deploy.Service, version: deploy.Version,
+                           environment: deploy.Environment) -> deploy.DeployPreview:
+        """Show what deploying a version would change, and return the previewToken start_deployment needs."""
+        running = releases.running(service, environment)
+        token = "pv-" + secrets.token_hex(8)
+        previews[token] = (service, version, environment, running)
+        return deploy.DeployPreview(change=f"deploy {service} {version} to {environment}, replacing {running}",
+                                    previewToken=token)
+
+    def start_deployment(previewToken: str, service: deploy.Service, version: deploy.Version,
+                         environment: deploy.Environment) -> deploy.Deployment:
+        """Apply exactly the deployment a preview showed, once."""
+        saved = previews.get(previewToken)
+        if saved is None:
+            raise ToolError("previewToken is not a preview you can apply (unknown or already used).")
+        if saved[:3] != (service, version, environment):
+            raise ToolError("This preview was for another deployment; nothing was deployed.")
+        if releases.running(service, environment) != saved[3]:
+            raise ToolError("What runs there changed since this preview; nothing was deployed.")
+        del previews[previewToken]
+        return releases.deploy(service, environment, version)
+
+    @server.tool(annotations=deploy.DEPLOYS)
+    def deployment(service: deploy.Service, version: deploy.Version, environment: deploy.Environment,
+                   dryRun: bool = True, previewToken: str = "") -> str:
+        """Preview a deployment (dryRun true) or apply a preview (dryRun false, with its previewToken)."""
+        if dryRun:
+            return preview_deployment(service, version, environment).model_dump_json()
+        return start_deployment(previewToken, service, version, environment).model_dump_json()
+
+    return server
