@@ -249,7 +249,9 @@ def mutants_of(exercise: str, source: str) -> list[Mutant]:
 
 
 def _code(source: str) -> str:
-    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+    """A cell as plain Python: magics and IPython-only setup (`get_ipython()...`) dropped."""
+    return "\n".join("" if line.lstrip().startswith(("%", "!", "get_ipython()")) else line
+                     for line in source.splitlines())
 
 
 def exercise_context(exercise: str) -> tuple[list[str], str, str]:
