@@ -8,6 +8,7 @@ import uuid
 from typing import Any
 
 from course_lib import host, review, wire
+from course_lib.checks.schemas import resolve
 from course_lib.checks.core import (build_server, checker, outcome, probe, require, require_deliberate, result_text,
                                    session, shown, spec)
 from course_lib.servers import deploy, incidents
@@ -70,19 +71,6 @@ def _json(value: Any) -> str:
 def _calls(server: Any, calls: list[tuple[str, dict]]) -> list[dict]:
     """Wire-form results of `calls`, made one after the other through one client session."""
     return probe(server, calls).results
-
-
-def _resolve(schema: dict, root: dict) -> dict:
-    """A property schema with `$ref` (to `$defs`) and a lone `allOf` resolved."""
-    for _ in range(10):
-        if "$ref" in schema:
-            name = schema["$ref"].rsplit("/", 1)[-1]
-            schema = {**root.get("$defs", {}).get(name, {}), **{k: v for k, v in schema.items() if k != "$ref"}}
-        elif len(schema.get("allOf", [])) == 1:
-            schema = {**schema["allOf"][0], **{k: v for k, v in schema.items() if k != "allOf"}}
-        else:
-            break
-    return schema
 
 
 # IDs an incident-ID pattern must accept, and strings it must refuse (judged with re.search, as JSON Schema does).
@@ -295,7 +283,7 @@ def ex_05_2(build_split_server) -> str:
 
     def prop(tool: str, name: str) -> dict:
         schema = tools[tool]["inputSchema"]
-        return _resolve(schema.get("properties", {}).get(name, {}), schema)
+        return resolve(schema.get("properties", {}).get(name, {}), schema)
 
     for tool in ("get_incident", "add_incident_note"):
         pattern = prop(tool, "incidentId").get("pattern")

@@ -14,6 +14,7 @@ import types
 from typing import Any
 
 from course_lib import cost, docstrings, review, tokens, wire
+from course_lib.checks.schemas import resolve
 from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, result_text, shown,
                                     spec)
 from course_lib.servers import clock, weather, workspace
@@ -59,19 +60,6 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 
 # --- shared probes --------------------------------------------------------------------------------------
-
-
-def _resolve(schema: dict, root: dict) -> dict:
-    """A property schema with `$ref` (to `$defs`) and a lone `allOf` resolved."""
-    for _ in range(10):
-        if "$ref" in schema:
-            name = schema["$ref"].rsplit("/", 1)[-1]
-            schema = {**root.get("$defs", {}).get(name, {}), **{k: v for k, v in schema.items() if k != "$ref"}}
-        elif len(schema.get("allOf", [])) == 1:
-            schema = {**schema["allOf"][0], **{k: v for k, v in schema.items() if k != "allOf"}}
-        else:
-            break
-    return schema
 
 
 def _bounds(schema: dict) -> tuple[Any, Any]:
@@ -162,7 +150,7 @@ def ex_06_1(build_lean_server) -> str:
     require(seen.names == ["search_tickets"], "one_tool", ", ".join(seen.names) or "no tools")
     tool = seen.tool("search_tickets")
     schema = tool.get("inputSchema", {})
-    params = {name: _resolve(value, schema) for name, value in schema.get("properties", {}).items()}
+    params = {name: resolve(value, schema) for name, value in schema.get("properties", {}).items()}
     require({"query", "status", "limit"} <= set(params), "params", ", ".join(params) or "no parameters")
     required = set(schema.get("required", []))
     require(required == {"query"} and params["query"].get("type") == "string", "params",

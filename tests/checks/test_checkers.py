@@ -172,3 +172,25 @@ def test_every_rule_is_failed_by_at_least_one_kept_wrong_answer():
                  for exercise in manifest.exercise_ids()}
     found = {(exercise, rule) for exercise, rules in unreached.items() for rule in rules}
     assert found == set(UNREACHED_FIRST), "a rule no kept wrong answer fails first: add one, or say why here"
+
+
+@pytest.mark.parametrize("lesson", [found for found in manifest.lessons() if found.exercises], ids=lambda l: l.number)
+def test_every_rule_a_checker_names_is_in_its_spec(lesson):
+    """A rule name that is not in the spec would silently become its own text; each must be a real rule."""
+    import ast
+    import importlib
+    import inspect
+
+    from course_lib.checks import core
+
+    module = importlib.import_module(lesson.checker_module)
+    tree = ast.parse(inspect.getsource(module))
+    position = {"require": 1, "require_deliberate": 2, "fail": 0}
+    named = {node.args[position[node.func.id]].value for node in ast.walk(tree)
+             if isinstance(node, ast.Call) and getattr(node.func, "id", "") in position
+             and len(node.args) > position[node.func.id]
+             and isinstance(node.args[position[node.func.id]], ast.Constant)
+             and isinstance(node.args[position[node.func.id]].value, str)}
+    known = {rule.name for exercise, rules in core.SPECS.items() if exercise.lesson == int(lesson.number)
+             for rule in rules.values()}
+    assert named - known == set(), f"lesson {lesson.number} names rules its specs lack"
