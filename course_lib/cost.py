@@ -9,6 +9,7 @@ between processes.
 from __future__ import annotations
 
 import ast
+import builtins
 import hashlib
 import inspect
 import json
@@ -446,43 +447,55 @@ def _code_names(code: types.CodeType) -> set[str]:
 
 
 def _import_line(name: str, value: Any) -> str | None:
-    """A line that recreates global `name` in a fresh process, or None if it cannot."""
+    """An import that recreates global `name` in a fresh process (a module, or an object of a real module), or None."""
     if isinstance(value, types.ModuleType):
         return f"import {value.__name__} as {name}" if value.__name__ != name else f"import {name}"
     module_name = getattr(value, "__module__", None)
-    if module_name and module_name != "__main__" and module_name in sys.modules:
-        module = sys.modules[module_name]
+    module = sys.modules.get(module_name or "")
+    if module is not None and module_name != "__main__" and getattr(module, "__file__", None):
         for attribute in (getattr(value, "__qualname__", None), getattr(value, "__name__", None), name):
             if isinstance(attribute, str) and attribute.isidentifier() and getattr(module, attribute, None) is value:
                 return f"from {module_name} import {attribute} as {name}"
-    try:
-        if ast.literal_eval(repr(value)) == value:
-            return f"{name} = {value!r}"
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        pass
     return None
 
 
 def portable_source(factory: Callable[..., Any]) -> str:
-    """Source that rebuilds `factory` in a fresh process: imports for the globals it uses, then its def.
+    """Source that rebuilds `factory` in a fresh process from code only: imports, the helper functions and classes
+    it uses (by their source), then its own def.
 
-    Raises `ProcessBuildError` naming a global that exists only in this session (a notebook variable).
+    A value computed in this process is never sent, not even as a literal (its order could depend on this
+    process's hash seed): `ProcessBuildError` names it, as it does a function whose source cannot be read.
     """
-    try:
-        source = textwrap.dedent(inspect.getsource(factory))
-    except (OSError, TypeError):
-        raise ProcessBuildError(f"cannot read the source of {factory!r}; define it with def in a cell or file") from None
-    lines = []
-    for name in sorted(_code_names(factory.__code__)):
-        if name not in factory.__globals__:
-            continue  # a builtin, an attribute name, or a name defined inside the function
-        line = _import_line(name, factory.__globals__[name])
-        if line is None:
-            raise ProcessBuildError(
-                f"{factory.__name__} uses {name!r}, which exists only in this session; "
-                "define it inside the function or import it inside the function")
-        lines.append(line)
-    return "\n".join([*lines, source])
+    imports: dict[str, str] = {}
+    definitions: dict[str, str] = {}
+    pending = [factory]
+    while pending:
+        item = pending.pop()
+        label = getattr(item, "__name__", repr(item))
+        if getattr(item, "__closure__", None):
+            raise ProcessBuildError(f"{label} is defined inside another function; define it at the top level")
+        try:
+            source = textwrap.dedent(inspect.getsource(item))
+        except (OSError, TypeError):
+            raise ProcessBuildError(f"cannot read the source of {label!r}; define it with def in a cell or file") from None
+        definitions[label] = source
+        namespace = getattr(item, "__globals__", None) or vars(sys.modules.get(item.__module__, builtins))
+        code = getattr(item, "__code__", None)
+        bare = {node.id for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Name)}
+        for name in sorted((_code_names(code) & bare) if code else bare):  # bare names: `.register` is no global
+            if name in imports or name in definitions or name not in namespace or name == label:
+                continue
+            value = namespace[name]
+            line = _import_line(name, value)
+            if line is not None:
+                imports[name] = line
+            elif isinstance(value, (types.FunctionType, type)):
+                pending.append(value)
+            else:
+                raise ProcessBuildError(
+                    f"{label} uses {name!r}, a value computed outside it ({type(value).__name__}), which exists only "
+                    "in this session; compute it inside the function")
+    return "\n".join([*imports.values(), "", *reversed(definitions.values())])
 
 
 _CHILD = """

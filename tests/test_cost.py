@@ -296,7 +296,7 @@ def test_portable_source_imports_what_the_function_uses():
 
 
 def test_a_factory_that_cannot_move_or_crashes_is_a_clear_error():
-    with pytest.raises(cost.ProcessBuildError, match="'LOCAL_ONLY', which exists only in this session"):
+    with pytest.raises(cost.ProcessBuildError, match="'LOCAL_ONLY', a value computed outside it .*which exists only in this session"):
         cost.portable_source(uses_a_session_object)
     with pytest.raises(cost.ProcessBuildError, match="raised RuntimeError: broken on purpose"):
         cost.listings_across_processes(raises_inside, (0,))

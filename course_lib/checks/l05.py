@@ -8,9 +8,9 @@ import uuid
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks.schemas import resolve
 from course_lib.checks.core import (build_server, checker, outcome, probe, require, require_deliberate, result_text,
                                    session, shown, spec)
+from course_lib.checks.schemas import resolve
 from course_lib.servers import deploy, incidents
 
 HINTS: dict[str, tuple[str, ...]] = {

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import ast
-import builtins
-import inspect
 import json
-import os
-import subprocess
-import sys
-import textwrap
-import types
 from typing import Any
 
 from course_lib import cost, docstrings, review, tokens, wire
-from course_lib.checks.schemas import resolve
 from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, result_text, shown,
                                     spec)
+from course_lib.checks.schemas import resolve
 from course_lib.servers import clock, weather, workspace
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -210,111 +202,21 @@ RULES_6_2 = spec(
     ("order", "the core tools first, then the new extras, each in the order given", "the listed order"),
 )
 HASH_SEEDS = (0, 1, 2, 3)
-_CHILD = """
-import json, sys
-payload = json.loads(sys.argv[1])
-try:
-    from course_lib import wire
-    namespace = {"__name__": "__course_child__"}
-    exec(compile(payload["source"], "<answer>", "exec"), namespace)
-    server = namespace[payload["name"]]()
-    tools = wire.run_sync(wire.list_tools, server)
-    print(json.dumps({"names": [t.name for t in tools], "listing": wire.to_json(tools)}))
-except BaseException as error:
-    print(json.dumps({"error": f"{type(error).__name__}: {error}"}))
-"""
-
-
-def _importable(name: str, value: Any) -> str | None:
-    """An import line that recreates global `name` in a fresh process (modules, and objects of real modules)."""
-    if isinstance(value, types.ModuleType):
-        return f"import {value.__name__} as {name}"
-    module_name = getattr(value, "__module__", None)
-    module = sys.modules.get(module_name or "")
-    if module is not None and module_name != "__main__" and getattr(module, "__file__", None):
-        for attribute in (getattr(value, "__qualname__", None), getattr(value, "__name__", None), name):
-            if isinstance(attribute, str) and attribute.isidentifier() and getattr(module, attribute, None) is value:
-                return f"from {module_name} import {attribute} as {name}"
-    return None
-
-
-def _global_names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _global_names(const)
-    return names
-
-
 def _source_for_fresh_process(factory: Any) -> str:
-    """Source that rebuilds `factory` in a fresh process from code only: imports, helper functions, then it.
-
-    A value computed in this process is never sent (its order could depend on this process's hash seed):
-    a global that is neither an import nor a function or class defined in code fails the check.
-    """
-    imports: dict[str, str] = {}
-    definitions: dict[str, str] = {}
-    pending = [factory]
-    while pending:
-        item = pending.pop()
-        if getattr(item, "__closure__", None):
-            raise fail("self_contained", f"{item.__name__} is defined inside another function; define it at the "
-                                         "top level of a cell")
-        try:
-            source = textwrap.dedent(inspect.getsource(item))
-        except (OSError, TypeError):
-            raise fail("self_contained", f"the source of {getattr(item, '__name__', item)!r} cannot be read; "
-                                         "define it with def in a cell") from None
-        definitions[item.__name__] = source
-        namespace = getattr(item, "__globals__", None) or vars(sys.modules.get(item.__module__, builtins))
-        code = getattr(item, "__code__", None)
-        # names the code reads as globals: bare names only (an attribute such as `.register` is not a global)
-        bare = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
-        names = _global_names(code) & bare if code else bare
-        for name in sorted(names):
-            if name in imports or name in definitions or name not in namespace or name == item.__name__:
-                continue
-            value = namespace[name]
-            line = _importable(name, value)
-            if line is not None:
-                imports[name] = line
-            elif isinstance(value, (types.FunctionType, type)):
-                pending.append(value)
-            else:
-                raise fail("self_contained", f"{item.__name__} uses {name}, a value computed outside it "
-                                             f"({type(value).__name__}); compute it inside the function")
-    return "\n".join([*imports.values(), "", *reversed(definitions.values())])
-
-
-def _listings(factory: Any, source: str, timeout: float = 60) -> list[tuple[int, tuple[str, ...], str]]:
-    """(seed, names, listing) of `factory`'s server built from `source` in one fresh process per hash seed."""
-    payload = json.dumps({"source": source, "name": factory.__name__})
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONHASHSEED"}
-    children = [(seed, subprocess.Popen([sys.executable, "-c", _CHILD, payload], stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                        env={**env, "PYTHONHASHSEED": str(seed)})) for seed in HASH_SEEDS]
-    found = []
+    """`cost.portable_source`: code only, never a value computed here; its refusal fails the self_contained rule."""
     try:
-        for seed, child in children:
-            try:
-                out, _ = child.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                raise fail("self_contained", f"building the server took longer than {timeout:g} s") from None
-            lines = out.strip().splitlines()
-            try:
-                data = json.loads(lines[-1]) if lines else {}
-            except json.JSONDecodeError:
-                data = {}
-            if "names" not in data:
-                raise fail("self_contained", f"in a fresh process (PYTHONHASHSEED={seed}), {factory.__name__}() "
-                                             f"raised {data.get('error', 'an error and printed no listing')}")
-            found.append((seed, tuple(data["names"]), data["listing"]))
-    finally:
-        for _seed, child in children:
-            if child.poll() is None:
-                child.kill()
-                child.communicate()
-    return found
+        return cost.portable_source(factory)
+    except cost.ProcessBuildError as error:
+        raise fail("self_contained", str(error)) from None
+
+
+def _listings(factory: Any) -> list[tuple[int, tuple[str, ...], str]]:
+    """(seed, names, listing) of `factory`'s server rebuilt from its source in one fresh process per hash seed."""
+    try:
+        return [(item.hash_seed, item.names, item.listing)
+                for item in cost.listings_across_processes(factory, HASH_SEEDS)]
+    except cost.ProcessBuildError as error:
+        raise fail("self_contained", str(error)) from None
 
 
 @checker("6.2", RULES_6_2)
@@ -325,8 +227,8 @@ def ex_06_2(build_support_server) -> str:
     wanted = tuple(dict.fromkeys(core + extras))
     names = tuple(probe(build_server(build_support_server)).names)
     require(sorted(names) == sorted(wanted), "each_once", ", ".join(names) or "no tools")
-    source = _source_for_fresh_process(build_support_server)
-    listings = _listings(build_support_server, source)
+    _source_for_fresh_process(build_support_server)  # refuses a value computed here before any process starts
+    listings = _listings(build_support_server)
     orders = sorted({listed for _seed, listed, _ in listings})
     require(len({listing for *_, listing in listings}) == 1, "same_everywhere",
             lambda: f"{len(orders)} different orders, e.g. " + " / ".join(", ".join(o) for o in orders[:2]))

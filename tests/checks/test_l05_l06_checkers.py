@@ -70,7 +70,7 @@ def uses_a_helper():
 def test_fresh_process_source_sends_code_never_values():
     token = core._current.set(ExerciseId.parse("6.2"))
     try:
-        with pytest.raises(CheckFailed, match="uses ORDER, a value computed outside it"):
+        with pytest.raises(CheckFailed, match="uses 'ORDER', a value computed outside it"):
             l06._source_for_fresh_process(uses_a_value)
         source = l06._source_for_fresh_process(uses_a_helper)
     finally:
