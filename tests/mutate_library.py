@@ -30,15 +30,19 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "tokens": (["course_lib/tokens.py"], ["tests/test_tokens.py"]),
     "wire": (["course_lib/wire.py"], ["tests/test_wire.py", "tests/test_protocol.py"]),
     "checks-core": (["course_lib/checks/core.py", "course_lib/checks/schemas.py"],
-                    ["tests/checks/test_checkers.py", "tests/checks/test_l01_helpers.py"]),
+                    ["tests/checks/test_core.py", "tests/checks/test_l01_helpers.py"]),
     "servers": (["course_lib/servers/"], ["tests/servers/"]),
 }
 
 
-def run_group(name: str, sources: list[str], tests: list[str]) -> dict:
-    """mutmut on one group in a scratch copy; its statistics (killed, survived, no_tests, ...)."""
+def run_group(name: str, sources: list[str], tests: list[str], keep: Path | None = None) -> dict:
+    """mutmut on one group in a scratch copy; its statistics (killed, survived, no_tests, ...).
+
+    With `keep`, the copy stays in keep/<name> and keep/<name>.survivors.diff holds every survivor's diff.
+    """
     with tempfile.TemporaryDirectory() as scratch:
-        copy = Path(scratch) / "course"
+        copy = (keep / name) if keep else Path(scratch) / "course"
+        shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "mutants", "__pycache__"))
         chosen = {path for source in sources
                   for path in ([copy / source] if source.endswith(".py") else (copy / source).rglob("*.py"))}
@@ -60,12 +64,25 @@ def run_group(name: str, sources: list[str], tests: list[str]) -> dict:
         stats = copy / "mutants" / "mutmut-cicd-stats.json"
         if not stats.is_file():
             raise SystemExit(f"mutmut produced no statistics for {name}; run it by hand in a copy to see why")
+        if keep:
+            write_survivors(copy, keep / f"{name}.survivors.diff")
         return json.loads(stats.read_text(encoding="utf-8"))
+
+
+def write_survivors(copy: Path, target: Path) -> None:
+    """Every surviving mutant's diff, one after another, for a maintainer to kill or list as equivalent."""
+    listing = subprocess.run([MUTMUT, "results"], cwd=copy, capture_output=True, text=True, timeout=600).stdout
+    names = [line.split(":")[0].strip() for line in listing.splitlines() if line.strip().endswith("survived")]
+    diffs = [subprocess.run([MUTMUT, "show", name], cwd=copy, capture_output=True, text=True, timeout=600).stdout
+             for name in names]
+    target.write_text("".join(f"### {name}\n{diff}\n" for name, diff in zip(names, diffs)), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("groups", nargs="*", help=f"module groups (default: all of {', '.join(GROUPS)})")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep each group's copy in DIR and write DIR/<group>.survivors.diff")
     args = parser.parse_args(argv)
     unknown = [name for name in args.groups if name not in GROUPS]
     if unknown:
@@ -77,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'group':<13}{'mutants':>8}{'killed':>8}{'survived':>9}{'no test':>8}{'timeout':>8}{'score':>7}")
     below = []
     for name in args.groups or list(GROUPS):
-        stats = run_group(name, *GROUPS[name])
+        stats = run_group(name, *GROUPS[name], keep=args.keep.resolve() if args.keep else None)
         judged = stats["killed"] + stats["survived"] + stats.get("timeout", 0)
         score = (stats["killed"] + stats.get("timeout", 0)) / judged if judged else 1.0
         below += [name] if score < TARGET else []

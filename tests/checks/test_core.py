@@ -1,0 +1,342 @@
+"""The checkers' shared code on its own: every message a learner reads is written out here in full, every
+outcome is read back from the file a runner would read, and each probe goes through a real in-process client."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from course_lib.checks import core, schemas
+from course_lib.errors import CheckFailed, ExerciseNotDone
+from course_lib.workbook import outcomes
+from course_lib.workbook.ids import ExerciseId
+
+RULES = core.spec(("typed", "days typed as an integer", "read the schema"),
+                  ("bounded", "days between 1 and 7", "call with 0 and 8"))
+HINT = 'hints.show("98.1")'
+
+
+@pytest.fixture
+def recorded(tmp_path, monkeypatch):
+    """Outcomes the way `course check` collects them; read back with the runner's own reader."""
+    path = tmp_path / "outcomes.jsonl"
+    monkeypatch.setenv(outcomes.ENV, str(path))
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    return lambda: [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture
+def registered():
+    """Register throwaway checkers for lesson 98 and remove them afterwards."""
+    made = []
+
+    def make(number: int, check, rules=RULES):
+        exercise = ExerciseId(98, number)
+        made.append(exercise)
+        return core.checker(f"98.{number}", rules)(check)
+
+    yield make
+    for exercise in made:
+        core.REGISTRY.pop(exercise, None)
+        core.SPECS.pop(exercise, None)
+
+
+def test_a_spec_refuses_two_rules_with_one_name():
+    with pytest.raises(ValueError, match="two rules share a name"):
+        core.spec(("a", "x", "y"), ("a", "z", "w"))
+    assert [rule.name for rule in RULES] == ["typed", "bounded"] and RULES[1].states == "days between 1 and 7"
+
+
+@pytest.mark.parametrize("text, limit, expected", [
+    ("short  text\n on\tlines", 160, "short text on lines"),
+    ("x" * 160, 160, "x" * 160),
+    (" ".join(f"w{i:03d}" for i in range(60)), 100,
+     " ".join(f"w{i:03d}" for i in range(10)) + " … " + " ".join(f"w{i:03d}" for i in range(52, 60))),
+    ("y" * 200, 100, "y" * 50 + " … " + "y" * 40),
+    (None, 160, "None"),
+])
+def test_shown_keeps_long_text_on_one_line_without_cutting_words(text, limit, expected):
+    assert core.shown(text, limit) == expected
+
+
+def test_a_passing_check_prints_and_records_what_it_verified(registered, recorded, capsys):
+    run = registered(1, lambda answer: f"days is bounded in {answer}")
+    assert run.exercise == ExerciseId(98, 1) and run.rules == RULES and core.REGISTRY[ExerciseId(98, 1)] is run
+    run("my server")
+    assert capsys.readouterr().out == "✅ Exercise 98.1 passed: days is bounded in my server\n"
+    assert recorded() == [{"exercise": "98.1", "status": "passed", "message": "days is bounded in my server",
+                           "hint": "", "rule": ""}]
+
+
+def test_a_failed_rule_says_what_was_expected_and_found_in_one_line(registered, recorded):
+    def check(answer):
+        core.require(answer > 7, "bounded", lambda: f"days={answer} accepted", "8 must be refused")
+        return "never"
+
+    run = registered(2, check)
+    with pytest.raises(CheckFailed) as failure:
+        run(3)
+    message = ("Exercise 98.2: expected days between 1 and 7 (8 must be refused); found days=3 accepted. "
+               f'Open hints.show("98.2") for a hint.')
+    assert str(failure.value) == message
+    assert (failure.value.exercise, failure.value.expected, failure.value.found, failure.value.hint,
+            failure.value.rule) == ("98.2", "days between 1 and 7 (8 must be refused)", "days=3 accepted",
+                                    'hints.show("98.2")', "bounded")
+    assert recorded() == [{"exercise": "98.2", "status": "failed", "message": message,
+                           "hint": 'hints.show("98.2")', "rule": "bounded"}]
+
+
+def test_a_rule_outside_the_spec_is_its_own_text_and_an_empty_finding_says_nothing(registered):
+    def check(answer):
+        raise core.fail("a tool called get_time", "")
+
+    with pytest.raises(CheckFailed) as failure:
+        registered(3, check)(None)
+    assert str(failure.value).startswith("Exercise 98.3: expected a tool called get_time; found nothing. ")
+    assert failure.value.rule == ""
+
+
+def test_require_does_not_compute_the_finding_when_the_condition_holds(registered):
+    def check(answer):
+        core.require(True, "typed", lambda: 1 / 0)
+        core.require("non-empty", "typed", "x")
+        return "fine"
+
+    registered(4, check)(None)
+
+
+def test_a_stub_anywhere_is_not_done_with_its_todo(registered, recorded):
+    def stub():
+        raise NotImplementedError("TODO: bound the days.")
+
+    run = registered(5, lambda answer: core.call_learner(answer))
+    with pytest.raises(ExerciseNotDone) as not_done:
+        run(stub)
+    message = ("Exercise 98.5 is not done yet: bound the days. Replace `raise NotImplementedError(...)` with your "
+               "code, run that cell, then run this check again.")
+    assert str(not_done.value) == message and not_done.value.expected == "bound the days"
+    reached_outside = registered(6, lambda answer: answer())
+    with pytest.raises(ExerciseNotDone, match="98.6 is not done yet: write your answer. Replace"):
+        reached_outside(lambda: (_ for _ in ()).throw(NotImplementedError()))
+    assert [(row["exercise"], row["status"], row["hint"]) for row in recorded()] == [
+        ("98.5", "not done", 'hints.show("98.5")'), ("98.6", "not done", 'hints.show("98.6")')]
+
+
+def test_a_learner_crash_and_a_check_crash_are_each_one_line(registered, recorded):
+    def crashes():
+        raise KeyError("city")
+
+    with pytest.raises(CheckFailed) as crash:
+        registered(7, lambda answer: core.call_learner(answer))(crashes)
+    assert str(crash.value) == ("Exercise 98.7: expected crashes() to run; found it raised KeyError: 'city'. "
+                                'Open hints.show("98.7") for a hint.')
+    with pytest.raises(CheckFailed) as not_callable:
+        registered(8, lambda answer: core.call_learner(answer))(42)
+    assert "expected a function (pass the function itself, without calling it); found int." in str(not_callable.value)
+    with pytest.raises(CheckFailed) as broken:
+        registered(9, lambda answer: answer["missing"])({})
+    assert str(broken.value) == ("Exercise 98.9: the check could not use your answer: KeyError: 'missing'. "
+                                 'Open hints.show("98.9") for a hint.')
+    assert [row["status"] for row in recorded()] == ["failed", "failed", "failed"]
+
+
+def test_a_second_checker_for_one_exercise_is_refused(registered):
+    registered(10, lambda answer: "ok")
+    with pytest.raises(ValueError, match="exercise 98.10 has two checkers"):
+        core.checker("98.10")(lambda answer: "again")
+
+
+def test_build_server_wants_the_server_itself(registered):
+    registered(11, lambda factory: str(type(core.build_server(factory)).__name__))(lambda: MCPServer("x"))
+    with pytest.raises(CheckFailed, match=r"expected your function to return the MCPServer it built; "
+                                          r"found NoneType \(did you forget `return server`\?\)"):
+        registered(12, lambda factory: core.build_server(factory))(lambda: None)
+
+
+@pytest.mark.parametrize("env, expected", [
+    ({"JPY_SESSION_NAME": "lesson.ipynb"}, True),
+    ({}, False),
+    ({"JPY_SESSION_NAME": "lesson.ipynb", core.STRICT_ENV: "1"}, False),
+    ({"JPY_SESSION_NAME": "lesson.ipynb", outcomes.ENV: "/tmp/x"}, False),
+])
+def test_only_a_learners_own_kernel_is_interactive(monkeypatch, env, expected):
+    for name in ("JPY_SESSION_NAME", core.STRICT_ENV, outcomes.ENV):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert core._interactive() is expected
+
+
+def test_in_a_learners_kernel_a_failure_prints_instead_of_raising(registered, monkeypatch, capsys):
+    monkeypatch.delenv(outcomes.ENV, raising=False)
+    monkeypatch.delenv(core.STRICT_ENV, raising=False)
+    monkeypatch.setenv("JPY_SESSION_NAME", "lesson.ipynb")
+    registered(13, lambda answer: core.require(False, "typed", "a string"))(None)
+    registered(14, lambda answer: answer())(lambda: (_ for _ in ()).throw(NotImplementedError("TODO: x")))
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("❌ CheckFailed: Exercise 98.13: expected days typed as an integer; found a string. "
+                      'Open hints.show("98.13") for a hint.')
+    assert err[1].startswith("⏳ ExerciseNotDone: Exercise 98.14 is not done yet: x. Replace")
+
+
+def test_the_sdk_log_is_silenced_while_a_check_runs(registered, capsys):
+    def check(answer):
+        server = MCPServer("t", log_level="WARNING")
+        server.add_tool(lambda: 1, name="has space")
+        return "ok"
+
+    registered(15, check)(None)
+    assert capsys.readouterr().err == ""
+
+
+def crash_server() -> MCPServer:
+    server = MCPServer("probe-me")
+
+    @server.tool()
+    def plain(city: str) -> str:
+        """Raise a plain exception."""
+        raise RuntimeError("database at /srv/db refused")
+
+    @server.tool()
+    def deliberate(city: str) -> str:
+        """Raise a ToolError."""
+        raise ToolError(f"no city called {city}; try Oslo")
+
+    @server.tool()
+    def fine(city: str) -> dict[str, str]:
+        """Succeed."""
+        return {"city": city}
+
+    return server
+
+
+def test_probe_lists_and_calls_through_a_real_client():
+    found = core.probe(crash_server(), lambda tools: [(tool["name"], {"city": "Rome"}) for tool in tools])
+    assert found.names == ["plain", "deliberate", "fine"] and found.tool("fine")["name"] == "fine"
+    plain, deliberate, fine = found.results
+    assert core.is_hidden_crash(plain, "plain") and not core.is_hidden_crash(deliberate, "deliberate")
+    assert core.result_text(deliberate) == "Error executing tool deliberate: no city called Rome; try Oslo"
+    assert not core.is_hidden_crash(fine, "fine") and fine["structuredContent"] == {"city": "Rome"}
+    assert core.outcome(deliberate) == "an error: Error executing tool deliberate: no city called Rome; try Oslo"
+    assert core.refused(deliberate) and not core.refused(fine)
+
+
+def test_require_deliberate_names_a_hidden_crash_and_a_success(registered):
+    found = core.probe(crash_server(), [("plain", {"city": "x"}), ("fine", {"city": "x"}),
+                                        ("deliberate", {"city": "x"})])
+    plain, fine, deliberate = found.results
+    with pytest.raises(CheckFailed) as hidden:
+        registered(16, lambda answer: core.require_deliberate(plain, "plain", "typed", "when the city is unknown"))(0)
+    assert ("expected days typed as an integer (when the city is unknown); found a hidden crash: plain raised a "
+            "plain exception, so the model reads only 'Error executing tool plain' (raise ToolError with a message; "
+            "lesson 03 shows why).") in str(hidden.value)
+    with pytest.raises(CheckFailed, match="; found a successful result: "):
+        registered(17, lambda answer: core.require_deliberate(fine, "fine", "typed"))(0)
+    registered(18, lambda answer: core.require_deliberate(deliberate, "deliberate", "typed") or "ok")(0)
+
+
+def liar_server():
+    """A low-level server whose structuredContent breaks the outputSchema it lists (the SDK client refuses it)."""
+    import mcp_types
+    from mcp.server import Server
+
+    promise = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    listed = [mcp_types.Tool(name="liar", description="Lies.", output_schema=promise,
+                             input_schema={"type": "object", "properties": {}})]
+
+    async def list_tools(ctx, params):
+        return mcp_types.ListToolsResult(tools=listed)
+
+    async def call_tool(ctx, params):
+        text = mcp_types.TextContent(type="text", text='{"n": "many"}')
+        return mcp_types.CallToolResult(content=[text], structured_content={"n": "many"})
+
+    return Server("liar", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def test_session_turns_what_the_client_refuses_into_results():
+    found = core.session(liar_server(), [("absent", {}), ("liar", {})])
+    assert found.names == ["liar"]
+    assert found.results[0] == {"isError": True, "content": [{"type": "text", "text": "no tool absent"}]}
+    assert found.results[1] == {"clientError": "Invalid structured content returned by tool liar: "
+                                               "'many' is not of type 'integer'"}
+    assert core.outcome(found.results[1]) == ("the client refused the result: Invalid structured content returned "
+                                              "by tool liar: 'many' is not of type 'integer'")
+    assert core.refused(found.results[0]) and not core.refused(found.results[1])
+
+
+def test_outcome_and_refused_read_every_kind_of_result():
+    assert core.outcome({"protocolError": "-32602 Invalid params"}) == "a JSON-RPC error -32602 Invalid params"
+    assert core.refused({"protocolError": "-32602 x"})
+    assert core.outcome({"structuredContent": {"a": 1}}) == 'a result: {"a": 1}'
+    assert core.outcome({"isError": True, "content": [{"type": "text", "text": "no"}]}) == "an error: no"
+    assert not core.refused({"isError": False}) and not core.refused({})
+
+
+def test_result_text_joins_every_text_block():
+    result = {"content": [{"type": "text", "text": "one"}, {"type": "image", "data": "..."}, {"type": "text",
+                                                                                            "text": "two"}]}
+    assert core.result_text(result) == "one\n\ntwo"
+    assert core.result_text({}) == ""
+
+
+class TestSchemas:
+    def test_resolve_follows_chains_and_keeps_siblings(self):
+        root = {"$defs": {"A": {"$ref": "#/$defs/B", "title": "A"}, "B": {"type": "string", "enum": ["x"]}}}
+        assert schemas.resolve({"$ref": "#/$defs/A", "default": "x"}, root) == {
+            "type": "string", "enum": ["x"], "title": "A", "default": "x"}
+        assert schemas.resolve({"allOf": [{"$ref": "#/$defs/B"}], "description": "d"}, root) == {
+            "type": "string", "enum": ["x"], "description": "d"}
+        assert schemas.resolve({"allOf": [{"type": "a"}, {"type": "b"}]}, root) == {"allOf": [{"type": "a"},
+                                                                                             {"type": "b"}]}
+        assert schemas.resolve({"$ref": "#/$defs/Missing"}, root) == {}
+
+    def test_resolve_stops_on_a_reference_loop(self):
+        root = {"$defs": {"Loop": {"$ref": "#/$defs/Loop"}}}
+        assert schemas.resolve({"$ref": "#/$defs/Loop"}, root) == {"$ref": "#/$defs/Loop"}
+
+    def test_param_reads_a_listed_tools_parameter(self):
+        tool = {"inputSchema": {"$defs": {"U": {"enum": ["c", "f"]}},
+                                "properties": {"units": {"$ref": "#/$defs/U"}, "days": {"type": "integer"}}}}
+        assert schemas.param(tool, "units") == {"enum": ["c", "f"]}
+        assert schemas.param(tool, "days") == {"type": "integer"}
+        assert schemas.param(tool, "absent") == {} and schemas.param({}, "days") == {}
+
+    @pytest.mark.parametrize("schema, expected", [
+        ({"type": "integer"}, {"integer"}),
+        ({"type": ["string", "null"]}, {"string", "null"}),
+        ({"oneOf": [{"type": "integer"}, {"anyOf": [{"type": "null"}]}]}, {"integer", "null"}),
+        ({"enum": ["a", "b"]}, {"string"}),
+        ({"enum": [1, 2]}, {"int"}),
+        ({"type": "integer", "enum": ["a"]}, {"integer"}),
+        ({}, set()),
+    ])
+    def test_types(self, schema, expected):
+        assert schemas.types(schema) == expected
+
+    @pytest.mark.parametrize("schema, expected", [
+        ({"minimum": 1, "maximum": 7}, (1, 7)),
+        ({"exclusiveMinimum": 0, "exclusiveMaximum": 8}, (1, 7)),
+        ({"exclusiveMinimum": 0.5, "exclusiveMaximum": 7.5}, (1, 7)),
+        ({"minimum": 3, "exclusiveMinimum": 0}, (3, None)),
+        ({"minimum": 0, "exclusiveMinimum": 1}, (2, None)),
+        ({"maximum": 5, "exclusiveMaximum": 9}, (None, 5)),
+        ({"maximum": 9, "exclusiveMaximum": 5}, (None, 4)),
+        ({}, (None, None)),
+    ])
+    def test_int_bounds(self, schema, expected):
+        assert schemas.int_bounds(schema) == expected
+
+    @pytest.mark.parametrize("schema, expected", [
+        ({"enum": ["a", "b"]}, ["a", "b"]),
+        ({"const": "a"}, ["a"]),
+        ({"anyOf": [{"const": "a"}, {"enum": ["b", "c"]}]}, ["a", "b", "c"]),
+        ({"oneOf": [{"const": "a"}, {"type": "string"}]}, None),
+        ({"type": "string"}, None),
+        ({"anyOf": []}, None),
+    ])
+    def test_choices(self, schema, expected):
+        assert schemas.choices(schema) == expected
