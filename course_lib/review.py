@@ -263,7 +263,7 @@ def review_tool(tool: Any) -> list[Finding]:
         add("description-when", "add a sentence that says when to use it ('Use it for ...')")
     if not says_when_not(description):
         add("description-when-not", "add a sentence that says when not to use it ('Do not use it for ...')")
-    for param, schema in definition.get("inputSchema", {}).get("properties", {}).items():
+    for param, schema in (definition.get("inputSchema") or {}).get("properties", {}).items():
         if "description" not in schema and "enum" not in schema:
             add("param-described", f"describe parameter {param!r} (Field(description=...))")
         if param.lower() in CLOSED_CHOICE_HINTS and "enum" not in schema:

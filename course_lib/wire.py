@@ -225,6 +225,5 @@ def raw_arguments(ctx: Any) -> dict[str, Any]:
     `ctx` is the tool's injected `Context`. The SDK ignores argument names it does not know; a tool
     that must be strict compares these names with the ones it takes.
     """
-    params = ctx.request_context.params
-    arguments = params.get("arguments") if isinstance(params, dict) else getattr(params, "arguments", None)
-    return dict(arguments or {})
+    params = ctx.request_context.params  # a plain dict in SDK 2.3, in both eras (tests/test_wire.py checks)
+    return dict(params.get("arguments") or {})

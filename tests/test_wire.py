@@ -6,6 +6,7 @@ import json
 
 import pytest
 from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
 
 from course_lib import wire
 from course_lib.servers import weather
@@ -79,3 +80,108 @@ def test_run_sync_works_inside_a_running_event_loop():
         return wire.run_sync(wire.call_tool, weather.build_server(), "weather", {"q": "Oslo"})
 
     assert anyio.run(outer).structured_content == {"result": "Oslo: around 12 and cloudy, maybe rain later."}
+
+
+def test_dump_turns_every_value_into_its_json_type():
+    import mcp_types
+
+    resource = mcp_types.Resource(uri="res://notes/1", name="note")
+    assert wire.dump(resource) == {"uri": "res://notes/1", "name": "note"}
+    assert type(wire.dump(resource)["uri"]) is str
+    assert wire.dump(({"k": resource}, 3, None)) == [{"k": {"uri": "res://notes/1", "name": "note"}}, 3, None]
+
+
+def test_to_json_spacing_and_unicode_written_out():
+    assert wire.to_json({"a": [1, "é"], "b": None}) == '{"a":[1,"é"],"b":null}'
+    assert wire.to_json({"a": 1, "b": "ü"}, indent=2) == '{\n  "a": 1,\n  "b": "ü"\n}'
+
+
+def test_tap_keeps_its_server_and_passes_through_items_without_a_message():
+    import anyio
+
+    server = weather.build_server()
+    assert wire.Tap(server).server is server
+
+    async def go():
+        frames = []
+        send, receive = anyio.create_memory_object_stream(2)
+        tapped = wire._TappedStream(receive, frames, "S->C")
+        problem = ValueError("a transport error travels as an item too")
+        await send.send(problem)
+        got = await tapped.receive()
+        await send.aclose()
+        await tapped.aclose()
+        return got, problem, frames
+
+    got, problem, frames = wire.run_sync(go)
+    assert got is problem and frames == []
+
+
+@pytest.mark.parametrize("era, first", [(wire.MODERN, "server/discover"), (wire.HANDSHAKE, "initialize")])
+def test_list_tools_and_call_tool_speak_the_era_asked_for(era, first):
+    tap = wire.Tap(weather.build_server())
+    assert [tool.name for tool in wire.run_sync(wire.list_tools, tap, era)] == ["weather", "get_daily_forecast"]
+    result = wire.run_sync(wire.call_tool, tap, "weather", {"q": "Oslo"}, era)
+    assert not result.is_error
+    assert [frame["method"] for d, frame in tap.frames if d == "C->S" and "method" in frame][0] == first
+    assert wire.requests_sent(tap.frames, first) == 2
+    assert wire.requests_sent(tap.frames, "tools/call") == 1
+    assert wire.requests_sent([("S->C", {"method": "tools/call"})], "tools/call") == 0
+
+
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_raw_arguments_sees_names_the_sdk_drops(era):
+    server = MCPServer("raw")
+
+    @server.tool()
+    def echo(city: str, ctx: Context) -> dict[str, list[str]]:
+        """Names the client sent."""
+        return {"sent": sorted(wire.raw_arguments(ctx))}
+
+    result = wire.run_sync(wire.call_tool, server, "echo", {"city": "Oslo", "citty": "x"}, era)
+    assert result.structured_content == {"sent": ["citty", "city"]}
+
+
+def test_client_cache_settings():
+    store = wire.shared_cache_store()
+    alone = wire.client_cache(share_public=True)
+    assert alone.share_public is True and alone.store is None
+    shared = wire.client_cache(store, user="ana", share_public=True, target="incidents")
+    assert (shared.store, shared.partition, shared.share_public, shared.target_id) == (store, "ana", True, "incidents")
+    anonymous = wire.client_cache(store)
+    assert (anonymous.partition, anonymous.share_public, anonymous.target_id) == ("default", False, "course")
+
+
+def counter_server():
+    """A server whose tool records which session made each call and how many calls were in flight at once."""
+    import anyio
+
+    server, state = MCPServer("counter"), {"now": 0, "most": 0}
+
+    @server.tool()
+    async def step(n: int) -> dict[str, int]:
+        """Record one call."""
+        state["now"] += 1
+        state["most"] = max(state["most"], state["now"])
+        await anyio.sleep(0.05)
+        state["now"] -= 1
+        return {"n": n}
+
+    return server, state
+
+
+@pytest.mark.parametrize("clients", [1, 3])
+def test_call_concurrently_makes_every_call_at_once_in_order(clients):
+    server, state = counter_server()
+    calls = [("step", {"n": n}) for n in range(6)]
+    results = wire.run_sync(wire.call_concurrently, server, calls, clients)
+    assert [result["structuredContent"] for result in results] == [{"n": n} for n in range(6)]
+    assert state["most"] == 6
+
+
+def test_call_concurrently_speaks_the_era_asked_for():
+    server, _ = counter_server()
+    tap = wire.Tap(server)  # one Tap carries one connection: one client
+    wire.run_sync(wire.call_concurrently, tap, [("step", {"n": 1}), ("step", {"n": 2})], 1, wire.HANDSHAKE)
+    assert wire.requests_sent(tap.frames, "initialize") == 1
+    assert wire.requests_sent(tap.frames, "tools/list") == 1 and wire.requests_sent(tap.frames, "tools/call") == 2

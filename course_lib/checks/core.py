@@ -62,7 +62,7 @@ def shown(text: Any, limit: int = 160) -> str:
     if len(text) <= limit:
         return text
     head = text[: limit - 50].rsplit(" ", 1)[0]
-    tail = text[-40:].split(" ", 1)[-1] if " " in text[-40:] else text[-40:]
+    tail = text[-40:].split(" ", 1)[-1]  # from the first word boundary in the last 40 characters, if any
     return f"{head} … {tail}"
 
 

@@ -45,8 +45,9 @@ def registered():
 
 
 def test_a_spec_refuses_two_rules_with_one_name():
-    with pytest.raises(ValueError, match="two rules share a name"):
+    with pytest.raises(ValueError) as error:
         core.spec(("a", "x", "y"), ("a", "z", "w"))
+    assert str(error.value) == "two rules share a name"
     assert [rule.name for rule in RULES] == ["typed", "bounded"] and RULES[1].states == "days between 1 and 7"
 
 
@@ -60,6 +61,12 @@ def test_a_spec_refuses_two_rules_with_one_name():
 ])
 def test_shown_keeps_long_text_on_one_line_without_cutting_words(text, limit, expected):
     assert core.shown(text, limit) == expected
+
+
+def test_shown_cuts_the_tail_at_its_first_word_boundary():
+    text = "h" * 60 + " " + "t" * 9 + " " + "e" * 30  # a space 41 characters from the end, another 31
+    assert core.shown(text, 100) == "h" * 50 + " … " + "e" * 30
+    assert core.shown("w " * 80) == ("w " * 80).strip() and len(core.shown("w " * 81)) < 160
 
 
 def test_a_passing_check_prints_and_records_what_it_verified(registered, recorded, capsys):
@@ -99,6 +106,19 @@ def test_a_rule_outside_the_spec_is_its_own_text_and_an_empty_finding_says_nothi
     assert failure.value.rule == ""
 
 
+def test_fail_outside_any_spec_and_a_long_finding(registered):
+    long = " ".join(f"word{i:03d}" for i in range(26))  # 207 characters: kept whole up to 220
+    token = core._current.set(ExerciseId(97, 1))
+    try:
+        failure = core.fail("a rule nobody registered", long)
+        assert failure.expected == "a rule nobody registered" and failure.found == long
+        for length in (220, 221):  # a finding is shown whole up to 220 characters
+            text = ("ab " * 80)[:length - 1] + "z"
+            assert (core.fail("x", text).found == text) is (length == 220)
+    finally:
+        core._current.reset(token)
+
+
 def test_require_does_not_compute_the_finding_when_the_condition_holds(registered):
     def check(answer):
         core.require(True, "typed", lambda: 1 / 0)
@@ -118,11 +138,25 @@ def test_a_stub_anywhere_is_not_done_with_its_todo(registered, recorded):
     message = ("Exercise 98.5 is not done yet: bound the days. Replace `raise NotImplementedError(...)` with your "
                "code, run that cell, then run this check again.")
     assert str(not_done.value) == message and not_done.value.expected == "bound the days"
+    assert (not_done.value.exercise, not_done.value.hint) == ("98.5", 'hints.show("98.5")')
     reached_outside = registered(6, lambda answer: answer())
     with pytest.raises(ExerciseNotDone, match="98.6 is not done yet: write your answer. Replace"):
         reached_outside(lambda: (_ for _ in ()).throw(NotImplementedError()))
     assert [(row["exercise"], row["status"], row["hint"]) for row in recorded()] == [
         ("98.5", "not done", 'hints.show("98.5")'), ("98.6", "not done", 'hints.show("98.6")')]
+
+
+@pytest.mark.parametrize("message, todo", [
+    ("return the MAX.", "return the MAX"),
+    ("TODO: call get_time: with UTC", "call get_time: with UTC"),
+    ("bound the days", "bound the days"),
+])
+def test_not_done_keeps_the_whole_todo(message, todo):
+    token = core._current.set(ExerciseId(97, 2))
+    try:
+        assert core.not_done(NotImplementedError(message)).expected == todo
+    finally:
+        core._current.reset(token)
 
 
 def test_a_learner_crash_and_a_check_crash_are_each_one_line(registered, recorded):
@@ -141,6 +175,10 @@ def test_a_learner_crash_and_a_check_crash_are_each_one_line(registered, recorde
     assert str(broken.value) == ("Exercise 98.9: the check could not use your answer: KeyError: 'missing'. "
                                  'Open hints.show("98.9") for a hint.')
     assert [row["status"] for row in recorded()] == ["failed", "failed", "failed"]
+    import functools
+
+    with pytest.raises(CheckFailed, match="expected your function\\(\\) to run; found it raised KeyError"):
+        registered(19, lambda answer: core.call_learner(answer))(functools.partial(crashes))
 
 
 def test_a_second_checker_for_one_exercise_is_refused(registered):
@@ -150,7 +188,11 @@ def test_a_second_checker_for_one_exercise_is_refused(registered):
 
 
 def test_build_server_wants_the_server_itself(registered):
-    registered(11, lambda factory: str(type(core.build_server(factory)).__name__))(lambda: MCPServer("x"))
+    names = []
+    registered(11, lambda factory: names.append(core.build_server(factory, "named").name) or "ok")(MCPServer)
+    assert names == ["named"]
+    with pytest.raises(CheckFailed, match=r"found str \(did you forget `return server`\?\)"):
+        registered(20, lambda factory: core.build_server(factory))(lambda: "server")
     with pytest.raises(CheckFailed, match=r"expected your function to return the MCPServer it built; "
                                           r"found NoneType \(did you forget `return server`\?\)"):
         registered(12, lambda factory: core.build_server(factory))(lambda: None)
@@ -233,24 +275,38 @@ def test_require_deliberate_names_a_hidden_crash_and_a_success(registered):
     assert ("expected days typed as an integer (when the city is unknown); found a hidden crash: plain raised a "
             "plain exception, so the model reads only 'Error executing tool plain' (raise ToolError with a message; "
             "lesson 03 shows why).") in str(hidden.value)
-    with pytest.raises(CheckFailed, match="; found a successful result: "):
-        registered(17, lambda answer: core.require_deliberate(fine, "fine", "typed"))(0)
+    with pytest.raises(CheckFailed) as success:
+        registered(17, lambda answer: core.require_deliberate(fine, "fine", "typed", "for city x"))(0)
+    assert success.value.expected == "days typed as an integer (for city x)"
+    assert success.value.found == 'a successful result: { "city": "x" }'
+    for length, cut in ((120, False), (121, True)):  # the result's text is shown up to 120 characters
+        text = ("ab " * 60)[:length - 1] + "z"
+        with pytest.raises(CheckFailed) as long_success:
+            registered(length - 99, lambda answer: core.require_deliberate(
+                {"content": [{"type": "text", "text": text}]}, "t", "typed"))(0)
+        assert long_success.value.expected == "days typed as an integer"
+        assert (long_success.value.found != f"a successful result: {text}") is cut
+        assert long_success.value.found.startswith("a successful result: ab ab")
     registered(18, lambda answer: core.require_deliberate(deliberate, "deliberate", "typed") or "ok")(0)
 
 
 def liar_server():
     """A low-level server whose structuredContent breaks the outputSchema it lists (the SDK client refuses it)."""
     import mcp_types
+    from mcp import MCPError
     from mcp.server import Server
 
     promise = {"type": "object", "properties": {"n": {"type": "integer"}}}
     listed = [mcp_types.Tool(name="liar", description="Lies.", output_schema=promise,
-                             input_schema={"type": "object", "properties": {}})]
+                             input_schema={"type": "object", "properties": {}}),
+              mcp_types.Tool(name="boom", description="A JSON-RPC error.", input_schema={"type": "object"})]
 
     async def list_tools(ctx, params):
         return mcp_types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx, params):
+        if params.name == "boom":
+            raise MCPError(-32602, f"boom refused: {params.arguments['why']}")
         text = mcp_types.TextContent(type="text", text='{"n": "many"}')
         return mcp_types.CallToolResult(content=[text], structured_content={"n": "many"})
 
@@ -258,14 +314,16 @@ def liar_server():
 
 
 def test_session_turns_what_the_client_refuses_into_results():
-    found = core.session(liar_server(), [("absent", {}), ("liar", {})])
-    assert found.names == ["liar"]
+    found = core.session(liar_server(), lambda tools: [("absent", {}), *[(tool["name"], {}) for tool in tools[:1]],
+                                                       ("boom", {"why": "bad id"})])
+    assert found.names == ["liar", "boom"]
     assert found.results[0] == {"isError": True, "content": [{"type": "text", "text": "no tool absent"}]}
     assert found.results[1] == {"clientError": "Invalid structured content returned by tool liar: "
                                                "'many' is not of type 'integer'"}
     assert core.outcome(found.results[1]) == ("the client refused the result: Invalid structured content returned "
                                               "by tool liar: 'many' is not of type 'integer'")
     assert core.refused(found.results[0]) and not core.refused(found.results[1])
+    assert found.results[2] == {"protocolError": "-32602 boom refused: bad id"}
 
 
 def test_outcome_and_refused_read_every_kind_of_result():
@@ -273,6 +331,12 @@ def test_outcome_and_refused_read_every_kind_of_result():
     assert core.refused({"protocolError": "-32602 x"})
     assert core.outcome({"structuredContent": {"a": 1}}) == 'a result: {"a": 1}'
     assert core.outcome({"isError": True, "content": [{"type": "text", "text": "no"}]}) == "an error: no"
+    for length in (120, 121):  # shown whole up to 120 characters
+        text = ("ab " * 60)[:length - 1] + "z"
+        shown = text if length == 120 else core.shown(text, 120)
+        assert " … " in shown or length == 120
+        assert core.outcome({"clientError": text}) == f"the client refused the result: {shown}"
+        assert core.outcome({"content": [{"type": "text", "text": text}]}) == f"a result: {shown}"
     assert not core.refused({"isError": False}) and not core.refused({})
 
 
@@ -293,6 +357,13 @@ class TestSchemas:
         assert schemas.resolve({"allOf": [{"type": "a"}, {"type": "b"}]}, root) == {"allOf": [{"type": "a"},
                                                                                              {"type": "b"}]}
         assert schemas.resolve({"$ref": "#/$defs/Missing"}, root) == {}
+
+    @pytest.mark.parametrize("hops, resolved", [(10, True), (11, False)])
+    def test_resolve_follows_at_most_ten_references(self, hops, resolved):
+        root = {"$defs": {f"D{i}": {"$ref": f"#/$defs/D{i + 1}"} for i in range(hops - 1)}}
+        root["$defs"][f"D{hops - 1}"] = {"type": "string"}
+        assert ("$ref" not in schemas.resolve({"$ref": "#/$defs/D0"}, root)) is resolved
+        assert schemas.resolve({"$ref": "#/components/schemas/D0"}, {}) == {}
 
     def test_resolve_stops_on_a_reference_loop(self):
         root = {"$defs": {"Loop": {"$ref": "#/$defs/Loop"}}}
@@ -337,6 +408,7 @@ class TestSchemas:
         ({"oneOf": [{"const": "a"}, {"type": "string"}]}, None),
         ({"type": "string"}, None),
         ({"anyOf": []}, None),
+        ({"oneOf": [{"const": 1}, {"const": 2}]}, [1, 2]),
     ])
     def test_choices(self, schema, expected):
         assert schemas.choices(schema) == expected
