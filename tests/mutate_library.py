@@ -8,7 +8,9 @@ A maintainer command, not part of the default test run (minutes per module on 2 
 
 Each group mutates some modules and runs only the tests that cover them (test selection keeps it fast). The
 run happens in a scratch copy of the course (mutmut writes a `mutants/` folder), so the working tree is never
-touched. The score is killed / (killed + survived); mutants no selected test reaches are reported apart.
+touched. The score is killed / (killed + survivors + mutants no selected test reaches); a survivor that no test
+could ever kill (it behaves exactly like the original) is listed with its reason in
+`tests/mutants_equivalent/library.toml` and left out; every other survivor is printed.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 0.80
 MUTMUT = str(Path(sys.executable).with_name("mutmut"))
 """mutmut's command, from the same environment as this Python (it has no `python -m mutmut`)."""
+EQUIVALENT = Path(__file__).with_name("mutants_equivalent") / "library.toml"
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "review": (["course_lib/review.py"], ["tests/test_review.py", "tests/test_review_poisoning.py"]),
     "tokens": (["course_lib/tokens.py"], ["tests/test_tokens.py"]),
@@ -35,10 +40,20 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
 }
 
 
-def run_group(name: str, sources: list[str], tests: list[str], keep: Path | None = None) -> dict:
-    """mutmut on one group in a scratch copy; its statistics (killed, survived, no_tests, ...).
+@dataclass(frozen=True)
+class Survivor:
+    """A mutant no selected test killed: mutmut's name, its function, the mutated line(s) and the whole diff."""
 
-    With `keep`, the copy stays in keep/<name> and keep/<name>.survivors.diff holds every survivor's diff.
+    name: str
+    function: str
+    mutated: str
+    diff: str
+
+
+def run_group(name: str, sources: list[str], tests: list[str], keep: Path | None = None) -> tuple[dict, list[Survivor]]:
+    """mutmut on one group in a scratch copy: its statistics (killed, survived, no_tests, ...) and its survivors.
+
+    With `keep`, the copy stays in keep/<name> (for `mutmut show`, `mutmut browse`).
     """
     with tempfile.TemporaryDirectory() as scratch:
         copy = (keep / name) if keep else Path(scratch) / "course"
@@ -57,25 +72,31 @@ def run_group(name: str, sources: list[str], tests: list[str], keep: Path | None
             'also_copy = ["tests", "notebooks", "solutions", "exercises", "README.md"]', ""])
         with (copy / "pyproject.toml").open("a", encoding="utf-8") as file:
             file.write(config)
-        mutmut = [MUTMUT]
-        subprocess.run([*mutmut, "run"], cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       timeout=3600)
-        subprocess.run([*mutmut, "export-cicd-stats"], cwd=copy, capture_output=True, timeout=600)
+        subprocess.run([MUTMUT, "run"], cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=7200)
+        subprocess.run([MUTMUT, "export-cicd-stats"], cwd=copy, capture_output=True, timeout=600)
         stats = copy / "mutants" / "mutmut-cicd-stats.json"
         if not stats.is_file():
             raise SystemExit(f"mutmut produced no statistics for {name}; run it by hand in a copy to see why")
-        if keep:
-            write_survivors(copy, keep / f"{name}.survivors.diff")
-        return json.loads(stats.read_text(encoding="utf-8"))
+        return json.loads(stats.read_text(encoding="utf-8")), survivors(copy)
 
 
-def write_survivors(copy: Path, target: Path) -> None:
-    """Every surviving mutant's diff, one after another, for a maintainer to kill or list as equivalent."""
+def survivors(copy: Path) -> list[Survivor]:
+    """Every surviving mutant of a finished run, with its diff."""
     listing = subprocess.run([MUTMUT, "results"], cwd=copy, capture_output=True, text=True, timeout=600).stdout
     names = [line.split(":")[0].strip() for line in listing.splitlines() if line.strip().endswith("survived")]
-    diffs = [subprocess.run([MUTMUT, "show", name], cwd=copy, capture_output=True, text=True, timeout=600).stdout
-             for name in names]
-    target.write_text("".join(f"### {name}\n{diff}\n" for name, diff in zip(names, diffs)), encoding="utf-8")
+    found = []
+    for name in names:
+        diff = subprocess.run([MUTMUT, "show", name], cwd=copy, capture_output=True, text=True, timeout=600).stdout
+        mutated = " | ".join(line[1:].strip() for line in diff.splitlines()
+                             if line.startswith("+") and not line.startswith("+++"))
+        found.append(Survivor(name, name.rsplit("__mutmut_", 1)[0], mutated, diff))
+    return found
+
+
+def equivalents() -> dict[tuple[str, str], str]:
+    """(function, mutated line) -> why that surviving mutant cannot be told apart from the original."""
+    entries = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8")).get("equivalent", [])
+    return {(entry["function"], entry["mutant"]): entry["reason"] for entry in entries}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,16 +112,32 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(MUTMUT).is_file():
         print("mutmut is not installed: pip install mutmut", file=sys.stderr)
         return 2
-    print(f"{'group':<13}{'mutants':>8}{'killed':>8}{'survived':>9}{'no test':>8}{'timeout':>8}{'score':>7}")
+    known, used = equivalents(), set()
+    print(f"{'group':<13}{'mutants':>8}{'killed':>8}{'equiv':>6}{'survived':>9}{'no test':>8}{'timeout':>8}"
+          f"{'score':>7}", flush=True)
     below = []
     for name in args.groups or list(GROUPS):
-        stats = run_group(name, *GROUPS[name], keep=args.keep.resolve() if args.keep else None)
-        judged = stats["killed"] + stats["survived"] + stats.get("timeout", 0)
-        score = (stats["killed"] + stats.get("timeout", 0)) / judged if judged else 1.0
+        keep = args.keep.resolve() if args.keep else None
+        stats, left = run_group(name, *GROUPS[name], keep=keep)
+        equivalent = [s for s in left if (s.function, s.mutated) in known]
+        used |= {(s.function, s.mutated) for s in equivalent}
+        unexplained = [s for s in left if s not in equivalent]
+        if keep:
+            (keep / f"{name}.survivors.diff").write_text(
+                "".join(f"### {s.name}\n{s.diff}\n" for s in unexplained), encoding="utf-8")
+        killed = stats["killed"] + stats.get("timeout", 0)
+        judged = killed + len(unexplained) + stats["no_tests"]  # a mutant no selected test reaches is not killed
+        score = killed / judged if judged else 1.0
         below += [name] if score < TARGET else []
-        print(f"{name:<13}{stats['total']:>8}{stats['killed']:>8}{stats['survived']:>9}{stats['no_tests']:>8}"
-              f"{stats.get('timeout', 0):>8}{score:>7.0%}", flush=True)
-    print(f"target: ≥ {TARGET:.0%} killed per group: {'met' if not below else 'NOT met for ' + ', '.join(below)}")
+        print(f"{name:<13}{stats['total']:>8}{stats['killed']:>8}{len(equivalent):>6}{len(unexplained):>9}"
+              f"{stats['no_tests']:>8}{stats.get('timeout', 0):>8}{score:>7.0%}", flush=True)
+        for s in unexplained:
+            print(f"    survived {s.function}: {s.mutated}")
+    print(f"score = killed / (killed + no test + survivors not listed in {EQUIVALENT.relative_to(ROOT)}); "
+          f"target ≥ {TARGET:.0%} per group: {'met' if not below else 'NOT met for ' + ', '.join(below)}")
+    if not args.groups:
+        for function, mutant in sorted(set(known) - used):
+            print(f"listed as equivalent but no longer surviving (remove it): {function}: {mutant}")
     return 0 if not below else 1
 
 

@@ -88,6 +88,20 @@ def test_dump_turns_every_value_into_its_json_type():
     resource = mcp_types.Resource(uri="res://notes/1", name="note")
     assert wire.dump(resource) == {"uri": "res://notes/1", "name": "note"}
     assert type(wire.dump(resource)["uri"]) is str
+
+    import datetime
+    import enum
+
+    import pydantic
+
+    class Level(enum.Enum):
+        HIGH = "high"
+
+    class Reply(pydantic.BaseModel):
+        at: datetime.date
+        level: Level
+
+    assert wire.dump(Reply(at=datetime.date(2026, 12, 1), level=Level.HIGH)) == {"at": "2026-12-01", "level": "high"}
     assert wire.dump(({"k": resource}, 3, None)) == [{"k": {"uri": "res://notes/1", "name": "note"}}, 3, None]
 
 
@@ -185,3 +199,6 @@ def test_call_concurrently_speaks_the_era_asked_for():
     wire.run_sync(wire.call_concurrently, tap, [("step", {"n": 1}), ("step", {"n": 2})], 1, wire.HANDSHAKE)
     assert wire.requests_sent(tap.frames, "initialize") == 1
     assert wire.requests_sent(tap.frames, "tools/list") == 1 and wire.requests_sent(tap.frames, "tools/call") == 2
+    by_default = wire.Tap(server)  # one client, the modern era
+    wire.run_sync(wire.call_concurrently, by_default, [("step", {"n": 3})])
+    assert wire.requests_sent(by_default.frames, "server/discover") == 1

@@ -323,6 +323,7 @@ def test_session_turns_what_the_client_refuses_into_results():
     assert core.outcome(found.results[1]) == ("the client refused the result: Invalid structured content returned "
                                               "by tool liar: 'many' is not of type 'integer'")
     assert core.refused(found.results[0]) and not core.refused(found.results[1])
+    assert core.session(liar_server(), [("absent", {})]).results == found.results[:1]
     assert found.results[2] == {"protocolError": "-32602 boom refused: bad id"}
 
 
@@ -357,6 +358,7 @@ class TestSchemas:
         assert schemas.resolve({"allOf": [{"type": "a"}, {"type": "b"}]}, root) == {"allOf": [{"type": "a"},
                                                                                              {"type": "b"}]}
         assert schemas.resolve({"$ref": "#/$defs/Missing"}, root) == {}
+        assert schemas.resolve({"$ref": "B"}, root) == {"type": "string", "enum": ["x"]}  # a bare name, no pointer
 
     @pytest.mark.parametrize("hops, resolved", [(10, True), (11, False)])
     def test_resolve_follows_at_most_ten_references(self, hops, resolved):
