@@ -10,7 +10,7 @@ Each group mutates some modules and runs only the tests that cover them (test se
 run happens in a scratch copy of the course (mutmut writes a `mutants/` folder), so the working tree is never
 touched. The score is killed / (killed + survivors + mutants no selected test reaches); a survivor that no test
 could ever kill (it behaves exactly like the original) is listed with its reason in
-`tests/mutants_equivalent/library.toml` and left out; every other survivor is printed.
+`tests/mutants_equivalent/course_lib/<group>.toml` and left out; every other survivor is printed.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = 0.80
 MUTMUT = str(Path(sys.executable).with_name("mutmut"))
 """mutmut's command, from the same environment as this Python (it has no `python -m mutmut`)."""
-EQUIVALENT = Path(__file__).with_name("mutants_equivalent") / "library.toml"
+EQUIVALENT = Path(__file__).with_name("mutants_equivalent") / "course_lib"
+"""One TOML file per group (`<group>.toml`) listing its equivalent mutants, each with its reason."""
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "review": (["course_lib/review.py"], ["tests/test_review.py", "tests/test_review_poisoning.py"]),
     "tokens": (["course_lib/tokens.py"], ["tests/test_tokens.py"]),
@@ -38,6 +39,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                     ["tests/checks/test_core.py", "tests/checks/test_l01_helpers.py"]),
     "servers": (["course_lib/servers/"], ["tests/servers/"]),
 }
+GROUPS.update({f"servers.{path.stem}": ([f"course_lib/servers/{path.name}"], ["tests/servers/"])
+               for path in sorted((ROOT / "course_lib" / "servers").glob("*.py"))})
+"""One server module at a time (`servers.workspace`), for working through a module's survivors; not run by default."""
+MAIN_GROUPS = ["review", "tokens", "wire", "checks-core", "servers"]
 
 
 @dataclass(frozen=True)
@@ -95,13 +100,15 @@ def survivors(copy: Path) -> list[Survivor]:
 
 def equivalents() -> dict[tuple[str, str], str]:
     """(function, mutated line) -> why that surviving mutant cannot be told apart from the original."""
-    entries = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8")).get("equivalent", [])
+    entries = [entry for path in sorted(EQUIVALENT.glob("*.toml"))
+               for entry in tomllib.loads(path.read_text(encoding="utf-8")).get("equivalent", [])]
     return {(entry["function"], entry["mutant"]): entry["reason"] for entry in entries}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("groups", nargs="*", help=f"module groups (default: all of {', '.join(GROUPS)})")
+    parser.add_argument("groups", nargs="*", help=f"module groups (default: {', '.join(MAIN_GROUPS)}; "
+                                                  "or one server module, e.g. servers.workspace)")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="keep each group's copy in DIR and write DIR/<group>.survivors.diff")
     args = parser.parse_args(argv)
@@ -116,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'group':<13}{'mutants':>8}{'killed':>8}{'equiv':>6}{'survived':>9}{'no test':>8}{'timeout':>8}"
           f"{'score':>7}", flush=True)
     below = []
-    for name in args.groups or list(GROUPS):
+    for name in args.groups or MAIN_GROUPS:
         keep = args.keep.resolve() if args.keep else None
         stats, left = run_group(name, *GROUPS[name], keep=keep)
         equivalent = [s for s in left if (s.function, s.mutated) in known]
