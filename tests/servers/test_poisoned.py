@@ -51,3 +51,14 @@ def test_the_rug_pull_changes_only_the_description():
     clean = [f.rule for f in review.review([before]) if f.rule.startswith("description-")]
     assert clean == []
     assert "description-instructions" in [f.rule for f in review.review([after])]
+
+
+@pytest.mark.parametrize("build, name", [(poisoned.build_server, "notes-helper"),
+                                         (poisoned.build_runbooks, "runbooks"),
+                                         (poisoned.build_runbooks_changed, "runbooks")])
+def test_each_server_reports_its_own_name(build, name):
+    async def server_name():
+        async with wire.connect(build()) as client:
+            return client.server_info.name
+
+    assert wire.run_sync(server_name) == name

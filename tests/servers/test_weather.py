@@ -102,3 +102,71 @@ def test_each_build_is_a_fresh_server():
     assert first is not second
     first.remove_tool("weather")
     assert list(definitions(second)) == ["weather", "get_daily_forecast"]
+
+
+# --- exact forecasts, defaults and refusals --------------------------------------------------------------
+
+OSLO_METRIC = [  # today's 8.0/2.0 °C plus the daily swing (0, +1.5, -2, +0.5, +3, -1, +2; half of it on the low)
+    {"date": "2026-10-02", "high": 8.0, "low": 2.0, "conditions": "rain"},
+    {"date": "2026-10-03", "high": 9.5, "low": 2.75, "conditions": "cloudy"},
+    {"date": "2026-10-04", "high": 6.0, "low": 1.0, "conditions": "cloudy"},
+    {"date": "2026-10-05", "high": 8.5, "low": 2.25, "conditions": "rain"},
+    {"date": "2026-10-06", "high": 11.0, "low": 3.5, "conditions": "cloudy"},
+    {"date": "2026-10-07", "high": 7.0, "low": 1.5, "conditions": "cloudy"},
+    {"date": "2026-10-08", "high": 10.0, "low": 3.0, "conditions": "rain"},
+]
+OSLO_IMPERIAL_HIGHS_LOWS = [(46.4, 35.6), (49.1, 37.0), (42.8, 33.8), (47.3, 36.0), (51.8, 38.3), (44.6, 34.7),
+                            (50.0, 37.4)]
+
+
+def test_a_week_in_oslo_in_celsius_day_by_day():
+    result = call(weather.build_server(), "get_daily_forecast", {"city": "oslo", "days": 7})
+    assert result["structuredContent"] == {"city": "Oslo", "units": "metric", "days": OSLO_METRIC}
+    assert [day.model_dump() for day in weather.fetch_metric_forecast("c-3143244", 7)] == OSLO_METRIC
+
+
+def test_a_week_in_oslo_in_fahrenheit_converts_both_high_and_low_to_one_decimal():
+    result = call(weather.build_server(), "get_daily_forecast", {"city": "Oslo", "days": 7, "units": "imperial"})
+    days = result["structuredContent"]["days"]
+    assert [(day["high"], day["low"]) for day in days] == OSLO_IMPERIAL_HIGHS_LOWS
+    assert [day["conditions"] for day in days] == [day["conditions"] for day in OSLO_METRIC]
+
+
+def test_the_backend_defaults_are_three_days_in_celsius():
+    forecast = weather.daily_forecast("Paris")
+    assert forecast.units == "metric"
+    assert [(day.date, day.high, day.low, day.conditions) for day in forecast.days] == [
+        ("2026-10-02", 16.0, 9.0, "cloudy"), ("2026-10-03", 17.5, 9.75, "clear"), ("2026-10-04", 14.0, 8.0, "rain")]
+
+
+def test_conversion_keeps_celsius_as_is_and_rounds_fahrenheit_to_one_decimal():
+    assert weather.convert_temperature(20.0, "metric") == 20.0
+    assert weather.convert_temperature(2.75, "metric") == 2.75
+    assert weather.convert_temperature(10.01, "imperial") == 50.0  # 50.018
+    assert weather.convert_temperature(2.75, "imperial") == 37.0  # 36.95
+
+
+def test_an_unknown_city_id_names_itself_in_the_backend_error():
+    with pytest.raises(KeyError) as raised:
+        weather.fetch_metric_forecast("c-0", 1)
+    assert raised.value.args == ("c-0",)
+
+
+def test_the_whole_refusal_for_an_empty_or_unknown_city():
+    server = weather.build_server()
+    assert text(call(server, "get_daily_forecast", {"city": "  "})) == (
+        "Error executing tool get_daily_forecast: city is empty. Pass one city name spelled out in full, "
+        "e.g. 'Denver'.")
+    assert text(call(server, "get_daily_forecast", {"city": " Atlantis "})) == (
+        "Error executing tool get_daily_forecast: Unknown city 'Atlantis'. Pass one city name spelled out in "
+        "full; this server knows: Denver, Des Moines, Nairobi, Oslo, Paris.")
+
+
+@pytest.mark.parametrize("build, name", [(weather.build_server, "weather"),
+                                         (weather.build_chain_server, "weather-chain")])
+def test_each_server_reports_its_own_name(build, name):
+    async def server_name():
+        async with wire.connect(build()) as client:
+            return client.server_info.name
+
+    assert wire.run_sync(server_name) == name
