@@ -22,6 +22,20 @@ def test_every_server_module_is_registered():
     assert modules == registered
 
 
+def test_every_entry_is_a_dotted_module_a_colon_and_a_factory_name():
+    for name, path in servers.REGISTRY.items():
+        module_name, factory_name = path.split(":")  # exactly one colon
+        assert module_name.startswith("course_lib.servers.") and all(
+            part.isidentifier() for part in module_name.split(".")) and factory_name.isidentifier(), name
+
+
+def test_factory_returns_the_registered_function_itself():
+    from course_lib.servers import evolving, weather
+
+    assert servers.factory("evolving-v2-safe") is evolving.build_v2_safe
+    assert servers.factory("weather-chain") is weather.build_chain_server
+
+
 def test_an_unknown_name_lists_the_known_ones():
     with pytest.raises(servers.UnknownServer, match="known servers: clock, deploy"):
         servers.build("nope")
