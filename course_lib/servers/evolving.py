@@ -260,10 +260,6 @@ def _search_props(tools: dict) -> dict:
     return tools["search_tickets"]["inputSchema"]["properties"]
 
 
-def _page_props(tools: dict) -> dict:
-    return tools["search_tickets"]["outputSchema"]["properties"]
-
-
 def _ticket_props(tools: dict, name: str = "get_ticket") -> dict:
     return tools[name]["outputSchema"]["properties"]
 

@@ -41,8 +41,14 @@ def test_an_unknown_name_lists_the_known_ones():
         servers.build("nope")
 
 
-def test_every_lesson_server_reports_the_course_version_in_server_info():
+def test_every_lesson_server_reports_its_name_and_the_course_version_in_server_info():
+    """The names are the ones committed with each server's contract (tests/servers/contracts/NAME.json)."""
+    import json
+    from pathlib import Path
+
     from course_lib import __version__, wire
+
+    contracts = Path(__file__).with_name("contracts")
 
     async def server_info(server):
         async with wire.connect(server) as client:
@@ -50,4 +56,5 @@ def test_every_lesson_server_reports_the_course_version_in_server_info():
 
     for name in servers.REGISTRY:
         info = wire.run_sync(server_info, servers.build(name))
-        assert (info.name, info.version) == (info.name, __version__) and info.name, name
+        committed = json.loads((contracts / f"{name}.json").read_text(encoding="utf-8"))["server"]["name"]
+        assert (info.name, info.version) == (committed, __version__), name
