@@ -63,3 +63,32 @@ def test_each_build_is_fresh(build):
     first, second = incidents.Store(), incidents.Store()
     call(build("ana", first), "search_incidents", {})
     assert build("ana", first) is not build("ana", first) and first is not second
+
+
+@pytest.mark.parametrize("build, name", [(incident_risky.build_server, "incident-risky"),
+                                         (incident_risky.build_pager_server, "incident-pager")])
+def test_each_desk_tells_a_host_the_name_lesson_08_labels_it_with(build, name):
+    async def server_name():
+        async with wire.connect(build()) as client:
+            return client.server_info.name
+
+    assert wire.run_sync(server_name) == name
+
+
+def test_close_incidents_with_a_list_closes_only_those_and_lists_every_incident_after():
+    store = incidents.Store()
+    result = call(incident_risky.build_server("ana", store), "close_incidents", {"incidentIds": ["INC-103"]})
+    assert [(i["incidentId"], i["status"]) for i in result["structuredContent"]["incidents"]] == [
+        ("INC-204", "open"), ("INC-103", "resolved"), ("INC-102", "resolved"), ("INC-101", "open")]
+    assert store.lookup("INC-301").status == "open"
+
+
+def test_close_incident_still_refuses_an_incident_the_caller_cannot_see():
+    store = incidents.Store()
+    result = call(incident_risky.build_server("ben", store), "close_incident",
+                  {"incidentId": "INC-204", "resolution": "fixed"})
+    assert result["isError"] is True
+    assert result["content"][0]["text"] == (
+        "Error executing tool close_incident: Incident INC-204 was not found, or you do not have access to it. "
+        "Use search_incidents to find the IDs you can see.")
+    assert store.lookup("INC-204").status == "open"

@@ -368,3 +368,293 @@ def test_risky_deploy_silently_targets_production_and_the_fix_requires_a_choice(
     assert risky_schema["properties"]["environment"]["default"] == "production"
     staged = call(deploy.build_server(), "start_deployment", {**forgot, "environment": "staging"})
     assert staged["structuredContent"]["environment"] == "staging"
+
+
+# --- the exact answers a model reads (lesson 05 shows them) --------------------------------------------
+
+CLOSED_101 = {"incidentId": "INC-101", "title": "Checkout latency above 2 s", "service": "checkout",
+              "severity": "sev2", "status": "resolved",
+              "notes": [{"noteId": "N1", "author": "ana", "text": "Latency rose after the 14:05 deploy of checkout 2.8.0."},
+                        {"noteId": "N2", "author": "ana", "text": "Closed as fixed."}]}
+UNUSABLE = ("Error executing tool close_incident: previewToken is not a preview you can apply (unknown, already "
+            "used, or issued to someone else). Call preview_close_incident for the change you want, show it to the "
+            "person, then call close_incident with its previewToken.")
+
+
+def session(server, planned: list[tuple[str, dict]]) -> list[dict]:
+    """Several calls on one server in one client session; each result in wire form."""
+
+    async def run() -> list[dict]:
+        async with wire.connect(server) as client:
+            return [wire.dump(await client.call_tool(name, arguments)) for name, arguments in planned]
+
+    return wire.run_sync(run)
+
+
+def preview_call(incident_id="INC-101", resolution="fixed") -> tuple[str, dict]:
+    return "preview_close_incident", {"incidentId": incident_id, "resolution": resolution}
+
+
+def close_call(token: str, incident_id="INC-101", resolution="fixed") -> tuple[str, dict]:
+    return "close_incident", {"incidentId": incident_id, "resolution": resolution, "previewToken": token}
+
+
+def test_the_preview_of_closing_inc_101_is_the_one_lesson_05_shows():
+    (preview,) = session(incidents.build_server("ana"), [preview_call()])
+    assert preview["structuredContent"] == {
+        "incidentId": "INC-101", "resolution": "fixed",
+        "change": "status open -> resolved, resolution fixed; title 'Checkout latency above 2 s', 1 note(s) kept",
+        "previewToken": "pv-e31782d8696b"}
+    (other,) = session(incidents.build_server("ben"), [preview_call("INC-103", "duplicate")])
+    assert other["structuredContent"]["change"] == ("status open -> resolved, resolution duplicate; "
+                                                    "title 'Search results are stale', 0 note(s) kept")
+
+
+def test_closing_with_a_preview_answers_exactly_as_lesson_05_shows():
+    server = incidents.build_server("ana")
+    (preview,) = session(server, [preview_call()])
+    token = preview["structuredContent"]["previewToken"]
+    other_incident, other_resolution, exact, again = session(server, [
+        close_call(token, "INC-103"), close_call(token, resolution="duplicate"), close_call(token), close_call(token)])
+    assert text(other_incident) == (
+        "Error executing tool close_incident: This preview was for closing INC-101 as fixed, but the call asks to "
+        "close INC-103 as fixed. Nothing was changed. Preview the exact change you want, then apply it with that "
+        "preview's token.")
+    assert text(other_resolution) == (
+        "Error executing tool close_incident: This preview was for closing INC-101 as fixed, but the call asks to "
+        "close INC-101 as duplicate. Nothing was changed. Preview the exact change you want, then apply it with "
+        "that preview's token.")
+    assert exact["isError"] is False and exact["structuredContent"] == CLOSED_101
+    assert again["isError"] is True and text(again) == UNUSABLE
+
+
+def test_a_stale_preview_and_a_resolved_incident_are_refused_naming_the_incident():
+    store = incidents.Store()
+    ana, ben = incidents.build_server("ana", store), incidents.build_server("ben", store)
+    (preview,) = session(ana, [preview_call("INC-103")])
+    session(ben, [("add_incident_note", note_args(incident="INC-103"))])
+    stale, resolved = session(ana, [close_call(preview["structuredContent"]["previewToken"], "INC-103"),
+                                    preview_call("INC-102")])
+    assert text(stale) == ("Error executing tool close_incident: INC-103 changed after this preview, so nothing "
+                           "was changed. Preview again so that the person sees the current state.")
+    assert text(resolved) == ("Error executing tool preview_close_incident: INC-102 is already resolved; there is "
+                              "nothing to close.")
+    assert [store.lookup(i).status for i in ("INC-102", "INC-103")] == ["resolved", "open"]
+
+
+def test_a_request_id_reused_for_another_note_is_named_in_the_refusal():
+    first, reused = session(incidents.build_server("ana"), [
+        ("add_incident_note", note_args()), ("add_incident_note", note_args(note="A different note."))])
+    assert first["structuredContent"] == {"incidentId": "INC-101", "noteId": "N2", "author": "ana",
+                                          "text": "Rolled back checkout to 2.7.9."}
+    assert text(reused) == (
+        f"Error executing tool add_incident_note: requestId {REQUEST} was already used for a different note, so "
+        f"nothing was changed. Use a new UUID for a new note; reuse a requestId only to retry exactly the same call.")
+
+
+# --- a preview token is bound to its caller, incident, resolution and the incident's state ---------------
+
+
+def test_each_previewed_change_gets_its_own_token_and_applies_only_itself():
+    store = incidents.Store()
+    ana, ben = incidents.build_server("ana", store), incidents.build_server("ben", store)
+    (fixed,) = session(ana, [preview_call()])
+    (by_ben,) = session(ben, [preview_call()])
+    duplicate, other_incident = session(ana, [preview_call(resolution="duplicate"), preview_call("INC-103")])
+    tokens = [r["structuredContent"]["previewToken"] for r in (fixed, by_ben, duplicate, other_incident)]
+    assert len(set(tokens)) == 4, tokens
+    closed_103, closed_101 = session(ana, [close_call(tokens[3], "INC-103"), close_call(tokens[0])])
+    assert closed_103["isError"] is False and closed_103["structuredContent"]["status"] == "resolved"
+    assert closed_101["isError"] is False and closed_101["structuredContent"] == CLOSED_101
+
+
+def test_a_preview_made_before_a_note_is_stale_and_a_fresh_preview_applies():
+    server = incidents.build_server("ana")
+    before, _, after = session(server, [preview_call(), ("add_incident_note", note_args()), preview_call()])
+    old, new = before["structuredContent"]["previewToken"], after["structuredContent"]["previewToken"]
+    assert old != new
+    assert after["structuredContent"]["change"].endswith("2 note(s) kept")
+    stale, closed = session(server, [close_call(old), close_call(new)])
+    assert "INC-101 changed after this preview" in text(stale)
+    assert closed["isError"] is False
+    assert [n["text"] for n in closed["structuredContent"]["notes"]] == [
+        "Latency rose after the 14:05 deploy of checkout 2.8.0.", "Rolled back checkout to 2.7.9.", "Closed as fixed."]
+
+
+@pytest.mark.parametrize("changes", [
+    [("update", "Checkout p99 above 2 s")],
+    [("note", "Rolled back."), ("update", "Checkout p99 above 2 s")],
+    [("note", "Rolled back."), ("note", "Scaled out."), ("update", "Checkout p99 above 2 s")],
+])
+def test_any_change_after_a_preview_voids_it(changes):
+    """A note through the desk or a new title through the overloaded tool on the same store: the person's
+    preview no longer shows the incident as it is."""
+    store = incidents.Store()
+    desk, overloaded = incidents.build_server("ana", store), incident_overloaded.build_server("ana", store)
+    (preview,) = session(desk, [preview_call()])
+    for n, (kind, value) in enumerate(changes):
+        if kind == "note":
+            session(desk, [("add_incident_note", note_args(note=value, request=f"{REQUEST[:-2]}{n:02}"))])
+        else:
+            session(overloaded, [("incident", {"action": "update", "id": "INC-101", "text": value})])
+    (stale,) = session(desk, [close_call(preview["structuredContent"]["previewToken"])])
+    assert stale["isError"] is True and "INC-101 changed after this preview" in text(stale)
+    assert store.lookup("INC-101").status == "open"
+
+
+def test_once_an_incident_is_closed_its_other_previews_stay_void():
+    server = incidents.build_server("ana")
+    fixed, duplicate = session(server, [preview_call(), preview_call(resolution="duplicate")])
+    closed, _, second = session(server, [
+        close_call(fixed["structuredContent"]["previewToken"]),
+        ("add_incident_note", note_args(note="Post-mortem scheduled.")),
+        close_call(duplicate["structuredContent"]["previewToken"], resolution="duplicate")])
+    assert closed["isError"] is False
+    assert second["isError"] is True and "INC-101 changed after this preview" in text(second)
+    (read,) = session(server, [("get_incident", {"incidentId": "INC-101"})])
+    assert [n["text"] for n in read["structuredContent"]["notes"]] == [
+        "Latency rose after the 14:05 deploy of checkout 2.8.0.", "Closed as fixed.", "Post-mortem scheduled."]
+
+
+@pytest.mark.parametrize("backend", ["memory", "sqlite"])
+def test_both_backends_issue_the_same_tokens_for_the_same_history(backend, tmp_path):
+    """Lesson 05: `SqliteStore` has the same methods and answers as the lesson's store, preview tokens included."""
+    from course_lib.incident_store import SqliteStore
+
+    store = incidents.Store() if backend == "memory" else SqliteStore(tmp_path / "desk.db")
+    ana, ben = incidents.build_server("ana", store), incidents.build_server("ben", store)
+    tokens = [r["structuredContent"]["previewToken"] for r in session(ana, [preview_call()])]
+    session(ana, [("add_incident_note", note_args())])
+    tokens += [r["structuredContent"]["previewToken"] for r in session(ana, [preview_call()])]
+    tokens += [r["structuredContent"]["previewToken"] for r in session(ben, [preview_call()])]
+    session(ben, [("add_incident_note", note_args(note="Ben's note."))])
+    tokens += [r["structuredContent"]["previewToken"] for r in session(ana, [preview_call()])]
+    assert tokens == ["pv-e31782d8696b", "pv-638e4af3a4f8", "pv-b8694466e451", "pv-4ad419231940"]
+
+
+# --- the store itself -----------------------------------------------------------------------------------
+
+
+def test_a_store_search_defaults_to_the_ten_newest_open_incidents_by_number():
+    store = incidents.Store()
+    for number in (7, 99, 1000, 1500, 2000, 2500, 3000, 3500, 4000):  # INC-99 is older than INC-1000
+        store._records[f"INC-{number}"] = incidents.Record(f"INC-{number}", "acme", f"Queue backlog {number}",
+                                                           "inventory", "sev4", "open")
+    assert [i.incidentId for i in store.search("ana").incidents] == [
+        "INC-4000", "INC-3500", "INC-3000", "INC-2500", "INC-2000", "INC-1500", "INC-1000", "INC-204", "INC-103",
+        "INC-101"]
+    assert [i.incidentId for i in store.search("ben", "backlog", True, 20).incidents] == [
+        "INC-4000", "INC-3500", "INC-3000", "INC-2500", "INC-2000", "INC-1500", "INC-1000", "INC-99", "INC-7"]
+    assert store.search("gil").incidents == [incidents.IncidentSummary(
+        incidentId="INC-301", title="Checkout returns HTTP 500", service="checkout", severity="sev2", status="open")]
+
+
+def test_the_notes_of_an_unknown_incident_are_empty():
+    store = incidents.Store()
+    assert store.notes("INC-999") == []
+    assert store.notes("INC-204") == [incidents.Note(noteId="N1", author="ana", text="Key revoked; reviewing access logs.")]
+
+
+def test_an_unknown_user_is_refused_listing_the_users():
+    with pytest.raises(UnknownName) as refused:
+        incidents.Store().user("eve")
+    assert str(refused.value) == "unknown user 'eve'; users: ana, ben, gil"
+
+
+def test_a_slow_store_waits_once_per_note_write_and_a_fast_one_never(monkeypatch):
+    waits: list[float] = []
+    monkeypatch.setattr(incidents.time, "sleep", waits.append)  # no real waiting
+    fast = incidents.Store()
+    assert fast.write_delay == 0.0
+    fast.add_note_once("ana", "INC-101", "Checked the pods.", REQUEST)
+    assert waits == []
+    slow = incidents.Store(write_delay=0.25)
+    slow.add_note_once("ana", "INC-101", "Checked the pods.", REQUEST)
+    slow.add_note_once("ana", "INC-101", "Checked the pods.", REQUEST)  # a retry never reaches the database
+    slow.add_note_once("ana", "INC-103", "Restarted the indexer.", OTHER_REQUEST)
+    assert waits == [0.25, 0.25]
+
+
+def test_pages_are_numbered_within_each_organization():
+    store = incidents.Store()
+    sent = [(user, store.page(user, service, message)) for user, service, message in [
+        ("ana", "checkout", "p99 up"), ("gil", "search", "index stale"), ("ben", "auth", "logins failing"),
+        ("ana", "payments", "bank down")]]
+    assert [(user, page.pageId, page.oncall) for user, page in sent] == [
+        ("ana", "PG-1", "ana"), ("gil", "PG-1", "gil"), ("ben", "PG-2", "ana"), ("ana", "PG-3", "ben")]
+    assert [page.message for page in store.pages("acme")] == ["p99 up", "logins failing", "bank down"]
+    assert [page.message for page in store.pages("globex")] == ["index stale"]
+
+
+# --- how the server is built: a store file, tokens, its name -------------------------------------------
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_a_store_path_keeps_the_desk_in_a_sqlite_file(tmp_path, as_text):
+    from course_lib.incident_store import SqliteStore
+
+    path = tmp_path / "desk.db"
+    session(incidents.build_server("ana", str(path) if as_text else path), [("add_incident_note", note_args())])
+    assert [n.text for n in SqliteStore(path).notes("INC-101")] == [
+        "Latency rose after the 14:05 deploy of checkout 2.8.0.", "Rolled back checkout to 2.7.9."]
+
+
+TOKENS = {"tok-ana-5b1f0c9e7d2a4e61": "ana", "tok-ben-93c4e8a1f6b2d705": "ben"}
+
+
+def test_with_tokens_a_call_that_carries_none_is_refused_saying_how_to_connect(tmp_path):
+    token_file = tmp_path / "tokens.txt"
+    token_file.write_text("".join(f"{token} {user}\n" for token, user in TOKENS.items()))
+    for tokens in (TOKENS, token_file):
+        (result,) = session(incidents.build_server("ana", tokens=tokens), [("get_incident", {"incidentId": "INC-101"})])
+        assert result["isError"] is True and "structuredContent" not in result
+        assert text(result) == ("Error executing tool get_incident: This server needs a bearer token: connect over "
+                                "HTTP with an Authorization: Bearer <token> header.")
+
+
+def test_a_token_for_an_unknown_user_is_a_setup_error():
+    with pytest.raises(UnknownName, match=r"^unknown user 'eve'; users: ana, ben, gil$"):
+        incidents.build_server("ana", tokens={**TOKENS, "tok-eve-000000000000000": "eve"})
+
+
+def test_over_http_each_request_acts_as_its_tokens_user_and_one_without_a_token_gets_401():
+    """In process (an ASGI transport, no socket): the SDK's token check, then the tools as the token's user."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    store = incidents.Store()
+    server = incidents.build_server("ana", store, tokens=TOKENS)  # `user` is not used with tokens
+    url = "http://127.0.0.1:8000/mcp"
+
+    async def run():
+        app = server.streamable_http_app()
+        async with server.session_manager.run():
+            transport = httpx2.ASGITransport(app=app)
+            async with httpx2.AsyncClient(transport=transport) as http:
+                refused = await http.post(url, headers={"Accept": "application/json, text/event-stream"}, json={
+                    "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": "get_incident", "arguments": {"incidentId": "INC-101"}}})
+            async with httpx2.AsyncClient(transport=transport,
+                                          headers={"Authorization": "Bearer tok-ben-93c4e8a1f6b2d705"}) as http:
+                async with wire.connect(streamable_http_client(url, http_client=http)) as client:
+                    name = client.server_info.name
+                    answers = [wire.dump(await client.call_tool(tool, arguments)) for tool, arguments in [
+                        ("search_incidents", {}), ("get_incident", {"incidentId": "INC-204"}),
+                        ("add_incident_note", note_args(incident="INC-103"))]]
+        return refused, name, answers
+
+    refused, name, (search, secret, note) = wire.run_sync(run)
+    assert refused.status_code == 401
+    assert refused.json() == {"error": "invalid_token", "error_description": "Authentication required"}
+    assert name == "incidents"
+    assert [i["incidentId"] for i in search["structuredContent"]["incidents"]] == ["INC-103", "INC-101"]
+    assert text(secret) == "Error executing tool get_incident: " + NOT_FOUND.format(id="INC-204")
+    assert note["structuredContent"]["author"] == "ben" and store.notes("INC-103")[-1].author == "ben"
+
+
+def test_the_desk_tells_a_host_its_name():
+    async def name(server):
+        async with wire.connect(server) as client:
+            return client.server_info.name
+
+    assert wire.run_sync(name, incidents.build_server("gil")) == "incidents"
