@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +114,130 @@ def test_spec_server_reports_an_unknown_tool_as_a_protocol_error(era):
     assert known.structured_content["order_number"] == "ORD-1042"
     assert json.loads(known.content[0].text) == known.structured_content
     assert bad.is_error and "ORD-1042" in bad.content[0].text
+
+
+# --- exact wording, names and the spec server's listing (what a model and a lesson read) ------------------
+
+CONTRACTS = Path(__file__).with_name("contracts")
+
+
+def _server_name(server) -> str:
+    async def go():
+        async with wire.connect(server) as client:
+            return client.server_info.name
+
+    return wire.run_sync(go)
+
+
+@pytest.mark.parametrize("factory, name", [
+    (failures.build_server, "order-desk"),
+    (lambda: failures.build_fragile_server("json-error"), "order-desk-json-error"),
+    (lambda: failures.build_fragile_server("raw-message"), "order-desk-raw-message"),
+    (failures.build_spec_server, "order-desk-spec"),
+])
+def test_desks_introduce_themselves_by_name(factory, name):
+    assert _server_name(factory()) == name
+
+
+def test_unknown_arguments_are_named_sorted_cut_short_and_at_most_five():
+    store = orders.OrderStore()
+    arguments = {"order_number": "ORD-1043", "urgent": True, "reason": "moved house", "force": True,
+                 "notify_customer_by_email_and_sms_before_cancelling": True, "dryRun": True, "confirm": True}
+    result = wire.run_sync(wire.call_tool, failures.build_server(store), "cancel_order", arguments)
+    assert result.is_error is True
+    assert result.content[0].text == (
+        "Error executing tool cancel_order: Unknown argument(s) 'confirm', 'dryRun', 'force', "
+        "'notify_customer_by_email_and_sms_before_', 'reason'. cancel_order takes only: order_number, dry_run. "
+        "Fix the names and call again; nothing was changed.")
+    assert store.record("ORD-1043").status == "packed"
+
+
+@pytest.mark.parametrize("number, status, says", [
+    ("ORD-1042", "shipped", "ORD-1042 has already shipped, so it can no longer be cancelled. Nothing was changed. "
+                            "Tell the person they can return it after delivery."),
+    ("ORD-1044", "delivered", "ORD-1044 has already been delivered, so it can no longer be cancelled. "
+                              "Nothing was changed. Tell the person they can return it after delivery."),
+])
+def test_shipped_and_delivered_orders_are_refused_word_for_word(number, status, says):
+    store = orders.OrderStore()
+    server = failures.build_server(store)
+    for dry_run in (True, False):
+        result = wire.run_sync(wire.call_tool, server, "cancel_order", {"order_number": number, "dry_run": dry_run})
+        assert result.is_error is True
+        assert result.content[0].text == f"Error executing tool cancel_order: {says}"
+    row = store.record(number)
+    assert row.status == status and row.audit_log[-1].action != "status set to cancelled"
+
+
+def test_cancel_changes_the_backend_once_and_a_repeat_changes_nothing():
+    store = orders.OrderStore()
+    first = failures.cancel(store, "ORD-1045", dry_run=False)
+    assert first.model_dump() == {"order_number": "ORD-1045", "dry_run": False, "status": "cancelled"}
+    row = store.record("ORD-1045")
+    assert [entry.action for entry in row.audit_log[-2:]] == ["invoice issued", "status set to cancelled"]
+    again = failures.cancel(store, "ORD-1045", dry_run=False)
+    assert again.model_dump() == {"order_number": "ORD-1045", "dry_run": False, "status": "cancelled"}
+    assert len(store.record("ORD-1045").audit_log) == 6, "a repeat is not logged again"
+
+
+def test_fragile_server_names_the_styles_it_knows():
+    with pytest.raises(ValueError) as caught:
+        failures.build_fragile_server("quiet")
+    assert str(caught.value) == "unknown style 'quiet'; use one of json-error, plain-exception, raw-message"
+
+
+def test_spec_server_lists_one_get_order_tool_with_the_orders_output_schema():
+    listed = wire.dump(wire.run_sync(wire.list_tools, failures.build_spec_server()))
+    committed = json.loads((CONTRACTS / "orders.json").read_text(encoding="utf-8"))["tools"][0]
+    assert committed["name"] == "get_order"
+    assert listed == [{
+        "name": "get_order",
+        "description": "Status and items of one of the signed-in customer's orders.",
+        "inputSchema": {"type": "object",
+                        "properties": {"order_number": {"type": "string", "pattern": "^ORD-[0-9]{4}$"}},
+                        "required": ["order_number"]},
+        "outputSchema": committed["outputSchema"],
+    }]
+
+
+ORD_1042_TEXT = """{
+  "order_number": "ORD-1042",
+  "status": "shipped",
+  "expected_delivery": "2026-10-05",
+  "carrier": "Parcelline",
+  "tracking_code": "PL-558120",
+  "lines": [
+    {
+      "sku": "KB-101",
+      "name": "Mechanical keyboard",
+      "quantity": 1
+    },
+    {
+      "sku": "CB-220",
+      "name": "USB-C cable, 2 m",
+      "quantity": 2
+    }
+  ]
+}"""
+
+
+def test_spec_server_answers_tool_calls_as_results_with_their_own_words():
+    async def go():
+        async with wire.connect(failures.build_spec_server()) as client:
+            return [await client.call_tool("get_order", arguments) for arguments in (
+                {"order_number": "ORD-1042"}, {"order_number": "ORD-1050"}, {"order_number": orders.ARCHIVED},
+                {"order_number": 1042}, {})]
+
+    known, foreign, down, number, empty = wire.run_sync(go)
+    assert (known.is_error, known.content[0].text) == (False, ORD_1042_TEXT)
+    assert known.structured_content["tracking_code"] == "PL-558120"
+    assert (foreign.is_error, foreign.content[0].text) == (True, (
+        "Order 'ORD-1050' was not found for this customer. Check the number with the person "
+        "(it looks like ORD-1042), or call list_orders to see their orders."))
+    assert foreign.structured_content is None
+    assert (down.is_error, down.content[0].text) == (True, (
+        "The order service could not read ORD-1066 just now (a temporary outage). Nothing was changed. "
+        "Try again in a minute; if it keeps failing, tell the person the details are unavailable."))
+    for refused in (number, empty):
+        assert (refused.is_error, refused.content[0].text) == (
+            True, "order_number is required: a string such as 'ORD-1042'.")
