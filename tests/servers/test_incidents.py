@@ -658,3 +658,16 @@ def test_the_desk_tells_a_host_its_name():
             return client.server_info.name
 
     assert wire.run_sync(name, incidents.build_server("gil")) == "incidents"
+
+
+def test_every_write_moves_the_version_on_by_exactly_one():
+    """A preview is bound to the version it saw; the version counts writes, one each."""
+    store = incidents.Store()
+    start = store.lookup("INC-101").version
+    store.overwrite("ana", "INC-101", title="Renamed")
+    store.append_note("ana", "INC-101", "A note.")
+    preview = store.preview_close("ana", "INC-101", "fixed")
+    store.close("ana", "INC-101", "fixed", preview.previewToken)
+    assert store.lookup("INC-101").version == start + 3
+    store.overwrite("ana", "INC-101", status="open")
+    assert store.lookup("INC-101").version == start + 4
