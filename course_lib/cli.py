@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from course_lib import lazy_imports
 from course_lib.errors import CourseError, UsageError
 
 REQUIRED = ("mcp", "mcp-types", "pydantic", "jupyterlab", "ipykernel", "nbval", "matplotlib", "tiktoken",
@@ -444,6 +445,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    lazy_imports.defer_iri_grammar()  # before nbformat or the MCP client imports jsonschema
     try:
         args = parser().parse_args(argv)
         return args.run(args)

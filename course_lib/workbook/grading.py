@@ -44,6 +44,9 @@ def submissions(folder: Path) -> list[tuple[str, Path]]:
 def _worker(path: str, cell_timeout: int, results) -> None:
     """In the worker process: check one notebook and send back its outcomes (or the one-line reason it could not)."""
     os.setsid()  # the kernel nbval starts joins this process group, so a timeout kills both
+    from course_lib.lazy_imports import defer_iri_grammar
+
+    defer_iri_grammar()  # before nbformat imports jsonschema
     from course_lib.errors import CourseError
     from course_lib.workbook import runner
 
