@@ -103,3 +103,14 @@ class ServedOverHttp:
 
 def errors_of(cell) -> list:
     return [output for output in cell.get("outputs", []) if output.output_type == "error"]
+
+
+def server_info(server):
+    """What the server tells a real client about itself in the handshake (`serverInfo`: name, version)."""
+    from course_lib import wire
+
+    async def ask():
+        async with wire.connect(server) as client:
+            return client.server_info
+
+    return wire.run_sync(ask)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import server_info
+
 from course_lib import wire
 from course_lib.servers import clock
 
@@ -46,8 +48,4 @@ def test_an_unknown_city_is_refused_with_the_known_ones_listed(city):
 
 
 def test_the_server_introduces_itself_as_clock():
-    async def server_name(server):
-        async with wire.connect(server) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(server_name, clock.build_server()) == "clock"
+    assert server_info(clock.build_server()).name == "clock"

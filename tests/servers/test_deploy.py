@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import server_info
+
 from course_lib import wire
 from course_lib.servers import deploy
 
@@ -57,8 +59,4 @@ def test_releases_reads_what_runs_and_records_each_deployment():
 
 @pytest.mark.parametrize("build", [deploy.build_server, deploy.build_risky_server])
 def test_both_servers_call_themselves_deploy(build):
-    async def server_name():
-        async with wire.connect(build()) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(server_name) == "deploy"
+    assert server_info(build()).name == "deploy"

@@ -9,7 +9,7 @@ import pytest
 from course_lib import review, tokens, wire
 from course_lib.errors import UnknownName
 from course_lib.servers import documents
-from conftest import call, definitions, text
+from conftest import call, definitions, text, server_info
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
 
@@ -249,8 +249,4 @@ def test_an_unknown_user_is_told_the_known_ones():
 
 
 def test_the_server_calls_itself_documents():
-    async def name():
-        async with wire.connect(documents.build_server()) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(name) == "documents"
+    assert server_info(documents.build_server()).name == "documents"

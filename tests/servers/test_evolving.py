@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from conftest import definitions
+from conftest import definitions, server_info
 from course_lib import contract, wire
 from course_lib.servers import evolving
 
@@ -86,13 +86,9 @@ def test_every_version_reads_the_seeded_tickets_and_names_an_unknown_id(build, g
 def test_every_version_is_a_quiet_server_named_helpdesk():
     from course_lib import __version__
 
-    async def server_info(server):
-        async with wire.connect(server) as client:
-            return client.server_info
-
     for build in (evolving.build_v1, evolving.build_v2_breaking, evolving.build_v2_safe, evolving.build_v2_transition):
         server = build()
-        info = wire.run_sync(server_info, server)
+        info = server_info(server)
         assert (info.name, info.version, server.settings.log_level) == ("helpdesk", __version__, "WARNING")
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from course_lib import protocol, review, wire
 from course_lib.servers import failures, orders
-from conftest import call, text
+from conftest import call, text, server_info
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
 
@@ -121,14 +121,6 @@ def test_spec_server_reports_an_unknown_tool_as_a_protocol_error(era):
 CONTRACTS = Path(__file__).with_name("contracts")
 
 
-def _server_name(server) -> str:
-    async def go():
-        async with wire.connect(server) as client:
-            return client.server_info.name
-
-    return wire.run_sync(go)
-
-
 @pytest.mark.parametrize("factory, name", [
     (failures.build_server, "order-desk"),
     (lambda: failures.build_fragile_server("json-error"), "order-desk-json-error"),
@@ -136,7 +128,7 @@ def _server_name(server) -> str:
     (failures.build_spec_server, "order-desk-spec"),
 ])
 def test_desks_introduce_themselves_by_name(factory, name):
-    assert _server_name(factory()) == name
+    assert server_info(factory()).name == name
 
 
 def test_unknown_arguments_are_named_sorted_cut_short_and_at_most_five():

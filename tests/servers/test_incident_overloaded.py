@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from conftest import text
+from conftest import text, server_info
 from course_lib import wire
 from course_lib.servers import incident_overloaded, incidents
 
@@ -36,11 +36,7 @@ def answer(result: dict) -> dict:
 def test_the_server_is_the_incident_desk_a_host_trusts_by_name():
     """Lesson 05's careful host trusts {"incidents", "incident-desk"}: the name a host sees in serverInfo."""
 
-    async def name():
-        async with wire.connect(incident_overloaded.build_server()) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(name) == "incident-desk"
+    assert server_info(incident_overloaded.build_server()).name == "incident-desk"
 
 
 @pytest.mark.parametrize("arguments, refusal", [

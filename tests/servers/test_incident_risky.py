@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import server_info
+
 from course_lib import wire
 from course_lib.servers import incident_risky, incidents
 
@@ -68,11 +70,7 @@ def test_each_build_is_fresh(build):
 @pytest.mark.parametrize("build, name", [(incident_risky.build_server, "incident-risky"),
                                          (incident_risky.build_pager_server, "incident-pager")])
 def test_each_desk_tells_a_host_the_name_lesson_08_labels_it_with(build, name):
-    async def server_name():
-        async with wire.connect(build()) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(server_name) == name
+    assert server_info(build()).name == name
 
 
 def test_close_incidents_with_a_list_closes_only_those_and_lists_every_incident_after():

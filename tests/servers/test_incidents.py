@@ -16,7 +16,7 @@ import pytest
 from course_lib import review, wire
 from course_lib.errors import UnknownName
 from course_lib.servers import deploy, incident_overloaded, incidents
-from conftest import call, definitions, text
+from conftest import call, definitions, text, server_info
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
 REQUEST = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
@@ -653,11 +653,7 @@ def test_over_http_each_request_acts_as_its_tokens_user_and_one_without_a_token_
 
 
 def test_the_desk_tells_a_host_its_name():
-    async def name(server):
-        async with wire.connect(server) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(name, incidents.build_server("gil")) == "incidents"
+    assert server_info(incidents.build_server("gil")).name == "incidents"
 
 
 def test_every_write_moves_the_version_on_by_exactly_one():

@@ -11,7 +11,7 @@ import pytest
 from mcp_types import ToolAnnotations
 from pydantic import ValidationError
 
-from conftest import call, definitions, text
+from conftest import call, definitions, text, server_info
 from course_lib import wire
 from course_lib.servers import ops
 
@@ -47,11 +47,7 @@ def test_the_toolbox_is_called_ops_and_sends_no_annotations_by_default():
     assert list(tools) == list(ops.TOOL_NAMES)
     assert [name for name, tool in tools.items() if "annotations" in tool] == []
 
-    async def server_name():
-        async with wire.connect(server) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(server_name) == "ops"
+    assert server_info(server).name == "ops"
 
 
 def test_given_annotations_reach_the_wire_whether_objects_or_wire_form_dicts():

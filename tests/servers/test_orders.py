@@ -8,7 +8,7 @@ import pytest
 
 from course_lib import review, wire
 from course_lib.servers import orders
-from conftest import call, definitions, text
+from conftest import call, definitions, text, server_info
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
 SECRETS = ("sk_demo_", "corp.internal", "ada.lovelace@", "88231", "audit_log", "svc-fulfilment")
@@ -199,11 +199,7 @@ def test_rows_further_down_the_table_have_their_own_ids_times_and_actors():
 
 @pytest.mark.parametrize("factory, name", [(orders.build_server, "orders"), (orders.build_raw_server, "orders-raw")])
 def test_servers_introduce_themselves_by_name(factory, name):
-    async def server_name():
-        async with wire.connect(factory()) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(server_name) == name
+    assert server_info(factory()).name == name
 
 
 def test_refusals_read_word_for_word():

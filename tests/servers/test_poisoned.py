@@ -6,7 +6,7 @@ import pytest
 
 from course_lib import host, review, wire
 from course_lib.servers import poisoned
-from conftest import call, definitions
+from conftest import call, definitions, server_info
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
 
@@ -57,8 +57,4 @@ def test_the_rug_pull_changes_only_the_description():
                                          (poisoned.build_runbooks, "runbooks"),
                                          (poisoned.build_runbooks_changed, "runbooks")])
 def test_each_server_reports_its_own_name(build, name):
-    async def server_name():
-        async with wire.connect(build()) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(server_name) == name
+    assert server_info(build()).name == name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT, definitions
+from conftest import ROOT, definitions, server_info
 from course_lib import servers
 
 
@@ -46,15 +46,10 @@ def test_every_lesson_server_reports_its_name_and_the_course_version_in_server_i
     import json
     from pathlib import Path
 
-    from course_lib import __version__, wire
+    from course_lib import __version__
 
     contracts = Path(__file__).with_name("contracts")
-
-    async def server_info(server):
-        async with wire.connect(server) as client:
-            return client.server_info
-
     for name in servers.REGISTRY:
-        info = wire.run_sync(server_info, servers.build(name))
+        info = server_info(servers.build(name))
         committed = json.loads((contracts / f"{name}.json").read_text(encoding="utf-8"))["server"]["name"]
         assert (info.name, info.version) == (committed, __version__), name

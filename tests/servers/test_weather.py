@@ -6,7 +6,7 @@ import pytest
 
 from course_lib import review, wire
 from course_lib.servers import clock, weather
-from conftest import call, definitions, text
+from conftest import call, definitions, text, server_info
 
 ERAS = pytest.mark.parametrize("era", wire.ERAS)
 
@@ -165,8 +165,4 @@ def test_the_whole_refusal_for_an_empty_or_unknown_city():
 @pytest.mark.parametrize("build, name", [(weather.build_server, "weather"),
                                          (weather.build_chain_server, "weather-chain")])
 def test_each_server_reports_its_own_name(build, name):
-    async def server_name():
-        async with wire.connect(build()) as client:
-            return client.server_info.name
-
-    assert wire.run_sync(server_name) == name
+    assert server_info(build()).name == name
