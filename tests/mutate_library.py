@@ -34,7 +34,7 @@ EQUIVALENT = Path(__file__).with_name("mutants_equivalent") / "course_lib"
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "review": (["course_lib/review.py"], ["tests/test_review.py", "tests/test_review_poisoning.py"]),
     "tokens": (["course_lib/tokens.py"], ["tests/test_tokens.py"]),
-    "wire": (["course_lib/wire.py"], ["tests/test_wire.py", "tests/test_protocol.py"]),
+    "wire": (["course_lib/wire.py"], ["tests/test_wire.py", "tests/test_protocol.py", "tests/test_lazy_imports.py"]),
     "checks-core": (["course_lib/checks/core.py", "course_lib/checks/schemas.py"],
                     ["tests/checks/test_core.py", "tests/checks/test_l01_helpers.py"]),
     "servers": (["course_lib/servers/"], ["tests/servers/"]),
