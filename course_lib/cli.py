@@ -213,10 +213,16 @@ def cmd_lessons(args) -> int:
     total_teaching = total_exercises = 0
     for lesson in manifest.lessons():
         path = lesson.notebook(root)
-        meta = nbformat.read(path, as_version=4).metadata.get("course", {}) if path.is_file() else {}
+        notebook = nbformat.read(path, as_version=4) if path.is_file() else None
+        meta = notebook.metadata.get("course", {}) if notebook else {}
         teaching, exercises = lesson.teaching, lesson.exercise_minutes
         total_teaching, total_exercises = total_teaching + teaching, total_exercises + exercises
         print(f"{lesson.number}  {lesson.title}  ({teaching} min teaching, {exercises} min exercises)")
+        if notebook:
+            found = manifest.estimate(notebook)
+            optional = f"; appendix {found.appendix_minutes:.0f} min, optional" if found.appendix_words else ""
+            print(f"      estimate {found.minutes:.0f} min: {found.words:,} words at {manifest.WORDS_PER_MINUTE}/min, "
+                  f"{found.code_cells} code cells at {manifest.MINUTES_PER_CODE_CELL} min{optional}")
         if args.detail:
             for label, key in (("objective", "objectives"), ("key point", "keypoints")):
                 for number, line in enumerate(meta.get(key, []), 1):

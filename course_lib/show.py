@@ -395,3 +395,27 @@ def columns(left: str, right: str, labels: tuple[str, str] = ("left", "right"), 
 def text(value: str) -> Rendered:
     """Text as printed, but wrapped by the browser at word boundaries (JupyterLab breaks printed lines anywhere)."""
     return Rendered(value, f'<pre style="{PRE}">{html.escape(value)}</pre>')
+
+
+# --- the code a helper hides ---------------------------------------------------------------------
+
+
+def source(obj: Any) -> Rendered:
+    """The real source of a course function, class or method, headed by where it lives.
+
+    Lessons use it to show the lines that are the lesson's point where a helper would hide them:
+    the text is read from the module itself, so what a learner reads is what runs.
+    """
+    import inspect
+    import textwrap
+    from pathlib import Path
+
+    target = inspect.unwrap(obj)
+    module = inspect.getmodule(target)
+    where = module.__name__ if module else "?"
+    name = getattr(target, "__qualname__", getattr(target, "__name__", repr(target)))
+    parts = Path(inspect.getsourcefile(target) or "").parts
+    path = "/".join(parts[parts.index("course_lib"):]) if "course_lib" in parts else where
+    code = textwrap.dedent(inspect.getsource(target)).rstrip("\n")
+    title = f"{path} · {name}"
+    return Rendered(f"{title}\n{code}", _card(f"<i>{html.escape(title)}</i>{_pre(code, ';white-space:pre')}"))

@@ -45,3 +45,18 @@ def test_result_shows_error_state_and_both_forms():
 def test_frames_shorten_long_strings():
     rendered = repr(show.frames([("C->S", {"text": "x" * 300})], max_string=10))
     assert rendered == 'C->S {"text": "xxxxxxxxxx…(+290 chars)"}'
+
+
+def test_source_shows_the_running_code_with_where_it_lives():
+    from course_lib.servers import weather as module
+
+    shown = show.source(module.build_server)
+    lines = repr(shown).splitlines()
+    assert lines[0] == "course_lib/servers/weather.py · build_server"
+    assert lines[1].startswith("def build_server(")  # dedented, the def line first
+    import inspect
+
+    assert "\n".join(lines[1:]) == inspect.getsource(module.build_server).rstrip("\n")
+    assert "&lt;{tag} style=" in show.source(show._td)._repr_html_()  # the code is escaped, not markup
+    method = repr(show.source(show.Rendered.__repr__)).splitlines()
+    assert method[:2] == ["course_lib/show.py · Rendered.__repr__", "def __repr__(self) -> str:"]

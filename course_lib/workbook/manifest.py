@@ -7,6 +7,7 @@ compares the manifest with the course folder and names every file, checker or hi
 from __future__ import annotations
 
 import importlib.util
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,6 +18,45 @@ from course_lib.workbook.ids import ExerciseId, lesson_code
 
 MANIFEST = Path(__file__).with_name("lessons.toml")
 FOLDERS = ("notebooks", "exercises", "solutions")
+WORDS_PER_MINUTE = 130
+MINUTES_PER_CODE_CELL = 1.5
+"""A learner reads prose at about 130 words a minute and needs about 1.5 minutes to run a cell and read its output."""
+APPENDIX = re.compile(r"#+\s*Appendix\b", re.IGNORECASE)
+"""A markdown cell opening with this heading starts the optional part of a lesson: not in its minutes."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The minutes a learner needs for a notebook, from its markdown words and its code cells."""
+
+    words: int
+    code_cells: int
+    appendix_words: int = 0
+    appendix_code_cells: int = 0
+
+    @property
+    def minutes(self) -> float:
+        """Minutes for the lesson itself, up to any appendix."""
+        return self.words / WORDS_PER_MINUTE + self.code_cells * MINUTES_PER_CODE_CELL
+
+    @property
+    def appendix_minutes(self) -> float:
+        """Minutes for the optional appendix (0 without one)."""
+        return self.appendix_words / WORDS_PER_MINUTE + self.appendix_code_cells * MINUTES_PER_CODE_CELL
+
+
+def estimate(notebook: dict) -> Estimate:
+    """Estimate a notebook (as nbformat or plain JSON) the way `course lessons` reports it."""
+    counts = {False: [0, 0], True: [0, 0]}  # in the appendix? -> [words, code cells]
+    appendix = False
+    for cell in notebook["cells"]:
+        text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "markdown":
+            appendix = appendix or bool(APPENDIX.match(text.lstrip()))
+            counts[appendix][0] += len(text.split())
+        elif cell["cell_type"] == "code" and text.strip():
+            counts[appendix][1] += 1
+    return Estimate(*counts[False], *counts[True])
 
 
 @dataclass(frozen=True)
