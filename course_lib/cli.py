@@ -155,51 +155,106 @@ def resolve_notebook(target: str) -> Path:
     return found.notebook(course_root(None), "exercises")
 
 
+def _course_root_or_none(given: str | None) -> Path | None:
+    """The course folder whose setup and check cells count (`--root`, or found from here); None outside one."""
+    try:
+        return course_root(given)
+    except UsageError:
+        if given:
+            raise
+        return None
+
+
 def cmd_check(args) -> int:
-    from course_lib.workbook import runner
+    from course_lib.workbook import build, runner, sandbox
 
     path = resolve_notebook(args.notebook)
-    outcomes = runner.check(path, timeout=args.timeout)
+    root = _course_root_or_none(args.root)
+    stem = runner.lesson_stem(path, build.read(path))
+    reference = runner.reference_for(stem, root) if stem else None
+    outcomes = runner.check(path, timeout=args.timeout, reference=reference)
     if not outcomes:
         raise UsageError(f"{path} has no exercise check cells")
     if args.json:
         print(json.dumps([dataclasses.asdict(outcome) for outcome in outcomes], ensure_ascii=False))
         return 0 if all(outcome.status == "passed" for outcome in outcomes) else 1
-    width = max(len(o.exercise) for o in outcomes)
-    for outcome in outcomes:
-        print(f"{outcome.symbol} {outcome.exercise:<{width}}  {outcome.status:<8}  {_brief(outcome)}")
+    for line in check_table(outcomes):
+        print(line)
     done = sum(outcome.status == "passed" for outcome in outcomes)
-    print(f"{done} of {len(outcomes)} exercises passed in {path.name}")
+    print(f"{done} of {len(outcomes)} exercises passed in {path.name}.")
+    if any(outcome.status == "not done" for outcome in outcomes):
+        print("⏳ not done: replace `raise NotImplementedError(...)` in that exercise's cell with your code, "
+              "save the notebook and run `course check` again.")
+    print(sandbox.available().note)
     return 0 if done == len(outcomes) else 1
 
 
-def _brief(outcome) -> str:
-    """An outcome's message without the "Exercise N.M" prefix the table already shows."""
-    for prefix in (f"Exercise {outcome.exercise}: ", f"Exercise {outcome.exercise} "):
-        if outcome.message.startswith(prefix):
-            return outcome.message[len(prefix):]
-    return outcome.message
+def check_table(outcomes, width: int | None = None) -> list[str]:
+    """`course check`'s table: one row per exercise, its detail wrapped under it, a `course hint` pointer."""
+    import shutil
+    import textwrap
+
+    width = width or max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
+    ids = max(len(o.exercise) for o in outcomes)
+    statuses = max(len(o.status) for o in outcomes)
+    lines = []
+    for outcome in outcomes:
+        lead = f"{outcome.symbol} {outcome.exercise:<{ids}}  {outcome.status:<{statuses}}  "
+        detail = brief(outcome)
+        if outcome.status != "passed" and outcome.exercise != "*":
+            detail += f" (course hint {outcome.exercise})"
+        indent = " " * (len(lead) + 1)  # the symbol is two columns wide
+        lines += textwrap.wrap(detail, width, initial_indent=lead, subsequent_indent=indent,
+                               break_long_words=False, break_on_hyphens=False) or [lead.rstrip()]
+    return lines
+
+
+def brief(outcome) -> str:
+    """An outcome's message without what the table already shows: the exercise, "is not done yet", the
+    notebook-only hint call and the stub instructions (said once below the table)."""
+    text = outcome.message
+    for prefix in (f"Exercise {outcome.exercise} is not done yet: ", f"Exercise {outcome.exercise}: ",
+                   f"Exercise {outcome.exercise} "):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+            break
+    for tail in (" Replace `raise NotImplementedError(...)` with your code, run that cell, then run this check "
+                 "again.", f" Open {outcome.hint} for a hint." if outcome.hint else None):
+        if tail and tail in text:
+            text = text.replace(tail, "")
+    return text.strip()
 
 
 def cmd_grade(args) -> int:
-    from course_lib.workbook import grading
+    from course_lib.workbook import grading, sandbox
 
     folder = Path(args.folder)
     if not folder.is_dir():
         raise UsageError(f"no such folder: {folder}")
     if not grading.submissions(folder):
         raise UsageError(f"{folder} holds no .ipynb files")
+    root = course_root(args.root)
     out = Path(args.out) if args.out else folder
-    out.mkdir(parents=True, exist_ok=True)
-    rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot write the reports to {out}: {error.strerror or type(error).__name__}") from None
+    note = sandbox.available().note
+    rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root)
     grading.write_csv(rows, out / "grades.csv")
-    grading.write_html(rows, out / "grades.html")
+    grading.write_html(rows, out / "grades.html", note)
     students, columns, cells = grading.pivot(rows)
+    scores = grading.scores(rows)
     width = max(len(s) for s in [*students, "student"])
-    print(f"{'student':<{width}}  " + "".join(f"{c:<5}" for c in columns).rstrip())
+    print(f"{'student':<{width}}  " + "".join(f"{c:<5}" for c in columns) + "passed")
     for student in students:  # each symbol is two terminal columns wide; "· " matches it
         marks = [cells[(student, c)].symbol if (student, c) in cells else "· " for c in columns]
-        print(f"{student:<{width}}  " + "".join(f"{mark}   " for mark in marks).rstrip())
+        passed, total = scores[student]
+        print(f"{student:<{width}}  " + "".join(f"{mark}   " for mark in marks) + f"{passed}/{total}")
+    print("Legend:")
+    for line in grading.legend_lines():
+        print(f"  {line}")
+    print(note)
     print(f"{len(students)} student(s), {len(columns)} exercise column(s): {out / 'grades.csv'}, {out / 'grades.html'}")
     return 0
 
@@ -393,14 +448,16 @@ def parser() -> argparse.ArgumentParser:
     build.set_defaults(run=cmd_build)
     check = sub.add_parser("check", help="run a notebook's exercise checks and print a table")
     check.add_argument("notebook", help="a notebook path, or a lesson number such as 01")
-    check.add_argument("--timeout", type=int, default=60, help="seconds per cell (default 60)")
+    check.add_argument("--timeout", type=int, default=60, help="seconds per cell and per check (default 60)")
     check.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    check.add_argument("--root", help="the course folder whose check cells count (default: found from here)")
     check.set_defaults(run=cmd_check)
     grade = sub.add_parser("grade", help="check every notebook in a folder; write grades.csv and grades.html")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
     grade.add_argument("--out", help="where to write the reports (default: the folder itself)")
     grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
     grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
+    grade.add_argument("--root", help="the instructor's course folder, with solutions/ (default: found from here)")
     grade.set_defaults(run=cmd_grade)
     lessons = sub.add_parser("lessons", help="the lesson plan: minutes per lesson, objectives and key points")
     lessons.add_argument("--detail", action="store_true", help="also list objectives and key points")
