@@ -244,21 +244,29 @@ _BUILTIN_BASES = (ValueError, TypeError, RuntimeError, AttributeError, LookupErr
 _learner_classes: dict[str, type] = {}
 
 
-def learner_exception(name: Any, message: Any) -> LearnerRaised:
-    """The grader's stand-in for an exception of the learner's: a `LearnerRaised` with the same type name.
+def learner_exception(path: Any, message: Any) -> LearnerRaised:
+    """The grader's stand-in for an exception raised in the kernel: a `LearnerRaised` with the same type name.
 
-    A `NotImplementedError` (a stub) is one too, so a check reports "not done"; a few builtin types keep
-    their builtin base, so `except ValueError` still catches what it would in process.
+    `path` is the type's "module:qualname". A `NotImplementedError` (a stub) is one too, so a check reports
+    "not done"; a few builtin types and the course's own error types keep that base, so `except ValueError`
+    or `except CheckFailed` catches here what it would in process. Nothing else of the kernel's type is used.
     """
-    name = name if isinstance(name, str) and _NAME.fullmatch(name) else "Exception"
-    if name not in _learner_classes:
+    text = path if isinstance(path, str) else ""
+    module_name, _, qualname = text.rpartition(":") if ":" in text else ("", "", text)
+    name = qualname.rpartition(".")[2]
+    name = name if _NAME.fullmatch(name) else "Exception"
+    key = f"{module_name}:{name}"
+    if key not in _learner_classes:
         bases: tuple[type, ...] = (LearnerRaised,)
         builtin = {cls.__name__: cls for cls in (NotImplementedError, *_BUILTIN_BASES)}.get(name)
-        if builtin is not None:
+        course = getattr(sys.modules.get(module_name), qualname, None) if module_name.startswith("course_lib.") \
+            and _TYPE_PATH.fullmatch(text) else None
+        if builtin is not None and module_name in ("", "builtins"):
             bases += (builtin,)
-        _learner_classes[name] = type(name, bases, {"__module__": "learner"})
-    text = message if isinstance(message, str) else ""
-    return _learner_classes[name](text[:2000])
+        elif isinstance(course, type) and issubclass(course, Exception):
+            bases += (course,)
+        _learner_classes[key] = type(name, bases, {"__module__": module_name or "learner"})
+    return _learner_classes[key](message[:2000] if isinstance(message, str) else "")
 
 
 def _exception_data(error: BaseException) -> dict:
@@ -496,12 +504,17 @@ def _short_type(value: Any) -> str:
 # --- the grader's side -----------------------------------------------------------------------------------
 
 
-class RemoteFunction(_Proxy):
-    """The learner's function (or any callable) in the kernel: calling it calls it there."""
+class _Remote(_Proxy):
+    """Something of the learner's: its class is named after the kernel's type, its repr is the kernel's."""
 
-    def __init__(self, endpoint: _Endpoint, number: int, type_name: str, name: str):
-        super().__init__(endpoint, number, type_name)
-        self.__name__ = self.__qualname__ = name
+    shown = ""
+
+    def __repr__(self) -> str:
+        return self.shown
+
+
+class RemoteFunction(_Remote):
+    """The learner's function (or any callable) in the kernel: calling it calls it there."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._endpoint.request("call", id=self._id, args=self._endpoint.encode(list(args), True),
@@ -513,7 +526,7 @@ class RemoteFunction(_Proxy):
         return found if isinstance(found, dict) else {}
 
 
-class RemoteAwaitable(_Proxy):
+class RemoteAwaitable(_Remote):
     """What calling the learner's `async def` returned: awaiting it runs it to the end in the kernel."""
 
     def __await__(self):
@@ -525,7 +538,7 @@ class RemoteAwaitable(_Proxy):
         return await anyio.to_thread.run_sync(lambda: self._endpoint.request("await", id=self._id))
 
 
-class RemoteServer(_Proxy):
+class RemoteServer(_Remote):
     """The learner's MCP server in the kernel, reached over a real MCP transport (`wire.connect` takes it)."""
 
     @asynccontextmanager
@@ -543,8 +556,20 @@ class RemoteServer(_Proxy):
             yield streams
 
 
-class RemoteObject(_Proxy):
+class RemoteObject(_Remote):
     """Anything else of the learner's: it can be passed back, never looked into."""
+
+
+_REMOTE_KINDS = {"function": RemoteFunction, "awaitable": RemoteAwaitable, "server": RemoteServer,
+                 "object": RemoteObject}
+_remote_classes: dict[tuple[type, str], type] = {}
+
+
+def _remote_class(base: type, type_name: str) -> type:
+    """A subclass of `base` named `type_name`, so `type(x).__name__` reads as it would in process."""
+    if (base, type_name) not in _remote_classes:
+        _remote_classes[base, type_name] = type(type_name, (base,), {"__module__": "learner"})
+    return _remote_classes[base, type_name]
 
 
 class GraderBridge(_Endpoint):
@@ -714,27 +739,20 @@ class GraderBridge(_Endpoint):
         return {"$": "ref", "id": self._lend(value), "kind": kind, "type": _short_type(value)}
 
     def _proxy(self, data: dict) -> Any:
-        number, kind = data.get("id"), data.get("kind")
-        if not isinstance(number, int):
-            raise BoundaryError("a reference without its number")
-        type_name = data.get("type") if isinstance(data.get("type"), str) and _NAME.fullmatch(data["type"]) \
-            else "object"
-        if kind == "function":
-            name = data.get("name") if isinstance(data.get("name"), str) and _NAME.fullmatch(data["name"]) \
-                else "your function"
-            return RemoteFunction(self, number, type_name, name)
-        if kind == "awaitable":
-            return RemoteAwaitable(self, number, type_name)
-        if kind == "server":
-            return RemoteServer(self, number, type_name)
-        if kind == "object":
-            return RemoteObject(self, number, type_name)
-        raise BoundaryError("a reference of an unknown kind")
+        number, base = data.get("id"), _REMOTE_KINDS.get(data.get("kind"))
+        if not isinstance(number, int) or base is None:
+            raise BoundaryError("a reference without its number or of an unknown kind")
+        type_name = data["type"] if isinstance(data.get("type"), str) and _NAME.fullmatch(data["type"]) else "object"
+        made = _remote_class(base, type_name)(self, number, type_name)
+        made.shown = data["repr"][:200] if isinstance(data.get("repr"), str) else f"<{type_name}>"
+        if base is RemoteFunction:
+            name = data.get("name")
+            made.__name__ = made.__qualname__ = name if isinstance(name, str) and _NAME.fullmatch(name) else "function"
+        return made
 
     def _exception(self, data: Any) -> BaseException:
         data = data if isinstance(data, dict) else {}
-        name = str(data.get("type", "")).rpartition(":")[2].rpartition(".")[2]
-        return learner_exception(name, data.get("message"))
+        return learner_exception(data.get("type"), data.get("message"))
 
     # what the runner asks
 
@@ -841,6 +859,10 @@ class KernelAgent(_Endpoint):
         found = {"$": "ref", "id": self._lend(value), "kind": kind, "type": _short_type(value)}
         if kind == "function":
             found["name"] = getattr(value, "__name__", None) or _short_type(value)
+        try:
+            found["repr"] = repr(value)[:200]
+        except Exception:  # a learner's __repr__ that fails: the type name is enough
+            pass
         return found
 
     def _proxy(self, data: dict) -> Any:

@@ -18,11 +18,12 @@ import re
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from course_lib.errors import BadFile
-from course_lib.workbook import build, outcomes
+from course_lib.workbook import build, outcomes, sandbox
 from course_lib.workbook.ids import ExerciseId
 from course_lib.workbook.outcomes import Outcome
 
@@ -202,37 +203,111 @@ def reference_for(stem: str, root: Path | None):
 # --- running the plan ----------------------------------------------------------------------------------
 
 
-def check(path: Path, timeout: float = 60, reference=None, budget: float | None = None) -> list[Outcome]:
+def check(path: Path, timeout: float = 60, reference=None, budget: float | None = None,
+          limits: sandbox.Limits = sandbox.Limits()) -> list[Outcome]:
     """Grade one notebook: each exercise's outcome, in course order.
 
     `reference` is the course's student version of this notebook (its setup and check cells are the ones
     that count); without it the submission's own cells are used as they are. `timeout` bounds each cell and
-    each check, `budget` (if given) the whole notebook.
+    each check, `budget` (if given) the whole notebook; `limits` are the kernel's resource limits.
     """
     submission = build.read(path)
     steps = plan(submission, reference if reference is not None else submission)
     with tempfile.TemporaryDirectory(prefix="course-") as scratch, \
             contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        return _Run(Path(scratch), steps, timeout, budget).outcomes()
+        return _Run(steps, timeout, budget).outcomes(Path(scratch), limits)
+
+
+@contextlib.contextmanager
+def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits()) -> Iterator[tuple]:
+    """A started confined kernel with the grader's agent in it, and the grader's side of the bridge.
+
+    `KernelDied` if the kernel or its agent does not come up within START_SECONDS.
+    """
+    from course_lib.workbook import boundary, kernel
+
+    with kernel.Kernel(run_dir, limits) as running:
+        bridge = boundary.GraderBridge(run_dir)
+        running.on_death = bridge.close
+        try:
+            running.start(START_SECONDS)
+            started = running.run(bridge.agent_code(), START_SECONDS)
+            if started.status != "ok":
+                raise kernel.KernelDied(running.death() if running.exit_code is not None else
+                                        f"the grader's agent did not start in the kernel: {started.ename}")
+            try:
+                bridge.wait_for_agent(START_SECONDS)
+            except boundary.BridgeClosed as error:
+                raise kernel.KernelDied(str(error)) from None
+            yield running, bridge
+        finally:
+            bridge.close("the run is over")
+
+
+def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeout: float) -> Outcome:
+    """Run the course's checker for `exercise` here on the kernel's values of `names`, within `timeout` seconds.
+
+    A check that outlives its time stops the kernel; the outcome then says `timeout` (or `kernel died` when
+    the kernel died during it). A check whose MCP connection broke, or whose kernel stopped answering, failed.
+    """
+    done: list[Outcome] = []
+    worker = threading.Thread(target=_run_checker, args=(exercise, names, bridge, done), daemon=True,
+                              name=f"course-check-{exercise}")
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        running.stop(f"the check of exercise {exercise} ran longer than {timeout:.0f} s")
+        worker.join(STOP_SECONDS)
+        return Outcome(str(exercise), "timeout", f"the check did not finish within {timeout:.0f} s")
+    if running.exit_code is not None:
+        return Outcome(str(exercise), "kernel died", f"{running.death()} during the check")
+    outcome = done[0] if done else Outcome(str(exercise), "failed", "the check stopped without a verdict")
+    if bridge.broken:
+        outcome = Outcome(str(exercise), "failed", f"the connection to your server broke: {bridge.broken}",
+                          exercise.hint_call)
+        bridge.broken = None
+    elif bridge.closed and outcome.status == "passed":
+        outcome = Outcome(str(exercise), "failed", f"the kernel stopped answering: {bridge.closed}")
+    return outcome
+
+
+def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> None:
+    """In a worker thread: look the answer up in the kernel, run the course's checker on it, keep its outcome."""
+    from course_lib import checks
+    from course_lib.workbook import boundary
+
+    try:
+        answers = [bridge.lookup(name) for name in names]
+    except NameError as error:
+        done.append(Outcome(str(exercise), "failed", f"the check cell stopped before checking: NameError: "
+                                                     f"{error} (run the exercise cell above the check first)"))
+        return
+    except boundary.BoundaryError as error:
+        done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
+        return
+    with outcomes.collecting() as found:
+        try:
+            checks.registered(exercise)(*answers)
+        except BaseException:  # the outcome is recorded either way; a failed check raises here by design
+            pass
+    if found:
+        done.append(found[-1])
 
 
 class _Run:
-    """One graded run of a plan in its own kernel."""
+    """One graded run of a plan: its steps in order, until the end or until the kernel stops."""
 
-    def __init__(self, run_dir: Path, steps: Plan, timeout: float, budget: float | None):
-        self.run_dir, self.steps, self.cell_limit = run_dir, steps, timeout
+    def __init__(self, steps: Plan, timeout: float, budget: float | None):
+        self.steps, self.cell_limit = steps, timeout
         self.deadline = None if budget is None else time.monotonic() + budget
         self.found: dict[ExerciseId, Outcome] = {}
         self.stopped: Outcome | None = None  # once set, every exercise not yet checked gets it
 
-    def outcomes(self) -> list[Outcome]:
-        from course_lib.workbook import boundary, kernel
+    def outcomes(self, run_dir: Path, limits: sandbox.Limits) -> list[Outcome]:
+        from course_lib.workbook import kernel
 
-        with kernel.Kernel(self.run_dir) as running:
-            bridge = boundary.GraderBridge(self.run_dir)
-            running.on_death = bridge.close
-            try:
-                self._start(running, bridge)
+        try:
+            with learner_kernel(run_dir, limits) as (running, bridge):
                 for step in self.steps.steps:
                     if self.stopped is not None:
                         break
@@ -240,8 +315,8 @@ class _Run:
                         self._check(step, running, bridge)
                     else:
                         self._cell(step, running)
-            finally:
-                bridge.close("the run is over")
+        except kernel.KernelDied as error:
+            self._stop("kernel died", str(error))
         return [self.found.get(exercise) or self._not_checked(exercise) for exercise in self.steps.exercises]
 
     @property
@@ -257,27 +332,12 @@ class _Run:
         return Outcome(str(exercise), "skipped" if self.stopped.status == "kernel died" else self.stopped.status,
                        f"not checked: {self.stopped.message}")
 
-    def _start(self, running, bridge) -> None:
-        from course_lib.workbook import kernel
-
-        try:
-            running.start(START_SECONDS)
-            started = running.run(bridge.agent_code(), START_SECONDS)
-            if started.status != "ok":
-                raise kernel.KernelDied(f"the grader's agent did not start in the kernel ({started.status} "
-                                        f"{started.ename})")
-            bridge.wait_for_agent(START_SECONDS)
-        except Exception as error:  # a kernel that cannot start is this notebook's problem, reported per exercise
-            self._stop("kernel died", str(error) if running.exit_code is None else running.death())
-
-    def _stop(self, status: str, message: str, exercise: ExerciseId | None = None) -> None:
+    def _stop(self, status: str, message: str) -> None:
+        """Stop the run: the next exercise not yet checked gets this outcome, the later ones `_not_checked`."""
         self.stopped = Outcome("*", status, message)
-        if exercise is not None:
-            self.found[exercise] = Outcome(str(exercise), status, message)
-        else:
-            first = next((e for e in self.steps.exercises if e not in self.found), None)
-            if first is not None:
-                self.found[first] = Outcome(str(first), status, message)
+        first = next((e for e in self.steps.exercises if e not in self.found), None)
+        if first is not None:
+            self.found[first] = Outcome(str(first), status, message)
 
     def _cell(self, source: str, running) -> None:
         limit = self.timeout
@@ -289,53 +349,11 @@ class _Run:
 
     def _check(self, step: Check, running, bridge) -> None:
         exercise, names = check_call(step.source)
-        done: list[Outcome] = []
-        worker = threading.Thread(target=self._run_checker, args=(exercise, names, bridge, done), daemon=True,
-                                  name=f"course-check-{exercise}")
-        limit = self.timeout
-        worker.start()
-        worker.join(limit)
-        if worker.is_alive():
-            running.stop(f"the check of exercise {exercise} ran longer than {limit:.0f} s")
-            worker.join(STOP_SECONDS)
-            self._stop("timeout", f"the check did not finish within {limit:.0f} s", exercise)
-            return
-        if running.exit_code is not None:
-            self._stop("kernel died", f"{running.death()} during the check", exercise)
-            return
-        outcome = done[0] if done else Outcome(str(exercise), "failed", "the check stopped without a verdict")
-        if bridge.closed and outcome.status == "passed":
-            outcome = Outcome(str(exercise), "failed", f"the kernel stopped answering: {bridge.closed}")
-        if bridge.broken:
-            outcome = Outcome(str(exercise), "failed", f"the connection to your server broke: {bridge.broken}",
-                              exercise.hint_call)
-            bridge.broken = None
+        outcome = check_answer(exercise, names, running, bridge, self.timeout)
         if step.changed:
             outcome = Outcome(str(exercise), "edited",
                               f"the check cell was {step.changed}, so the course's check ran in its place "
                               f"({outcome.status}: {outcome.message})", exercise.hint_call)
         self.found[exercise] = outcome
-
-    @staticmethod
-    def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> None:
-        """In a worker thread: look the answer up in the kernel, run the course's checker on it, keep its outcome."""
-        from course_lib import checks
-        from course_lib.workbook import boundary
-
-        try:
-            answers = [bridge.lookup(name) for name in names]
-        except NameError as error:
-            done.append(Outcome(str(exercise), "failed", f"the check cell stopped before checking: NameError: "
-                                                         f"{error} (run the exercise cell above the check first)"))
-            return
-        except boundary.BoundaryError as error:
-            done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
-            return
-        checker = checks.registered(exercise)
-        with outcomes.collecting() as found:
-            try:
-                checker(*answers)
-            except BaseException:  # the outcome is recorded either way; a failed check raises here by design
-                pass
-        if found:
-            done.append(found[-1])
+        if outcome.status in ("timeout", "kernel died"):
+            self.stopped = Outcome("*", outcome.status, outcome.message)

@@ -35,10 +35,10 @@ HOME = "/home/learner"
 class Limits:
     """Resource limits for one confined process tree."""
 
-    cpu_seconds: int = 600
-    memory_bytes: int = 4 << 30
+    cpu_seconds: int = 300
+    memory_bytes: int = 2 << 30
     open_files: int = 1024
-    processes: int = 512
+    processes: int = 256
     file_bytes: int = 64 << 20
     tmpfs_bytes: int = 128 << 20
 
@@ -165,8 +165,9 @@ class Confinement:
             limit = getattr(resource, name, None)
             if limit is None:
                 continue
+            hard = value + 5 if name == "RLIMIT_CPU" else value  # SIGXCPU first, which reports can name
             try:
-                resource.setrlimit(limit, (value, value))
+                resource.setrlimit(limit, (value, hard))
             except (ValueError, OSError):  # macOS refuses some (RLIMIT_AS); the others still hold
                 pass
 
