@@ -178,23 +178,32 @@ def cmd_check(args) -> int:
     if args.json:
         print(json.dumps([dataclasses.asdict(outcome) for outcome in outcomes], ensure_ascii=False))
         return 0 if all(outcome.status == "passed" for outcome in outcomes) else 1
+    import textwrap
+
     for line in check_table(outcomes):
         print(line)
     done = sum(outcome.status == "passed" for outcome in outcomes)
-    print(f"{done} of {len(outcomes)} exercises passed in {path.name}.")
+    notes = [f"{done} of {len(outcomes)} exercises passed in {path.name}."]
     if any(outcome.status == "not done" for outcome in outcomes):
-        print("⏳ not done: replace `raise NotImplementedError(...)` in that exercise's cell with your code, "
-              "save the notebook and run `course check` again.")
-    print(sandbox.available().note)
+        notes.append("For each exercise not done: replace `raise NotImplementedError(...)` in its cell with your "
+                     "code, save the notebook and run `course check` again.")
+    notes.append(sandbox.available().note)
+    for note in notes:
+        print(textwrap.fill(note, _width(), break_long_words=False, break_on_hyphens=False))
     return 0 if done == len(outcomes) else 1
+
+
+def _width() -> int:
+    import shutil
+
+    return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
 
 
 def check_table(outcomes, width: int | None = None) -> list[str]:
     """`course check`'s table: one row per exercise, its detail wrapped under it, a `course hint` pointer."""
-    import shutil
     import textwrap
 
-    width = width or max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
+    width = width or _width()
     ids = max(len(o.exercise) for o in outcomes)
     statuses = max(len(o.status) for o in outcomes)
     lines = []
