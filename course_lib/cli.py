@@ -187,7 +187,7 @@ def cmd_check(args) -> int:
     if any(outcome.status == "not done" for outcome in outcomes):
         notes.append("For each exercise not done: replace `raise NotImplementedError(...)` in its cell with your "
                      "code, save the notebook and run `course check` again.")
-    notes.append(sandbox.available().note)
+    notes.append(sandbox.note())
     for note in notes:
         print(textwrap.fill(note, _width(), break_long_words=False, break_on_hyphens=False))
     return 0 if done == len(outcomes) else 1
@@ -248,7 +248,7 @@ def cmd_grade(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot write the reports to {out}: {error.strerror or type(error).__name__}") from None
-    note = sandbox.available().note
+    note = sandbox.note()
     rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root)
     grading.write_csv(rows, out / "grades.csv")
     grading.write_html(rows, out / "grades.html", note)

@@ -10,14 +10,17 @@ On Linux with bubblewrap (`bwrap`, Debian's `bubblewrap` package) a submission's
 - when the grader runs as root, a user id of its own (random, unprivileged), so that the process limit counts
   only its own processes.
 
-Elsewhere (macOS, Windows, Linux without bwrap, or `COURSE_SANDBOX=none`) the kernel is an ordinary child
-process with a private home and, where the OS has them, the same resource limits: the grading boundary still
-holds (verdicts are computed only in the grader), but nothing stops the submission from reading, writing or
-reaching what the grader's user can. `available().note` says which one a run got.
+Elsewhere (macOS, Windows, Linux without bwrap or inside a container that forbids namespaces, or with
+`COURSE_SANDBOX=none`) the kernel is an ordinary child process with a private home and, where the OS has
+them, the same resource limits; a root grader (Gradescope's) still starts it as an unprivileged user of its
+own when it can. The grading boundary still holds (verdicts are computed only in the grader), but nothing
+stops the submission from reading what that user may read or reaching the network. `note()` says which one
+a run got.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import shutil
@@ -55,19 +58,51 @@ class Sandbox:
         return self.kind == "bubblewrap"
 
 
+_UNCONFINED = "the submission ran as an ordinary process; verdicts still come only from the grader"
+
+
 def available() -> Sandbox:
-    """The confinement a submission gets on this machine."""
+    """The confinement a submission gets on this machine (bubblewrap is tried once per process)."""
     if os.environ.get(ENV, "").strip().lower() in ("none", "off", "0"):
-        return Sandbox("none", f"sandbox off ({ENV}=none): the submission ran as an ordinary process; "
-                               "verdicts still come only from the grader")
+        return Sandbox("none", f"sandbox off ({ENV}=none): {_UNCONFINED}")
     if not sys.platform.startswith("linux"):
-        return Sandbox("none", f"sandbox not available on {sys.platform}: the submission ran as an ordinary "
-                               "process; verdicts still come only from the grader")
+        return Sandbox("none", f"sandbox not available on {sys.platform}: {_UNCONFINED}")
     if shutil.which("bwrap") is None:
-        return Sandbox("none", "sandbox not available: bwrap is not installed (Debian/Ubuntu: apt install "
-                               "bubblewrap); verdicts still come only from the grader")
+        return Sandbox("none", f"sandbox not available: bwrap is not installed (Debian/Ubuntu: apt install "
+                               f"bubblewrap); {_UNCONFINED}")
+    refused = _bwrap_refuses()
+    if refused:
+        return Sandbox("none", f"sandbox not available: bubblewrap cannot make namespaces here ({refused}); "
+                               f"{_UNCONFINED}")
     return Sandbox("bubblewrap", "sandbox: bubblewrap (no network, own PID namespace, course and other "
                                  "submissions absent, private home, resource limits)")
+
+
+def note() -> str:
+    """The line reports print about the sandbox a submission gets here."""
+    found = available()
+    if _own_user(found) and not found.confined:
+        return found.note + " (as an unprivileged user of its own)"
+    return found.note
+
+
+def _own_user(found: Sandbox) -> bool:
+    """Whether a submission runs as a user of its own: the grader is root and the submission's Python is
+    reachable for any user (bubblewrap mounts it; without it, its folders must be searchable)."""
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    return root and (found.confined or _reachable(sys.executable))
+
+
+@functools.lru_cache(maxsize=1)
+def _bwrap_refuses() -> str:
+    """Why bubblewrap cannot start a sandbox on this machine (a container without namespaces), or ""."""
+    probe = [shutil.which("bwrap") or "bwrap", "--unshare-net", "--unshare-pid", "--die-with-parent",
+             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return type(error).__name__
+    return "" if done.returncode == 0 else (done.stderr.strip().splitlines() or ["exit code " + str(done.returncode)])[-1][:160]
 
 
 def _read_only_paths() -> list[str]:
@@ -91,6 +126,18 @@ def _parents(destinations: list[str]) -> list[str]:
     return [argument for folder in made for argument in ("--perms", "0755", "--dir", folder)]
 
 
+def _reachable(path: str) -> bool:
+    """Whether any user may run `path` (every folder on the way searchable, the file executable by others)."""
+    import stat
+
+    target = Path(os.path.realpath(path))
+    try:
+        return all(os.stat(folder).st_mode & stat.S_IXOTH for folder in target.parents) and \
+            bool(os.stat(target).st_mode & stat.S_IXOTH)
+    except OSError:
+        return False
+
+
 def _tasks_of(uid: int) -> int:
     """How many tasks (processes and threads) `uid` runs now: what RLIMIT_NPROC counts."""
     count = 0
@@ -112,10 +159,13 @@ class Confinement:
 
     def __init__(self, run_dir: Path, limits: Limits = Limits()):
         self.run_dir, self.limits, self.sandbox = Path(run_dir), limits, available()
-        self.uid = random.randrange(200_000, 2_000_000) if self.sandbox.confined and os.geteuid() == 0 else None
         self.home = self.run_dir / "home"  # used only without bubblewrap, which mounts a tmpfs there instead
+        self.uid = random.randrange(200_000, 2_000_000) if _own_user(self.sandbox) else None
         if self.uid is not None:
             os.chown(self.run_dir, self.uid, self.uid)
+            if not self.sandbox.confined:
+                self.home.mkdir(exist_ok=True)
+                os.chown(self.home, self.uid, self.uid)
 
     def environment(self) -> dict[str, str]:
         """The whole environment a confined process starts with (nothing of the grader's)."""
@@ -170,6 +220,10 @@ class Confinement:
                 resource.setrlimit(limit, (value, hard))
             except (ValueError, OSError):  # macOS refuses some (RLIMIT_AS); the others still hold
                 pass
+        if self.uid is not None and not self.sandbox.confined:  # no namespaces: at least not root
+            os.setgroups([])
+            os.setgid(self.uid)
+            os.setuid(self.uid)
 
     def popen(self, argv: list[str], **options) -> subprocess.Popen:
         """Start `argv` confined: its own session, the limits, the private environment."""
