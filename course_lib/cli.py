@@ -1,4 +1,5 @@
-"""The `course` command: doctor, build, check, grade, lessons, hint, review, serve, snapshot, diff, eval.
+"""The `course` command: doctor, build, check, grade, release, autograder, lessons, hint, review, serve, snapshot,
+diff, eval.
 
 Every failure a person can cause (a wrong path, a broken notebook, an unknown name) is a
 `CourseError`; `main` catches it once, prints its one line on stderr and exits 2. No tracebacks.
@@ -152,25 +153,35 @@ def resolve_notebook(target: str) -> Path:
     found = manifest.lesson(target)
     if not found.exercises:
         raise UsageError(f"lesson {found.number} has no exercises")
+    for folder in (Path.cwd(), *Path.cwd().parents):  # the instructor's course folder or a student release
+        if (folder / "exercises").is_dir() and (folder / "course_lib").is_dir():
+            return found.notebook(folder, "exercises")
     return found.notebook(course_root(None), "exercises")
 
 
-def _course_root_or_none(given: str | None) -> Path | None:
-    """The course folder whose setup and check cells count (`--root`, or found from here); None outside one."""
-    try:
-        return course_root(given)
-    except UsageError:
-        if given:
-            raise
-        return None
+def _check_root(given: str | None, notebook: Path) -> Path | None:
+    """The course whose setup and check cells count for `notebook`: `--root`, else the nearest folder above the
+    notebook (or the current folder) with solutions/ (the instructor's) or .course/reference (a release); None."""
+    from course_lib.workbook import runner
+
+    if given:
+        root = Path(given)
+        if not ((root / "solutions").is_dir() or (root / runner.REFERENCE).is_dir()):
+            raise UsageError(f"{root} has neither solutions/ nor {runner.REFERENCE}: pass the course folder to --root")
+        return root
+    for start in (notebook.resolve().parent, Path.cwd()):
+        for folder in (start, *start.parents):
+            if (folder / "solutions").is_dir() or (folder / runner.REFERENCE).is_dir():
+                return folder
+    return None
 
 
 def cmd_check(args) -> int:
     from course_lib.workbook import build, runner, sandbox
 
     path = resolve_notebook(args.notebook)
-    root = _course_root_or_none(args.root)
     stem = runner.lesson_stem(path, build.read(path))
+    root = _check_root(args.root, path)
     reference = runner.reference_for(stem, root) if stem else None
     outcomes = runner.check(path, timeout=args.timeout, reference=reference)
     if not outcomes:
@@ -190,7 +201,22 @@ def cmd_check(args) -> int:
     notes.append(sandbox.note())
     for note in notes:
         print(textwrap.fill(note, _width(), break_long_words=False, break_on_hyphens=False))
+    if args.summary:
+        _append_summary(Path(args.summary), path, outcomes)
     return 0 if done == len(outcomes) else 1
+
+
+def _append_summary(target: Path, path: Path, outcomes) -> None:
+    """A markdown table of the outcomes appended to `target` (GitHub's $GITHUB_STEP_SUMMARY, for one)."""
+    rows = [f"| {o.symbol} | {o.exercise} | {o.status} | {brief(o).replace('|', '/')} |" for o in outcomes]
+    done = sum(o.status == "passed" for o in outcomes)
+    text = "\n".join([f"### {path.name}: {done} of {len(outcomes)} passed", "", "|  | exercise | status | detail |",
+                      "|---|---|---|---|", *rows, ""]) + "\n"
+    try:
+        with target.open("a", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        raise UsageError(f"cannot write the summary to {target}: {error.strerror or type(error).__name__}") from None
 
 
 def _width() -> int:
@@ -265,6 +291,41 @@ def cmd_grade(args) -> int:
         print(f"  {line}")
     print(note)
     print(f"{len(students)} student(s), {len(columns)} exercise column(s): {out / 'grades.csv'}, {out / 'grades.html'}")
+    return 0
+
+
+def cmd_release(args) -> int:
+    from course_lib.workbook import release
+
+    root = course_root(args.root)
+    written = release.release(root, Path(args.folder))
+    print(f"wrote {len(written)} files to {args.folder}: lessons, exercises, course_lib, the course's own check "
+          "cells in .course/reference, a GitHub Classroom workflow; no solutions, no tests")
+    return 0
+
+
+def cmd_autograder(args) -> int:
+    import time
+
+    from course_lib.workbook import grading, release, sandbox
+
+    if args.run_root:
+        root = Path(args.run_root)
+        started = time.monotonic()
+        submission = root / "submission"
+        rows = grading.grade(submission, timeout=args.timeout, jobs=1, root=root / "source") \
+            if submission.is_dir() else []
+        results = grading.gradescope_results(rows, time.monotonic() - started, sandbox.note())
+        (root / "results").mkdir(parents=True, exist_ok=True)
+        (root / "results" / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1),
+                                                       encoding="utf-8")
+        print(results["output"])
+        return 0
+    if not args.out:
+        raise UsageError("name the zip to write, e.g. `course autograder gradescope autograder.zip`")
+    names = release.gradescope(course_root(args.root), Path(args.out))
+    print(f"wrote {args.out}: {len(names)} files (setup.sh, run_autograder, course_lib, "
+          f"{sum(name.startswith('.course/') for name in names)} reference notebooks; no solutions)")
     return 0
 
 
@@ -460,6 +521,7 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--timeout", type=int, default=60, help="seconds per cell and per check (default 60)")
     check.add_argument("--json", action="store_true", help="print the outcomes as JSON")
     check.add_argument("--root", help="the course folder whose check cells count (default: found from here)")
+    check.add_argument("--summary", help="also append the table, in markdown, to this file ($GITHUB_STEP_SUMMARY)")
     check.set_defaults(run=cmd_check)
     grade = sub.add_parser("grade", help="check every notebook in a folder; write grades.csv and grades.html")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
@@ -468,6 +530,18 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
     grade.add_argument("--root", help="the instructor's course folder, with solutions/ (default: found from here)")
     grade.set_defaults(run=cmd_grade)
+    released = sub.add_parser("release", help="write what students get: lessons, exercises, course_lib; no solutions")
+    released.add_argument("folder", help="a new (or empty) folder")
+    released.add_argument("--root", help="the course folder (default: found from the current folder)")
+    released.set_defaults(run=cmd_release)
+    autograder = sub.add_parser("autograder", help="build (or run) the Gradescope autograder")
+    autograder.add_argument("engine", choices=["gradescope"])
+    autograder.add_argument("out", nargs="?", help="the zip to write, e.g. autograder.zip")
+    autograder.add_argument("--run", dest="run_root", metavar="ROOT", help="grade ROOT/submission into ROOT/results/results.json "
+                                                          "(what run_autograder does on Gradescope)")
+    autograder.add_argument("--timeout", type=int, default=300, help="seconds per notebook (default 300)")
+    autograder.add_argument("--root", help="the course folder (default: found from the current folder)")
+    autograder.set_defaults(run=cmd_autograder)
     lessons = sub.add_parser("lessons", help="the lesson plan: minutes per lesson, objectives and key points")
     lessons.add_argument("--detail", action="store_true", help="also list objectives and key points")
     lessons.add_argument("--root", help="the course folder (default: found from the current folder)")

@@ -273,3 +273,39 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
         "<p>passed: exercises passed, out of every exercise of the lesson notebooks the student handed in.</p>",
         encoding="utf-8",
     )
+
+
+def gradescope_results(rows: list[Row], seconds: float, sandbox_note: str) -> dict:
+    """Gradescope's results.json for one student's rows: one test per exercise of the lessons handed in (1 point
+    each), the whole-notebook problems and the sandbox in the top-level output."""
+    tests, problems = [], []
+    owed = {exercise for exercises in lessons_of(rows).values() for exercise in exercises}
+    seen = set()
+    for row in rows:
+        outcome = row.outcome
+        if outcome.exercise == WHOLE:
+            problems.append(f"{row.notebook}: {outcome.status}: {outcome.message}")
+            continue
+        if outcome.exercise in seen:
+            continue
+        seen.add(outcome.exercise)
+        passed = outcome.status == "passed"
+        tests.append({"name": f"Exercise {outcome.exercise} ({row.notebook})", "number": outcome.exercise,
+                      "score": 1.0 if passed else 0.0, "max_score": 1.0, "status": "passed" if passed else "failed",
+                      "output": f"{SYMBOLS[outcome.status]} {outcome.status}: {outcome.message}",
+                      "visibility": "visible"})
+    for exercise in sorted(owed - seen, key=ExerciseId.parse):  # a notebook that could not run owes its exercises
+        notebook = next((f"{stem}.ipynb" for stem, found in lessons_of(rows).items() if exercise in found), "")
+        tests.append({"name": f"Exercise {exercise} ({notebook})", "number": exercise, "score": 0.0,
+                      "max_score": 1.0, "status": "failed", "output": "not checked: see the notebook's problem above",
+                      "visibility": "visible"})
+    tests.sort(key=lambda test: ExerciseId.parse(test["number"]))
+    found = "\n".join(problems) if problems else ""
+    if not rows:
+        found = "No notebook was handed in: upload your exercise notebook (for example 01_bad_tool_rewrite.ipynb)."
+    known = list(lessons_of(rows))
+    summary = f"{sum(t['score'] for t in tests):g} of {len(tests)} exercises passed" + (
+        f" in {', '.join(known)}" if known else "")
+    return {"score": sum(test["score"] for test in tests), "execution_time": round(seconds),
+            "output": "\n".join(part for part in (summary, found, sandbox_note) if part), "visibility": "visible",
+            "stdout_visibility": "hidden", "tests": tests}

@@ -105,11 +105,16 @@ def _bwrap_refuses() -> str:
     return "" if done.returncode == 0 else (done.stderr.strip().splitlines() or ["exit code " + str(done.returncode)])[-1][:160]
 
 
-def _read_only_paths() -> list[str]:
-    """The system and Python folders a kernel needs, and the `course_lib` package (nothing else of the course)."""
+def _package() -> Path:
+    """The `course_lib` package this process runs."""
     import course_lib
 
-    paths = ["/usr", "/etc", sys.base_prefix, sys.prefix, str(Path(course_lib.__file__).resolve().parent)]
+    return Path(course_lib.__file__).resolve().parent
+
+
+def _read_only_paths() -> list[str]:
+    """The system and Python folders a kernel needs, and the `course_lib` package (nothing else of the course)."""
+    paths = ["/usr", "/etc", sys.base_prefix, sys.prefix, str(_package())]
     paths += [entry for entry in sys.path if entry and Path(entry).is_dir() and "site-packages" in entry]
     return list(dict.fromkeys(os.path.realpath(path) for path in paths))
 
@@ -168,9 +173,11 @@ class Confinement:
                 os.chown(self.home, self.uid, self.uid)
 
     def environment(self) -> dict[str, str]:
-        """The whole environment a confined process starts with (nothing of the grader's)."""
+        """The whole environment a confined process starts with (nothing of the grader's): the grader's own
+        `course_lib` first on its path, so both sides run the same course code."""
         home = HOME if self.sandbox.confined else str(self.home)
         return {"HOME": home, "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8",
+                "PYTHONPATH": str(_package().parent),
                 "IPYTHONDIR": f"{home}/.ipython", "MPLCONFIGDIR": f"{home}/.matplotlib",
                 "JUPYTER_CONFIG_DIR": f"{home}/.jupyter", "JUPYTER_DATA_DIR": f"{home}/.jupyter-data",
                 "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter-runtime", "MALLOC_ARENA_MAX": "2",
