@@ -167,15 +167,40 @@ def markdown(root: Path) -> str:
               "after any change (`course guide`).", ""]
     for lesson in lessons:
         lines += _lesson_section(lesson, root)
-    lines += ["## Grading", "",
-              "* Collect the students' exercise notebooks into one folder, one subfolder per student (or "
-              "`<student>.ipynb` files side by side).",
-              "* `course grade FOLDER` checks each notebook in its own worker process with a time limit, two at a "
-              "time, and writes `grades.csv` and `grades.html` (hover a cell for the check's message).",
-              "* Statuses: ✅ passed, ⏳ not done (the stub is still there), ❌ failed, ⚠️ skipped, ⌛ timeout, "
-              "🚫 unreadable notebook. A broken or hanging notebook costs only its own row.",
-              "* A learner checks their own notebook with `course check NN`.", ""]
+    lines += grading_section()
     return "\n".join(lines).rstrip() + "\n"
+
+
+def grading_section() -> list[str]:
+    """How to grade, and the engines classrooms use (GitHub Classroom, Gradescope, JupyterHub and Binder)."""
+    from course_lib.workbook.outcomes import MEANINGS, SYMBOLS
+
+    return ["## Grading", "",
+            "* Hand out `course release FOLDER`: lessons, exercises and the package, no solutions and no tests.",
+            "* Collect the students' exercise notebooks into one folder, one subfolder per student (or "
+            "`<student>.ipynb` files side by side), and run `course grade FOLDER` from this course folder. Each "
+            "notebook runs in a sandboxed kernel of its own (bubblewrap on Linux: no network, nothing of the course "
+            "or of other students in reach, resource limits); the checkers run in the grader and reach the answer "
+            "over MCP or a call bridge, and setup and check cells come from solutions/, so a submission cannot "
+            "forge its grade. `grades.csv` and `grades.html` (every reason shown, with a legend) follow.",
+            "* Statuses: " + "; ".join(f"{SYMBOLS[s]} {s}: {m}" for s, m in MEANINGS.items()) + ".",
+            "* A learner checks their own notebook with `course check NN` (the same checkers, in the same sandbox).",
+            "",
+            "### GitHub Classroom, Gradescope, JupyterHub and Binder", "",
+            "* GitHub Classroom: make the release the template repository; its `.github/workflows/course-check.yml` "
+            "runs `course check` on every push and puts the table in the job's summary. That is feedback (a "
+            "student controls their own repository); grade with `course grade` or Gradescope.",
+            "* Gradescope: `course autograder gradescope autograder.zip`, upload it as a programming assignment's "
+            "autograder on the Ubuntu 24.04 base image, one point per exercise. The zip holds no solutions.",
+            "* JupyterHub or Binder: the repository's `binder/` folder installs the course and runs `course doctor` "
+            "while repo2docker builds the image. To hand the release out on a JupyterHub, install `nbgitpuller` in "
+            "the users' image and share a link of the form `https://HUB/hub/user-redirect/git-pull?repo=RELEASE_URL"
+            "&branch=main&urlpath=lab/tree/REPO_NAME/notebooks/00_start_here.ipynb%3Fautodecode` (values "
+            "URL-encoded; nbgitpuller's link generator builds it; `branch` defaults to master). The first click "
+            "clones the release into the student's home; later clicks pull new commits and always keep the "
+            "student's own changes (nbgitpuller's automatic merging).",
+            "* Codespaces: `.devcontainer/devcontainer.json` installs the course (and bubblewrap) and runs "
+            "`course doctor`.", ""]
 
 
 def html(text: str) -> str:
