@@ -24,6 +24,7 @@ death of the kernel are the runner's (`runner.check`): it stops the kernel, whic
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import enum
 import inspect
@@ -37,7 +38,7 @@ import socket
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -240,7 +241,8 @@ class LearnerRaised(Exception):
 
 
 _BUILTIN_BASES = (ValueError, TypeError, RuntimeError, AttributeError, LookupError, IndexError, ArithmeticError,
-                  ZeroDivisionError, AssertionError, NameError, RecursionError, OSError)
+                  ZeroDivisionError, AssertionError, NameError, RecursionError, OSError, PermissionError,
+                  FileNotFoundError, KeyError, TimeoutError)
 _learner_classes: dict[str, type] = {}
 
 
@@ -821,6 +823,9 @@ class KernelAgent(_Endpoint):
             if not isinstance(name, str) or name not in self.namespace:
                 raise NameError(f"name {name!r} is not defined")
             return self.encode(self.namespace[name], by_reference=True)
+        if op == "enter":
+            manager = _course_callable(message.get("path"))(*self._args(message)[0])
+            return self._lend((manager, manager.__enter__()))
         target = self._own(message.get("id"))
         if op == "call":
             args, kwargs = self._args(message)
@@ -835,6 +840,10 @@ class KernelAgent(_Endpoint):
         if op == "dial":
             self._dial(target, str(message.get("token", "")))
             return None
+        if op == "exit":
+            manager, value = target
+            manager.__exit__(None, None, None)
+            return self.encode(value, by_reference=False)
         raise PermissionError(f"unknown request {op!r}")
 
     def _dial(self, server: Any, token: str) -> None:
@@ -874,6 +883,61 @@ class KernelAgent(_Endpoint):
 
     def _exception(self, data: Any) -> BaseException:
         return _trusted_exception(data)
+
+
+def _course_callable(path: Any) -> Any:
+    """In the kernel: the course function a "module:name" path names (only course_lib's)."""
+    import importlib
+
+    if not isinstance(path, str) or not _TYPE_PATH.fullmatch(path) or not path.startswith("course_lib."):
+        raise PermissionError(f"{path!r} is not a course function")
+    module_name, qualname = path.split(":")
+    found: Any = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
+_current: contextvars.ContextVar = contextvars.ContextVar("course_bridge", default=None)
+
+
+@contextmanager
+def checking(bridge: GraderBridge):
+    """While a checker runs in this thread: the bridge to its kernel, for `in_kernel`."""
+    token = _current.set(bridge)
+    try:
+        yield bridge
+    finally:
+        _current.reset(token)
+
+
+def current() -> GraderBridge | None:
+    """The bridge to the kernel of the check running in this thread, or None (a check in process)."""
+    return _current.get()
+
+
+@contextmanager
+def in_kernel(factory: Any, *args: Any):
+    """Enter the course context manager `factory(*args)` in the kernel of the running check too (if any).
+
+    Yields a list that, when the block ends, holds the value the kernel's context yielded (a list such as a
+    watch's calls is extended with it): data only. `factory` must be a course_lib function at module level.
+    """
+    bridge = current()
+    kept: list = []
+    if bridge is None:
+        yield kept
+        return
+    path = f"{factory.__module__}:{factory.__qualname__}"
+    number = bridge.request("enter", path=path, args=bridge.encode(list(args), False), kwargs={})
+    try:
+        yield kept
+    finally:
+        found = bridge.request("exit", id=number)
+        if isinstance(found, list):
+            kept.extend(found)
+        elif found is not None:
+            kept.append(found)
 
 
 def start_agent(grader_path: str, token: str, namespace: dict) -> KernelAgent:

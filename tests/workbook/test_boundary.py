@@ -319,3 +319,21 @@ def test_a_connection_flood_stops_the_listener_and_taints_the_run(pair, monkeypa
     for flood in opened:
         flood.close()
     assert bridge.broken == "the kernel opened more than 20 connections"
+
+
+def test_a_course_context_entered_in_the_kernel_too_gives_back_its_data(pair):
+    """`in_kernel`: what a course context records in the kernel (say, a watch's calls) comes back as data."""
+    import logging
+
+    bridge, namespace, _ = pair
+    namespace["warn"] = lambda: logging.getLogger("mcp").warning("seen in the kernel")
+    with boundary.checking(bridge):
+        with boundary.in_kernel(wire.sdk_warnings) as kept:
+            bridge.lookup("warn")()
+    assert kept == ["seen in the kernel"]
+    with boundary.in_kernel(wire.sdk_warnings) as kept:  # no check across the boundary: nothing to do
+        bridge.lookup("warn")()
+    assert kept == []
+    with boundary.checking(bridge), pytest.raises(PermissionError, match="is not a course function"):
+        with boundary.in_kernel(json.dumps, 1):
+            pass
