@@ -297,6 +297,37 @@ def _trusted_exception(data: Any) -> BaseException:
 # --- the wire: one JSON message per line ------------------------------------------------------------------
 
 
+TCP = not hasattr(socket, "AF_UNIX")
+"""Where there are no Unix sockets (Windows), the grader listens on loopback TCP instead: no sandbox there."""
+Address = str | tuple[str, int]
+
+
+def _connect(address: Address) -> socket.socket:
+    """A blocking connection to the grader's listener (a Unix socket path, or a loopback (host, port))."""
+    if isinstance(address, str):
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(address)
+        return connection
+    return socket.create_connection(tuple(address))
+
+
+async def _open_stream(address: Address) -> Any:
+    import anyio
+
+    if isinstance(address, str):
+        return await anyio.connect_unix(address)
+    return await anyio.connect_tcp(address[0], address[1])
+
+
+async def _stream_of(connection: socket.socket) -> Any:
+    """An anyio stream over an accepted socket (Unix or TCP)."""
+    from anyio.abc import SocketStream, UNIXSocketStream
+
+    if connection.family == getattr(socket, "AF_UNIX", None):
+        return await UNIXSocketStream.from_socket(connection)
+    return await SocketStream.from_socket(connection)
+
+
 class _Lines:
     """A connected stream socket carrying one JSON message per line, sent whole from any thread."""
 
@@ -547,13 +578,12 @@ class RemoteServer(_Remote):
     async def mcp_transport(self):
         """A fresh connection to the server: the kernel dials the grader's socket and serves on it."""
         import anyio
-        from anyio.abc import UNIXSocketStream
 
         from course_lib import wire
 
         bridge: GraderBridge = self._endpoint  # type: ignore[assignment]
         connection = await anyio.to_thread.run_sync(bridge.open_session, self._id)
-        stream = await UNIXSocketStream.from_socket(connection)
+        stream = await _stream_of(connection)
         async with wire.line_streams(stream, MAX_LINE, on_broken=bridge.taint) as streams:
             yield streams
 
@@ -583,10 +613,9 @@ class GraderBridge(_Endpoint):
 
     side = "grader"
 
-    def __init__(self, run_dir: Path):
+    def __init__(self, run_dir: Path, tcp: bool | None = None):
         super().__init__(None, workers=64)
         self.run_dir = Path(run_dir)
-        self.path = self.run_dir / "grader.sock"
         self.token = secrets.token_hex(16)
         self.broken: str | None = None
         self._sessions: dict[str, Future] = {}
@@ -594,16 +623,21 @@ class GraderBridge(_Endpoint):
         self._opened = 0
         self._greeting = threading.BoundedSemaphore(32)
         self._loop = _Loop()
-        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._listener.bind(str(self.path))
-        os.chmod(self.path, 0o777)
+        if TCP if tcp is None else tcp:
+            self._listener = socket.create_server(("127.0.0.1", 0))
+            self.address: Address = self._listener.getsockname()[:2]
+        else:
+            self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.address = str(self.run_dir / "grader.sock")
+            self._listener.bind(self.address)
+            os.chmod(self.address, 0o777)  # the kernel runs as a user of its own
         self._listener.listen(64)
         threading.Thread(target=self._accept, name="course-grader-accept", daemon=True).start()
 
     def agent_code(self) -> str:
         """The code that starts the agent in the kernel (run before the notebook's first cell)."""
         return ("from course_lib.workbook import boundary as _course_boundary\n"
-                f"_course_boundary.start_agent({str(self.path)!r}, {self.token!r}, get_ipython().user_ns)\n"
+                f"_course_boundary.start_agent({self.address!r}, {self.token!r}, get_ipython().user_ns)\n"
                 "del _course_boundary")
 
     def wait_for_agent(self, timeout: float) -> None:
@@ -707,9 +741,7 @@ class GraderBridge(_Endpoint):
         from course_lib import wire
 
         async def serve() -> None:
-            from anyio.abc import UNIXSocketStream
-
-            stream = await UNIXSocketStream.from_socket(connection)
+            stream = await _stream_of(connection)
             async with wire.line_streams(stream, MAX_LINE) as (read, write):
                 await wire.serve_streams(server, read, write)
 
@@ -794,12 +826,10 @@ class _CourseServer(_Proxy):
 
     @asynccontextmanager
     async def mcp_transport(self):
-        import anyio
-
         from course_lib import wire
 
         agent: KernelAgent = self._endpoint  # type: ignore[assignment]
-        stream = await anyio.connect_unix(agent.grader_path)
+        stream = await _open_stream(agent.grader_address)
         hello = json.dumps({"serve": self._id, "token": agent.token}) + "\n"
         await stream.send(hello.encode())
         async with wire.line_streams(stream, MAX_LINE) as streams:
@@ -812,9 +842,9 @@ class KernelAgent(_Endpoint):
     side = "kernel"
     trusted_peer = True
 
-    def __init__(self, lines: _Lines, grader_path: str, token: str, namespace: dict):
+    def __init__(self, lines: _Lines, grader_address: Address, token: str, namespace: dict):
         super().__init__(lines, workers=16)
-        self.grader_path, self.token, self.namespace = grader_path, token, namespace
+        self.grader_address, self.token, self.namespace = grader_address, token, namespace
         self._loop = _Loop()
 
     def handle(self, op: str, message: dict) -> Any:
@@ -854,9 +884,7 @@ class KernelAgent(_Endpoint):
             raise TypeError(f"{type(server).__name__} is not an MCP server")
 
         async def serve() -> None:
-            import anyio
-
-            stream = await anyio.connect_unix(self.grader_path)
+            stream = await _open_stream(self.grader_address)
             await stream.send((json.dumps({"session": token}) + "\n").encode())
             async with wire.line_streams(stream, MAX_LINE) as (read, write):
                 await wire.serve_streams(server, read, write)
@@ -940,12 +968,11 @@ def in_kernel(factory: Any, *args: Any):
             kept.append(found)
 
 
-def start_agent(grader_path: str, token: str, namespace: dict) -> KernelAgent:
+def start_agent(grader_address: Address, token: str, namespace: dict) -> KernelAgent:
     """In the kernel: connect to the grader and answer its requests from now on (in background threads)."""
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    connection.connect(grader_path)
+    connection = _connect(grader_address)
     connection.sendall((json.dumps({"agent": token}) + "\n").encode())
-    agent = KernelAgent(_Lines(connection), grader_path, token, namespace)
+    agent = KernelAgent(_Lines(connection), grader_address, token, namespace)
     agent.start()
     return agent
 

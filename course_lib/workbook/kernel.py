@@ -1,7 +1,8 @@
 """A submission's IPython kernel: started confined (`sandbox`), driven cell by cell, watched, stopped.
 
-The kernel talks to the grader over ZMQ `ipc` sockets in its run folder (it has no network), each
-message at most `boundary.MAX_LINE` bytes. Only the error a cell raised is kept from its output. A
+The kernel talks to the grader over ZMQ `ipc` sockets in its run folder (it has no network; on
+Windows, without Unix sockets or a sandbox, over loopback TCP), each message at most
+`boundary.MAX_LINE` bytes. Only the error a cell raised is kept from its output. A
 watcher notices within `WATCH_SECONDS` when the kernel dies (and with what exit code), or when it
 fills its run folder past `RUN_FOLDER_BYTES`, and stops it then.
 """
@@ -44,8 +45,9 @@ def _text(value: object, limit: int = 500) -> str:
 class Kernel:
     """One confined kernel in `run_dir`; use as a context manager (it is stopped on exit)."""
 
-    def __init__(self, run_dir: Path, limits: sandbox.Limits = sandbox.Limits()):
+    def __init__(self, run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None):
         self.run_dir = Path(run_dir)
+        self.tcp = boundary.TCP if tcp is None else tcp  # loopback TCP only where there are no Unix sockets
         self.confinement = sandbox.Confinement(self.run_dir, limits)
         self.process = None
         self.client = None
@@ -62,8 +64,9 @@ class Kernel:
         from jupyter_client import BlockingKernelClient
         from jupyter_client.connect import write_connection_file
 
-        connection, _ = write_connection_file(str(self.run_dir / "kernel.json"), transport="ipc",
-                                              ip=str(self.run_dir / "k"))
+        where = {"transport": "tcp", "ip": "127.0.0.1"} if self.tcp else {"transport": "ipc",
+                                                                          "ip": str(self.run_dir / "k")}
+        connection, _ = write_connection_file(str(self.run_dir / "kernel.json"), **where)
         os.chmod(connection, 0o644)
         log = open(self.run_dir / "kernel.log", "wb")  # noqa: SIM115 - the kernel writes it until it stops
         self.process = self.confinement.popen([sys.executable, "-m", "ipykernel_launcher", "-f", connection],

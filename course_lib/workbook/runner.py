@@ -219,15 +219,16 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
 
 
 @contextlib.contextmanager
-def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits()) -> Iterator[tuple]:
+def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None) -> Iterator[tuple]:
     """A started confined kernel with the grader's agent in it, and the grader's side of the bridge.
 
-    `KernelDied` if the kernel or its agent does not come up within START_SECONDS.
+    `KernelDied` if the kernel or its agent does not come up within START_SECONDS. `tcp` forces loopback TCP
+    (what Windows gets) instead of Unix sockets.
     """
     from course_lib.workbook import boundary, kernel
 
-    with kernel.Kernel(run_dir, limits) as running:
-        bridge = boundary.GraderBridge(run_dir)
+    with kernel.Kernel(run_dir, limits, tcp) as running:
+        bridge = boundary.GraderBridge(run_dir, tcp)
         running.on_death = bridge.close
         try:
             running.start(START_SECONDS)

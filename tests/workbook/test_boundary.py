@@ -24,7 +24,7 @@ def pair(tmp_path):
     """The grader's bridge and a kernel agent answering from `namespace` (a dict the test fills)."""
     bridge = boundary.GraderBridge(tmp_path)
     namespace: dict = {}
-    agent = boundary.start_agent(str(bridge.path), bridge.token, namespace)
+    agent = boundary.start_agent(bridge.address, bridge.token, namespace)
     bridge.wait_for_agent(10)
     yield bridge, namespace, agent
     bridge.close("the test is over")
@@ -183,7 +183,7 @@ def _fake_kernel(folder):
     """The grader's bridge with a fake kernel: a raw socket on which the test writes whatever it likes."""
     bridge = boundary.GraderBridge(folder)
     fake = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    fake.connect(str(bridge.path))
+    fake.connect(bridge.address)
     fake.sendall((json.dumps({"agent": bridge.token}) + "\n").encode())
     bridge.wait_for_agent(10)
     return bridge, fake, fake.makefile("rb")
@@ -294,7 +294,7 @@ def test_junk_connections_are_closed_and_a_second_agent_is_refused(pair):
                   json.dumps({"session": "no-such-token"}).encode() + b"\n",
                   json.dumps({"serve": 1, "token": "wrong"}).encode() + b"\n"):
         junk = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        junk.connect(str(bridge.path))
+        junk.connect(bridge.address)
         junk.sendall(hello)
         junk.settimeout(10)
         assert junk.recv(1) == b""  # closed by the grader
@@ -309,7 +309,7 @@ def test_a_connection_flood_stops_the_listener_and_taints_the_run(pair, monkeypa
     for _ in range(25):
         flood = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            flood.connect(str(bridge.path))
+            flood.connect(bridge.address)
         except OSError:
             break
         opened.append(flood)

@@ -286,7 +286,7 @@ for address in (("1.1.1.1", 53), ("127.0.0.1", 22)):
 agent = next(item for item in gc.get_objects() if type(item).__name__ == "KernelAgent")
 for hello in ({"agent": agent.token}, {"serve": 1, "token": agent.token}, {"session": "guess"}):
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    probe.connect(agent.grader_path)
+    probe.connect(agent.grader_address)
     probe.sendall((json.dumps(hello) + "\\n" + json.dumps({"reply": 1, "value": True}) + "\\n").encode())
     probe.close()
 """)

@@ -161,3 +161,21 @@ def test_a_submission_is_matched_to_its_lesson_by_name_then_metadata(name, stem,
     assert runner.lesson_stem(Path(name)) == stem
     assert runner.lesson_stem(Path("homework.ipynb"), nbformat.v4.new_notebook(metadata={"course": {"lesson": "05"}})) \
         == "05_safe_mutation_incidents"
+
+
+def test_without_unix_sockets_the_boundary_runs_over_loopback_tcp(tmp_path, monkeypatch):
+    """What Windows gets (no Unix sockets, no sandbox): the same checks, the kernel and the bridge on 127.0.0.1."""
+    from course_lib.workbook import boundary, sandbox
+
+    monkeypatch.setenv(sandbox.ENV, "none")
+    monkeypatch.setattr(boundary, "TCP", True)
+    listened, original = [], boundary.GraderBridge.__init__
+
+    def recorded(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        listened.append(self.address)
+
+    monkeypatch.setattr(boundary.GraderBridge, "__init__", recorded)
+    found = runner.check(ROOT / "solutions" / "01_bad_tool_rewrite.ipynb", reference=reference("01_bad_tool_rewrite"))
+    assert [(o.exercise, o.status) for o in found] == [(f"1.{n}", "passed") for n in range(1, 5)]
+    assert len(listened) == 1 and listened[0][0] == "127.0.0.1" and isinstance(listened[0][1], int)
