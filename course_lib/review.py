@@ -205,9 +205,9 @@ def probe_findings(probed: dict[str, tuple[bool, str]], sdk: str | None = None) 
 
 
 def _idiom(rule: str, sdk: str | None, otherwise: str = "") -> str:
-    """" (the SDK's idiom)" for a known SDK, else `otherwise` (a schema-only hint, or nothing)."""
+    """"; Python SDK: ..." (the fix in a known SDK's words), else `otherwise` (a schema-only hint, or nothing)."""
     idiom = review_rules.BY_NAME[rule].idiom(sdk)
-    return f" ({idiom})" if idiom else otherwise
+    return f"; {idiom}" if idiom else otherwise
 
 
 def sentences(text: str) -> list[str]:

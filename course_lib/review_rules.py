@@ -16,6 +16,9 @@ SEVERITIES = ("info", "warning", "error")
 """From least to most severe; `--fail-on` takes one of them."""
 SDKS = ("python", "typescript")
 """The SDKs whose idioms a fix can show."""
+FORMATS = ("text", "json", "sarif")
+"""The report formats of `course review`."""
+_SDK_LABELS = {"python": "Python SDK", "typescript": "TypeScript SDK"}
 
 
 @dataclass(frozen=True)
@@ -34,15 +37,15 @@ class Rule:
     """An option the rule runs only with (`--budget`, `--probe`), or "" for always."""
 
     def idiom(self, sdk: str | None) -> str:
-        """The fix in the named SDK's words, or "" when the SDK is unknown or has no idiom here."""
-        return {"python": self.python, "typescript": self.typescript}.get(sdk or "", "")
+        """The fix in the named SDK's words ("Python SDK: ..."), or "" when the SDK is unknown or has no idiom."""
+        idiom = {"python": self.python, "typescript": self.typescript}.get(sdk or "", "")
+        return f"{_SDK_LABELS[sdk]}: {idiom}" if idiom else ""
 
     def explain(self) -> str:
         """The rule's documentation page, as plain text."""
         lines = [f"{self.id} {self.name} ({self.severity})", "", self.summary, "", "Why: " + self.rationale, "",
                  "Fix: " + self.fix]
-        lines += [f"  {label}: {idiom}" for label, idiom in (("Python SDK", self.python),
-                                                              ("TypeScript SDK", self.typescript)) if idiom]
+        lines += [f"  {self.idiom(sdk)}" for sdk in SDKS if self.idiom(sdk)]
         if self.needs:
             lines += ["", f"Runs only with {self.needs}."]
         return "\n".join(lines)
@@ -152,7 +155,7 @@ RULES: tuple[Rule, ...] = (
          "tool whose result is a document by nature (a diff, a page as Markdown, a file's contents, an image, a "
          "resource link) is not flagged.",
          "Declare \"outputSchema\" with named fields and return structuredContent that matches it.",
-         "return a pydantic model (the return annotation becomes the outputSchema)",
+         "return a pydantic BaseModel, whose class becomes the outputSchema",
          "registerTool(name, { outputSchema: {...} }, handler) returning structuredContent"),
     Rule("MCP601", "tokens-budget", "error",
          "The whole tool list costs more tokens than the budget.",
