@@ -7,6 +7,7 @@ The rules' ids, severities, reasons and fixes are in `review_rules`; a finding n
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections import Counter
@@ -204,9 +205,10 @@ def probe_findings(probed: dict[str, tuple[bool, str]], sdk: str | None = None) 
     return findings
 
 
-def _idiom(rule: str, sdk: str | None, otherwise: str = "") -> str:
+def _idiom(rule: str, sdk: str | None, otherwise: str = "", values: list[str] = ()) -> str:
     """"; Python SDK: ..." (the fix in a known SDK's words), else `otherwise` (a schema-only hint, or nothing)."""
-    idiom = review_rules.BY_NAME[rule].idiom(sdk)
+    filled = ", ".join(json.dumps(value) for value in values) or review_rules.EXAMPLE_VALUES
+    idiom = review_rules.BY_NAME[rule].idiom(sdk, filled)
     return f"; {idiom}" if idiom else otherwise
 
 
@@ -358,7 +360,7 @@ def listed_choices(text: str) -> list[str]:
             return list(dict.fromkeys(quoted))
         spelled = _ONE_OF.search(sentence)
         if spelled:
-            return [value for value in re.split(r"\s*,\s*|\s+or\s+", spelled.group(1).strip()) if value]
+            return [value.rstrip(".") for value in re.split(r"\s*,\s*|\s+or\s+", spelled.group(1).strip()) if value]
     return []
 
 
@@ -371,18 +373,18 @@ def _described(schema: dict) -> bool:
     return bool(properties) and all(isinstance(p, dict) and "description" in p for p in properties.values())
 
 
-def _choice(param: str, schema: dict, description: str) -> str | None:
-    """Why a parameter looks like a closed choice without an enum (its values, or its name), or None."""
+def _choice(param: str, schema: dict, description: str) -> tuple[str, list[str]] | None:
+    """Why a parameter looks like a closed choice without an enum, with the values listed for it, or None."""
     if "enum" in schema or "const" in schema or schema.get("type") not in (None, "string"):
         return None
     text = schema.get("description") if isinstance(schema.get("description"), str) else ""
     mentions = " ".join(s for s in sentences(description) if re.search(rf"\b{re.escape(param)}\b", s))
     values = listed_choices(text) or listed_choices(mentions)
     if values:
-        return f"{param!r} takes one of {', '.join(repr(value) for value in values)}: list them in an enum"
+        return f"{param!r} takes one of {', '.join(repr(value) for value in values)}: list them in an enum", values
     named = param.lower() in CLOSED_CHOICE_HINTS or (name_words(param) or [""])[-1] in CLOSED_CHOICE_HINTS
     if named and not _EXAMPLES.search(text):
-        return f"{param!r} looks like a closed choice: give its schema an enum"
+        return f"{param!r} looks like a closed choice: give its schema an enum", []
     return None
 
 
@@ -438,7 +440,7 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: str = "") -> list[Fin
                 + _idiom("param-described", sdk, ' (a "description" in its schema)'), param)
         choice = _choice(param, schema, description)
         if choice:
-            add("param-enum", choice + _idiom("param-enum", sdk), param)
+            add("param-enum", choice[0] + _idiom("param-enum", sdk, values=choice[1]), param)
         if _unbounded(param, schema):
             add("param-bounds", f"bound integer {param!r} with a minimum and a maximum"
                 + _idiom("param-bounds", sdk), param)

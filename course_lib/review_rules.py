@@ -19,6 +19,8 @@ SDKS = ("python", "typescript")
 FORMATS = ("text", "json", "sarif")
 """The report formats of `course review`."""
 _SDK_LABELS = {"python": "Python SDK", "typescript": "TypeScript SDK"}
+EXAMPLE_VALUES = '"metric", "imperial"'
+"""The values an idiom with {values} shows when no finding supplies its own."""
 
 
 @dataclass(frozen=True)
@@ -36,10 +38,13 @@ class Rule:
     needs: str = ""
     """An option the rule runs only with (`--budget`, `--probe`), or "" for always."""
 
-    def idiom(self, sdk: str | None) -> str:
-        """The fix in the named SDK's words ("Python SDK: ..."), or "" when the SDK is unknown or has no idiom."""
+    def idiom(self, sdk: str | None, values: str = EXAMPLE_VALUES) -> str:
+        """The fix in the named SDK's words ("Python SDK: ..."), or "" when the SDK is unknown or has no idiom.
+
+        `values` (JSON-quoted, comma-separated) fill an idiom's {values}: the closed choice a finding found.
+        """
         idiom = {"python": self.python, "typescript": self.typescript}.get(sdk or "", "")
-        return f"{_SDK_LABELS[sdk]}: {idiom}" if idiom else ""
+        return f"{_SDK_LABELS[sdk]}: {idiom.replace('{values}', values)}" if idiom else ""
 
     def explain(self) -> str:
         """The rule's documentation page, as plain text."""
@@ -123,22 +128,22 @@ RULES: tuple[Rule, ...] = (
          "in (seed \"Designing tools\"; lesson 01). An array of objects whose fields are all described counts as "
          "described.",
          "Give the parameter's schema a \"description\" (what goes in, in what form, with an example).",
-         "Annotated[str, Field(description=\"...\")]", "z.string().describe(\"...\")"),
+         "Annotated[<type>, Field(description=\"...\")]", "<its zod schema>.describe(\"...\")"),
     Rule("MCP402", "param-enum", "warning",
          "A parameter takes one of a few values, but its schema has no enum.",
          "Closed choices belong in the schema, not in prose: the model then cannot invent \"celsius\" for "
          "metric|imperial, and the server refuses a bad value before any work (seed \"Designing tools\": "
          "constrain in the schema; lesson 01). Found from the name (units, mode, ..._type) or from values listed "
          "in a description (\"'local', 'remote' or 'all'\").",
-         "List the values in the parameter's schema: \"enum\": [\"local\", \"remote\", \"all\"].",
-         "Literal[\"local\", \"remote\", \"all\"]", "z.enum([\"local\", \"remote\", \"all\"])"),
+         "List the values in the parameter's schema: \"enum\": [\"metric\", \"imperial\"].",
+         "Literal[{values}]", "z.enum([{values}])"),
     Rule("MCP403", "param-bounds", "warning",
          "An integer parameter has no bounds, or a count or limit has no maximum.",
          "\"If days must be 1 to 7, use minimum and maximum\": the model reads the bounds, and the server refuses "
          "days=10 before it does any work (seed \"Designing tools\"; lesson 01). An offset with a minimum only is "
          "bounded enough.",
          "Give the integer's schema \"minimum\" and \"maximum\" (or exclusiveMinimum/exclusiveMaximum).",
-         "Annotated[int, Field(ge=1, le=7)]", "z.number().int().min(1).max(7)"),
+         "Annotated[int, Field(ge=..., le=...)]", "z.number().int().min(...).max(...)"),
     Rule("MCP501", "annotations-missing", "warning",
          "A tool whose name says it changes things has no annotations.",
          "readOnlyHint, destructiveHint and idempotentHint tell a host when to ask the person first; without "
