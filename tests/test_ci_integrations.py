@@ -121,3 +121,13 @@ def test_each_hook_runs_its_entry_with_the_readmes_args(tmp_path):
     assert hook("course-review", str(CORPUS / "mcp-server-time.json")) == 0
     assert hook("course-review", str(CORPUS / "mcp-server-fetch.json")) == 1
     assert hook("course-diff", str(CORPUS / "mcp-server-git-2026.8.18.json"), str(CORPUS / "mcp-server-git.json")) == 1
+
+
+def test_the_readme_settings_are_settings_the_review_accepts(tmp_path):
+    from course_lib import lint
+
+    (tmp_path / "pyproject.toml").write_text(readme_block("toml", "[tool.course.review]"))
+    settings = lint.project_settings(tmp_path)
+    assert (settings.select, settings.ignore, settings.fail_on, settings.budget, settings.sdk) == (
+        ("ALL",), ("MCP502",), "warning", 4000, "typescript")
+    assert settings.per_tool_ignores == {"git_diff": ("MCP403",)} and settings.rules()
