@@ -17,15 +17,15 @@ from course_lib.servers import clock, weather
 
 HINTS: dict[str, tuple[str, ...]] = {
     "1.1": (
-        "A model picks a tool from its name and description alone. Name the intent as verb + object "
-        "(what does the person want to get?), in any casing: get_local_time, lookUpLocalTime, show-local-time.",
+        "A model picks a tool from its name and description alone. Name the intent as verb + what it gets "
+        "(the time), in any casing: get_local_time, lookUpLocalTime, show-city-time.",
         "The description needs three roles: what it returns; when to use it ('Use it when ...', 'Call it for "
         "...'); when not ('Do not use it for ...', 'Avoid it for ...', 'It does not ...'). Describe the "
         "parameter with Annotated[str, Field(description=...)].",
         "For example: get_local_time(city) with 'Current local time and UTC offset for one city. Use it when "
         "someone asks what time it is in a named city. Do not use it to convert between time zones or for "
-        "past or future times.' The body stays `return clock.local_time(city)`, which already raises a "
-        "ToolError naming an unknown city.",
+        "past or future times.' Annotate it -> clock.LocalTime; the body stays `return clock.local_time(city)`, "
+        "which already raises a ToolError naming an unknown city.",
     ),
     "1.2": (
         "The model never reads your function body, and prose limits are easy to miss. Put each limit "
@@ -60,22 +60,25 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 RULES_1_1 = spec(
     ("one-tool", "register exactly one tool", "list the tools"),
-    ("name", "give it a verb + object name that is spec-legal, in any casing (get_local_time, lookUpLocalTime, "
-             "show-local-time)",
-     "review.is_valid_name and review.is_verb_object on the listed name"),
-    ("what", "open the description with what the tool returns (e.g. 'Current local time and UTC offset for one "
-             "city.')",
-     "the first sentence has at least three words and does not open with a limit (Do not / Never / Only ...)"),
+    ("name", "give it a name within the spec's name rules, in any casing, whose first word is a verb and "
+             "which says what it gets: one of its words contains `time` (get_local_time, lookUpLocalTime, "
+             "show-city-time)",
+     "review.is_valid_name, the first of review.name_words in review.VERBS, a word containing 'time'"),
+    ("what", "open the description with a sentence of at least three words that says what the tool returns, "
+             "before any 'use it' or 'do not' (e.g. 'Current local time and UTC offset for one city.')",
+     "review.opens_with_what: the first sentence has at least three words and does not open with a limit"),
     ("when", "say in the description when to use it (e.g. 'Use it when someone asks the time in a city', "
              "'Helpful for questions like what time is it in Oslo')",
      "review.invites_use on its clauses (the opening one counts only with use/call/when-style words)"),
     ("when-not", "say in the description when not to use it (e.g. 'Do not use it to convert between time zones', "
                  "'Avoid it for past times'; 'It does not ...' counts, a double negative does not)",
      "review.limits_use on its clauses"),
-    ("city", "take one parameter, city, a string with a description", "the listed inputSchema, $ref resolved"),
-    ("same-job", "return what clock.local_time(city) returns for a known city: its local time and UTC offset "
-                 "(any case and spacing of the name)",
-     "all seven known cities in odd casing and spacing, compared to clock.local_time inside the check"),
+    ("city", "take one parameter, city: a required string with a description",
+     "the listed inputSchema, $ref resolved"),
+    ("same-job", "return the `clock.LocalTime` that `clock.local_time(city)` gives (`-> clock.LocalTime`), so "
+                 "structuredContent holds its city, local_time and utc_offset, for a known city's name in any "
+                 "case and spacing",
+     "all seven known cities in odd casing and spacing; structuredContent compared whole with clock.local_time"),
     ("unknown", "answer an unknown city with a tool error (ToolError) whose message names the city",
      "two unknown cities; a hidden crash (plain exception) fails"),
 )
@@ -142,8 +145,9 @@ def ex_01_1(build_clock_server) -> str:
 # --- 1.2 constrain in the schema, not in prose -----------------------------------------------------
 
 _LIMIT_RULES = (
-    ("days-schema", "show days in the input schema as an integer from 1 to 7 (minimum 1 and maximum 7; "
-                    "gt=0, lt=8 is the same)",
+    ("days-schema", "show days in the input schema as an integer from 1 to 7: `ge=1, le=7` (minimum 1, "
+                    "maximum 7) or `gt=0, lt=8` (exclusiveMinimum 0, exclusiveMaximum 8), which allow the same "
+                    "whole numbers",
      "the listed schema, $ref resolved, exclusive bounds turned into inclusive ones"),
     ("days-default", "give days the default 3", "the schema's default, and a call without days returns 3 days"),
     ("days-enforced", "refuse days outside 1-7 (such as 0, 8 or 2.5) with a tool error, and accept every whole "
@@ -159,9 +163,12 @@ _LIMIT_RULES = (
 )
 
 RULES_1_2 = spec(
-    ("tool", "keep one tool named get_daily_forecast with the parameters city, days and units",
+    ("tool", "keep one tool named get_daily_forecast with the parameters city, days and units, and no others",
      "list the tools"),
     *_LIMIT_RULES,
+    ("prose", "keep the description from contradicting the schema: every number it names lies between 1 and 7 "
+              "('for up to 14 days' contradicts it)",
+     "every number written in the description and in the parameters' descriptions"),
     ("forecast", "return weather.daily_forecast(city, days, units) for every call it accepts",
      "several cities, day counts and both units, compared to the backend inside the check"),
 )
@@ -265,13 +272,13 @@ RULES_1_3 = spec(
     ("limits", "take city, days and units with the limits of exercise 1.2 in the schema: days an integer from "
                "1 to 7 (default 3), units 'metric' or 'imperial' (default 'metric'); other values refused",
      "the probes of exercise 1.2"),
-    ("output", "return a weather.Forecast, so the output schema has city, units and days",
+    ("output", "return a weather.Forecast (`-> weather.Forecast`), so the output schema has city, units and days",
      "the listed outputSchema"),
-    ("steps", "not call weather.daily_forecast (that is the answer): do the three steps yourself, with "
-              "weather.lookup_city_id, weather.fetch_metric_forecast and weather.convert_temperature",
-     "weather.daily_forecast is replaced by a trap while the check runs"),
+    ("steps", "do the steps yourself, without calling weather.daily_forecast (it does all three: that is the "
+              "answer)",
+     "weather.daily_forecast is watched while the check runs"),
     ("forecast", "return the backend's forecast for every known city (any case and spacing), 1 to 7 days, "
-                 "in both units, with the city's name as the backend spells it",
+                 "in both units, with the city's name as weather.city_name spells it",
      "every known city, days 1 and 7, both units, compared to the backend inside the check"),
     ("unknown", "answer an unknown city with a tool error (ToolError) whose message names the city",
      "two unknown cities; a hidden crash (plain exception) fails"),

@@ -36,8 +36,9 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A host draws tables from structuredContent, the JSON object that matches the outputSchema. It never "
         "parses the text content, which a server may shape for the model.",
         "result['structuredContent']['orders'] is a list of dicts with order_number, status, expected_delivery "
-        "and items. A failed call has isError true, and may still carry a structuredContent: check isError first.",
-        "if result.get('isError'): return [] before anything else, then  return [[o['order_number'], o['status'], "
+        "and items. A failed call has isError true, and may still carry a structuredContent: check isError first. "
+        "A result without structuredContent has no rows for the table, whatever its text says.",
+        "if result.get('isError') or not result.get('structuredContent'): return [] before anything else, then  return [[o['order_number'], o['status'], "
         "o['expected_delivery'], o['items']] for o in result['structuredContent']['orders']]",
     ),
 }
@@ -83,22 +84,24 @@ def _output_fields(tool: dict) -> dict:
 # --- 2.1 trim a tracking result -------------------------------------------------------------------
 
 RULES_2_1 = spec(
-    ("tool", "register a tool named track_order that takes order_number", "list the tools"),
+    ("tool", "register a tool named track_order that takes one parameter, order_number", "list the tools"),
     ("schema", "return your own typed model (a pydantic model, dataclass or TypedDict), so track_order has an "
                "outputSchema with named fields",
      "the listed outputSchema, $ref resolved"),
-    ("fields", "put in structuredContent the order number, status, expected delivery date, carrier and tracking "
-               "code, and the latest scan's time, place and description, as the backend gives them",
+    ("fields", "put in structuredContent, under any field names and nesting, the order number, status, expected "
+               "delivery date, carrier and tracking code, and the latest scan's time, place and description, "
+               "as the backend gives them",
      "a shipped and a delivered order (different latest scans), values compared to the backend"),
-    ("nothing-else", "leave out the carrier's API key, hosts, scanner ids, the customer's e-mail and payment "
-                     "token, and every earlier scan, in structuredContent and in the text content",
+    ("nothing-else", "keep out of every part of the result (structuredContent, each text block, _meta) the "
+                     "carrier's API key and depot host, every scanner id and earlier scan, and the order row's "
+                     "e-mail, payment token and fulfilment host",
      "each value of the backend's record and row searched in the whole result"),
     ("not-shipped", "refuse an order that has not shipped with a tool error (ToolError) that names the order and "
                     "says when it is expected (its expected delivery date, e.g. 2026-10-07 or 7 October)",
      "ORD-1043 and ORD-1045; a hidden crash fails"),
-    ("foreign", "answer another customer's order (ORD-1050) exactly as a missing one, with a tool error that "
-                "names the number and shows nothing of that order",
-     "ORD-1050 vs ORD-9999, messages compared with the numbers taken out"),
+    ("foreign", "answer another customer's order (ORD-1050) exactly as a missing one (ORD-9999): the same tool "
+                "error in every part of the result, apart from the number, and nothing of that order",
+     "ORD-1050 vs ORD-9999, whole results compared with the numbers taken out; an extra argument sent too"),
 )
 
 _TRACKED = ("ORD-1042", "ORD-1044")
@@ -187,10 +190,12 @@ def ex_02_1(build_tracking_server) -> str:
 # --- 2.2 a result that does not fit its model ----------------------------------------------------
 
 RULES_2_2 = spec(
-    ("tool", "register a tool named get_order_status that takes order_number", "list the tools"),
+    ("tool", "register a tool named get_order_status that takes one parameter, order_number", "list the tools"),
     ("schema", "keep a typed output model with the fields order_number, status, expected_delivery and "
                "tracking_code, so the tool has an outputSchema",
      "the listed outputSchema, $ref resolved"),
+    ("required", "keep order_number, status and expected_delivery required and not nullable in the outputSchema",
+     "the outputSchema's required list and each field's types"),
     ("every-order", "succeed for every order of the signed-in customer (ORD-1042 to ORD-1045) with its number, "
                     "status and expected delivery date",
      "all four orders, values compared to the backend"),
@@ -198,9 +203,12 @@ RULES_2_2 = spec(
              "(no placeholder such as '' or 'n/a')",
      "the two unshipped and the two shipped orders"),
     ("nullable", "let the outputSchema allow null for tracking_code", "the property's types, through anyOf"),
-    ("refuse", "answer an unknown order and another customer's order (ORD-1050) with the same tool error "
-               "(ToolError) that names the number",
-     "ORD-9999 and ORD-1050; a hidden crash fails"),
+    ("private", "keep the rest of the backend's row (e-mail, payment token, hosts, customer id) out of every part "
+                "of the result, text content included",
+     "each private value of the row searched in the whole result"),
+    ("refuse", "answer an unknown order (ORD-9999) and another customer's order (ORD-1050) with the same tool "
+               "error (ToolError) in every part of the result, apart from the number it names",
+     "ORD-9999 and ORD-1050, whole results compared; a hidden crash fails"),
 )
 
 _ADA = ("ORD-1042", "ORD-1043", "ORD-1044", "ORD-1045")
@@ -252,6 +260,8 @@ RULES_2_3 = spec(
      "real list_orders results (all, shipped, none) and 80 generated ones with extra fields"),
     ("structured", "read the rows from structuredContent only, never from the text content",
      "results whose text is a summary, empty, or describes other orders"),
+    ("no-structured", "return [] for a result without structuredContent, whatever its text holds",
+     "a success result whose text is the JSON of real orders, and one with structuredContent null"),
     ("errors", "return [] for an isError result, even one that carries structuredContent",
      "a real failed call, and an error result that still has structuredContent"),
 )

@@ -42,8 +42,8 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A protocol error means the JSON-RPC message itself is wrong: the client program must be fixed. A tool "
         "execution error means the request was fine but the call failed: the model reads it and can adapt.",
         "Since the 2025-11-25 spec, arguments that break the tool's input schema are tool execution errors "
-        "(the model can fix them), not -32602. The rule of thumb: could a smarter model have avoided it? "
-        "Then it is an execution error.",
+        "(the model can fix them), not -32602. The spec's own test: protocol errors are 'issues with the "
+        "request structure itself that models are less likely to be able to fix'.",
         "Protocol: broken JSON, an unknown method, tools/call without a name, arguments that are not an object. "
         "Everything else in the list is an execution error.",
     ),
@@ -187,9 +187,9 @@ RULES_3_1 = spec(
     ("missing", "make a missing order a tool execution error (raise `ToolError`), whose message names the "
                 "order number",
      "fixed and hypothesis-generated unknown order numbers; a plain exception counts as a hidden crash"),
-    ("foreign", "give another customer's order exactly the same answer as a missing one (only the number "
-                "differs)",
-     "two orders of another customer, each compared with the answer for missing numbers"),
+    ("foreign", "give another customer's order exactly the same answer as a missing one, in every part of the "
+                "result (only the number differs)",
+     "two orders of another customer, each whole result compared with the answer for missing numbers"),
 )
 
 
@@ -247,8 +247,9 @@ RULES_3_2 = spec(
      "every order of the signed-in customer compared field by field with the backend"),
     ("missing", "answer a missing order with a tool error (raise `ToolError`) that names the order number and "
                 "gives a next step: call `list_orders`",
-     "fixed and hypothesis-generated unknown numbers; list_orders must appear in the message"),
-    ("foreign", "answer another customer's order exactly as a missing one (only the number differs)",
+     "fixed and hypothesis-generated unknown numbers; list_orders must be named as a next step"),
+    ("foreign", "answer another customer's order exactly as a missing one, in every part of the result (only "
+                "the number differs)",
      "two orders of another customer compared with the answers for missing numbers"),
     ("outage", "answer an outage with a tool error that names the order, reads differently from the not-found "
                "answer, and invites the model to try again later (any wording: 'try again in a minute', 'retry "
@@ -258,6 +259,9 @@ RULES_3_2 = spec(
     ("no_leaks", "keep SQL, host names, e-mail addresses, secrets, file paths, stack traces and customer ids out "
                  "of every message",
      "review.leaks on every failure text, plus '@' and 'cus-'"),
+    ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
+            "does all this: that is the answer)",
+     "orders.customer_order is watched while the check runs"),
 )
 
 _RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
@@ -385,8 +389,9 @@ def _check_recoverable_missing(results: dict[str, dict], numbers: list[str]) -> 
 # --- 3.3 protocol or execution? --------------------------------------------------------------------
 
 RULES_3_3 = spec(
-    ("dict", "return a dict with an answer for every failure, (a) to (h)", "the keys of the returned dict"),
-    ("kinds", "give each failure one of two kinds, `\"protocol\"` or `\"execution\"` (case and spacing do not "
+    ("dict", "return a dict whose keys are the letters `\"a\"` to `\"h\"`, one for each failure",
+     "the keys of the returned dict, compared exactly"),
+    ("kinds", "give each letter the kind `\"protocol\"` or `\"execution\"` (case and surrounding spaces do not "
               "matter)", "each value, stripped and lower-cased"),
     ("protocol", "call it a protocol error when the JSON-RPC message itself is broken, so the client program "
                  "must be fixed",

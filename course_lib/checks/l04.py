@@ -33,8 +33,9 @@ HINTS: dict[str, tuple[str, ...]] = {
         "Start with `if not trusted: return host.Decision(True, ...)`. Then take hints = "
         "host.effective_hints(annotations), which fills in the defaults for absent hints.",
         "Run without asking only when hints['readOnlyHint'] and not hints['openWorldHint']; every other case "
-        "returns host.Decision(True, <a reason>). host.careful is close, but it also runs trusted reads that "
-        "reach outside.",
+        "returns host.Decision(True, <a reason>). Give each outcome its own reason in words, such as 'untrusted "
+        "server: its annotations are ignored'. host.careful is close, but it also runs trusted reads that reach "
+        "outside.",
     ),
 }
 
@@ -42,7 +43,7 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 RULES_4_1 = spec(
     ("dict", "return a dict with one `ToolAnnotations(...)` (or its wire-form dict) per ops tool, keyed by tool "
-             "name, and no other names",
+             "name, and no other names; every hint you give is a real bool (True or False)",
      "the returned keys and values; the toolbox is built with them"),
     ("read_only", "say `readOnlyHint` true exactly for the tool that changes nothing",
      "annotations read through a real client, absent hints taken at their defaults, compared with what calling "
@@ -161,8 +162,10 @@ def ex_04_1(ops_annotations) -> str:
 # --- 4.2 the team's confirmation policy ---------------------------------------------------------------
 
 RULES_4_2 = spec(
-    ("decision", "return `host.Decision(ask, reason)` with a reason the person can read, for every call",
-     "every decision's type and reason"),
+    ("decision", "return `host.Decision(ask, reason)` for every call, with `ask` a bool and a reason of at "
+                 "least three words that says why: an untrusted server, a trusted read that stays inside, and "
+                 "every other trusted call each get reasons of their own (never a bare code such as 'rule 3')",
+     "every decision's type and reason; the reasons given under each of the three outcomes compared"),
     ("untrusted", "from a server that is not trusted, ask before every call, whatever its annotations say",
      "a lying server in a real host, and every combination of hints with trusted=False"),
     ("inside_reads", "from a trusted server, run without asking a tool that only reads and stays inside the "

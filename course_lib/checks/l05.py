@@ -92,32 +92,33 @@ def _means_incident_id(pattern: Any) -> bool:
 # --- 5.1 make add_incident_note idempotent -----------------------------------------------------------
 
 RULES_5_1 = spec(
-    ("tool", "a tool named add_incident_note with the parameters incidentId, note and requestId",
+    ("tool", "a tool named add_incident_note that takes incidentId, note and requestId, and nothing else",
      "tools/list"),
     ("hints", "add_incident_note still annotated as a change that is idempotent and not destructive "
               "(readOnlyHint false, destructiveHint false, idempotentHint true)",
      "annotations, absent hints taken at their defaults"),
-    ("uuid", "a requestId that must be a UUID: any other value is refused and writes nothing",
+    ("append", "every note written with `store.append_note(user, incidentId, note)`, never with "
+               "`store.add_note_once` (that is the answer)",
+     "the store the check passes in records which of its methods are called"),
+    ("uuid", "a requestId that is not a UUID refused, writing nothing",
      "calls with requestId 'retry-1' and '' must be isError and add no note"),
     ("first", "the first call with a requestId to add the note and return it",
      "one call; the store must gain one note with that text and the result must name it"),
     ("concurrent", "200 concurrent retries of one call (same requestId, incident and note) to add exactly one "
                    "note, each retry returning the first result",
      "200 identical calls at once over 20 clients to a store whose writes take 50 ms"),
-    ("interleaved", "a retry to be recognized whatever came in between: A, B, C, then a retry of A or B adds "
-                    "nothing and returns its first result",
+    ("interleaved", "a retry recognized whatever came in between: A, B, C, then a retry of A or B adds nothing "
+                    "and returns its first result",
      "three requestIds on two incidents, then retries of the first two"),
-    ("conflict", "the same requestId with a different incident or a different note to be refused with a "
-                 "ToolError that changes nothing, after which a retry of the original call still returns its "
-                 "first result",
-     "a reused requestId with another note, then with another incident; notes counted on both; the original "
-     "retried"),
-    ("no_leak", "a conflict message that leaks no internals (stack traces, paths, SQL, hostnames)",
-     "review.leaks on the conflict's text"),
+    ("conflict", "the same requestId with a different incident or note refused with a ToolError that changes "
+                 "nothing and leaks no internals (stack traces, paths, SQL, hostnames); a retry of the original "
+                 "call still returns its first result",
+     "a reused requestId with another note, then with another incident; notes counted on both; review.leaks; "
+     "the original retried"),
     ("new_key", "a new requestId to add a new note, even with the same text",
      "the first call's incident and text with a fresh requestId"),
-    ("per_server", "each server to keep its own memory: a server built on another store adds the note even for "
-                   "a requestId the first server has already handled",
+    ("per_server", "each server with its own memory: a server built on another store adds the note even for a "
+                   "requestId the first server has already handled",
      "a second server built on a fresh store gets a requestId the first server handled"),
 )
 
@@ -242,15 +243,22 @@ def ex_05_1(build_notes_server) -> str:
 RULES_5_2 = spec(
     ("split", "three tools, search_incidents, get_incident and add_incident_note, and no tool with an action "
               "parameter", "tools/list"),
+    ("params", "each tool with exactly the parameters it needs: search_incidents(query, includeResolved), "
+               "get_incident(incidentId), add_incident_note(incidentId, note, requestId)",
+     "the listed inputSchema properties of each tool"),
+    ("signed_in", "every answer for the signed-in `user`, whatever else a call sends: an extra argument such as "
+                  "asUser changes nothing",
+     "calls as ben that add asUser, user and author arguments naming ana"),
     ("id_pattern", "incidentId, in get_incident and add_incident_note, to accept only IDs like INC-101 "
                    "(the pattern ^INC-[0-9]+$ in the schema)",
      "the schema's pattern (after $ref) tried on valid and invalid IDs; calls with 'inc-101' and 'INC-10a' "
      "refused"),
     ("note_length", "a note of 1 to 500 characters: an empty note and one of 501 characters are refused, "
                     "one of 500 is accepted", "calls with 0, 501 and 500 characters"),
-    ("request_uuid", "a requestId that must be a UUID", "a call with requestId 'retry-1' refused"),
-    ("resolved_default", "includeResolved to default to false (forgetting it shows less, not more)",
-     "search_incidents() compared with store.search(user, '', False) and store.search(user, '', True)"),
+    ("request_uuid", "a requestId that is not a UUID refused", "a call with requestId 'retry-1' refused"),
+    ("resolved_default", "includeResolved optional, with the default false in the schema (forgetting it shows "
+                         "less, not more)",
+     "the listed default, and search_incidents() compared with store.search(user, '', False)"),
     ("search", "search_incidents(query, includeResolved) to return store.search(user, query, includeResolved) "
                "for the signed-in user", "four queries for three users (ana, ben, gil) on one store"),
     ("get", "get_incident(incidentId) to return store.get(user, incidentId) for the signed-in user, and to "
@@ -259,13 +267,11 @@ RULES_5_2 = spec(
     ("note", "add_incident_note to add the note as the signed-in user once per requestId "
              "(store.add_note_once): a retry returns the first result, a reuse for another note is refused",
      "a call, its retry, a conflicting reuse; notes counted"),
-    ("read_hints", "search_incidents and get_incident annotated as reads: readOnlyHint true, destructiveHint "
-                   "not true, openWorldHint false", "annotations, absent hints taken at their defaults"),
-    ("note_hints", "add_incident_note annotated as a change (readOnlyHint false) that is not destructive, is "
-                   "idempotent and stays in a closed world (destructiveHint false, idempotentHint true, "
-                   "openWorldHint false)", "annotations, absent hints taken at their defaults"),
-    ("host", "a careful host (lesson 04) to ask the person only before add_incident_note",
-     "host.Host with a trusted server calls each tool once"),
+    ("hints", "search_incidents and get_incident annotated as reads that stay inside (readOnlyHint true, "
+              "openWorldHint false, destructiveHint not true), and add_incident_note as a change that is not "
+              "destructive, is idempotent and stays inside (readOnlyHint false, destructiveHint false, "
+              "idempotentHint true, openWorldHint false), so a careful host asks only before the note",
+     "annotations, absent hints taken at their defaults; host.Host with a trusted server calls each tool once"),
 )
 
 SPLIT = ("search_incidents", "get_incident", "add_incident_note")
@@ -361,10 +367,10 @@ def ex_05_2(build_split_server) -> str:
         hints = host.effective_hints(given)
         if name == "add_incident_note":
             require(not hints["readOnlyHint"] and not hints["destructiveHint"] and hints["idempotentHint"]
-                    and not hints["openWorldHint"], "note_hints", _json(given) if given else "no annotations")
+                    and not hints["openWorldHint"], "hints", _json(given) if given else "no annotations")
         else:
             require(hints["readOnlyHint"] and given.get("destructiveHint") is not True
-                    and not hints["openWorldHint"], "read_hints",
+                    and not hints["openWorldHint"], "hints",
                     f"{name}: {_json(given)}" if given else f"{name}: no annotations")
 
     fresh = incidents.Store()
@@ -378,7 +384,7 @@ def ex_05_2(build_split_server) -> str:
 
     wire.run_sync(run)
     asked = [entry.tool for entry in agent.log if entry.decision.ask]
-    require(asked == ["add_incident_note"], "host", f"it asked before {', '.join(asked) or 'nothing'}")
+    require(asked == ["add_incident_note"], "hints", f"it asked before {', '.join(asked) or 'nothing'}")
     return ("three tools with their own constraints and honest annotations; searches, reads and notes match "
             "the store for three users; a careful host asks only before the note")
 
@@ -390,11 +396,16 @@ RULES_5_3 = spec(
                 "(restricted ones included, for the team they are restricted to)",
      "ana, ben and gil read every incident ID of the store and some missing ones"),
     ("refused", "an incident the user may not see (another organization's, or restricted to a team they are "
-                "not on) to be refused with isError and no data", "the same calls"),
+                "not on) refused with isError and none of its data in any part of the result",
+     "the same calls; each refusal searched for the incident's title, service and notes"),
     ("deliberate", "a ToolError, never a plain exception (its message never reaches the model)",
      "each refusal checked for the SDK's hidden-crash text"),
-    ("same", "one and the same answer, apart from the ID itself, for an incident that is missing, in another "
-             "organization, or restricted", "per user, every refusal's text with its ID replaced"),
+    ("same", "one and the same whole result, apart from the ID itself, for an incident that is missing, in "
+             "another organization, or restricted: every text block, structuredContent and _meta alike",
+     "per user, every refusal's whole result with its ID replaced"),
+    ("signed_in", "every answer for the signed-in `user`, whatever else a call sends: an extra argument such as "
+                  "asUser changes nothing",
+     "calls as ben that add asUser, user and author arguments naming ana"),
     ("no_leak", "a refusal that leaks no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
 )
 
@@ -441,12 +452,14 @@ def ex_05_3(build_incident_server) -> str:
 RULES_5_4 = spec(
     ("tools", "two tools, preview_deployment(service, version, environment) and start_deployment(previewToken, "
               "service, version, environment)", "tools/list"),
-    ("no_default", "environment required in both tools, with no default: a call that leaves it out is refused "
-                   "and deploys nothing", "both tools called without environment; deployments counted"),
+    ("no_default", "environment required in both tools, with no default in their schemas: a call that leaves "
+                   "it out is refused and deploys nothing",
+     "each listed inputSchema (required, no default key), then both tools called without environment"),
     ("hints", "preview_deployment annotated as a read (readOnlyHint true) and start_deployment as a change "
               "(readOnlyHint false, destructiveHint not false)", "annotations, absent hints at their defaults"),
-    ("preview", "preview_deployment to deploy nothing and to return a previewToken field and a change that names "
-                "the service, the environment, the version running now and the new version",
+    ("preview", "preview_deployment to deploy nothing and to return a previewToken field (in structuredContent "
+                "or in JSON text) and a change that names the service, the environment, the version running now "
+                "and the new version",
      "previews of two services in both environments, one after a deployment changed what runs"),
     ("applies", "start_deployment with a preview's token and exactly its service, version and environment to "
                 "deploy that version once, even when other previews were made in between",

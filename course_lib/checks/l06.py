@@ -76,7 +76,7 @@ BUDGET = 200
 RULES_6_1 = spec(
     ("one_tool", "one tool, named search_tickets", "tools/list"),
     ("params", "the parameters query (a required string), status and limit (both optional), and no other "
-               "required parameter", "inputSchema properties and required, order ignored"),
+               "parameter", "inputSchema properties and required, order ignored"),
     ("query", "query of 2 to 100 characters, in the schema and enforced",
      "minLength/maxLength after $ref; calls with 1 and 101 characters refused, 2 and 100 accepted"),
     ("status", "status one of open, pending and closed (an enum in the schema, a Literal or an Enum), "
@@ -87,8 +87,9 @@ RULES_6_1 = spec(
      "several queries, statuses and limits, and the defaults"),
     ("output", "the workspace.TicketList output schema", "outputSchema equal to TicketList's"),
     ("says_when", "a sentence that says when to use it", "review.invites_use on clauses in any position, up to the first limiting clause of each sentence"),
-    ("when_not", "a sentence that limits its use and names get_ticket as the tool to use instead",
-     "review.when_not_names(description, 'get_ticket'): a limiting clause that names get_ticket"),
+    ("when_not", "a sentence that limits its use and points to get_ticket as the tool to use instead "
+                 "('call get_ticket', 'get_ticket reads it'; not 'do not call get_ticket')",
+     "a limiting clause, and a clause that names get_ticket as what to use, not negated"),
     ("budget", f"at most {BUDGET} tokens (o200k_base, without the outputSchema, the description as Python 3.13 "
                "sends it)", "cost.as_sent with the description dedented like Python 3.13"),
 )
@@ -194,6 +195,9 @@ def ex_06_1(build_lean_server) -> str:
 
 RULES_6_2 = spec(
     ("each_once", "each of the six tools exactly once", "tools/list in this process"),
+    ("shared", "the six tools sharing one workspace, as one `workspace.register` call sets them up (a comment "
+               "added with add_ticket_comment shows in get_ticket)",
+     "add_ticket_comment on a ticket, then get_ticket on it, through one client"),
     ("self_contained", "a function that needs only its own code, the setup cell's imports and functions you "
                        "define (no value computed outside it)",
      "its source, its helpers' sources and its imports are sent to fresh processes; no value is sent"),
@@ -239,7 +243,7 @@ def ex_06_2(build_support_server) -> str:
 # --- 6.3 the per-turn cost of several servers -----------------------------------------------------------
 
 RULES_6_3 = spec(
-    ("int", "an int (a number of tokens)", "the returned type"),
+    ("int", "a plain (not async) function that returns an int, a number of tokens", "the returned type"),
     ("every_definition", "the tokens of every definition of every server, each counted whole as the host "
                          "receives it: the compact JSON of its tools/list entry, outputSchema included",
      "servers of the course and servers built in the check, in several combinations"),
@@ -334,12 +338,15 @@ def ex_06_3(turn_overhead) -> str:
 RULES_6_4 = spec(
     ("tools", "the workspace server with every workspace tool, as the stub registers them",
      "tools/list names equal workspace.TOOL_NAMES, in order"),
-    ("duration", "clients told they may reuse the tool list for 30 minutes",
-     "ttlMs on the 2026-07-28 tools/list result"),
+    ("duration", "clients told they may reuse the tool list for 30 minutes, so a 2026-07-28 client sends one "
+                 "tools/list request for three list_tools() calls",
+     "ttlMs on the 2026-07-28 tools/list result; three list_tools() through a tapped client"),
     ("shared", "the tool list marked as one that clients may share between users",
      "cacheScope; a second user of a shared client cache sends no tools/list request"),
-    ("one_request", "a 2026-07-28 client to send one tools/list request for three list_tools() calls",
-     "three list_tools() through a tapped client"),
+    ("others", "no cache hint on server/discover or on the other lists: the facts are about the tool list alone, "
+               "so server/discover, prompts/list, resources/list and resources/templates/list keep the SDK's "
+               "default (ttlMs 0, private)",
+     "each of those requests sent raw; ttlMs and cacheScope of every result"),
 )
 HALF_HOUR_MS = 30 * 60 * 1000
 
@@ -364,6 +371,6 @@ def ex_06_4(build_cached_server) -> str:
     require(ttl == HALF_HOUR_MS, "duration",
             f"ttlMs {ttl}" + (" (ttlMs counts milliseconds)" if ttl in (30, 1800, 0.5) else ""))
     require(listed.get("cacheScope") == "public", "shared", f"cacheScope {listed.get('cacheScope')!r}")
-    require(sent == 1, "one_request", f"{sent} requests")
+    require(sent == 1, "duration", f"{sent} requests")
     require(per_user[1:] == [0], "shared", f"a second user sent {per_user[1]} tools/list request(s)")
     return "tools/list may be reused for half an hour and shared: 1 request for 3 listings, 0 for a second user"

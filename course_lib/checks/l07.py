@@ -53,14 +53,17 @@ RULES_7_1 = spec(
      "0, 1, 3 and 6 results from two servers; order checked by content"),
     ("provenance", "each tool message names the result's server, tool and record",
      "results of two servers, three tools' names, several records"),
-    ("kept", 'a result of at most `max_tokens` tokens keeps its text whole (e.g. "Restart the worker, then '
-             'check the queue.") and does not say "truncated"',
+    ("kept", 'a result of at most `max_tokens` tokens keeps its text whole, as given or JSON- or HTML-escaped '
+             '(e.g. "Restart the worker, then check the queue."), and does not say "truncated"',
      "the runbook, the injected note, texts of exactly max_tokens tokens, special-token text, hypothesis texts"),
     ("capped", 'a longer result keeps at most `max_tokens` tokens of its text and says "truncated"; the message '
                "may add at most 80 tokens of its own (envelope, origin, marker)",
      "a long log, 1 token over the cap, a text of emoji, max_tokens 20 and 200"),
     ("visible", "invisible characters (Unicode category Cf) never reach the model: no message contains one",
      "zero-width spaces, a bidi control and tag characters"),
+    ("own", "built without `host.careful_input`, `host.wrap` and `host.cap` (the lesson's own answer); "
+            "`host.reveal_invisible` is yours to use",
+     "those three are watched while the check runs"),
 )
 SLACK = 80
 
@@ -224,6 +227,8 @@ RULES_7_2 = spec(
      "each phrase, at the start and at the end, in other casings"),
     ("hidden", "return True when any text the model reads holds invisible characters (Unicode category Cf)",
      "a zero-width space, a bidi control, tag characters"),
+    ("own", "decide without calling anything in `course_lib.review` (its new rules are the lesson's answer)",
+     "every public function of course_lib.review is watched while the check runs"),
 )
 EXEMPT = ("notes-helper", "runbooks-changed")
 GOOD = ("Read one runbook by its service name. Use it when someone asks how to start on an incident. "
@@ -310,12 +315,17 @@ RULES_7_3 = spec(
     ("stable", "return the same fingerprint for the same definition: listed again, from a second server instance, "
                "or with its keys in another order",
      "two clients, two instances, keys reversed at every depth"),
-    ("text", "return a different fingerprint when any text the model reads changes: the description, the title, "
-             "a parameter's description (runbooks and runbooks-changed differ)",
-     "the rug pull; one character changed in each text; hypothesis edits of any string in the definition"),
-    ("schema", "return a different fingerprint when the schemas or annotations change: a parameter added, a "
-               "bound changed, a hint flipped, the output schema changed",
-     "one change of each kind, on several course tools"),
+    ("text", "return a different fingerprint when any text the model reads changes in any way (a character "
+             "added, removed or replaced, a letter's case, the spacing): the description, the title, a "
+             "parameter's description (runbooks and runbooks-changed differ)",
+     "the rug pull; edits that add, delete, replace, change case and change spacing in each text; "
+     "hypothesis edits of any string in the definition"),
+    ("schema", "return a different fingerprint when the schemas or annotations change in either direction: a "
+               "parameter added or removed, a bound raised or lowered, a hint flipped either way, the output "
+               "schema changed",
+     "one change of each kind, both ways, on several course tools"),
+    ("own", "compute it without `host.fingerprint` (that is the lesson's answer)",
+     "host.fingerprint is watched while the check runs"),
 )
 
 

@@ -62,14 +62,23 @@ def _tools(server) -> list[dict]:
 
 RULES_8_1 = spec(
     ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
-    ("five", "hold at least five cases, no two with the same request", "count, distinct requests"),
+    ("server", "say `server = \"weather\"`", "the case set's server field"),
+    ("five", "hold at least five cases, no two with the same request (case and spacing ignored)",
+     "count, distinct requests"),
     ("negatives", "include at least two negatives (expect = \"none\")", "count expect none"),
+    ("negative_kind", "make every negative a request the tool cannot serve: the weather in the past, the "
+                      "conditions right now, or no weather at all; a negative that mentions the weather says when, "
+                      "in words such as yesterday, last week, ago, was, now, right now, currently or at the moment "
+                      "(today and the coming days are what the tool serves)",
+     "each negative's words: a weather word without a past or present marker is a request the tool serves"),
     ("positives", "include at least two cases that expect get_daily_forecast", "count"),
-    ("tools", "name only tools the weather server has", "expected names vs a real tools/list"),
+    ("tools", "name only tools the weather server has, in expect and in forbid",
+     "expect and forbid names vs a real tools/list"),
     ("city", "constrain the city of every case that expects get_daily_forecast (args, or a pattern that does "
              "not match every city)", "city in args, or a pattern tried on the server's own cities"),
-    ("accepted", "use only argument names the tool has, with exact values the weather server accepts",
-     "names vs inputSchema; a real call with each case's args"),
+    ("accepted", "give args only names the tool has, each value of the type its schema gives (days = 5, not "
+                 "\"5\"), and values the weather server accepts",
+     "names vs inputSchema; values validated strictly against the schema; a real call with each case's args"),
 )
 
 
@@ -111,10 +120,12 @@ def ex_08_1(forecast_cases) -> str:
 # --- 8.2 better descriptions, judged on held-out cases -----------------------------------------------------
 
 RULES_8_2 = spec(
-    ("tools", "keep the three tools and their parameters (search_incidents, get_incident, add_incident_note)",
-     "names and properties from tools/list"),
-    ("works", "keep the tools working on store, as user, with the same defaults",
-     "calls through a client as a second user; includeResolved left out and given"),
+    ("tools", "keep the three tools (search_incidents, get_incident, add_incident_note) with the input schemas "
+              "of the vague desk: the same parameters, types and defaults",
+     "each listed inputSchema compared with the vague desk's"),
+    ("works", "keep the bodies: the tools work on store, as user, and add_incident_note writes a note once per "
+              "requestId (a retry adds nothing)",
+     "calls through a client as a second user; includeResolved left out and given; a note retried"),
     ("roles", "give every description a what, a when and a when-not", "review.says_when / says_when_not"),
     ("short", "keep every description to at most 60 words", "word count"),
     ("own_words", "not repeat five words in a row from any eval case's request", "5-gram overlap with all cases"),
@@ -188,10 +199,17 @@ def ex_08_2(build_described_desk) -> str:
 
 RULES_8_3 = spec(
     ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
+    ("names", "name in expect and forbid only tools that incident-pager or lesson 05's incident desk offers",
+     "expect and forbid names vs both servers' tools/list"),
     ("safety", "mark at least one case safety = true", "count"),
-    ("catches", "fail a safety case on incident-pager because page_oncall is called",
-     "offline chooser on two fresh pager servers; the failing choice is page_oncall"),
-    ("desk_passes", "pass every safety case on lesson 05's incident desk", "offline chooser on incidents, as each case's user"),
+    ("harmless", "make every safety case a request for information, never for a page: no word of it asks to "
+                 "page, alert, call, phone, notify, wake or escalate to anyone ('who is on call?' is a question)",
+     "each safety case's words, 'on call' and 'on-call' taken out first"),
+    ("catches", "fail a safety case on incident-pager because page_oncall is called, and for no other reason",
+     "offline chooser on two fresh pager servers; the failing choice is page_oncall and every problem it has "
+     "is that call"),
+    ("desk_passes", "pass every safety case on lesson 05's incident desk",
+     "offline chooser on incidents, as each case's user"),
 )
 
 

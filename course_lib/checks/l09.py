@@ -41,8 +41,9 @@ HINTS: dict[str, tuple[str, ...]] = {
         "None -> ElicitResult(action='cancel'); False -> ElicitResult(action='decline'); otherwise find the form's "
         "one field: name, field = next(iter(params.requested_schema['properties'].items())).",
         "True -> ElicitResult(action='accept', content={name: True}); a string -> accept with {name: answer} if "
-        "answer in field.get('enum', []), else decline. Never write 'confirm' or 'team' in your code: the check "
-        "uses forms whose fields have other names.",
+        "answer in field.get('enum', []), else decline; decline too when the answer does not fit the field's "
+        "type (True to a choice, a string to a boolean). Call person() on every question, and never write "
+        "'confirm' or 'team' in your code: the check uses forms whose fields have other names.",
     ),
 }
 
@@ -50,9 +51,9 @@ HINTS: dict[str, tuple[str, ...]] = {
 # --- 9.1 classify proposed changes ---------------------------------------------------------------------
 
 RULES_9_1 = spec(
-    ("dict", 'return a dict with one verdict, "breaking" or "safe", for each proposal letter from A to J, and no '
-             "other keys",
-     "the returned keys and values (case and surrounding spaces ignored)"),
+    ("dict", 'return a dict with one verdict, "breaking" or "safe" (case and surrounding spaces do not '
+             'matter), for each proposal letter "A" to "J", and no other keys',
+     "the returned keys (exactly) and values (stripped, lower-cased)"),
     ("arguments", "judge a change to an argument by what v1 clients send: breaking when v2 accepts fewer values, "
                   "needs an argument they do not send, or changes a default they rely on; safe when it accepts at "
                   "least as much",
@@ -248,17 +249,22 @@ RULES_9_3 = spec(
     ("callback", "return an async function `(ctx, params)` that gives back an `mcp_types.ElicitResult` for every "
                  "question",
      "the callback called directly, then in real clients"),
-    ("ask", "ask the person each question by calling `person(params.message)`, once per question",
-     "a scripted person that records the messages it was shown"),
+    ("ask", "ask the person every time a question arrives, by calling `person(params.message)` once per "
+            "question, even a question asked before (no answer is remembered)",
+     "a scripted person that records the messages it was shown; the same question asked twice of one callback"),
     ("cancel", "answer `cancel` when the person closed the dialog (`person` returned None)",
      "what the server received, for a yes/no question and for a choice"),
     ("decline", "answer `decline` when the person said no (`person` returned False)",
      "what the server received"),
-    ("yes", "when the person said yes (True), accept with the form's one boolean field set to true",
+    ("yes", "when the person said yes (True) to a form whose one field is a boolean, accept with that field set "
+            "to true",
      "what the server received"),
-    ("choice", "when the person named an option (a string), accept with the form's one field set to it if that "
-               "field's `enum` offers it, and decline otherwise",
-     "an offered and an unoffered option, on two forms"),
+    ("choice", "when the person named an option (a string) that the form's one field offers in its `enum`, "
+               "exactly as written there, accept with the field set to it",
+     "an offered option, on two forms"),
+    ("misfit", "decline every answer that does not fit the form: yes to a choice, an option the `enum` does not "
+               "offer (`\"IT\"` for `\"it\"` included), any string (`\"true\"` too) to a yes/no question",
+     "each kind of misfit, on two servers"),
     ("schema", "take the field's name and its options from `params.requested_schema`, never assume them",
      "two servers whose forms name their fields differently"),
     ("eras", "work in both protocol eras, 2026-07-28 and 2025-11-25",
