@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from course_lib import review
 from course_lib.checks.core import (Probe, build_server, call_learner, checker, fail, outcome, refused, require,
-                                    require_deliberate, result_text, session, shown, spec)
+                                    require_deliberate, result_text, session, shown, spec, watched)
 from course_lib.checks.schemas import choices, int_bounds, param, resolve, types
 from course_lib.servers import clock, weather
 
@@ -83,6 +82,18 @@ RULES_1_1 = spec(
      "two unknown cities; a hidden crash (plain exception) fails"),
 )
 
+_MORE_VERBS = frozenset("tell obtain provide return report give see say know learn determine discover locate request "
+                        "access".split())
+"""Verbs a tool name may open with beyond review.VERBS (a name is judged by its first word's role)."""
+
+
+def _names_intent(name: str) -> bool:
+    """Spec-legal, its first word a verb, and one of the words after it about the time (what the tool gets)."""
+    words = review.name_words(name.rsplit(".", 1)[-1])
+    return (review.is_valid_name(name) and len(words) >= 2 and words[0] in review.VERBS | _MORE_VERBS
+            and any("time" in word for word in words[1:]))
+
+
 _OPENING_WHEN = re.compile(r"\b(?:use|using|call|calling|when|whenever|helpful|useful|ideal|suited|meant|intended|"
                            r"designed|good for|best for)\b", re.I)
 _CITY_SPELLINGS = {"Tokyo": "tokyo", "Kathmandu": "  Kathmandu ", "Denver": "DENVER", "Des Moines": "des moines",
@@ -110,8 +121,8 @@ def ex_01_1(build_clock_server) -> str:
     require(len(seen.tools) == 1, "one-tool", f"{len(seen.tools)}: {', '.join(seen.names) or 'none'}")
     tool = seen.tools[0]
     name, description = tool["name"], tool.get("description") or ""
-    require(review.is_valid_name(name) and review.is_verb_object(name), "name", repr(name),
-            "its first word must be a verb such as get, show, look, find, retrieve")
+    require(_names_intent(name), "name", repr(name),
+            "its first word a verb such as get, show, look, find, and a word about the time after it")
     require(review.opens_with_what(description), "what", shown(description) or "no description",
             "its first sentence must say what the tool returns, before any 'use it' or 'do not'")
     require(_says_when(description), "when", shown(description) or "no description",
@@ -127,13 +138,15 @@ def ex_01_1(build_clock_server) -> str:
             f"{'' if 'city' in schema.get('required', []) else ', optional'}")
     require(str(city.get("description", "")).strip(), "city", "city has no description")
     for (canonical, spelled), result in zip(_CITY_SPELLINGS.items(), seen.results):
-        want = clock.local_time(canonical)
+        want = clock.local_time(canonical).model_dump(mode="json")
         if result.get("isError") or "clientError" in result:
             require_deliberate(result, name, "same-job", f"city={spelled!r} should work")
             raise fail("same-job", outcome(result), f"city={spelled!r} should work")
-        everything = result_text(result) + json.dumps(result.get("structuredContent") or {})
-        require(want.local_time in everything and want.utc_offset in everything, "same-job", outcome(result),
-                f"city={spelled!r} should give {want.local_time} and {want.utc_offset}")
+        got = result.get("structuredContent")
+        require(got == want, "same-job",
+                lambda: f"structuredContent {shown(json.dumps(got), 100)}" if got else
+                f"no structuredContent, text only: {shown(result_text(result), 80)}",
+                f"city={spelled!r} should give {json.dumps(want)}")
     for city_name, result in zip(_UNKNOWN_CITIES, seen.results[len(_CITY_SPELLINGS):]):
         require_deliberate(result, name, "unknown", f"city={city_name!r}")
         require(city_name.casefold() in result_text(result).casefold(), "unknown", outcome(result),
@@ -224,6 +237,18 @@ def _judge_limits(tool: dict, results: list[dict], rule: Callable[[str], str], c
 _FORECASTS = (("Oslo", 2, "imperial"), ("Paris", 7, "metric"), ("Denver", 1, "imperial"), ("Nairobi", 5, "metric"))
 
 
+def _texts_of(tool: dict) -> str:
+    """The description and every parameter's description, joined."""
+    params = (tool.get("inputSchema") or {}).get("properties", {})
+    return " ".join([tool.get("description") or ""] + [str(p.get("description") or "") for p in params.values()])
+
+
+def _numbers_outside_days(tool: dict) -> list[str]:
+    """Numbers in the texts a model reads that lie outside 1-7 (a limit the schema contradicts)."""
+    return [number for number in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]\d)", _texts_of(tool))
+            if not 1 <= float(number) <= 7]
+
+
 def _differs(expected: dict, got: Any) -> str:
     """The first field where a structured forecast differs from the backend's, as 'field: want … got …'."""
     if not isinstance(got, dict):
@@ -254,6 +279,8 @@ def ex_01_2(build_bounded_forecast_server) -> str:
     params = sorted(tool["inputSchema"].get("properties", {}))
     require(params == ["city", "days", "units"], "tool", f"parameters {', '.join(params) or 'none'}")
     _judge_limits(tool, seen.results, lambda name: name)
+    outside = _numbers_outside_days(tool)
+    require(not outside, "prose", lambda: f"the number(s) {', '.join(outside)} in {shown(_texts_of(tool), 120)!r}")
     for (city, days, units), result in zip(_FORECASTS, seen.results[len(calls) - len(_FORECASTS):]):
         expected = weather.daily_forecast(city, days, units).model_dump(mode="json")
         label = f"city={city!r}, days={days}, units={units!r}"
@@ -289,23 +316,6 @@ _MERGED = (("Paris", 3, "metric"), ("Denver", 2, "imperial"), ("des moines", 1, 
 _NOT_CITIES = ("Atlantis", "Gotham City")
 
 
-@contextlib.contextmanager
-def _daily_forecast_trapped() -> Iterator[list[tuple]]:
-    """Replace weather.daily_forecast while the check runs; the list records every call the trap caught."""
-    caught: list[tuple] = []
-    original = weather.daily_forecast
-
-    def trap(*args: Any, **kwargs: Any) -> Any:
-        caught.append(args)
-        raise RuntimeError("weather.daily_forecast is switched off while exercise 1.3 is checked")
-
-    weather.daily_forecast = trap
-    try:
-        yield caught
-    finally:
-        weather.daily_forecast = original
-
-
 @checker("1.3", RULES_1_3)
 def ex_01_3(build_merged_forecast_server) -> str:
     """Check that one tool hides the city-id, forecast and unit-conversion steps."""
@@ -313,12 +323,12 @@ def ex_01_3(build_merged_forecast_server) -> str:
     server = build_server(build_merged_forecast_server)
     calls = [("get_daily_forecast", {"city": c, "days": d, "units": u}) for c, d, u in _MERGED]
     calls += [("get_daily_forecast", {"city": city}) for city in _NOT_CITIES]
-    with _daily_forecast_trapped() as caught:
+    with watched("course_lib.servers.weather", "daily_forecast") as caught:
         seen = session(server, calls + _limit_calls("Paris"))
     require(seen.names == ["get_daily_forecast"], "one-tool",
             f"{len(seen.names)} tools: {', '.join(seen.names) or 'none'}")
     tool = seen.tool("get_daily_forecast")
-    require(not caught, "steps", f"your tool called weather.daily_forecast{caught[0] if caught else ''}")
+    require(not caught, "steps", f"your tool called weather.daily_forecast {len(caught)} time(s)")
     params = sorted(tool["inputSchema"].get("properties", {}))
     require(params == ["city", "days", "units"], "limits", f"parameters {', '.join(params) or 'none'}")
     output = resolve(tool.get("outputSchema") or {}, tool.get("outputSchema") or {})

@@ -7,8 +7,10 @@ import json
 from typing import Any
 
 from course_lib import wire
-from course_lib.checks.core import (build_server, call_learner, checker, fail, outcome, refused, require,
-                                    require_deliberate, result_text, session, shown, spec)
+from course_lib.errors import CheckFailed
+from course_lib.checks.core import (build_server, call_learner, checker, fail, first_difference, outcome, refused,
+                                    replacing, require, require_deliberate, result_text, session, shown, spec,
+                                    whole)
 from course_lib.checks.schemas import resolve, types
 from course_lib.servers import orders
 
@@ -54,12 +56,6 @@ def leaves(value: Any) -> list[str]:
     return [] if value is None else [str(value)]
 
 
-def _same_refusal(foreign: dict, missing: dict, foreign_number: str, missing_number: str) -> bool:
-    """Whether another customer's order got the very answer a missing one gets (numbers aside)."""
-    return (result_text(foreign).replace(foreign_number, "#") == result_text(missing).replace(missing_number, "#")
-            and bool(foreign.get("isError")) == bool(missing.get("isError")))
-
-
 def _judge_refusals(seen_results: list[dict], tool: str, rule: str, foreign: str, missing: str) -> None:
     """Another customer's order and a missing one: deliberate errors, same words, nothing of the foreign order."""
     other, absent = seen_results
@@ -70,9 +66,10 @@ def _judge_refusals(seen_results: list[dict], tool: str, rule: str, foreign: str
     shown_data = [value for value in (record.customer_email, record.carrier, record.tracking_code,
                                       record.lines[0].name, record.customer_id) if value and value in json.dumps(other)]
     require(not shown_data, rule, f"the answer for {foreign} shows {', '.join(shown_data)}")
-    require(_same_refusal(other, absent, foreign, missing), rule, outcome(other),
-            f"{foreign} (another customer's) must get the answer {missing} (missing) gets: "
-            f"{shown(result_text(absent), 100)}")
+    difference = first_difference(whole(other, replacing(foreign, foreign.split("-")[-1])),
+                                  whole(absent, replacing(missing, missing.split("-")[-1])))
+    require(not difference, rule, f"{foreign} and {missing} differ in {difference}",
+            f"{foreign} (another customer's) must get the very result {missing} (missing) gets, numbers aside")
 
 
 def _output_fields(tool: dict) -> dict:
@@ -101,7 +98,7 @@ RULES_2_1 = spec(
      "ORD-1043 and ORD-1045; a hidden crash fails"),
     ("foreign", "answer another customer's order (ORD-1050) exactly as a missing one (ORD-9999): the same tool "
                 "error in every part of the result, apart from the number, and nothing of that order",
-     "ORD-1050 vs ORD-9999, whole results compared with the numbers taken out; an extra argument sent too"),
+     "ORD-1050 vs ORD-9999, whole results compared with the numbers taken out"),
 )
 
 _TRACKED = ("ORD-1042", "ORD-1044")
@@ -229,6 +226,11 @@ def ex_02_2(build_order_status_server) -> str:
     missing = [name for name in wanted if name not in fields]
     require(fields and not missing, "schema", "no outputSchema with named fields (keep the -> model annotation)"
             if not fields else f"no {', '.join(missing)} in the outputSchema")
+    output = tool.get("outputSchema") or {}
+    required = set(resolve(output, output).get("required", []))
+    for name in ("order_number", "status", "expected_delivery"):
+        require(name in required and "null" not in types(fields[name]), "required",
+                f"{name}: {'optional' if name not in required else 'nullable'} ({json.dumps(fields[name])})")
     tracking = fields["tracking_code"]  # judged first: a client refuses a null its schema forbids
     open_schema = not any(key in tracking for key in ("type", "anyOf", "oneOf", "enum", "const", "$ref"))
     require(open_schema or "null" in types(tracking), "nullable", json.dumps(tracking))
@@ -241,6 +243,13 @@ def ex_02_2(build_order_status_server) -> str:
         for key in ("order_number", "status", "expected_delivery"):
             require(structured.get(key) == getattr(row, key), "every-order",
                     f"{key} {structured.get(key)!r}", f"{number} has {key} {getattr(row, key)!r}")
+        private = {"e-mail": row.customer_email, "payment token": row.payment_token,
+                   "fulfilment host": row.fulfilment_host, "customer id": row.customer_id}
+        where = {part: json.dumps(result.get(part)) for part in ("content", "structuredContent", "_meta")}
+        for label, value in private.items():
+            part = next((part for part, text in where.items() if value in text), None)
+            require(part is None, "private", f"the {label} {value!r} in {part} of get_order_status({number!r})",
+                    "return your model, built field by field: the text content is made from what you return")
         if row.tracking_code is None:
             require(structured.get("tracking_code", None) is None, "null",
                     f"tracking_code {structured.get('tracking_code')!r}", f"{number} has not shipped")
@@ -279,7 +288,7 @@ def _list_results() -> list[dict]:
 
 
 def _rows_of(result: dict) -> list[list]:
-    if result.get("isError"):
+    if result.get("isError") or not result.get("structuredContent"):
         return []
     return [[o["order_number"], o["status"], o["expected_delivery"], o["items"]]
             for o in result["structuredContent"]["orders"]]
@@ -288,12 +297,11 @@ def _rows_of(result: dict) -> list[list]:
 def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> None:
     want = _rows_of(result)
     try:
-        got = order_rows(copy.deepcopy(result))
-    except NotImplementedError:
-        call_learner(order_rows, result)  # raises ExerciseNotDone with the stub's text
-        raise
-    except Exception as error:  # name the case that broke it
-        raise fail(rule, f"it raised {type(error).__name__}: {error}", label) from None
+        got = call_learner(order_rows, copy.deepcopy(result))
+    except CheckFailed as crash:  # the learner's function raised: name the case that broke it
+        if crash.rule or not str(crash.found).startswith("it raised"):
+            raise
+        raise fail(rule, crash.found, label) from None
     rows = [list(row) if isinstance(row, (list, tuple)) else row for row in got] \
         if isinstance(got, (list, tuple)) else got
     if rows == want:
@@ -322,6 +330,9 @@ def ex_02_3(order_rows) -> str:
     other_text["content"] = copy.deepcopy(every["content"])
     no_text = copy.deepcopy(every)
     no_text["content"] = []
+    text_only = {key: value for key, value in copy.deepcopy(every).items() if key != "structuredContent"}
+    text_only["content"] = [{"type": "text", "text": json.dumps(every["structuredContent"])}]
+    null_structured = {**copy.deepcopy(text_only), "structuredContent": None}
     stale_error = copy.deepcopy(every)
     stale_error.update(isError=True, content=[{"type": "text", "text": "Error executing tool list_orders: timeout"}])
     for label, result, rule in (("all orders", every, "rows"), ("status shipped", shipped, "rows"),
@@ -352,5 +363,8 @@ def ex_02_3(order_rows) -> str:
                     + ("" if says_success else " and no isError key (it defaults to false)"), result, "rows")
 
     each()
+    for label, result in (("no structuredContent, the orders' JSON as text", text_only),
+                          ("structuredContent null, the orders' JSON as text", null_structured)):
+        _judge_rows(order_rows, label, result, "no-structured")
     return "order_rows builds the table from structuredContent (real and 80 generated results), ignores the " \
-           "text, and gives [] for every error result"
+           "text, and gives [] for every error result and every result without structuredContent"

@@ -88,14 +88,18 @@ def test_a_non_function_or_missing_return_is_a_clear_failure():
         checks.ex_01_1(lambda: None)
 
 
-def test_in_a_learners_jupyterlab_kernel_a_failed_check_prints_instead_of_raising(monkeypatch, capsys):
+def test_in_a_learners_jupyterlab_kernel_a_failed_check_shows_its_status_instead_of_raising(monkeypatch, capsys):
+    from course_lib.checks import core
     from course_lib.workbook import outcomes
 
+    shown_bundles: list[dict] = []
+    monkeypatch.setattr(core, "_display", shown_bundles.append)
     monkeypatch.setenv("JPY_SESSION_NAME", "exercises/01_bad_tool_rewrite.ipynb")
     monkeypatch.delenv(outcomes.ENV, raising=False)
     checks.ex_01_4(lambda name: True)  # wrong, but Run All goes on
     printed = capsys.readouterr()
-    assert printed.out == "" and printed.err.startswith("❌ CheckFailed: Exercise 1.4: expected ")
+    assert printed.out == printed.err == ""
+    assert shown_bundles[0]["text/plain"].startswith("❌ Exercise 1.4: expected ")
     monkeypatch.setenv(outcomes.ENV, str(ROOT / "no-such-dir" / "x"))  # a runner collecting outcomes: strict
     monkeypatch.setattr(outcomes, "record", lambda outcome: None)
     with pytest.raises(CheckFailed):
