@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from course_lib import review, wire
-from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, require_deliberate,
-                                    result_text, shown, spec)
+from course_lib.checks.core import (build_server, call_learner, checker, fail, first_difference, probe, require,
+                                    require_deliberate, result_text, shown, spec, watched, whole)
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -236,6 +236,10 @@ def _check_foreign(results: dict[str, dict], foreign: list[str], missing: str, r
         require_deliberate(result, "get_order", rule, number)
         require(_same_answer(_text_of(result), number, reference, missing), rule,
                 lambda: shown(_text_of(result)), f"{number}; for {missing} it says: {shown(reference, 100)}")
+        difference = first_difference(whole(result, lambda text, n=number: _blank(text, n)),
+                                      whole(results[missing], lambda text: _blank(text, missing)))
+        require(not difference, rule, f"the same text, but {number} and {missing} differ in {difference}",
+                "the whole result, not only its text")
 
 
 # --- 3.2 messages a model can recover from ---------------------------------------------------------
@@ -315,7 +319,10 @@ def ex_03_2(build_helpful_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046"]
         numbers = own + foreign + missing + [orders.ARCHIVED]
-        results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers], "tool")))
+        with watched("course_lib.servers.orders", "customer_order") as used:
+            results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
+                                               "tool")))
+        require(not used, "own", f"get_order called orders.customer_order {len(used)} time(s)")
         with _archived(_SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         tool = probe(server).tool("get_order")
@@ -402,13 +409,13 @@ RULES_3_3 = spec(
      "the same reproduction: an isError result is a tool execution error"),
 )
 
-_KIND_WORDS = {"protocol": "protocol", "protocol error": "protocol", "json-rpc error": "protocol",
-               "json-rpc protocol error": "protocol", "execution": "execution", "execution error": "execution",
-               "tool execution": "execution", "tool execution error": "execution", "tool error": "execution"}
+KINDS = ("protocol", "execution")
 
 
 def _kind_of(value: Any) -> str | None:
-    return _KIND_WORDS.get(" ".join(str(value).lower().replace("_", " ").split())) if isinstance(value, str) else None
+    """'protocol' or 'execution' for that word in any case with spaces around it (as the text allows), else None."""
+    kind = value.strip().lower() if isinstance(value, str) else None
+    return kind if kind in KINDS else None
 
 
 @checker("3.3", RULES_3_3)
@@ -454,10 +461,13 @@ def ex_03_3(classify_failures) -> str:
 
     answers = call_learner(classify_failures)
     require(isinstance(answers, dict), "dict", type(answers).__name__, "such as {'a': 'protocol', ...}")
-    given = {str(key).strip().strip("()").strip().lower(): value for key, value in answers.items()}
+    given = dict(answers)
     observed = observed_kinds()
     missing = [letter for letter in sorted(observed) if letter not in given]
-    require(not missing, "dict", f"none for {', '.join(missing)}")
+    extra = sorted(repr(key) for key in given if key not in observed)
+    require(not missing, "dict", lambda: f"no key {', '.join(map(repr, missing))}"
+            + (f"; the keys are {', '.join(extra)}" if extra else ""), "keys exactly 'a' to 'h'")
+    require(not extra, "dict", f"other key(s) {', '.join(extra)}")
     for letter in sorted(observed):
         require(_kind_of(given[letter]) is not None, "kinds", repr(given[letter]), f"for ({letter})")
     for letter in sorted(observed):

@@ -8,8 +8,8 @@ import uuid
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks.core import (build_server, checker, outcome, probe, require, require_deliberate, result_text,
-                                   session, shown, spec)
+from course_lib.checks.core import (build_server, checker, first_difference, outcome, probe, replacing, require,
+                                   require_deliberate, result_text, session, shown, spec, whole)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import deploy, incidents
 
@@ -89,6 +89,26 @@ def _means_incident_id(pattern: Any) -> bool:
     return all(compiled.search(good) for good in _GOOD_IDS) and not any(compiled.search(bad) for bad in _BAD_IDS)
 
 
+class _WatchedStore(incidents.Store):
+    """The check's own store: it does the backend work and remembers which of its methods the answer called."""
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.called: list[str] = []
+
+    def add_note_once(self, *args: Any, **kwargs: Any) -> incidents.NoteAdded:
+        self.called.append("add_note_once")
+        return super().add_note_once(*args, **kwargs)
+
+
+_ON_BEHALF = ("asUser", "user", "author", "onBehalfOf")
+"""Argument names a call may add to act for someone else; a tool answers for the signed-in user whatever they say."""
+
+
+def _on_behalf(arguments: dict, someone: str) -> dict:
+    return {**arguments, **{name: someone for name in _ON_BEHALF}}
+
+
 # --- 5.1 make add_incident_note idempotent -----------------------------------------------------------
 
 RULES_5_1 = spec(
@@ -132,12 +152,13 @@ def ex_05_1(build_notes_server) -> str:
     keys = ["1c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17", "8e2b5f0a-4c7d-4a19-b3e6-2d1f9a7c5b84",
             "3f6a9c1e-5b2d-4e8f-a0c7-9d1b3e5f7a26", "b7e1d3c5-9a2f-4c6e-8b0d-1f3a5c7e9b42",
             "0d2f4b6a-8c1e-4a3b-9d5f-7e9a1c3b5d68"]
-    store = incidents.Store(write_delay=0.05)  # a slow database write, as in production
+    store = _WatchedStore(write_delay=0.05)  # a slow database write, as in production
     server = build_server(build_notes_server, store, "ana")
     seen = probe(server)
     require("add_incident_note" in seen.names, "tool", ", ".join(seen.names) or "no tools")
     params = set(seen.tool("add_incident_note")["inputSchema"].get("properties", {}))
-    require({"incidentId", "note", "requestId"} <= params, "tool", ", ".join(sorted(params)) or "no parameters")
+    require(params == {"incidentId", "note", "requestId"}, "tool",
+            f"add_incident_note({', '.join(sorted(params))})" if params else "no parameters")
     given = host.annotations_of(seen.tool("add_incident_note"))
     hints = host.effective_hints(given)
     require(not hints["readOnlyHint"] and not hints["destructiveHint"] and hints["idempotentHint"], "hints",
@@ -165,6 +186,8 @@ def ex_05_1(build_notes_server) -> str:
     require(added > 0, "first", lambda: f"no note was added: {_brief(failed[0]) if failed else 'no error either'}")
     require(added == 1, "concurrent", f"{added} notes (check, write and record under one lock, or the retries race)")
     require(not failed, "concurrent", lambda: f"a retry failed: {_brief(failed[0])}")
+    require(not store.called, "append", "your tool called store.add_note_once",
+            "build the idempotency yourself around store.append_note")
     first = results[0]
     written = store.notes("INC-101")[-1]
     require(written.text == NOTE and (first.get("structuredContent") or {}).get("noteId") == written.noteId,
@@ -212,7 +235,7 @@ def ex_05_1(build_notes_server) -> str:
         require_deliberate(conflict, "add_incident_note", "conflict", f"{label}")
         require((count("INC-101"), count("INC-103")) == counts, "conflict", f"{label}: a note was written")
         leaked = review.leaks(result_text(conflict))
-        require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(conflict)}")
+        require(not leaked, "conflict", lambda: f"{', '.join(leaked)} in {_brief(conflict)}")
     again = call(a)
     require(not again.get("isError") and again.get("structuredContent") == first.get("structuredContent"),
             "conflict", lambda: f"after the conflicts, the retry of the original returned {_brief(again)}")
@@ -291,6 +314,18 @@ def ex_05_2(build_split_server) -> str:
         schema = tools[tool]["inputSchema"]
         return resolve(schema.get("properties", {}).get(name, {}), schema)
 
+    wanted = {"search_incidents": {"query", "includeResolved"}, "get_incident": {"incidentId"},
+              "add_incident_note": {"incidentId", "note", "requestId"}}
+    for tool, names in wanted.items():
+        params = set(tools[tool]["inputSchema"].get("properties", {}))
+        require(params == names, "params", f"{tool}({', '.join(sorted(params))})",
+                f"{tool} takes {', '.join(sorted(names))}")
+    include = prop("search_incidents", "includeResolved")
+    require(include.get("default") is False and "includeResolved" not in
+            tools["search_incidents"]["inputSchema"].get("required", []), "resolved_default",
+            f"includeResolved with default {json.dumps(include.get('default', '(none)'))}" +
+            (", required" if "includeResolved" in tools["search_incidents"]["inputSchema"].get("required", [])
+             else ""))
     for tool in ("get_incident", "add_incident_note"):
         pattern = prop(tool, "incidentId").get("pattern")
         require(_means_incident_id(pattern), "id_pattern",
@@ -344,6 +379,24 @@ def ex_05_2(build_split_server) -> str:
             require(not got.get("structuredContent"), "get",
                     lambda: f"{user} read {incident_id}, which {user} may not see: {_brief(got)}")
             require_deliberate(got, "get_incident", "get", f"get_incident({incident_id!r}) as {user}")
+
+    # extra arguments that name someone else change nothing: ben stays ben
+    ben_server = servers["ben"]
+    before = len(store.notes("INC-103"))
+    asked = _calls(ben_server, [
+        ("get_incident", _on_behalf({"incidentId": "INC-204"}, "ana")),
+        ("search_incidents", _on_behalf({"query": "", "includeResolved": True}, "ana")),
+        ("add_incident_note", _on_behalf({"incidentId": "INC-103", "note": "Checked as ben.",
+                                          "requestId": "2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3c5e71"}, "ana"))])
+    read, searched, noted = asked
+    require(not read.get("structuredContent") and read.get("isError"), "signed_in",
+            lambda: f"ben read INC-204 by adding asUser='ana': {_brief(read)}")
+    require(searched.get("structuredContent") == store.search("ben", "", True).model_dump(mode="json"), "signed_in",
+            lambda: f"ben's search with asUser='ana' returned {_brief(searched)}")
+    notes_now = store.notes("INC-103")
+    require(not noted.get("isError") and len(notes_now) == before + 1 and notes_now[-1].author == "ben",
+            "signed_in", lambda: _brief(noted) if noted.get("isError") else
+            f"the note was written by {notes_now[-1].author if len(notes_now) > before else 'nobody'}, not ben")
 
     # the note: once per requestId, as the signed-in user
     ben = servers["ben"]
@@ -409,6 +462,17 @@ RULES_5_3 = spec(
     ("no_leak", "a refusal that leaks no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
 )
 
+def _data_in(result: dict, record: Any) -> str:
+    """What of an incident's own data (title, service, notes) a result holds anywhere, or ""."""
+    if record is None:
+        return ""
+    view = incidents.view(record).model_dump(mode="json")
+    values = [view.get("title"), *[note.get("text") for note in view.get("notes", [])]]
+    everything = json.dumps({part: result.get(part) for part in ("content", "structuredContent", "_meta")})
+    return next((repr(value) for value in values if isinstance(value, str) and len(value) >= 8
+                 and value in everything), "")
+
+
 _CANDIDATES = ("INC-101", "INC-102", "INC-103", "INC-104", "INC-204", "INC-205", "INC-301", "INC-302", "INC-303",
                "INC-999", "INC-0101", "INC-1")
 
@@ -421,7 +485,7 @@ def ex_05_3(build_incident_server) -> str:
     for user in ("ben", "gil", "ana"):
         server = build_server(build_incident_server, store, user)
         results = _calls(server, [("get_incident", {"incidentId": i}) for i in _CANDIDATES])
-        texts: dict[str, str] = {}
+        wholes: dict[str, dict] = {}
         for incident_id, got in zip(_CANDIDATES, results):
             record = store.lookup(incident_id)
             if record is not None and store.can_read(user, record):
@@ -433,16 +497,22 @@ def ex_05_3(build_incident_server) -> str:
             kind = "missing" if record is None else "not visible to " + user
             require(got.get("isError") and not got.get("structuredContent"), "refused",
                     lambda: f"{user} read {incident_id} ({kind}): {_brief(got)}")
+            shown_data = _data_in(got, record)
+            require(not shown_data, "refused", lambda: f"{user}'s refusal of {incident_id} holds {shown_data}")
             require_deliberate(got, "get_incident", "deliberate", f"get_incident({incident_id!r}) as {user}")
             leaked = review.leaks(result_text(got))
             require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(got)}")
-            texts[incident_id] = result_text(got).replace(incident_id, "<id>")
+            wholes[incident_id] = whole(got, replacing(incident_id))
             refusals += 1
-        missing = texts["INC-999"]
-        for incident_id, text in texts.items():
-            require(text == missing, "same",
-                    lambda: f"as {user}, {incident_id} got {shown(text, 90)!r} but the missing INC-999 got "
-                            f"{shown(missing, 90)!r}")
+        missing = wholes["INC-999"]
+        for incident_id, refusal in wholes.items():
+            difference = first_difference(refusal, missing)
+            require(not difference, "same", lambda: f"as {user}, {incident_id} and the missing INC-999 differ in "
+                                                    f"{difference}")
+        if user == "ben":  # an extra argument naming someone who may read it changes nothing
+            read = _calls(server, [("get_incident", _on_behalf({"incidentId": "INC-204"}, "ana"))])[0]
+            require(read.get("isError") and not first_difference(whole(read, replacing("INC-204")), missing),
+                    "signed_in", lambda: f"ben asked for INC-204 with asUser='ana' and got {_brief(read)}")
     return (f"{refusals} refusals for three users gave one identical answer per user, whether missing, "
             f"foreign or restricted; {allowed_reads} allowed reads still work")
 
@@ -506,6 +576,13 @@ def ex_05_4(build_release_server) -> str:
         require(name in seen.names, "tools", ", ".join(seen.names) or "no tools")
         params = set(seen.tool(name)["inputSchema"].get("properties", {}))
         require(wanted <= params, "tools", f"{name}({', '.join(sorted(params))})")
+    for name in ("preview_deployment", "start_deployment"):
+        schema = seen.tool(name)["inputSchema"]
+        environment = resolve(schema.get("properties", {}).get("environment", {}), schema)
+        require("environment" in schema.get("required", []) and "default" not in environment, "no_default",
+                lambda: f"{name}'s schema: environment " + ("with the default "
+                                                             f"{json.dumps(environment.get('default'))}"
+                                                             if "default" in environment else "not required"))
     read = host.effective_hints(host.annotations_of(seen.tool("preview_deployment")))
     change = host.effective_hints(host.annotations_of(seen.tool("start_deployment")))
     require(read["readOnlyHint"], "hints",
