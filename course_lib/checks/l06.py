@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from course_lib import cost, docstrings, review, tokens, wire
+from course_lib.checks import prose
 from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, result_text, shown,
                                     spec)
 from course_lib.checks.schemas import resolve
@@ -144,7 +145,7 @@ def ex_06_1(build_lean_server) -> str:
     tool = seen.tool("search_tickets")
     schema = tool.get("inputSchema", {})
     params = {name: resolve(value, schema) for name, value in schema.get("properties", {}).items()}
-    require({"query", "status", "limit"} <= set(params), "params", ", ".join(params) or "no parameters")
+    require(set(params) == {"query", "status", "limit"}, "params", ", ".join(params) or "no parameters")
     required = set(schema.get("required", []))
     require(required == {"query"} and params["query"].get("type") == "string", "params",
             f"required {sorted(required)}, query of type {params['query'].get('type')}")
@@ -163,7 +164,7 @@ def ex_06_1(build_lean_server) -> str:
     description = tool.get("description", "")
     invites = _says_when_anywhere(description)
     require(invites, "says_when", lambda: f"{shown(description)!r}; accepted: {WHEN_EXAMPLES}")
-    require(review.when_not_names(description, "get_ticket"), "when_not",
+    require(prose.limits_and_points_to(description, "get_ticket"), "when_not",
             lambda: f"{shown(description)!r}; accepted: {WHEN_NOT_EXAMPLES}")
     used = definition_budget_tokens(tool)
     require(used <= BUDGET, "budget", f"{used} tokens")
@@ -229,8 +230,14 @@ def ex_06_2(build_support_server) -> str:
     core = ["get_ticket", "search_tickets", "add_ticket_comment"]
     extras = ["search_tickets", "search_messages", "read_message", "list_events"]
     wanted = tuple(dict.fromkeys(core + extras))
-    names = tuple(probe(build_server(build_support_server)).names)
+    seen = probe(build_server(build_support_server), [
+        ("add_ticket_comment", {"ticket_id": "TCK-402", "comment": "Customer confirmed the fix."}),
+        ("get_ticket", {"ticket_id": "TCK-402"})])
+    names = tuple(seen.names)
     require(sorted(names) == sorted(wanted), "each_once", ", ".join(names) or "no tools")
+    comments = (seen.results[1].get("structuredContent") or {}).get("comments", [])
+    require("Customer confirmed the fix." in comments, "shared",
+            lambda: f"get_ticket('TCK-402') shows comments {json.dumps(comments)} after add_ticket_comment added one")
     _source_for_fresh_process(build_support_server)  # refuses a value computed here before any process starts
     listings = _listings(build_support_server)
     orders = sorted({listed for _seed, listed, _ in listings})
@@ -349,6 +356,7 @@ RULES_6_4 = spec(
      "each of those requests sent raw; ttlMs and cacheScope of every result"),
 )
 HALF_HOUR_MS = 30 * 60 * 1000
+OTHER_LISTS = ("prompts/list", "resources/list", "resources/templates/list")
 
 
 @checker("6.4", RULES_6_4)
@@ -356,15 +364,19 @@ def ex_06_4(build_cached_server) -> str:
     """Check cache hints on tools/list: half an hour, shareable between users."""
     server = build_server(build_cached_server)
 
-    async def run() -> tuple[dict, int, list[int]]:
+    async def run() -> tuple[dict, int, list[int], dict[str, Any]]:
+        from course_lib import protocol
+
         tap = wire.Tap(server)
         async with wire.connect(tap) as client:
             for _ in range(3):
                 await client.list_tools()
+            others = {method: await protocol.send_raw(client, method, {}) for method in OTHER_LISTS}
         listed = next((f["result"] for d, f in tap.frames if d == "S->C" and "tools" in f.get("result", {})), {})
-        return listed, wire.requests_sent(tap.frames, "tools/list"), await cost.list_requests_per_user(server)
+        others["server/discover"] = next((f.get("result", {}) for d, f in tap.frames if d == "S->C"), {})
+        return listed, wire.requests_sent(tap.frames, "tools/list"), await cost.list_requests_per_user(server), others
 
-    listed, sent, per_user = wire.run_sync(run)
+    listed, sent, per_user, others = wire.run_sync(run)
     names = tuple(tool.get("name") for tool in listed.get("tools", []))
     require(names == tuple(workspace.TOOL_NAMES), "tools", ", ".join(names) or "no tools")
     ttl = listed.get("ttlMs")
@@ -373,4 +385,8 @@ def ex_06_4(build_cached_server) -> str:
     require(listed.get("cacheScope") == "public", "shared", f"cacheScope {listed.get('cacheScope')!r}")
     require(sent == 1, "duration", f"{sent} requests")
     require(per_user[1:] == [0], "shared", f"a second user sent {per_user[1]} tools/list request(s)")
+    for method, result in others.items():
+        hint = (result.get("ttlMs", 0), result.get("cacheScope", "private")) if isinstance(result, dict) else None
+        require(hint == (0, "private"), "others", lambda: f"{method} with ttlMs {hint[0]} and cacheScope "
+                                                          f"{hint[1]!r}" if hint else f"{method}: {result}")
     return "tools/list may be reused for half an hour and shared: 1 request for 3 listings, 0 for a second user"
