@@ -30,6 +30,8 @@ from course_lib.workbook import outcomes
 from course_lib.workbook.ids import ExerciseId
 
 _current: contextvars.ContextVar[ExerciseId] = contextvars.ContextVar("exercise")
+_running: list[ExerciseId] = []
+"""The checks running in this process, innermost last: `current()` in a worker thread (wire.run_sync) sees them."""
 REGISTRY: dict[ExerciseId, Callable[[Any], None]] = {}
 SPECS: dict[ExerciseId, dict[str, Rule]] = {}
 LAST: dict[ExerciseId, str] = {}
@@ -57,8 +59,11 @@ def spec(*rules: tuple[str, str, str]) -> tuple[Rule, ...]:
 
 
 def current() -> ExerciseId:
-    """The exercise whose check is running."""
-    return _current.get()
+    """The exercise whose check is running (also from a worker thread that runs a client for the check)."""
+    found = _current.get(None) or (_running[-1] if _running else None)
+    if found is None:
+        raise LookupError("no check is running")
+    return found
 
 
 def shown(text: Any, limit: int = 160) -> str:
@@ -127,6 +132,29 @@ def call_learner(fn: Any, *args: Any) -> Any:
     except Exception as error:  # the learner's code crashed: say so in one line
         name = getattr(fn, "__name__", "your function")
         raise fail(f"{name}() to run", f"it raised {type(error).__name__}: {error}") from None
+
+
+def learner_coroutine(fn: Any, rule: str) -> Callable[..., Any]:
+    """The learner's async function as one the check can await: a plain function, a crash or a stub becomes a
+    one-line failure on `rule` (or "not done"), never a traceback from inside a client."""
+    import inspect
+
+    if not callable(fn):
+        raise fail(rule, f"{type(fn).__name__} {shown(repr(fn), 60)} (return the async function itself)")
+
+    async def awaited(*args: Any) -> Any:
+        try:
+            pending = fn(*args)
+            require(inspect.isawaitable(pending), rule, f"{type(pending).__name__} (use `async def`)")
+            return await pending
+        except NotImplementedError as error:
+            raise not_done(error) from None
+        except (CheckFailed, ExerciseNotDone):
+            raise
+        except Exception as error:  # a crash inside the learner's coroutine: one line, its rule
+            raise fail(rule, f"it raised {type(error).__name__}: {shown(error, 120)}") from None
+
+    return awaited
 
 
 def build_server(factory: Callable[..., Any], *args: Any) -> Any:
@@ -220,6 +248,7 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
         @functools.wraps(check)
         def run(answer: Any) -> None:
             token = _current.set(exercise_id)
+            _running.append(exercise_id)
             error: Exception | None = None
             try:
                 with wire.sdk_warnings():
@@ -242,6 +271,7 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
                 outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call)
             finally:
                 _current.reset(token)
+                _running.pop()
             _report(outcome, error)
 
         run.exercise = exercise_id  # type: ignore[attr-defined]

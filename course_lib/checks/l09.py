@@ -12,8 +12,9 @@ import json
 from typing import Any
 
 from course_lib import contract, wire
-from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, require_deliberate,
-                                    result_text, shown, spec)
+from course_lib.checks.core import (build_server, call_learner, checker, fail, learner_coroutine, probe, require,
+                                    require_deliberate, result_text, shown, spec)
+from course_lib.errors import CheckFailed, ExerciseNotDone
 
 HINTS: dict[str, tuple[str, ...]] = {
     "9.1": (
@@ -84,9 +85,9 @@ def ex_09_1(classify_proposals) -> str:
     given = call_learner(classify_proposals)
     require(isinstance(given, dict), "dict", type(given).__name__)
     letters = [proposal.letter for proposal in evolving.PROPOSALS]
-    verdicts = {str(key).strip().upper(): value for key, value in given.items()}
+    verdicts = dict(given)
     missing = [letter for letter in letters if letter not in verdicts]
-    extra = sorted(set(verdicts) - set(letters))
+    extra = sorted(repr(key) for key in verdicts if key not in letters)
     require(not missing, "dict", f"no verdict for {', '.join(missing)}")
     require(not extra, "dict", f"other key(s) {', '.join(extra)}")
     for letter in letters:
@@ -357,11 +358,25 @@ _QUESTIONS = {"send_reply": "Send the reply on T-4?", "create_ticket": "Which te
               "route_ticket": "Which queue should T-9 go to?"}
 
 
-def _rule_for(answer: Any) -> str:
-    """The rule that decides what to send back for the person's answer."""
-    if isinstance(answer, str):
-        return "choice"
-    return {None: "cancel", False: "decline", True: "yes"}[answer]
+def _expected(answer: Any, boolean_form: bool, options: tuple[str, ...]) -> tuple[str, tuple[str, Any]]:
+    """(the rule that decides, what the server must receive) for the person's answer to one form."""
+    if answer is None:
+        return "cancel", ("cancel", None)
+    if answer is False:
+        return "decline", ("decline", None)
+    if answer is True and boolean_form:
+        return "yes", ("accept", True)
+    if isinstance(answer, str) and not boolean_form and answer in options:
+        return "choice", ("accept", answer)
+    return "misfit", ("decline", None)
+
+
+def _answers(options: tuple[str, ...]) -> tuple[tuple[bool, Any], ...]:
+    """(asked on the yes/no form?, the person's answer): each rule, and each kind of answer that fits no form."""
+    offered = options[1]
+    return ((True, True), (True, False), (True, None), (True, "true"), (True, offered),
+            (False, offered), (False, "legal"), (False, offered.upper()), (False, True), (False, False),
+            (False, None))
 
 
 @checker("9.3", RULES_9_3)
@@ -369,78 +384,79 @@ def ex_09_3(make_callback) -> str:
     """Run the learner's callback in real clients of both eras against two servers that ask questions."""
     import mcp_types
 
-    probe_person = _Person(True)
-    callback = call_learner(make_callback, probe_person)
-    require(callable(callback), "callback", type(callback).__name__)
+    callback = learner_coroutine(call_learner(make_callback, _Person(True)), "callback")
     params = mcp_types.ElicitRequestFormParams(
         message="Send it?", requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}},
                                               "required": ["ok"]})
-
-    try:
-        pending = callback(None, params)
-        require(inspect.isawaitable(pending), "callback", f"{type(pending).__name__} (use `async def`)")
-
-        async def direct() -> Any:
-            return await pending
-
-        first = wire.run_sync(direct)
-    except Exception as error:  # a crash inside the callback
-        if type(error).__name__ in ("CheckFailed", "ExerciseNotDone"):
-            raise
-        raise fail("callback", f"it raised {type(error).__name__}: {shown(error, 120)}") from None
+    first = wire.run_sync(callback, None, params)
     require(isinstance(first, mcp_types.ElicitResult), "callback", type(first).__name__)
 
     cases = 0
     for server, yes_tool, choice_tool, options in _asking_servers():
-        offered, unoffered = options[1], "legal"
         for era in wire.ERAS:
-            for tool, answer, want in ((yes_tool, True, ("accept", True)), (yes_tool, False, ("decline", None)),
-                                       (yes_tool, None, ("cancel", None)),
-                                       (choice_tool, offered, ("accept", offered)),
-                                       (choice_tool, unoffered, ("decline", None)),
-                                       (choice_tool, None, ("cancel", None))):
+            for boolean_form, answer in _answers(options):
+                tool = yes_tool if boolean_form else choice_tool
+                rule, want = _expected(answer, boolean_form, options)
+                if rule in ("yes", "choice") and tool in ("restart_service", "route_ticket"):
+                    rule = "schema"
                 person = _Person(answer)
-                learner_callback = call_learner(make_callback, person)
-                returned: list[Any] = []
-
-                async def recorded(ctx: Any, params: Any, cb: Any = learner_callback, out: list = returned) -> Any:
-                    out.append(await cb(ctx, params))
-                    return out[-1]
-
-                async def run(cb=recorded, name=tool, era_=era) -> dict:
-                    async with wire.connect(server, era_, elicitation_callback=cb) as client:
-                        return wire.dump(await client.call_tool(name, _ARGUMENTS[name]))
-
-                try:
-                    result = wire.run_sync(run)
-                except Exception as error:
-                    odd = [item for item in returned if not isinstance(item, mcp_types.ElicitResult)]
-                    require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} "
-                                                         f"{shown(repr(odd[0]), 60)}",
-                            f"{tool} in {era}, the person answering {answer!r}")
-                    raise fail("eras", f"the call failed: {type(error).__name__}: {shown(error, 120)}",
-                               f"{tool} in {era}") from None
-                odd = [item for item in returned if not isinstance(item, mcp_types.ElicitResult)]
-                require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} {shown(repr(odd[0]), 60)}",
-                        f"{tool} in {era}, the person answering {answer!r}")
                 situation = (f"{tool} in {era}, the person answering {answer!r}"
-                             + (f" to a form whose options are {', '.join(options)}" if tool == choice_tool else ""))
-                require(len(person.shown) == 1, "ask",
-                        f"the person was asked {len(person.shown)} time(s)" + (
-                            f": {shown(person.shown[0], 80)!r}" if person.shown else ""), situation)
-                require(person.shown[0] == _QUESTIONS[tool], "ask", f"the person was shown {shown(person.shown[0], 80)!r}",
-                        f"{situation}: show them params.message, {_QUESTIONS[tool]!r}")
-                got = _structured(result) or {}
-                rule = "schema" if tool in ("restart_service", "route_ticket") and want[0] == "accept" else \
-                    _rule_for(answer)
-                if result.get("isError"):
-                    raise fail(rule, f"the server could not use the answer: {shown(result_text(result), 140)}",
-                               situation)
-                if (got.get("action"), got.get("value")) != want:
-                    found = f"the server received {got.get('action')}" + (
-                        f" with {got.get('value')!r}" if got.get("action") == "accept" else "")
-                    raise fail(rule, found, f"{situation}: expected {want[0]}"
-                                            + (f" with {want[1]!r}" if want[0] == "accept" else ""))
+                             + (f" to a form whose options are {', '.join(options)}" if not boolean_form else
+                                " to a yes/no form"))
+                (result,) = _ask(make_callback, person, server, era, [tool], situation)
+                _judge_answer(result, person, tool, rule, want, situation)
                 cases += 1
-    return (f"{cases} questions answered as the person decided (accept, decline, cancel) on two servers with "
-            "different forms, in both protocol eras")
+        # one callback, the same question twice: the person is asked twice (a retry is a new request)
+        person = _Person(True)
+        situation = f"{yes_tool} called twice through one client and one callback"
+        again = _ask(make_callback, person, server, wire.ERAS[0], [yes_tool, yes_tool], situation)
+        require(len(person.shown) == 2, "ask", f"the person was asked {len(person.shown)} time(s)", situation)
+        for result in again:
+            require((_structured(result) or {}).get("action") == "accept", "ask",
+                    lambda: f"the server received {shown(json.dumps(_structured(result)), 80)}", situation)
+    return (f"{cases} questions answered as the person decided (accept, decline, cancel, and decline for answers "
+            "that fit no form) on two servers with different forms, in both protocol eras; every question asked")
+
+
+def _ask(make_callback: Any, person: Any, server: Any, era: str, tools: list[str], situation: str) -> list[dict]:
+    """Call `tools` through one client whose elicitation callback is the learner's, built for `person`."""
+    import mcp_types
+
+    callback = learner_coroutine(call_learner(make_callback, person), "callback")
+    returned: list[Any] = []
+
+    async def recorded(ctx: Any, params: Any) -> Any:
+        returned.append(await callback(ctx, params))
+        if not isinstance(returned[-1], mcp_types.ElicitResult):
+            raise TypeError(type(returned[-1]).__name__)
+        return returned[-1]
+
+    async def run() -> list[dict]:
+        async with wire.connect(server, era, elicitation_callback=recorded) as client:
+            return [wire.dump(await client.call_tool(name, _ARGUMENTS[name])) for name in tools]
+
+    try:
+        return wire.run_sync(run)
+    except (CheckFailed, ExerciseNotDone):
+        raise
+    except Exception as error:
+        odd = [item for item in returned if not isinstance(item, mcp_types.ElicitResult)]
+        require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} {shown(repr(odd[0]), 60)}",
+                situation)
+        raise fail("eras", f"the call failed: {type(error).__name__}: {shown(error, 120)}", situation) from None
+
+
+def _judge_answer(result: dict, person: Any, tool: str, rule: str, want: tuple[str, Any], situation: str) -> None:
+    require(len(person.shown) == 1, "ask",
+            f"the person was asked {len(person.shown)} time(s)" + (
+                f": {shown(person.shown[0], 80)!r}" if person.shown else ""), situation)
+    require(person.shown[0] == _QUESTIONS[tool], "ask", f"the person was shown {shown(person.shown[0], 80)!r}",
+            f"{situation}: show them params.message, {_QUESTIONS[tool]!r}")
+    if result.get("isError"):
+        raise fail(rule, f"the server could not use the answer: {shown(result_text(result), 140)}", situation)
+    got = _structured(result) or {}
+    if (got.get("action"), got.get("value")) != want:
+        found = f"the server received {got.get('action')}" + (
+            f" with {got.get('value')!r}" if got.get("action") == "accept" else "")
+        raise fail(rule, found, f"{situation}: expected {want[0]}" + (f" with {want[1]!r}" if want[0] == "accept"
+                                                                     else ""))
