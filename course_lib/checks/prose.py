@@ -21,7 +21,7 @@ WINDOW = 4
 
 def _pointing(segment: str, tool: str) -> bool:
     """Whether one mention of `tool` in a clause segment is offered as what to use (not negated around it)."""
-    for match in re.finditer(re.escape(tool), segment):
+    for match in re.finditer(rf"(?<![\w.]){re.escape(tool)}(?![\w])", segment):
         before = " ".join(re.findall(r"[\w']+", segment[:match.start()])[-WINDOW:])
         after = segment[match.end():]
         if not _NEGATION_BEFORE.search(before) and not _NEGATION_AFTER.search(after):
