@@ -157,6 +157,19 @@ def learner_coroutine(fn: Any, rule: str) -> Callable[..., Any]:
     return awaited
 
 
+def learner_source(fn: Any) -> tuple[str, str]:
+    """(the code that rebuilds the learner's function in a fresh process, its name): code only, as data.
+
+    `cost.portable_source` sends the function, the helpers it calls and its imports, never a value; its refusal
+    (`cost.ProcessBuildError`) is left to the check, which names its rule.
+    """
+    from course_lib import cost
+
+    if not callable(fn):
+        raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
+    return cost.portable_source(fn), getattr(fn, "__name__", "answer")
+
+
 def build_server(factory: Callable[..., Any], *args: Any) -> Any:
     """Build the learner's server with `factory(*args)` and make sure it is an MCP server."""
     from mcp.server import MCPServer

@@ -7,8 +7,8 @@ from typing import Any
 
 from course_lib import cost, docstrings, review, tokens, wire
 from course_lib.checks import prose
-from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, result_text, shown,
-                                    spec)
+from course_lib.checks.core import (build_server, call_learner, checker, fail, learner_source, probe, require,
+                                    result_text, shown, spec)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import clock, weather, workspace
 
@@ -207,19 +207,19 @@ RULES_6_2 = spec(
     ("order", "the core tools first, then the new extras, each in the order given", "the listed order"),
 )
 HASH_SEEDS = (0, 1, 2, 3)
-def _source_for_fresh_process(factory: Any) -> str:
-    """`cost.portable_source`: code only, never a value computed here; its refusal fails the self_contained rule."""
+def _source_for_fresh_process(factory: Any) -> tuple[str, str]:
+    """The factory as code for a fresh process (never a value computed here); a refusal fails self_contained."""
     try:
-        return cost.portable_source(factory)
+        return learner_source(factory)
     except cost.ProcessBuildError as error:
         raise fail("self_contained", str(error)) from None
 
 
-def _listings(factory: Any) -> list[tuple[int, tuple[str, ...], str]]:
-    """(seed, names, listing) of `factory`'s server rebuilt from its source in one fresh process per hash seed."""
+def _listings(source: str, name: str) -> list[tuple[int, tuple[str, ...], str]]:
+    """(seed, names, listing) of the factory's server rebuilt from its source in one process per hash seed."""
     try:
         return [(item.hash_seed, item.names, item.listing)
-                for item in cost.listings_across_processes(factory, HASH_SEEDS)]
+                for item in cost.listings_of_source(source, name, HASH_SEEDS)]
     except cost.ProcessBuildError as error:
         raise fail("self_contained", str(error)) from None
 
@@ -238,8 +238,8 @@ def ex_06_2(build_support_server) -> str:
     comments = (seen.results[1].get("structuredContent") or {}).get("comments", [])
     require("Customer confirmed the fix." in comments, "shared",
             lambda: f"get_ticket('TCK-402') shows comments {json.dumps(comments)} after add_ticket_comment added one")
-    _source_for_fresh_process(build_support_server)  # refuses a value computed here before any process starts
-    listings = _listings(build_support_server)
+    source, name = _source_for_fresh_process(build_support_server)  # no value computed here is ever sent
+    listings = _listings(source, name)
     orders = sorted({listed for _seed, listed, _ in listings})
     require(len({listing for *_, listing in listings}) == 1, "same_everywhere",
             lambda: f"{len(orders)} different orders, e.g. " + " / ".join(", ".join(o) for o in orders[:2]))

@@ -478,3 +478,50 @@ class TestSchemas:
     ])
     def test_choices(self, schema, expected):
         assert schemas.choices(schema) == expected
+
+
+def test_learner_coroutine_awaits_the_answer_and_turns_every_mistake_into_one_line(registered):
+    from course_lib import wire
+
+    async def doubles(x):
+        return 2 * x
+
+    async def crashes(x):
+        raise KeyError("team")
+
+    async def stub(x):
+        raise NotImplementedError("Exercise 98.21: write the callback")
+
+    def plain(x):
+        return x
+
+    seen = []
+    registered(20, lambda answer: seen.append(wire.run_sync(core.learner_coroutine(answer, "typed"), 4)) or "ok")(
+        doubles)
+    assert seen == [8]
+    for number, answer, error, message in (
+            (21, crashes, CheckFailed, r"found it raised KeyError: 'team'"),
+            (22, plain, CheckFailed, r"found int \(use `async def`\)"),
+            (23, stub, ExerciseNotDone, r"is not done yet: write the callback"),
+            (24, "text", CheckFailed, r"found str 'text' \(return the async function itself\)")):
+        with pytest.raises(error, match=message):
+            registered(number, lambda given: wire.run_sync(core.learner_coroutine(given, "typed"), 1))(answer)
+
+
+def test_learner_source_is_code_that_rebuilds_the_function_never_a_value(registered):
+    from course_lib import cost
+
+    def factory():
+        return MCPServer("x", log_level="WARNING")
+
+    found = []
+    registered(25, lambda answer: found.append(core.learner_source(answer)) or "ok")(factory)
+    source, name = found[0]
+    assert name == "factory" and "def factory():" in source
+    computed = ["b", "a"]
+
+    def uses_a_value():
+        return computed
+
+    with pytest.raises(cost.ProcessBuildError):
+        core.learner_source(uses_a_value)
