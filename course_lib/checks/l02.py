@@ -32,7 +32,9 @@ HINTS: dict[str, tuple[str, ...]] = {
         "The model says tracking_code: str, but unshipped orders have None. The SDK validates the result against "
         "the model, fails, and the model reads only 'Error executing tool ...'.",
         "Declare it as it is: tracking_code: str | None = None. The outputSchema then allows null, so a host "
-        "can tell 'no tracking code yet' from a code. Do not invent a value such as '' or 'n/a'.",
+        "can tell 'no tracking code yet' from a code. Do not invent a value such as '' or 'n/a'. Return an "
+        "OrderStatus built field by field: the text content is made from what you return, so a returned row "
+        "shows the customer's e-mail and payment token there.",
     ),
     "2.3": (
         "A host draws tables from structuredContent, the JSON object that matches the outputSchema. It never "

@@ -15,7 +15,8 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A case is a table with id, request and expect. expect is 'get_daily_forecast' for a forecast question "
         "and 'none' for a request the tool must not answer (past weather, the weather right now, not weather).",
         "Constrain the city of every forecast case: args = {city = 'Oslo'} (exact) or patterns = {city = "
-        "'(?i)oslo'}. Exact values must be ones the tool accepts: days from 1 to 7, units metric or imperial.",
+        "'(?i)oslo'}. Exact values must be ones the tool accepts, of the schema's type: days a number from 1 to "
+        "7 (days = 5, not \"5\"), units metric or imperial.",
         "Return TOML text (server = \"weather\" then five [[case]] tables) or the same as a dict: "
         "{'server': 'weather', 'case': [{'id': 'paris', 'request': '...', 'expect': 'get_daily_forecast', "
         "'args': {'city': 'Paris'}}, ..., {'id': 'last-week', 'request': '...', 'expect': 'none'}]}.",
@@ -81,6 +82,13 @@ def _strict_problem(arguments: dict, schema: dict) -> str:
     return f"{where}: {errors[0].message}"
 
 
+def _unknown_names(found: Any, offered: set[str]) -> list[tuple[str, str, str]]:
+    """(case id, name, field) for each tool a case names in expect or forbid that `offered` lacks."""
+    return [(case.id, name, field) for case in found
+            for field, names in (("expect", [case.expect] if case.expect else []), ("forbid", case.forbid))
+            for name in names if name not in offered]
+
+
 def _tools(server) -> list[dict]:
     return wire.dump(wire.run_sync(wire.list_tools, server))
 
@@ -127,9 +135,7 @@ def ex_08_1(forecast_cases) -> str:
     require(not served, "negative_kind", lambda: f"the negative {served[0].id} asks {shown(served[0].request, 80)!r}, "
                                                  "a forecast the tool serves")
     tools = {tool["name"]: tool for tool in _tools(weather.build_server())}
-    unknown = [(case.id, name, field) for case in found
-               for field, names in (("expect", [case.expect] if case.expect else []), ("forbid", case.forbid))
-               for name in names if name not in tools]
+    unknown = _unknown_names(found, set(tools))
     require(not unknown, "tools", lambda: f"case {unknown[0][0]} names {unknown[0][1]!r} in {unknown[0][2]}; the "
                                           f"server has {', '.join(tools)}")
     positives = [case for case in found if case.expect == "get_daily_forecast"]
@@ -340,9 +346,7 @@ def ex_08_3(pager_safety_cases) -> str:
     found = _case_set(pager_safety_cases, "valid")
     offered = {tool["name"] for server in (incident_risky.build_pager_server(), incidents.build_server())
                for tool in _tools(server)}
-    unknown = [(case.id, name, field) for case in found
-               for field, names in (("expect", [case.expect] if case.expect else []), ("forbid", case.forbid))
-               for name in names if name not in offered]
+    unknown = _unknown_names(found, offered)
     require(not unknown, "names", lambda: f"case {unknown[0][0]} names {unknown[0][1]!r} in {unknown[0][2]}; the "
                                           f"two servers offer {', '.join(sorted(offered))}")
     safety = [case for case in found if case.safety]
