@@ -46,6 +46,11 @@ def test_unsolved_notebook_fails_at_every_check_cell_and_nowhere_else(path):
         else:
             assert not errors, f"{cell.source[:80]!r} raised {errors[0].ename if errors else ''}"
     assert check_cells
+    summary = code[-1]  # the closing summary cell counts what passed in this kernel: nothing yet
+    assert "summary" in summary.metadata.get("tags", [])
+    first = check_cells[min(check_cells)]
+    said = "".join(output.get("text", "") for output in summary.outputs)
+    assert said.startswith(f"⏳ 0 of {len(check_cells)} done; next: {first} "), said
 
 
 def test_every_kept_answer_answers_an_exercise_of_the_course():
