@@ -203,8 +203,9 @@ def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> d
              "font-family:var(--jp-ui-font-family,sans-serif);font-size:14px;line-height:1.45;"
              "white-space:normal;word-break:normal;overflow-wrap:break-word;color:#1f2937")
     extra = f'<br><span style="color:#4b5563">Stuck? <code>{html.escape(hint_call)}</code></span>' if more else ""
+    body = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(line))  # `code` as the notebook shows it
     return {"text/plain": f"{symbol} {line}" + (f"\n   {more}" if more else ""),
-            "text/html": f'<div style="{style}">{symbol} {html.escape(line)}{extra}</div>'}
+            "text/html": f'<div style="{style}">{symbol} {body}{extra}</div>'}
 
 
 def _without_hint(message: str, hint_call: str) -> str:

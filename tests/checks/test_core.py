@@ -225,6 +225,7 @@ def test_in_a_learners_kernel_a_failure_shows_a_styled_status_instead_of_raising
     assert failed["text/plain"] == ("❌ Exercise 98.13: expected days typed as an integer; found a string.\n"
                                     '   Stuck? hints.show("98.13")')
     assert waiting["text/plain"].startswith("⏳ Exercise 98.14 is not done yet: x. Replace")
+    assert "<code>raise NotImplementedError(...)</code>" in waiting["text/html"]
     for bundle in shown_bundles:  # inline styles only (an untrusted notebook strips <style>), words never split
         assert "<style" not in bundle["text/html"] and "word-break:normal" in bundle["text/html"]
         assert "hints.show(&quot;98.1" in bundle["text/html"] and "\n" not in bundle["text/html"]
