@@ -18,6 +18,7 @@ import subprocess
 import sys
 import textwrap
 import types
+from pathlib import Path
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -529,13 +530,19 @@ def listings_across_processes(factory: Callable[..., Any], hash_seeds: Sequence[
 def listings_of_source(source: str, name: str, hash_seeds: Sequence[int] = (0, 1, 2, 3),
                        timeout: float = 60) -> list[Listing]:
     """`listings_across_processes` for a factory given as `portable_source` text and its function name."""
+    import tempfile
+
+    from course_lib.workbook import sandbox
+
     payload = json.dumps({"source": source, "name": name})
-    env_base = {key: value for key, value in os.environ.items() if key != "PYTHONHASHSEED"}
+    scratch = tempfile.TemporaryDirectory(prefix="course-seeds-")
     children = []
-    for seed in hash_seeds:
-        children.append((seed, subprocess.Popen(
-            [sys.executable, "-c", _CHILD, payload], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, env={**env_base, "PYTHONHASHSEED": str(seed)})))
+    for seed in hash_seeds:  # the learner's code runs in each child: confined, as a submission's kernel is
+        run = Path(scratch.name) / f"seed-{seed}"
+        run.mkdir()
+        children.append((seed, sandbox.Confinement(run).popen(
+            [sys.executable, "-c", _CHILD, payload], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            env={"PYTHONHASHSEED": str(seed)})))
     listings = []
     try:
         for seed, child in children:
@@ -556,6 +563,7 @@ def listings_of_source(source: str, name: str, hash_seeds: Sequence[int] = (0, 1
             if child.poll() is None:
                 child.kill()
                 child.communicate()
+        scratch.cleanup()
     return listings
 
 

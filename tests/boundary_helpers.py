@@ -11,16 +11,16 @@ def define(running, name: str, path: Path) -> None:
     """Run the answer file `path` as a module in the kernel and bind its `answer` there as `name`.
 
     The file's text is sent (the kernel cannot read tests/), and registered with linecache so that
-    `inspect.getsource` works on it there as it does here.
+    `inspect.getsource` works on it there as it does here; like a module loaded from its file here, it is
+    not in `sys.modules`.
     """
     module = f"answer_{path.stem}"
     code = (
-        "import linecache as _lc, sys as _sys, types as _types\n"
+        "import linecache as _lc, types as _types\n"
         f"_text = {path.read_text(encoding='utf-8')!r}\n"
         f"_module = _types.ModuleType({module!r})\n"
         f"_module.__file__ = {str(path)!r}\n"
         f"_lc.cache[{str(path)!r}] = (len(_text), None, _text.splitlines(True), {str(path)!r})\n"
-        f"_sys.modules[{module!r}] = _module\n"
         f"exec(compile(_text, {str(path)!r}, 'exec'), _module.__dict__)\n"
         f"{name} = _module.answer\n"
     )

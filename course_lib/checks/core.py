@@ -172,9 +172,12 @@ def learner_source(fn: Any) -> tuple[str, str]:
     (`cost.ProcessBuildError`) is left to the check, which names its rule.
     """
     from course_lib import cost
+    from course_lib.workbook.boundary import RemoteFunction
 
     if not callable(fn):
         raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
+    if isinstance(fn, RemoteFunction):  # the source is read in the submission's kernel, where the function is
+        return fn.apply(cost.portable_source), fn.__name__
     return cost.portable_source(fn), getattr(fn, "__name__", "answer")
 
 
@@ -426,8 +429,30 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
     """Record each call to `module.name` (every public function of `module` when no name is given) while the
     block runs; each call still goes through. How a check verifies "without calling X".
 
-    The watch replaces the module attributes, so it sees `module.name(...)` and names imported while it runs.
+    Across the grading boundary the same watch is set in the submission's kernel, where the learner's code
+    runs, and its calls join these when the block ends.
     """
+    from course_lib.workbook import boundary
+
+    with watched_here(module, *names) as calls, boundary.in_kernel(watched_here, module, *names) as there:
+        yield calls
+    calls.extend(there)
+
+
+@contextlib.contextmanager
+def course_state(factory: Callable[..., Any], *args: Any) -> Iterator[None]:
+    """Enter a course-state context (`factory(*args)`, say a backend with extra rows) here and, across the
+    grading boundary, in the submission's kernel too, where the learner's server reads that state."""
+    from course_lib.workbook import boundary
+
+    with factory(*args), boundary.in_kernel(factory, *args):
+        yield
+
+
+@contextlib.contextmanager
+def watched_here(module: str, *names: str) -> Iterator[list[str]]:
+    """`watched` in this process only. The watch replaces the module attributes, so it sees `module.name(...)`
+    and names imported while it runs."""
     target = importlib.import_module(module)
     chosen = names or tuple(name for name, value in vars(target).items()
                             if not name.startswith("_") and callable(value)

@@ -553,6 +553,12 @@ class RemoteFunction(_Remote):
         return self._endpoint.request("call", id=self._id, args=self._endpoint.encode(list(args), True),
                                       kwargs=self._endpoint.encode(dict(kwargs), True))
 
+    def apply(self, course_function: Any) -> Any:
+        """`course_function(this function)` computed in the kernel (a course function of module level, such as
+        `cost.portable_source`): its result as data."""
+        path = f"{course_function.__module__}:{course_function.__qualname__}"
+        return self._endpoint.request("apply", id=self._id, path=path)
+
     def describe(self) -> dict:
         """Its name, docstring and signature, as data the kernel reported."""
         found = self._endpoint.request("describe", id=self._id)
@@ -874,6 +880,8 @@ class KernelAgent(_Endpoint):
             manager, value = target
             manager.__exit__(None, None, None)
             return self.encode(value, by_reference=False)
+        if op == "apply":
+            return self.encode(_course_callable(message.get("path"))(target), by_reference=False)
         raise PermissionError(f"unknown request {op!r}")
 
     def _dial(self, server: Any, token: str) -> None:

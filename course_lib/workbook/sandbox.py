@@ -172,7 +172,7 @@ class Confinement:
                 self.home.mkdir(exist_ok=True)
                 os.chown(self.home, self.uid, self.uid)
 
-    def environment(self) -> dict[str, str]:
+    def environment(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         """The whole environment a confined process starts with (nothing of the grader's): the grader's own
         `course_lib` first on its path, so both sides run the same course code."""
         home = HOME if self.sandbox.confined else str(self.home)
@@ -181,10 +181,10 @@ class Confinement:
                 "IPYTHONDIR": f"{home}/.ipython", "MPLCONFIGDIR": f"{home}/.matplotlib",
                 "JUPYTER_CONFIG_DIR": f"{home}/.jupyter", "JUPYTER_DATA_DIR": f"{home}/.jupyter-data",
                 "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter-runtime", "MALLOC_ARENA_MAX": "2",
-                "PYTHONDONTWRITEBYTECODE": "1"}
+                "PYTHONDONTWRITEBYTECODE": "1", **(extra or {})}
 
-    def command(self, argv: list[str]) -> list[str]:
-        """`argv` wrapped in bubblewrap (or unchanged without it)."""
+    def command(self, argv: list[str], env: dict[str, str] | None = None) -> list[str]:
+        """`argv` wrapped in bubblewrap (or unchanged without it), with `env` added to its environment."""
         if not self.sandbox.confined:
             return list(argv)
         read_only = _read_only_paths()
@@ -203,7 +203,7 @@ class Confinement:
             else:
                 command += ["--ro-bind-try", link, link]
         command += ["--bind", run, run, "--perms", "01777", "--size", size, "--tmpfs", HOME, "--chdir", HOME]
-        for key, value in self.environment().items():
+        for key, value in self.environment(env).items():
             command += ["--setenv", key, value]
         if self.uid is not None:  # root: drop to an unprivileged user of its own before the submission starts
             command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", sys.executable, "-c",
@@ -232,8 +232,8 @@ class Confinement:
             os.setgid(self.uid)
             os.setuid(self.uid)
 
-    def popen(self, argv: list[str], **options) -> subprocess.Popen:
-        """Start `argv` confined: its own session, the limits, the private environment."""
+    def popen(self, argv: list[str], env: dict[str, str] | None = None, **options) -> subprocess.Popen:
+        """Start `argv` confined: its own session, the limits, the private environment (plus `env`)."""
         if not self.sandbox.confined:
             self.home.mkdir(parents=True, exist_ok=True)
             options.setdefault("cwd", str(self.home))
@@ -241,10 +241,10 @@ class Confinement:
             options.update(start_new_session=True, preexec_fn=self._set_limits)
         else:
             options.update(creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
-        environment = None if self.sandbox.confined else self.environment()
+        environment = None if self.sandbox.confined else self.environment(env)
         if environment is not None and os.name != "posix":
             environment = {**os.environ, **environment}  # Windows needs its system variables
-        command = self.command(argv)
+        command = self.command(argv, env)
         if self.sandbox.confined:
             command[0] = shutil.which("bwrap") or command[0]
         return subprocess.Popen(command, env=environment or {}, stdin=subprocess.DEVNULL, **options)

@@ -8,15 +8,9 @@ import pytest
 from conftest import ROOT
 from course_lib.workbook import build, manifest, runner
 
-PENDING = {"03_two_kinds_of_failure", "06_what_tools_cost"}
-"""Lessons whose checkers still reach past the helpers: strict xfails for their solutions until converted."""
-
-
 @pytest.mark.parametrize("folder", ["solutions", "exercises"])
 @pytest.mark.parametrize("lesson", [found for found in manifest.lessons() if found.exercises], ids=lambda l: l.number)
-def test_every_solution_passes_and_every_stub_is_not_done_across_the_boundary(lesson, folder, request):
-    if folder == "solutions" and lesson.stem in PENDING:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="checker pending"))
+def test_every_solution_passes_and_every_stub_is_not_done_across_the_boundary(lesson, folder):
     reference = build.student_version(build.read(lesson.notebook(ROOT, "solutions")))
     found = runner.check(lesson.notebook(ROOT, folder), timeout=120, reference=reference)
     assert [outcome.exercise for outcome in found] == [str(exercise) for exercise in lesson.exercises]

@@ -13,17 +13,6 @@ from course_lib.workbook.ids import ExerciseId
 
 ANSWERS = ROOT / manifest.ANSWERS
 KEPT = sorted((ANSWERS / "right").glob("ex_*.py")) + sorted((ANSWERS / "wrong").glob("ex_*.py"))
-PENDING = {"ex_01_3_called_the_answer", "ex_03_1_built_by_hand", "ex_03_1_message_function", "ex_03_1_shared_helper",
-           "ex_03_1_hard_coded_foreign", "ex_03_1_no_number", "ex_03_1_plain_exception", "ex_03_1_says_whose_it_is",
-           "ex_03_2_course_messages", "ex_03_2_helpers_retry_later", "ex_03_2_same_opening",
-           "ex_03_2_wait_then_call_again", "ex_03_2_do_not_call_list_orders", "ex_03_2_do_not_retry",
-           "ex_03_2_hard_coded_foreign", "ex_03_2_names_the_shard", "ex_03_2_no_next_step",
-           "ex_03_2_one_message_for_all", "ex_03_2_outage_crashes", "ex_03_2_outage_says_not_found",
-           "ex_03_2_passed_backend_message", "ex_03_2_told_whose_it_is", "ex_06_2_helper", "ex_06_2_loop",
-           "ex_06_2_sorted_by_position", "ex_06_2_extras_first", "ex_06_2_frozenset_order", "ex_06_2_set_union",
-           "ex_06_2_sorted"}
-"""Answers whose checkers still reach past the helpers (module state changed in the grader, a function's
-source read here, a course function patched here): strict xfails until those checkers are converted."""
 
 
 def expected_words(path) -> str:
@@ -44,13 +33,7 @@ def learner(tmp_path_factory):
         yield running, bridge
 
 
-def _marks(path):
-    if path.stem in PENDING:
-        return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason="checker pending"))
-    return path
-
-
-@pytest.mark.parametrize("path", [_marks(p) for p in KEPT], ids=lambda p: f"{p.parent.name}-{p.stem}")
+@pytest.mark.parametrize("path", KEPT, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_a_kept_answer_is_judged_across_the_boundary_as_in_process(path, learner):
     running, bridge = learner
     exercise = ExerciseId.from_answer_file(path.stem)[0]
