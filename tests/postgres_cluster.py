@@ -19,6 +19,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
+import pytest
+
 REQUIRED = os.environ.get("COURSE_REQUIRE_POSTGRES") == "1"
 SUPERUSER, PASSWORD = "course", "pg-test-6f1c2a9e"
 """The cluster's one role; its password is checked (scram-sha-256), so tests can see that it is never printed."""
@@ -107,3 +109,16 @@ class Cluster:
         except RuntimeError:
             pass
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A PostgreSQL server for one test module, stopped after it (import this fixture into the module)."""
+    reason = missing()
+    if reason:
+        if REQUIRED:
+            pytest.fail(f"COURSE_REQUIRE_POSTGRES=1 but {reason}")
+        pytest.skip(reason)
+    server = Cluster()
+    yield server
+    server.close()

@@ -24,6 +24,7 @@ from course_lib.incident_store import (BUSY, BUSY_STATES, UNREACHABLE, PostgresS
                                        redacted)
 from course_lib.servers import build, incidents
 from incident_helpers import Served, check_notes_once, connect, mixed_load, request_id, result_text, write_tokens
+from postgres_cluster import cluster  # noqa: F401 - a fixture
 
 REQUEST = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
 CONFLICT = "already used for a different note, so nothing was changed"
@@ -36,19 +37,6 @@ def note_args(note="Rolled back checkout to 2.7.9.", request=REQUEST, incident="
 
 
 # --- where a durable store lives, reached without the store -------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """A PostgreSQL server for this module's tests, stopped after them."""
-    reason = postgres_cluster.missing()
-    if reason:
-        if postgres_cluster.REQUIRED:
-            pytest.fail(f"COURSE_REQUIRE_POSTGRES=1 but {reason}")
-        pytest.skip(reason)
-    server = postgres_cluster.Cluster()
-    yield server
-    server.close()
 
 
 class Backend:
@@ -350,14 +338,37 @@ def test_a_postgres_restart_between_a_served_call_and_its_retry_leaves_one_note(
     assert check_notes_once(where, {REQUEST: ("ana", note_args()["note"])}) == []
 
 
-def test_mixed_http_load_50_by_100_on_two_processes_sharing_a_store(durable, tmp_path):
-    """The benchmark's load as a test: reads, notes, retries on the other process, forbidden reads; all right."""
-    flags = ("--tokens", str(write_tokens(tmp_path)), "--store", durable.where)
+def test_mixed_http_load_50_by_100_on_two_processes_sharing_postgres(cluster, tmp_path):
+    """The benchmark's load as a test (SQLite's smaller run is in test_auth.py): reads, notes, retries on the
+    other process, forbidden reads; every answer right, every note once."""
+    where = cluster.database()
+    flags = ("--tokens", str(write_tokens(tmp_path)), "--store", where)
     with Served(*flags) as a, Served(*flags) as b:
         report = anyio.run(mixed_load, [a.url, b.url], 50, 100)
     assert report["protocol_errors"] == [] and report["wrong"] == []
     assert report["calls"] == 50 * 100 and len(report["notes"]) == 50 * 25
-    assert check_notes_once(durable.where, report["notes"]) == []
+    assert check_notes_once(where, report["notes"]) == []
+
+
+def test_two_processes_60_concurrent_pages_are_numbered_once_each(two_servers):
+    durable, urls = two_servers
+    results: list = []
+
+    async def page(url: str, n: int) -> None:
+        async with connect(url) as client:
+            results.append(await client.call_tool("send_oncall_page", {"service": "search", "message": f"p{n}"}))
+
+    async def main() -> None:
+        async with anyio.create_task_group() as group:
+            for n in range(60):
+                group.start_soon(page, urls[n % 2], n)
+
+    anyio.run(main)
+    assert [result_text(r)[:80] for r in results if r.is_error] == []
+    assert sorted(int(r.structured_content["pageId"][3:]) for r in results) == list(range(1, 61))
+    with durable.raw() as db:
+        assert sorted(m for (m,) in db.execute("SELECT message FROM pages").fetchall()) == sorted(
+            f"p{n}" for n in range(60))
 
 
 # --- SIGKILL in the middle of writes -----------------------------------------------------------------
