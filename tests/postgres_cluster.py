@@ -27,10 +27,16 @@ SUPERUSER, PASSWORD = "course", "pg-test-6f1c2a9e"
 UNPRIVILEGED = "nobody"
 
 
+BIN_ENV = "COURSE_PG_BIN"
+"""A folder holding initdb and pg_ctl, to use instead of the ones found."""
+
+
 def binaries() -> Path | None:
-    """The folder holding initdb and pg_ctl: Debian's newest /usr/lib/postgresql/N/bin, or PATH's."""
+    """The folder holding initdb and pg_ctl: $COURSE_PG_BIN, Debian's newest /usr/lib/postgresql/N/bin, or PATH's."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(Path(p).parts[-3]))
     pg_ctl = found[-1] if found else shutil.which("pg_ctl")
+    if os.environ.get(BIN_ENV):
+        pg_ctl = os.path.join(os.environ[BIN_ENV], "pg_ctl")
     return Path(pg_ctl).parent if pg_ctl and (Path(pg_ctl).parent / "initdb").is_file() else None
 
 

@@ -88,3 +88,25 @@ def test_a_postgres_url_without_psycopg_says_what_to_install(monkeypatch):
         PostgresStore("postgresql://desk@/incidents")
     assert str(refused.value) == 'the PostgreSQL store needs psycopg 3: pip install -e ".[postgres]"'
     assert not isinstance(refused.value, StoreUnavailable)
+
+
+@pytest.mark.parametrize("required", [False, True])
+def test_without_postgres_the_tests_skip_in_one_line_unless_required(tmp_path, required):
+    """What a machine without the server binaries sees: one skip reason, or (in CI) a failure that says why."""
+    import os
+    from pathlib import Path
+
+    (tmp_path / "test_needs_postgres.py").write_text(
+        "from postgres_cluster import cluster\n\ndef test_uses_it(cluster):\n    pass\n")
+    env = {**os.environ, postgres_cluster.BIN_ENV: str(tmp_path / "no-postgres-here"),
+           "PYTHONPATH": str(Path(__file__).parent), "COURSE_REQUIRE_POSTGRES": "1" if required else ""}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p", "no:xdist",
+                           "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+    reason = "PostgreSQL server binaries not found (Debian: apt-get install postgresql)"
+    if required:
+        assert done.returncode == 1 and f"COURSE_REQUIRE_POSTGRES=1 but {reason}" in done.stdout
+    else:
+        assert done.returncode == 0 and "1 skipped" in done.stdout
+        assert [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")] == [
+            f"SKIPPED [1] test_needs_postgres.py:3: {reason}"]
