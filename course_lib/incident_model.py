@@ -168,7 +168,7 @@ def user(name: str) -> User:
 
 
 def can_read(name: str, record: Record) -> bool:
-    """Whether `name` may see `record`: same organization, and on its team if restricted."""
+    """Whether `name` may see `record`: same tenant, and on its team if restricted."""
     person = user(name)
     if record.tenant != person.tenant:
         return False

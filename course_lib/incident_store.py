@@ -225,23 +225,29 @@ class SqlStore:
 
     def add_note_once(self, user: str, incident_id: str, text: str,
                       request_id: uuid.UUID | str) -> NoteAdded:
-        """Append a note once per (caller, requestId): claim the key, or read the first result back."""
+        """Append a note once per (caller, requestId): claim the key, or read it back."""
         key, now = (user, str(request_id)), self.clock()
-        with self._write() as db:
-            db.execute("DELETE FROM requests WHERE created_at <= ?", (now - self.retention,))
+        with self._write() as db:  # one transaction: the note and its key commit together
+            expired = now - self.retention
+            db.execute("DELETE FROM requests WHERE created_at <= ?", (expired,))
             if not db.execute(CLAIM_KEY, (*key, incident_id, text, now)).rowcount:
                 first_id, first_text, note_id = db.execute(READ_FIRST, key).fetchone()
                 if (first_id, first_text) != (incident_id, text):
-                    raise incident_model.conflict(request_id)  # the same key for another note
-                return NoteAdded(incidentId=incident_id, noteId=note_id, author=user, text=text)
-            self._visible(db, user, incident_id, notes=0, lock=True)  # not_found rolls the key back
-            seq = db.execute("SELECT COUNT(*) FROM notes WHERE incident_id = ?", (incident_id,)).fetchone()[0] + 1
+                    raise incident_model.conflict(request_id)  # the same key, another note
+                return NoteAdded(incidentId=incident_id, noteId=note_id, author=user,
+                                 text=text)
+            self._visible(db, user, incident_id, notes=0, lock=True)  # else no key kept
+            seq = db.execute("SELECT COUNT(*) FROM notes WHERE incident_id = ?",
+                             (incident_id,)).fetchone()[0] + 1
             db.execute("INSERT INTO notes VALUES (?,?,?,?)", (incident_id, seq, user, text))
-            db.execute("UPDATE incidents SET version = version + 1 WHERE incident_id = ?", (incident_id,))
-            db.execute("UPDATE requests SET note_id = ? WHERE caller = ? AND request_id = ?", (f"N{seq}", *key))
+            db.execute("UPDATE incidents SET version = version + 1 WHERE incident_id = ?",
+                       (incident_id,))
+            db.execute("UPDATE requests SET note_id = ? WHERE caller = ? AND "
+                       "request_id = ?", (f"N{seq}", *key))
             if self._pause:  # test hook: a crash here must leave no trace of this call
                 time.sleep(self._pause)
-            return NoteAdded(incidentId=incident_id, noteId=f"N{seq}", author=user, text=text)
+            return NoteAdded(incidentId=incident_id, noteId=f"N{seq}", author=user,
+                             text=text)
 
     def preview_close(self, user: str, incident_id: str, resolution: str) -> ClosePreview:
         """What closing would change, and a token bound to this caller, incident, resolution and version."""
@@ -311,7 +317,8 @@ class SqliteStore(SqlStore):
             raise StoreUnavailable(f"cannot use {self.path} as the incident store: {error}") from None
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(self.path, timeout=self.busy_timeout,  # wait up to this long for the lock
+                             isolation_level=None, check_same_thread=False)
         if not self._opened:  # the file's mode: set once, kept by the file
             db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
