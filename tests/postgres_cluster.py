@@ -25,6 +25,8 @@ REQUIRED = os.environ.get("COURSE_REQUIRE_POSTGRES") == "1"
 SUPERUSER, PASSWORD = "course", "pg-test-6f1c2a9e"
 """The cluster's one role; its password is checked (scram-sha-256), so tests can see that it is never printed."""
 UNPRIVILEGED = "nobody"
+WAIT = "600"
+"""Seconds pg_ctl may wait for a start or a stop: a shutdown checkpoint on a loaded machine can take minutes."""
 
 
 BIN_ENV = "COURSE_PG_BIN"
@@ -85,10 +87,10 @@ class Cluster:
 
     def start(self) -> None:
         options = f"-k {self.root} -c listen_addresses='' -c max_connections=300"
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "60", "start")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", WAIT, "start")
 
     def stop(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", WAIT, "stop")
 
     def restart(self) -> None:
         """Stop and start the server: every open connection is cut, committed data stays."""

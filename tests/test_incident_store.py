@@ -69,6 +69,16 @@ class Backend:
         finally:
             db.close()
 
+    def reset(self) -> None:
+        """Empty the location, as if new: no file, or no tables (cheaper than a new database per example)."""
+        if self.kind == "sqlite":
+            for suffix in ("", "-wal", "-shm"):
+                Path(self.where + suffix).unlink(missing_ok=True)
+        else:
+            with self.raw() as db:
+                db.execute("DROP SCHEMA public CASCADE")
+                db.execute("CREATE SCHEMA public")
+
     def count(self, table: str) -> int:
         with self.raw() as db:
             return db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
@@ -88,6 +98,15 @@ class Backend:
 
 def backend(kind: str, request, folder: Path) -> Backend:
     return Backend(kind, folder, request.getfixturevalue("cluster") if kind == "postgres" else None)
+
+
+def emptied(kind: str, request, tmp_path_factory) -> Backend:
+    """One location per test for all of Hypothesis' examples, emptied before each example."""
+    made = request.node.__dict__.setdefault("backends", {})
+    if kind not in made:
+        made[kind] = backend(kind, request, tmp_path_factory.mktemp("h"))
+    made[kind].reset()
+    return made[kind]
 
 
 @pytest.fixture(params=DURABLE)
@@ -152,7 +171,7 @@ def test_a_durable_store_answers_like_the_lesson_store(durable, era):
                           st.sampled_from(["a", "b"]), st.integers(0, 2)), min_size=1, max_size=12))
 def test_any_sequence_of_note_calls_gives_the_same_results_on_every_store(kind, request, tmp_path_factory, calls):
     """Retries, conflicts, forbidden incidents and per-caller keys: each durable store matches the lesson store."""
-    memory, durable = incidents.Store(), backend(kind, request, tmp_path_factory.mktemp("h")).open()
+    memory, durable = incidents.Store(), emptied(kind, request, tmp_path_factory).open()
 
     def outcome(store, user, incident, note, key):
         try:
@@ -462,7 +481,7 @@ def test_a_durable_server_survives_generated_invalid_arguments(durable, tmp_path
 @given(st.text(min_size=1, max_size=500) | st.sampled_from([
     "'); DROP TABLE notes; --", "x' OR '1'='1", "Robert'); DELETE FROM requests;--", "\\0\\n\\r%_*", "100% ? %s"]))
 def test_any_note_text_is_stored_verbatim_and_read_back(kind, request, tmp_path_factory, note):
-    store = backend(kind, request, tmp_path_factory.mktemp("t")).open()
+    store = emptied(kind, request, tmp_path_factory).open()
     server = incidents.build_server("ana", store)
     result = call(server, "add_incident_note", note_args(note=note, request=request_id(note)))
     assert result["isError"] is False and result["structuredContent"]["text"] == note
