@@ -103,7 +103,11 @@ async def connect(url: str, token: str | None = None, era: str = "2026-07-28"):
     from course_lib import wire
 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+    # idle connections are dropped after 2 s, before the server's own 5 s keep-alive closes them: with equal
+    # limits a call sent on a connection the server is closing at that moment fails (ReadError), a race that
+    # a loaded machine, where clients wait long for each other, hits
+    limits = httpx2.Limits(keepalive_expiry=2.0)
+    async with httpx2.AsyncClient(headers=headers, timeout=60, limits=limits) as http:
         async with wire.connect(streamable_http_client(url, http_client=http), era) as client:
             yield client
 
