@@ -610,6 +610,16 @@ def _remote_class(base: type, type_name: str) -> type:
     return _remote_classes[base, type_name]
 
 
+def _method_of(target: Any, name: str) -> bool:
+    """Whether `name` is a method its class defines (plain, static or class method), not a value it holds."""
+    import types
+
+    for cls in type(target).__mro__:
+        if name in vars(cls):
+            return isinstance(vars(cls)[name], (types.FunctionType, staticmethod, classmethod))
+    return False
+
+
 class GraderBridge(_Endpoint):
     """The grader's side: it lends the checker's objects to the kernel and reaches the learner's answer.
 
@@ -767,7 +777,7 @@ class GraderBridge(_Endpoint):
             if not isinstance(name, str) or not _NAME.fullmatch(name) or name.startswith("_"):
                 raise AttributeError(f"{name!r} is not a public attribute")
             value = getattr(target, name)
-            if inspect.ismethod(value) and value.__self__ is target:
+            if _method_of(target, name):
                 return self._reference(value)
             return self.encode(value, by_reference=False)
         raise PermissionError(f"the kernel may not ask for {op!r}")
