@@ -22,7 +22,10 @@ ERR = CARD + ";border-left:6px solid #d55e00"
 TABLE = "border-collapse:collapse;margin:4px 0"
 CELL = "border:1px solid #c8c8c8;padding:2px 6px;text-align:left;vertical-align:top"
 NOWRAP = CELL + ";white-space:nowrap"
-PRE = ("white-space:pre-wrap;word-break:normal;overflow-wrap:break-word;margin:2px 0;padding:0;"
+# Lines wrap only at spaces: no style here lets the browser split a word ("token/s"). JupyterLab's own
+# printed output (`print`) uses word-break:break-all, so lessons print long lines with `text(...)` instead.
+# A token longer than the line makes its card scroll sideways rather than break.
+PRE = ("white-space:pre-wrap;word-break:normal;overflow-wrap:normal;margin:2px 0;padding:0;"
        "font-family:monospace;font-size:12px;text-align:left")
 SIDE = "display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start"
 HALF = CARD + ";flex:1 1 520px;min-width:0"
@@ -55,16 +58,26 @@ def _pre(text: str, extra: str = "") -> str:
     return f'<pre style="{PRE}{extra}">{html.escape(text)}</pre>'
 
 
-def _td(cell: str, tag: str = "td") -> str:
-    """A table cell; one word (an id, a code, a number) never wraps, so "ORD-9999" stays whole."""
-    style = NOWRAP if len(cell) <= 40 and not any(ch.isspace() for ch in cell) else CELL
-    return f'<{tag} style="{style}">{html.escape(cell)}</{tag}>'
+def _td(cell: str | Rendered, tag: str = "td") -> str:
+    """A table cell; one word (an id, a code, a number) never wraps, so "ORD-9999" stays whole.
+
+    A `Rendered` cell (such as a `verdict`) brings its own HTML; its text decides the wrapping.
+    """
+    text = cell.text if isinstance(cell, Rendered) else cell
+    style = NOWRAP if len(text) <= 40 and not any(ch.isspace() for ch in text) else CELL
+    body = cell.html if isinstance(cell, Rendered) else html.escape(cell)
+    return f'<{tag} style="{style}">{body}</{tag}>'
 
 
-def _table(header: list[str], rows: list[list[str]]) -> tuple[str, str]:
+def _plain(cell: str | Rendered) -> str:
+    return cell.text if isinstance(cell, Rendered) else cell
+
+
+def _table(header: list[str], rows: list[list[str | Rendered]]) -> tuple[str, str]:
     """A table as aligned text and as HTML."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in [header, *rows]]
+    plain = [[_plain(cell) for cell in row] for row in [header, *rows]]
+    widths = [max(len(row[i]) for row in plain) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in plain]
     head = "".join(_td(cell, "th") for cell in header)
     body = "".join("<tr>" + "".join(_td(c) for c in row) + "</tr>" for row in rows)
     return "\n".join(lines), f'<table style="{TABLE}"><tr>{head}</tr>{body}</table>'
@@ -268,9 +281,51 @@ def outline(log: Iterable[tuple[str, dict]], opening: bool = True) -> Rendered:
 
 
 def table(header: list[str], rows: list[list[Any]]) -> Rendered:
-    """A small table of any values (rendered with `str`)."""
-    text, body = _table(header, [[str(cell) for cell in row] for row in rows])
+    """A small table of any values (rendered with `str`; a `verdict` or other `Rendered` keeps its colour)."""
+    cells = [[cell if isinstance(cell, Rendered) else str(cell) for cell in row] for row in rows]
+    text, body = _table(header, cells)
     return Rendered(text, _card(body))
+
+
+# --- verdict words in colour ------------------------------------------------------------------------
+
+TONES = {
+    "good": "color:#005c40;background:#dff3ea",  # Okabe-Ito bluish green, darkened for contrast
+    "caution": "color:#7a4f00;background:#fcefd2",  # Okabe-Ito orange
+    "bad": "color:#a33600;background:#fbe2d5",  # Okabe-Ito vermillion
+    "neutral": "color:#333333;background:#ececec",
+}
+"""Colours of a verdict's tone (text and background; readable with colour-blindness, in light and dark themes)."""
+VERDICT_TONES = {
+    "good": ("safe", "run", "accepted", "allowed", "passed", "kept"),
+    "caution": ("ask", "warned", "not done"),
+    "bad": ("unsafe", "refused", "breaking", "failed", "blocked", "rejected", "dropped"),
+}
+"""The tone each verdict word reads as, matched case-insensitively on the whole word; any other word is
+neutral unless the caller names a tone (yes / no and true / false mean different things in different columns)."""
+
+
+def _tone_of(word: str) -> str:
+    key = word.strip().casefold()
+    return next((tone for tone, words in VERDICT_TONES.items() if key in words), "neutral")
+
+
+def verdict(word: Any, detail: str = "", tone: str | None = None) -> Rendered:
+    """A verdict word in colour, to read at a glance: on its own, or as a cell of `table`.
+
+    The tone comes from the word (safe / run / accepted read good; ASK caution; UNSAFE / refused /
+    breaking bad; see `VERDICT_TONES`) unless `tone` is "good", "caution", "bad" or "neutral".
+    `detail` follows the word in plain type ("refused: days must be 1-7"). The text form, which nbval
+    compares, is the word (and detail) unchanged: colour is in the HTML only.
+    """
+    word = str(word)
+    tone = tone or _tone_of(word)
+    if tone not in TONES:
+        raise ValueError(f"unknown tone {tone!r}; use one of {', '.join(TONES)}")
+    text = f"{word}: {detail}" if detail else word
+    badge = (f'<span class="course-verdict course-{tone}" style="{TONES[tone]};font-weight:bold;'
+             f'padding:0 4px;border-radius:3px;white-space:nowrap">{html.escape(word)}</span>')
+    return Rendered(text, badge + (html.escape(f": {detail}") if detail else ""))
 
 
 # --- lessons 02-03: the two halves of a result, host tables, trimmed frame logs -------------------

@@ -60,3 +60,39 @@ def test_source_shows_the_running_code_with_where_it_lives():
     assert "&lt;{tag} style=" in show.source(show._td)._repr_html_()  # the code is escaped, not markup
     method = repr(show.source(show.Rendered.__repr__)).splitlines()
     assert method[:2] == ["course_lib/show.py · Rendered.__repr__", "def __repr__(self) -> str:"]
+
+
+def test_verdict_colours_the_word_by_its_meaning_and_keeps_the_text_plain():
+    assert repr(show.verdict("UNSAFE")) == "UNSAFE"
+    assert repr(show.verdict("refused", "days must be 1-7")) == "refused: days must be 1-7"
+    tones = {word: show.verdict(word)._repr_html_() for word in ("run", "ASK", "refused", "safe", "UNSAFE", "breaking")}
+    assert "course-good" in tones["run"] and "course-good" in tones["safe"]
+    assert "course-caution" in tones["ASK"]
+    assert all("course-bad" in tones[word] for word in ("refused", "UNSAFE", "breaking"))
+    assert "course-neutral" in show.verdict("maybe")._repr_html_()
+    assert "course-bad" in show.verdict("no", tone="bad")._repr_html_()
+    assert show.TONES["good"] in tones["run"] and show.TONES["bad"] in tones["UNSAFE"]
+    assert "&lt;b&gt;" in show.verdict("<b>")._repr_html_()  # escaped like every other cell
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown tone"):
+        show.verdict("x", tone="loud")
+
+
+def test_a_table_takes_verdict_cells_aligned_by_their_text():
+    shown = show.table(["call", "host"], [["read_file", show.verdict("run")], ["delete_all", show.verdict("ASK")]])
+    assert repr(shown).splitlines() == ["call        host", "read_file   run", "delete_all  ASK"]
+    html = shown._repr_html_()
+    assert html.count("course-verdict") == 2 and "course-caution" in html
+
+
+def test_no_html_style_lets_the_browser_split_a_word():
+    """Wrapping happens at spaces only: JupyterLab keeps these inline styles, and none of them break words."""
+    import re
+
+    styles = [value for name, value in vars(show).items() if name.isupper() and isinstance(value, str)]
+    rendered = [show.text("a " * 200)._repr_html_(), show.table(["a"], [["b c"]])._repr_html_(),
+                show.as_json({"k": "v " * 100})._repr_html_(), show.verdict("UNSAFE")._repr_html_()]
+    for css in styles + rendered:
+        assert not re.search(r"word-break:\s*break-all|overflow-wrap:\s*(anywhere|break-word)|word-wrap:\s*break-word"
+                             r"|hyphens:\s*auto", css), css
