@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -54,8 +55,21 @@ def _json(value: Any, indent: int | None = None) -> str:
     return json.dumps(value, indent=indent, ensure_ascii=False, separators=separators)
 
 
-def _pre(text: str, extra: str = "") -> str:
-    return f'<pre style="{PRE}{extra}">{html.escape(text)}</pre>'
+KEEP = "white-space:nowrap"
+_BREAKABLE_WORD = re.compile(r"[^\s]*[-/\u2010-\u2014][^\s]*")
+"""A run without spaces that holds a hyphen, dash or slash: browsers may break a line inside it
+("2026-/10-05", "'^ORD-/[0-9]{4}$'"), so such words are kept whole in a nowrap span."""
+
+
+def _words(text: str) -> str:
+    """Escaped text whose lines can wrap only at spaces (see `_BREAKABLE_WORD`)."""
+    return _BREAKABLE_WORD.sub(lambda word: f'<span style="{KEEP}">{word.group()}</span>', html.escape(text))
+
+
+def _pre(text: str, extra: str = "", wrap: bool = True) -> str:
+    """Preformatted text; with `wrap`, long lines wrap at spaces only, else they scroll (code)."""
+    body = _words(text) if wrap else html.escape(text)
+    return f'<pre style="{PRE}{extra}{"" if wrap else ";white-space:pre"}">{body}</pre>'
 
 
 def _td(cell: str | Rendered, tag: str = "td") -> str:
@@ -65,7 +79,7 @@ def _td(cell: str | Rendered, tag: str = "td") -> str:
     """
     text = cell.text if isinstance(cell, Rendered) else cell
     style = NOWRAP if len(text) <= 40 and not any(ch.isspace() for ch in text) else CELL
-    body = cell.html if isinstance(cell, Rendered) else html.escape(cell)
+    body = cell.html if isinstance(cell, Rendered) else _words(cell) if style is CELL else html.escape(cell)
     return f'<{tag} style="{style}">{body}</{tag}>'
 
 
@@ -158,7 +172,7 @@ def _card_parts(tool: Any) -> tuple[str, str]:
     ])
     html_body = (
         f"<b>{html.escape(definition['name'])}</b>{html.escape(title)}{_pre(description)}{params_html}"
-        f"<div>output: {html.escape(output)}</div><div>annotations: {html.escape(annotations)}</div>"
+        f"<div>output: {_words(output)}</div><div>annotations: {_words(annotations)}</div>"
     )
     return text, html_body
 
@@ -275,7 +289,7 @@ def outline(log: Iterable[tuple[str, dict]], opening: bool = True) -> Rendered:
     log = list(log) if opening else _without_opening(log)
     text = "\n".join(_outline(direction, frame) for direction, frame in log)
     items = "".join(
-        f'<details style="margin:1px 0"><summary style="cursor:pointer;{PRE}">{html.escape(_outline(d, f))}</summary>'
+        f'<details style="margin:1px 0"><summary style="cursor:pointer;{PRE}">{_words(_outline(d, f))}</summary>'
         f"{_pre(_json(f, indent=2), TALL)}</details>" for d, f in log)
     return Rendered(text, _card(items))
 
@@ -325,7 +339,7 @@ def verdict(word: Any, detail: str = "", tone: str | None = None) -> Rendered:
     text = f"{word}: {detail}" if detail else word
     badge = (f'<span class="course-verdict course-{tone}" style="{TONES[tone]};font-weight:bold;'
              f'padding:0 4px;border-radius:3px;white-space:nowrap">{html.escape(word)}</span>')
-    return Rendered(text, badge + (html.escape(f": {detail}") if detail else ""))
+    return Rendered(text, badge + (_words(f": {detail}") if detail else ""))
 
 
 # --- lessons 02-03: the two halves of a result, host tables, trimmed frame logs -------------------
@@ -449,7 +463,7 @@ def columns(left: str, right: str, labels: tuple[str, str] = ("left", "right"), 
 
 def text(value: str) -> Rendered:
     """Text as printed, but wrapped by the browser at word boundaries (JupyterLab breaks printed lines anywhere)."""
-    return Rendered(value, f'<pre style="{PRE}">{html.escape(value)}</pre>')
+    return Rendered(value, _pre(value))
 
 
 # --- the code a helper hides ---------------------------------------------------------------------
@@ -473,4 +487,4 @@ def source(obj: Any) -> Rendered:
     path = "/".join(parts[parts.index("course_lib"):]) if "course_lib" in parts else where
     code = textwrap.dedent(inspect.getsource(target)).rstrip("\n")
     title = f"{path} · {name}"
-    return Rendered(f"{title}\n{code}", _card(f"<i>{html.escape(title)}</i>{_pre(code, ';white-space:pre')}"))
+    return Rendered(f"{title}\n{code}", _card(f"<i>{html.escape(title)}</i>{_pre(code, wrap=False)}"))

@@ -96,3 +96,19 @@ def test_no_html_style_lets_the_browser_split_a_word():
     for css in styles + rendered:
         assert not re.search(r"word-break:\s*break-all|overflow-wrap:\s*(anywhere|break-word)|word-wrap:\s*break-word"
                              r"|hyphens:\s*auto", css), css
+
+
+def test_words_with_hyphens_or_slashes_stay_whole_where_text_wraps():
+    """Browsers may break after a hyphen or slash ("2026-/10-05"); such words sit in a nowrap span."""
+    import re
+
+    nowrap = re.compile(r'<span style="white-space:nowrap">([^<]*)</span>')
+    for html in (show.text("due 2026-10-05 via a/b")._repr_html_(),
+                 show.table(["why"], [["refused: match '^ORD-[0-9]{4}$' now"]])._repr_html_(),
+                 show.verdict("refused", "days 1-7 only")._repr_html_(),
+                 show.outline([("C->S", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})])._repr_html_()):
+        kept = nowrap.findall(html)
+        assert kept and all(any(mark in word for mark in "-/") for word in kept), html
+    assert nowrap.findall(show.text("due 2026-10-05 via a/b")._repr_html_()) == ["2026-10-05", "a/b"]
+    code = show.source(show.text)._repr_html_()
+    assert "white-space:nowrap" not in code and "white-space:pre\"" in code  # code scrolls, it never wraps
