@@ -301,7 +301,7 @@ def table(header: list[str], rows: list[list[Any]]) -> Rendered:
     return Rendered(text, _card(body))
 
 
-# --- verdict words in colour ------------------------------------------------------------------------
+# --- verdict words in colour (run / ASK / refused, safe / UNSAFE, breaking / safe) -----------------
 
 TONES = {
     "good": "color:#005c40;background:#dff3ea",  # Okabe-Ito bluish green, darkened for contrast
@@ -309,19 +309,28 @@ TONES = {
     "bad": "color:#a33600;background:#fbe2d5",  # Okabe-Ito vermillion
     "neutral": "color:#333333;background:#ececec",
 }
-"""Colours of a verdict's tone (text and background; readable with colour-blindness, in light and dark themes)."""
+"""Colours of a verdict's tone: text and background both set, so a badge reads in light and dark themes."""
 VERDICT_TONES = {
-    "good": ("safe", "run", "accepted", "allowed", "passed", "kept"),
+    "good": ("safe", "run", "accepted", "allowed", "passed", "kept", "ok", "yes"),
     "caution": ("ask", "warned", "not done"),
-    "bad": ("unsafe", "refused", "breaking", "failed", "blocked", "rejected", "dropped"),
+    "bad": ("unsafe", "refused", "breaking", "failed", "fails", "blocked", "rejected", "dropped", "no"),
 }
-"""The tone each verdict word reads as, matched case-insensitively on the whole word; any other word is
-neutral unless the caller names a tone (yes / no and true / false mean different things in different columns)."""
+"""The tone each verdict word reads as (green: goes ahead; orange: asks; vermillion: stopped or broken),
+matched case-insensitively on the whole word; any other word is neutral unless the caller names a tone."""
+_VERDICT_LINE = re.compile(r"(?m)^(\s*(?:host|person): )(\w+)")
 
 
 def _tone_of(word: str) -> str:
     key = word.strip().casefold()
     return next((tone for tone, words in VERDICT_TONES.items() if key in words), "neutral")
+
+
+def _badge(word: str, tone: str | None = None) -> str:
+    tone = tone or _tone_of(word)
+    if tone not in TONES:
+        raise ValueError(f"unknown tone {tone!r}; use one of {', '.join(TONES)}")
+    return (f'<span class="course-verdict course-{tone}" style="{TONES[tone]};font-weight:bold;'
+            f'padding:0 4px;border-radius:3px;white-space:nowrap">{html.escape(word)}</span>')
 
 
 def verdict(word: Any, detail: str = "", tone: str | None = None) -> Rendered:
@@ -333,13 +342,35 @@ def verdict(word: Any, detail: str = "", tone: str | None = None) -> Rendered:
     compares, is the word (and detail) unchanged: colour is in the HTML only.
     """
     word = str(word)
-    tone = tone or _tone_of(word)
-    if tone not in TONES:
-        raise ValueError(f"unknown tone {tone!r}; use one of {', '.join(TONES)}")
     text = f"{word}: {detail}" if detail else word
-    badge = (f'<span class="course-verdict course-{tone}" style="{TONES[tone]};font-weight:bold;'
-             f'padding:0 4px;border-radius:3px;white-space:nowrap">{html.escape(word)}</span>')
-    return Rendered(text, badge + (_words(f": {detail}") if detail else ""))
+    return Rendered(text, _badge(word, tone) + (_words(f": {detail}") if detail else ""))
+
+
+def _leading_verdict(value: str) -> str | Rendered:
+    """A cell that starts with a verdict word ("FAILS: Unknown tool: x"), with that word in colour."""
+    word = re.match(r"\w+", value)
+    if not word or _tone_of(word.group()) == "neutral":
+        return value
+    return Rendered(value, _badge(word.group()) + _words(value[word.end():]))
+
+
+def verdict_text(value: str) -> Rendered:
+    """Printed host lines ("  host: ASK · …", "  person: no, …") with each verdict word in colour."""
+    parts, last = [], 0
+    for match in _VERDICT_LINE.finditer(value):
+        word = match.group(2)
+        parts += [_words(value[last:match.start(2)]),
+                  _badge(word) if _tone_of(word) != "neutral" else html.escape(word)]
+        last = match.end(2)
+    body = "".join(parts) + _words(value[last:])
+    return Rendered(value, _card(f'<pre style="{PRE}">{body}</pre>'))
+
+
+def verdict_table(header: list[str], rows: list[list[Any]], column: str) -> Rendered:
+    """`table`, with each cell of `column` that starts with a verdict word in colour."""
+    at = header.index(column)
+    return table(header, [[_leading_verdict(str(value)) if index == at else value
+                           for index, value in enumerate(row)] for row in rows])
 
 
 # --- lessons 02-03: the two halves of a result, host tables, trimmed frame logs -------------------
@@ -488,3 +519,35 @@ def source(obj: Any) -> Rendered:
     code = textwrap.dedent(inspect.getsource(target)).rstrip("\n")
     title = f"{path} · {name}"
     return Rendered(f"{title}\n{code}", _card(f"<i>{html.escape(title)}</i>{_pre(code, wrap=False)}"))
+
+
+# --- what changed between two texts ----------------------------------------------------------------
+
+INSERTED = "background:#d9f2e6;color:#00543e;text-decoration:none;font-weight:bold"
+DELETED = "background:#fbe3d9;color:#8a3700"
+
+
+def changes(before: str, after: str) -> Rendered:
+    """`after`, word by word against `before`: inserted words as [+…+], deleted ones as [-…-].
+
+    In HTML the insertions are highlighted green and the deletions struck through in red, so a
+    reader sees at once what a new version of a text added or removed.
+    """
+    import difflib
+
+    old, new = re.findall(r"\S+|\s+", before), re.findall(r"\S+|\s+", after)
+    text, body = [], []
+    for op, a, b, c, d in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if op == "equal":
+            text.append("".join(new[c:d]))
+            body.append(html.escape("".join(new[c:d])))
+            continue
+        if a < b:
+            gone = "".join(old[a:b])
+            text.append(f"[-{gone}-]")
+            body.append(f'<del style="{DELETED}">{html.escape(gone)}</del>')
+        if c < d:
+            added = "".join(new[c:d])
+            text.append(f"[+{added}+]")
+            body.append(f'<ins style="{INSERTED}">{html.escape(added)}</ins>')
+    return Rendered("".join(text), _card(f'<pre style="{PRE}">{"".join(body)}</pre>'))

@@ -130,9 +130,10 @@ def test_hint_levels_and_review():
     assert "hints.show" not in first + last  # a terminal user types commands, not notebook calls
     assert first.rstrip().endswith("Next hint: course hint 1.1 --level 2")
     assert last.startswith("Hint 3 of 3 for exercise 1.1:") and "Next hint" not in last
-    review = course("review", "weather")
-    assert review.returncode == 1 and "weather: [name-intent]" in review.stdout
+    review = course("review", "weather", "--fail-on", "warning")
+    assert review.returncode == 1 and "- weather: MCP103 [name-intent] warning:" in review.stdout
     assert "get_daily_forecast:" not in review.stdout
+    assert course("review", "weather").returncode == 0  # warnings only: below the default --fail-on error
 
 
 def test_lessons_lists_the_plan_from_the_manifest_and_the_notebooks():

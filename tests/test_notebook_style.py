@@ -14,9 +14,10 @@ SEEN = ("notebooks", "exercises")
 WIDE_PENDING = {f"{folder}/{lesson.stem}" for folder in SEEN for lesson in manifest.lessons()
                 if (ROOT / folder / f"{lesson.stem}.ipynb").is_file()} - {
     "notebooks/00_start_here", "notebooks/01_bad_tool_rewrite", "notebooks/02_results_host_can_use",
-    "notebooks/03_two_kinds_of_failure"}
+    "notebooks/03_two_kinds_of_failure", "notebooks/04_annotations_are_hints", "notebooks/06_what_tools_cost",
+    "notebooks/07_untrusted_results", "notebooks/09_live_and_evolving"}
 """Notebooks whose code is not yet within WIDTH (issue 20); each leaves this set when it fits (strict xfail)."""
-NEXT_PENDING = {lesson.number for lesson in manifest.lessons()} - {"00", "01", "02", "03"}
+NEXT_PENDING = {lesson.number for lesson in manifest.lessons()} - {"00", "01", "02", "03", "04", "06", "07", "09"}
 """Lessons that do not yet end with the next step (issue 20); each leaves this set when it does (strict xfail)."""
 
 
