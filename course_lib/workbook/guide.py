@@ -162,8 +162,10 @@ def schedules(lessons: list[manifest.Lesson]) -> list[str]:
         lines += [f"### {label}: {len(sessions)} {kind}s of up to {capacity // 60} h {capacity % 60:02d} of work", ""]
         for number, session in enumerate(sessions, 1):
             slots = timetable(session, lunch_after=LUNCH_AFTER[kind])
-            lines += [f"**{_session_name(kind, number, len(sessions))}** "
-                      f"(lessons {session[0].number}–{session[-1].number})", "", "| time | what |", "|---|---|"]
+            held = (f"lesson {session[0].number}" if len(session) == 1
+                    else f"lessons {session[0].number}–{session[-1].number}")
+            lines += [f"**{_session_name(kind, number, len(sessions))}** ({held})", "",
+                      "| time | what |", "|---|---|"]
             lines += [f"| {_clock(s.start)}–{_clock(s.end)} | {s.what} |" for s in slots] + [""]
     return lines
 
