@@ -135,9 +135,15 @@ def _rows(student: str, path: Path, answer: tuple[str, object]) -> list[Row]:
     return [Row(student, path.name, Outcome(WHOLE, kind, str(payload).removeprefix("course: ")))]
 
 
+def _cell_limit(timeout: int) -> int:
+    """Seconds per cell and per check for a notebook allowed `timeout`: a little less, so that the notebook's own
+    row says which cell ran out; for a very short limit the same (then the whole notebook's row does)."""
+    return timeout - 5 if timeout > 10 else timeout
+
+
 def grade_one(student: str, path: Path, timeout: int, root: Path | None = None) -> list[Row]:
     """Check one notebook in a worker process of its own; a hang or a broken file becomes a row, not a crash."""
-    worker = _Worker(root, max(1, timeout - 5))
+    worker = _Worker(root, _cell_limit(timeout))
     try:
         return _rows(student, path, worker.grade(path, timeout))
     finally:
@@ -160,7 +166,7 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
             except queue.Empty:
                 break
             if worker is None or not worker.alive:
-                worker = _Worker(root, max(1, timeout - 5))
+                worker = _Worker(root, _cell_limit(timeout))
             found[index] = _rows(student, path, worker.grade(path, timeout))
         if worker is not None:
             worker.close()
