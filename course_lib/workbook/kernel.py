@@ -78,20 +78,34 @@ class Kernel:
         self.client.load_connection_file()
         self.client.start_channels()
         self._watcher.start()
-        request = self.client.kernel_info()
         deadline = time.monotonic() + timeout
-        while True:
+        while not self._answers_on_both_channels():
             self._check_alive()
+            if time.monotonic() > deadline:
+                self.stop("it did not start")
+                raise KernelDied(f"the kernel did not answer within {timeout:g} s") from None
+        self._drain_iopub()
+
+    def _answers_on_both_channels(self) -> bool:
+        """Ask for the kernel's info once: whether it replied on shell and IOPub has begun to deliver.
+
+        A kernel can answer on shell before its IOPub subscription is up; messages published before then are
+        lost (ZeroMQ's late joiner), so a cell run too early never reports idle. jupyter_client waits the same way.
+        """
+        request = self.client.kernel_info()
+        replied = time.monotonic() + 1
+        while True:  # replies to earlier requests (a slow start) are passed over
             try:
-                reply = self.client.get_shell_msg(timeout=0.1)
+                reply = self.client.get_shell_msg(timeout=max(0.0, replied - time.monotonic()))
             except Empty:
-                if time.monotonic() > deadline:
-                    self.stop("it did not start")
-                    raise KernelDied(f"the kernel did not answer within {timeout:g} s") from None
-                continue
+                return False
             if reply.get("parent_header", {}).get("msg_id") == request:
                 break
-        self._drain_iopub()
+        try:
+            self.client.get_iopub_msg(timeout=0.2)
+        except Empty:
+            return False
+        return True
 
     def _check_alive(self) -> None:
         if self.exit_code is not None:

@@ -177,3 +177,13 @@ def test_without_bubblewrap_the_note_says_so_and_the_command_is_plain(tmp_path, 
     process = confinement.popen([sys.executable, "-c", "import os; print(os.environ['HOME'])"],
                                 stdout=subprocess.PIPE)
     assert process.communicate(timeout=30)[0].decode().strip() == str(tmp_path / "home")
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_the_first_cell_run_right_after_start_finishes(tmp_path, attempt):
+    """A kernel can answer on shell before its IOPub is connected; a cell run then must still report idle."""
+    from course_lib.workbook import kernel
+
+    with kernel.Kernel(tmp_path) as running:
+        running.start(60)
+        assert running.run("import sys; print(sys.version)", 30).status == "ok"
