@@ -247,7 +247,7 @@ class TaskReport:
         rows = []
         for r in self.results:
             why = [f"called forbidden {', '.join(r.forbidden)}"] if r.forbidden else []
-            why += [f"{c.check}: {json.dumps(c.before)} -> {json.dumps(c.after)}" for c in r.checks if not c.ok]
+            why += [f"{c.check}: {_brief(c.before)} -> {_brief(c.after)}" for c in r.checks if not c.ok]
             row = [r.task + (f" #{r.trial}" if several else ""), "yes" if r.success else "NO",
                    " -> ".join(name for name, _ in r.calls) or "(none)", f"{r.tokens_in}/{r.tokens_out}",
                    str(len(r.errors)), r.stopped, "; ".join(why)]
@@ -263,6 +263,11 @@ class TaskReport:
                            "success": asdict(self.success), "pass_hat_k": asdict(self.pass_hat_k()),
                            "stopped": self.stopped, "results": [asdict(r) for r in self.results]},
                           ensure_ascii=False, indent=2)
+
+
+def _brief(value: Any) -> str:
+    """A checked value in a table: a list by its length, anything else as JSON."""
+    return f"{len(value)} item(s)" if isinstance(value, list) else json.dumps(value)
 
 
 def _at(value: Any, path: str) -> Any:
