@@ -1,6 +1,8 @@
-"""The offline chooser: reads tool definitions the way a search engine would, with no model and no network.
+"""The offline chooser: a lexical tool-search baseline (BM25 over the definitions), with no model and no network.
 
-How it chooses, in order:
+Hosts that defer loading tools retrieve the few that fit a request from an index like this one, so its
+figures are real ones about retrieval; they are not a model's. How it chooses:
+
 1. Each tool becomes a document: its name's words (twice), the description's clauses that do not
    limit use, and every parameter's name and description. Clauses that limit use ("Do not use it
    for X") go to a separate list of exclusions.
@@ -17,7 +19,8 @@ How it chooses, in order:
 What it is not: it matches words, not meaning. "last week" does not match "in the past"; a synonym
 the definition does not use scores nothing. It measures whether a definition *says* what a request
 needs, not how a real model behaves. Its only knobs are generic (`threshold`, `penalty`, BM25's k1 and
-b); no rule names a tool, a server or an eval case.
+b), chosen by `fit` on the tune split alone; no rule names a tool, a server or an eval case.
+`LexicalAgent` runs the same retrieval over several steps, for the multi-step tasks.
 """
 
 from __future__ import annotations
@@ -206,7 +209,7 @@ def _numbers(text: str, counts_from_today: bool = False) -> list[tuple[int, int,
 
 def _proper_nouns(text: str, vocabulary: set[str] = frozenset()) -> list[str]:
     """Runs of capitalized words, in order. At the start of a sentence, where any word is capitalized, a run
-    counts when it has two or more words ("Des Moines") or its one word is neither a stopword nor a word of
+    counts when it has two or more words (a two-word place name) or its one word is neither a stopword nor a word of
     `vocabulary` (the tool's definition: "Show", "Add")."""
     found = []
     for m in re.finditer(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)", text):
@@ -216,7 +219,7 @@ def _proper_nouns(text: str, vocabulary: set[str] = frozenset()) -> list[str]:
         if starts_sentence and " " not in run and (first in STOPWORDS or stem(first) in vocabulary):
             continue
         if starts_sentence and " " in run and (first in STOPWORDS or stem(first) in vocabulary):
-            run = run.split(None, 1)[1]  # "Show Des Moines": the verb is not part of the name
+            run = run.split(None, 1)[1]  # a capitalized verb before a name is not part of the name
         found.append(run)
     return found
 
@@ -346,9 +349,9 @@ class LexicalAgent:
     required argument the request lacks from a field of the same name in an earlier tool result.
 
     Its goal is the best-scoring tool for the request. It calls the goal once its arguments can be filled;
-    until then it calls the next fillable candidate it has not called with those arguments (a search, a
+    until then it calls the next fillable candidate it has not called with those arguments (a lookup, a
     preview) to gather values. It stops when the goal has answered without error, or when no candidate
-    is left. Its trajectories can fail: a search that finds nothing leaves the goal unfillable.
+    is left. Its trajectories can fail: a lookup that finds nothing leaves the goal unfillable.
     """
 
     name = "offline-agent"

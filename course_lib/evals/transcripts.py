@@ -45,7 +45,8 @@ def read(path: str | Path) -> list[dict]:
 
 
 def _short(text: str, limit: int) -> str:
-    text = " ".join(str(text).split())
+    """`text` on one line (indented by two spaces), cut to `limit` characters."""
+    text = "  " + " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
@@ -67,17 +68,17 @@ def render(path: str | Path, id: str | None = None, trial: int = 1, width: int =
     for message in record["messages"]:
         if message["role"] == "tool":
             mark = " (error)" if message.get("is_error") else ""
-            lines.append(_short(f"  tool {message['name']}{mark} -> {message['text']}", width))
+            lines.append(_short(f"tool {message['name']}{mark} -> {message['text']}", width))
         elif message["role"] == "assistant":
             for call in message.get("calls", []):
-                lines.append(_short(f"  assistant calls {call['name']} {json.dumps(call['arguments'])}", width))
+                lines.append(_short(f"assistant calls {call['name']} {json.dumps(call['arguments'])}", width))
             if message.get("text"):
-                lines.append(_short(f"  assistant: {message['text']}", width))
+                lines.append(_short(f"assistant: {message['text']}", width))
         else:
-            lines.append(_short(f"  {message['role']}: {message['text']}", width))
+            lines.append(_short(f"{message['role']}: {message['text']}", width))
     problems = verdict.get("problems") or []
     if problems:
-        lines.append(_short(f"  problems: {'; '.join(problems)}", width))
+        lines.append(_short(f"problems: {'; '.join(problems)}", width))
     return "\n".join(lines)
 
 
