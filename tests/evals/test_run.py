@@ -100,6 +100,9 @@ def test_a_scripted_trajectory_is_judged_by_state_not_by_script():
     twice = agent.ScriptedModel([[("add_incident_note", {**note, "requestId": "1c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17"})],
                                  [("add_incident_note", {**note, "requestId": "2c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17"})]])
     assert not wire.run_sync(run.run_task, twice, task, target).success  # two notes: the state says no
+    close = next(t for t in cases.load("tasks").tasks if t.id == "close-103-as-fixed")
+    idle = wire.run_sync(run.run_task, agent.ScriptedModel([]), close, target)
+    assert not idle.success and idle.checks[0].after == "open"  # saying "done" closes nothing
     looping = agent.ScriptedModel([[("get_incident", {"incidentId": "INC-999"})]] * 20)
     stuck = wire.run_sync(run.run_task, looping, task, target)
     assert stuck.stopped == "step limit" and stuck.steps == task.max_steps and len(stuck.errors) == task.max_steps
