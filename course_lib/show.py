@@ -419,3 +419,16 @@ def source(obj: Any) -> Rendered:
     code = textwrap.dedent(inspect.getsource(target)).rstrip("\n")
     title = f"{path} · {name}"
     return Rendered(f"{title}\n{code}", _card(f"<i>{html.escape(title)}</i>{_pre(code, ';white-space:pre')}"))
+
+
+VERDICT_COLOURS = {"safe": "#1a7f37", "UNSAFE": "#cf222e", "yes": "#1a7f37", "NO": "#cf222e"}
+"""Verdict words and the colour each shows in (lesson 08's safety and task tables)."""
+
+
+def verdicts(header: list[str], rows: list[list[Any]]) -> Rendered:
+    """A table like `table` whose verdict cells (safe / UNSAFE, yes / NO) are coloured and bold in HTML."""
+    text, body = _table(header, [[str(cell) for cell in row] for row in rows])
+    for word, colour in VERDICT_COLOURS.items():
+        plain = f">{html.escape(word)}</td>"
+        body = body.replace(plain, f'><b style="color:{colour}">{html.escape(word)}</b></td>')
+    return Rendered(text, _card(body))

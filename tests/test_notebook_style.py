@@ -12,9 +12,9 @@ WIDTH = 88
 """Code lines longer than this are clipped in JupyterLab at 1280 px with the file browser open."""
 SEEN = ("notebooks", "exercises")
 WIDE_PENDING = {f"{folder}/{lesson.stem}" for folder in SEEN for lesson in manifest.lessons()
-                if (ROOT / folder / f"{lesson.stem}.ipynb").is_file()}
+                if (ROOT / folder / f"{lesson.stem}.ipynb").is_file()} - {"notebooks/08_evaluate_behaviour"}
 """Notebooks whose code is not yet within WIDTH (issue 20); each leaves this set when it fits (strict xfail)."""
-NEXT_PENDING = {lesson.number for lesson in manifest.lessons()}
+NEXT_PENDING = {lesson.number for lesson in manifest.lessons()} - {"08"}
 """Lessons that do not yet end with the next step (issue 20); each leaves this set when it does (strict xfail)."""
 
 

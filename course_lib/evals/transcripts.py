@@ -23,6 +23,7 @@ class Writer:
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{chooser}-{label}").strip("-")
         self.path = Path(folder) / (name or f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}.jsonl")
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text("", encoding="utf-8")  # a new run starts a new file
         self._write({"run": {"chooser": chooser, "label": label}})
 
     def _write(self, record: dict) -> None:
