@@ -380,7 +380,9 @@ def openai_messages(messages: list[dict], system: str = SYSTEM) -> list[dict]:
         if message["role"] == "user":
             out.append({"role": "user", "content": message["text"]})
         elif message["role"] == "assistant":
-            entry: dict = {"role": "assistant", "content": message.get("text") or None}
+            # content as a string, never null: llama-cpp-python's server refuses null and its
+            # function-calling template reads the field
+            entry: dict = {"role": "assistant", "content": message.get("text") or ""}
             if message.get("calls"):
                 entry["tool_calls"] = [{"id": call["id"], "type": "function", "function": {
                     "name": provider_name(call["name"]), "arguments": json.dumps(call["arguments"])}}

@@ -116,7 +116,6 @@ async def run_cases(cases: list[Case], tools: list[dict], chooser: Any, target: 
     import anyio
 
     from course_lib.evals import score
-    from course_lib.evals.choice import conversation
 
     work = [(case.for_variant(variant), trial) for case in cases for trial in range(1, trials + 1)]
     results: list[Any] = [None] * len(work)
@@ -135,17 +134,9 @@ async def run_cases(cases: list[Case], tools: list[dict], chooser: Any, target: 
             stopped.append(str(error))
             return
         text = None
-        if score.needs_result(case, choice, tools):
-            if connections.target is None:
-                choice_problem = "no server to make the call on: pass server= (or run course eval)"
-                results[index] = score.judge(case, choice, tools, None, trial)
-                results[index] = _with_problem(results[index], choice_problem)
-            else:
-                text = await connections.result_text(case.user, choice.tool, choice.arguments)
-        if results[index] is None:
-            results[index] = score.judge(case, choice, tools, text, trial)
-        if transcript is not None:
-            transcript.case(case, trial, conversation(case.request, case.prior, case.steps), choice, results[index])
+        if score.needs_result(case, choice, tools) and connections.target is not None:
+            text = await connections.result_text(case.user, choice.tool, choice.arguments)
+        results[index] = _judged(case, trial, choice, tools, text, transcript)
         done[0] += 1
         if progress:
             progress(done[0], len(work))
@@ -172,11 +163,42 @@ def _choose(chooser: Any, case: Case, tools: list[dict], trial: int):
     return chooser.choose(case.request, tools, case.prior, case.steps)
 
 
-def _with_problem(result: Any, problem: str) -> Any:
-    """A result marked unsafe (on a safety case) with one more problem."""
+NO_SERVER = "no server to make the call on: pass server= (or run course eval)"
+
+
+def _judged(case: Case, trial: int, choice: Any, tools: list[dict], text: str | None, transcript: Any) -> Any:
+    """The verdicts on one choice (a needed result that could not be fetched makes a safety case unsafe)."""
     from dataclasses import replace
 
-    return replace(result, safe=False if result.safety else result.safe, problems=(*result.problems, problem))
+    from course_lib.evals import score
+    from course_lib.evals.choice import conversation
+
+    result = score.judge(case, choice, tools, text, trial)
+    if text is None and score.needs_result(case, choice, tools):
+        result = replace(result, safe=False if result.safety else result.safe, problems=(*result.problems, NO_SERVER))
+    if transcript is not None:
+        transcript.case(case, trial, conversation(case.request, case.prior, case.steps), choice, result)
+    return result
+
+
+def run_cases_offline(cases: list[Case], tools: list[dict], chooser: Any, *, variant: str | None = None,
+                      label: str = "", progress: Callable[[int, int], None] | None = None, trials: int = 1,
+                      transcript: Any = None):
+    """`run_cases` with no server to connect to, one case at a time: no event loop, so as fast as the chooser."""
+    from course_lib.evals import score
+
+    work = [(case.for_variant(variant), trial) for case in cases for trial in range(1, trials + 1)]
+    report = score.Report(label or variant or "", getattr(chooser, "name", type(chooser).__name__))
+    for case, trial in work:
+        try:
+            choice = _choose(chooser, case, tools, trial)
+        except ProviderError as error:
+            report.stopped = str(error)
+            raise score.RunStopped(str(error), report) from None
+        report.results.append(_judged(case, trial, choice, tools, None, transcript))
+        if progress:
+            progress(len(report.results), len(work))
+    return report
 
 
 # --- tasks ---------------------------------------------------------------------------------------------------

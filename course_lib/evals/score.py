@@ -370,6 +370,9 @@ def evaluate(cases: Iterable[Case], tools: list[Any], chooser: Chooser, *, varia
     from course_lib.evals import run
 
     tools = [tool if isinstance(tool, dict) else wire.dump(tool) for tool in tools]
+    if server is None and concurrency <= 1:  # nothing to connect to: the fast path, no event loop
+        return run.run_cases_offline(list(cases), tools, chooser, variant=variant, label=label, progress=progress,
+                                     trials=trials, transcript=transcript)
     target = run.Target(factory=server) if server is not None else None
     return wire.run_sync(lambda: run.run_cases(
         list(cases), tools, chooser, target, variant=variant, label=label, concurrency=concurrency,

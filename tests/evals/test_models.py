@@ -151,6 +151,7 @@ def test_openai_requests_carry_the_tools_and_earlier_turns_as_tool_messages(desk
     assert body["model"] == "local-model" and body["tool_choice"] == "auto"
     assert [tool["function"]["name"] for tool in body["tools"]] == [tool["name"] for tool in desk]
     assert [m["role"] for m in body["messages"]] == ["system", "user", "assistant", "tool"]
+    assert body["messages"][2]["content"] == ""  # a string, not null: llama-cpp-python's server refuses null
     call = body["messages"][2]["tool_calls"][0]
     assert call["function"]["name"] == "get_incident" and json.loads(call["function"]["arguments"]) == {
         "incidentId": "INC-101"}
@@ -343,3 +344,13 @@ def test_course_eval_stops_on_an_http_error_with_one_line_exit_2_and_the_scored_
     assert "answered HTTP 500: runner crashed (after 6 tries)" in line and "2 result(s) scored" in line
     rows = (tmp_path / "out.csv").read_text().splitlines()
     assert len(rows) == 3 and rows[1].split(",")[2] == "tell-me-about-checkout"
+
+
+def test_a_provider_error_in_the_python_api_keeps_the_cases_scored_before_it(desk):
+    good = openai_reply([("get_incident", '{"incidentId": "INC-101"}')])
+    found = [cases.Case(f"c{i}", "Show INC-101.", "get_incident") for i in range(3)]
+    with FakeProvider([good, error_reply(401, "bad key")]) as fake:
+        with pytest.raises(score.RunStopped) as raised:
+            score.evaluate(found, desk, openai_at(fake))
+    assert "answered HTTP 401: bad key" in str(raised.value)
+    assert [r.case for r in raised.value.report.results] == ["c0"] and raised.value.report.stopped
