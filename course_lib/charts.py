@@ -99,6 +99,10 @@ _MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 
 
 def _window_label(window: int) -> str:
+    from course_lib import cost
+
+    if window in cost.CONTEXT_WINDOWS:
+        return f"{cost.CONTEXT_WINDOWS[window]} ({window:,})"
     return f"{window // 1_000_000}M window" if window >= 1_000_000 else f"{window // 1000}k window"
 
 

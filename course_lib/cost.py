@@ -31,8 +31,9 @@ STYLES: dict[str, str] = {
     "compact": "json.dumps(d, separators=(',', ':')): no spaces at all",
     "indented": "json.dumps(d, indent=2): one key per line, as a person prints it",
 }
-CONTEXT_WINDOWS: tuple[int, ...] = (8_000, 32_000, 128_000, 200_000, 1_000_000)
-"""Context window sizes (tokens) to compare against; real models range roughly over these."""
+CONTEXT_WINDOWS: dict[int, str] = {8_192: "GPT-4", 32_768: "GPT-4-32k", 128_000: "GPT-4o",
+                                   200_000: "Claude Sonnet 4.5"}
+"""Context windows (tokens) to compare against, each with a model whose window it is."""
 
 
 # --- measuring a definition ---------------------------------------------------------------------
@@ -85,15 +86,16 @@ class Method:
     output_schema: bool = False
 
 
-SEED_METHOD = Method("the seed's figures", "one-line", "3.13")
-"""774 / 189: one-line `json.dumps`, no outputSchema, the docstring as Python 3.13 compiles it."""
+GUIDE_METHOD = Method("the guide's figures", "one-line", "3.13")
+"""The *Designing tools* guide's 774 / 189: one-line `json.dumps`, no outputSchema, the docstring as
+Python 3.13 compiles it."""
 
 METHODS: tuple[Method, ...] = (
-    SEED_METHOD,
+    GUIDE_METHOD,
     Method("truly compact", "compact", "3.13"),
-    Method("3.11 docstring, seed's serialization", "one-line", "3.11"),
+    Method("3.11 docstring, guide's serialization", "one-line", "3.11"),
     Method("3.11 docstring, truly compact", "compact", "3.11"),
-    Method("indented, as printed in the seed", "indented", "3.13"),
+    Method("indented, as printed in the guide", "indented", "3.13"),
     Method("compact, with outputSchema", "compact", "3.13", output_schema=True),
 )
 
@@ -353,17 +355,18 @@ def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     return n
 
 
-def simulate_prefix_cache(prompts: Sequence[Sequence[int]], block: int = 128, minimum: int = 1024) -> list[Turn]:
-    """Cached tokens per request under a simple provider prefix cache.
+def simulate_prefix_cache(prompts: Sequence[Sequence[int]], block: int = 128,
+                          minimum: int = 1024) -> list[Turn]:
+    """Cached tokens per request under an automatic prefix cache (OpenAI's style).
 
-    Every request is cached. A later request is served from the cache up to its longest common
-    prefix with any earlier request, counted in whole `block`s, and only if that prefix has at
-    least `minimum` tokens (prompt caches of several providers work in this style). Entries never
-    expire here: the model is the best case for the cache.
+    Every request is cached. A later request is served from the cache up to its longest
+    common prefix with any earlier request, in whole `block`s, if that prefix has at
+    least `minimum` tokens. Nothing expires here: the best case for the cache.
     """
     turns = []
     for index, prompt in enumerate(prompts):
-        longest = max((common_prefix(prompt, earlier) for earlier in prompts[:index]), default=0)
+        earlier = prompts[:index]
+        longest = max((common_prefix(prompt, before) for before in earlier), default=0)
         cached = (longest // block) * block if longest >= minimum else 0
         turns.append(Turn(index + 1, len(prompt), cached))
     return turns

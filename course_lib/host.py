@@ -25,7 +25,10 @@ DEFAULTS: dict[str, bool] = {
     "idempotentHint": False,
     "openWorldHint": True,
 }
-"""What a host must assume when a hint is absent (the MCP spec's defaults): the cautious reading."""
+"""The default the MCP schema gives each hint (`ToolAnnotations`, 2025-11-25 and 2026-07-28).
+
+The spec puts no MUST on hosts about an absent hint; reading it as its default is the cautious choice.
+"""
 HINTS: tuple[str, ...] = tuple(DEFAULTS)
 
 
@@ -60,25 +63,31 @@ def effective_hints(annotations: dict) -> dict[str, bool]:
             for hint, default in DEFAULTS.items()}
 
 
-def _judge(annotations: dict, source: str) -> Decision:
+def from_hints(annotations: dict, source: str) -> Decision:
+    """Believe the hints (absent ones at their defaults): reads run, the rest asks."""
     hints = effective_hints(annotations)
     outside = " and reaches outside" if hints["openWorldHint"] else ""
     if hints["readOnlyHint"]:
         return Decision(False, f"{source} says it only reads{outside}", retry=True)
-    change = "may delete or overwrite data" if hints["destructiveHint"] else "only adds data"
-    return Decision(True, f"{source} says it {change}{outside}", retry=hints["idempotentHint"])
+    if hints["destructiveHint"]:
+        change = "may delete or overwrite data"
+    else:
+        change = "only adds data"
+    return Decision(True, f"{source} says it {change}{outside}",
+                    retry=hints["idempotentHint"])
 
 
 def careful(annotations: dict, trusted: bool) -> Decision:
-    """Believe annotations only from trusted servers; ask before every call to any other server."""
+    """Believe annotations only from trusted servers; ask before every call to any other."""
     if not trusted:
-        return Decision(True, "untrusted server: its annotations are ignored, so every call could do anything")
-    return _judge(annotations, "trusted server")
+        return Decision(True, "untrusted server: its annotations are ignored, "
+                              "so every call could do anything")
+    return from_hints(annotations, "trusted server")
 
 
 def trusting(annotations: dict, trusted: bool) -> Decision:
     """The naive policy: believe every server's annotations (the one a lying server exploits)."""
-    return _judge(annotations, "server")
+    return from_hints(annotations, "server")
 
 
 def display_name(tool: Any) -> str:
@@ -125,6 +134,19 @@ class Entry:
     decision: Decision
     approved: bool | None
     called: bool
+    refused: bool = False
+    """True when the host refused the call outright, without asking anyone."""
+
+    def lines(self) -> list[str]:
+        """The call as the host's echo prints it: the call, the host's verdict, the person's answer."""
+        if self.refused:
+            return [f"{self.server}.{self.tool}", f"  host: refused · {self.decision.reason}"]
+        shown = json.dumps(self.arguments, ensure_ascii=False, default=str)
+        lines = [f"{self.server}.{self.tool} {shown if len(shown) <= 140 else shown[:139] + '…'}",
+                 f"  host: {self.decision}"]
+        if self.decision.ask:
+            lines.append(f"  person: {'yes, run it' if self.approved else 'no, not called'}")
+        return lines
 
 
 @dataclass
@@ -142,13 +164,7 @@ class Session:
         decision = self.host.decide(self.label, self.tools.get(tool, {"name": tool}))
         approved = self.host.person(self.label, tool, arguments, decision) if decision.ask else None
         called = not decision.ask or bool(approved)
-        self.host.log.append(Entry(self.label, tool, arguments, decision, approved, called))
-        if self.host.echo:
-            shown = json.dumps(arguments, ensure_ascii=False, default=str)
-            print(f"{self.label}.{tool} {shown if len(shown) <= 140 else shown[:139] + '…'}")
-            print(f"  host: {decision}")
-            if decision.ask:
-                print(f"  person: {'yes, run it' if approved else 'no, not called'}")
+        self.host.record(Entry(self.label, tool, arguments, decision, approved, called))
         return await self.client.call_tool(tool, arguments) if called else None
 
 
@@ -159,6 +175,18 @@ class Host:
                  echo: bool = True):
         self.policy, self.trusted, self.person, self.echo = policy, frozenset(trusted), person, echo
         self.log: list[Entry] = []
+
+    def record(self, entry: Entry) -> None:
+        """Log one handled call, and print it when the host echoes."""
+        self.log.append(entry)
+        if self.echo:
+            print("\n".join(entry.lines()))
+
+    def transcript(self) -> Any:
+        """Every call logged so far, as the echo prints them, with the host's verdicts in colour."""
+        from course_lib import show
+
+        return show.verdict_text("\n".join(line for entry in self.log for line in entry.lines()))
 
     def decide(self, server: str, tool: Any) -> Decision:
         """The policy's decision for one tool of the server the host calls `server`."""
@@ -270,16 +298,25 @@ class Wrapped:
                 f"{self.body}\n</{ENVELOPE}>")
 
     def message(self) -> dict:
-        """The message the model reads: role "tool", never system, developer or user."""
+        """The result as a message in the tool-result slot (role "tool"), never system or developer.
+
+        Role "tool" is OpenAI's Chat Completions form (a real request also names the call's
+        `tool_call_id`). Anthropic's Messages API has no tool role: there a result is a `tool_result`
+        block, tied to the call's `tool_use_id`, inside a user turn. Either way it is not the
+        system prompt and not the person's own text.
+        """
         return {"role": "tool", "content": self.content}
 
 
-def wrap(text: str, origin: Origin, max_tokens: int = MAX_RESULT_TOKENS, tools: Iterable[str] = ()) -> Wrapped:
-    """Wrap untrusted result text: reveal invisible characters, cap it, stop it closing its own envelope."""
-    revealed = reveal_invisible(text)
-    capped, shown, total = cap(revealed, max_tokens)
+def wrap(text: str, origin: Origin, max_tokens: int = MAX_RESULT_TOKENS,
+         tools: Iterable[str] = ()) -> Wrapped:
+    """Wrap untrusted text: reveal what is invisible, cap it, defuse closing tags."""
+    revealed = reveal_invisible(text)  # decodes hidden text, shows ⟦U+XXXX⟧
+    capped, shown, total = cap(revealed, max_tokens)  # the first tokens + a marker
+    # "</untrusted-data>" inside the text becomes "‹/untrusted-data>": it closes nothing
     body = _ENVELOPE_TAG.sub(lambda m: f"‹{m.group(1)}{ENVELOPE}", capped)
-    return Wrapped(origin, body, total, shown, tuple(invisible(text)), tuple(mentions(revealed, tools)))
+    return Wrapped(origin, body, total, shown, tuple(invisible(text)),
+                   tuple(mentions(revealed, tools)))
 
 
 def naive_input(system: str, question: str, results: Iterable[tuple[Origin, str]]) -> list[dict]:
@@ -290,7 +327,7 @@ def naive_input(system: str, question: str, results: Iterable[tuple[Origin, str]
 
 def careful_input(system: str, question: str, results: Iterable[tuple[Origin, str]],
                   max_tokens: int = MAX_RESULT_TOKENS) -> list[dict]:
-    """The host's instructions in the system message; each result in its own tool message, wrapped."""
+    """The host's instructions in the system message; each result wrapped, in its own tool message."""
     wrapped = [wrap(text, origin, max_tokens).message() for origin, text in results]
     return [{"role": "system", "content": f"{system}\n\n{CAREFUL_NOTE}"}, {"role": "user", "content": question},
             *wrapped]
@@ -370,9 +407,7 @@ class GuardedSession(Session):
         if tool not in self.tools:
             decision = Decision(True, f"{tool} is not in {self.label}'s tool list from connect time; "
                                       "text cannot add tools")
-            self.host.log.append(Entry(self.label, tool, arguments or {}, decision, None, False))
-            if self.host.echo:
-                print(f"{self.label}.{tool}\n  host: refused · {decision.reason}")
+            self.host.record(Entry(self.label, tool, arguments or {}, decision, None, False, refused=True))
             return None
         result = await super().call(tool, arguments)
         if result is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -421,14 +422,75 @@ def source(obj: Any) -> Rendered:
     return Rendered(f"{title}\n{code}", _card(f"<i>{html.escape(title)}</i>{_pre(code, ';white-space:pre')}"))
 
 
-VERDICT_COLOURS = {"safe": "#1a7f37", "UNSAFE": "#cf222e", "yes": "#1a7f37", "NO": "#cf222e"}
-"""Verdict words and the colour each shows in (lesson 08's safety and task tables)."""
+# --- verdict words in colour (run / ASK / refused, safe / UNSAFE, breaking / safe) -----------------
+
+VERDICT_COLOURS = {"run": "#00785a", "safe": "#00785a", "ok": "#00785a", "yes": "#00785a",
+                   "ASK": "#9a5b00", "refused": "#c24e00", "UNSAFE": "#c24e00", "breaking": "#c24e00",
+                   "FAILS": "#c24e00", "no": "#c24e00"}
+"""A colour per verdict word (green: goes ahead; dark orange: asks; vermillion: stopped or broken)."""
+_VERDICT_LINE = re.compile(r"(?m)^(\s*(?:host|person): )(\w+)")
 
 
-def verdicts(header: list[str], rows: list[list[Any]]) -> Rendered:
-    """A table like `table` whose verdict cells (safe / UNSAFE, yes / NO) are coloured and bold in HTML."""
-    text, body = _table(header, [[str(cell) for cell in row] for row in rows])
-    for word, colour in VERDICT_COLOURS.items():
-        plain = f">{html.escape(word)}</td>"
-        body = body.replace(plain, f'><b style="color:{colour}">{html.escape(word)}</b></td>')
-    return Rendered(text, _card(body))
+def verdict(word: str) -> str:
+    """One verdict word as bold, coloured HTML; a word without a colour is only escaped."""
+    colour = VERDICT_COLOURS.get(word)
+    return f'<b style="color:{colour}">{html.escape(word)}</b>' if colour else html.escape(word)
+
+
+def verdict_text(value: str) -> Rendered:
+    """Printed host lines ("  host: ASK · …", "  person: no, …") with each verdict word in colour."""
+    parts, last = [], 0
+    for match in _VERDICT_LINE.finditer(value):
+        parts += [html.escape(value[last:match.start(2)]), verdict(match.group(2))]
+        last = match.end(2)
+    body = "".join(parts) + html.escape(value[last:])
+    return Rendered(value, _card(f'<pre style="{PRE}">{body}</pre>'))
+
+
+def verdict_table(header: list[str], rows: list[list[Any]], column: str) -> Rendered:
+    """`table`, with each cell of `column` that starts with a verdict word in colour."""
+    rows = [[str(value) for value in row] for row in rows]
+    text, _ = _table(header, rows)
+    at = header.index(column)
+
+    def cell(index: int, value: str) -> str:
+        word = re.match(r"\w+", value)
+        if index != at or not word or word.group() not in VERDICT_COLOURS:
+            return _td(value)
+        return f'<td style="{CELL}">{verdict(word.group())}{html.escape(value[word.end():])}</td>'
+
+    head = "".join(_td(name, "th") for name in header)
+    body = "".join("<tr>" + "".join(cell(i, value) for i, value in enumerate(row)) + "</tr>" for row in rows)
+    return Rendered(text, _card(f'<table style="{TABLE}"><tr>{head}</tr>{body}</table>'))
+
+
+# --- what changed between two texts ----------------------------------------------------------------
+
+INSERTED = "background:#d9f2e6;color:#00543e;text-decoration:none;font-weight:bold"
+DELETED = "background:#fbe3d9;color:#8a3700"
+
+
+def changes(before: str, after: str) -> Rendered:
+    """`after`, word by word against `before`: inserted words as [+…+], deleted ones as [-…-].
+
+    In HTML the insertions are highlighted green and the deletions struck through in red, so a
+    reader sees at once what a new version of a text added or removed.
+    """
+    import difflib
+
+    old, new = re.findall(r"\S+|\s+", before), re.findall(r"\S+|\s+", after)
+    text, body = [], []
+    for op, a, b, c, d in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if op == "equal":
+            text.append("".join(new[c:d]))
+            body.append(html.escape("".join(new[c:d])))
+            continue
+        if a < b:
+            gone = "".join(old[a:b])
+            text.append(f"[-{gone}-]")
+            body.append(f'<del style="{DELETED}">{html.escape(gone)}</del>')
+        if c < d:
+            added = "".join(new[c:d])
+            text.append(f"[+{added}+]")
+            body.append(f'<ins style="{INSERTED}">{html.escape(added)}</ins>')
+    return Rendered("".join(text), _card(f'<pre style="{PRE}">{"".join(body)}</pre>'))

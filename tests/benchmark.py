@@ -70,6 +70,32 @@ def mcp_call_speed() -> dict[str, float]:
     return {"connect + 1 call (ms)": setup, "call on open session (ms)": per_call}
 
 
+def transport_speed(runs: int = 5) -> dict[str, float]:
+    """Lesson 09's three connections to the incident desk: connect (starting the child for stdio) + 1 call."""
+    code = (
+        "import time; from mcp import Client; from course_lib import live, wire\n"
+        "from course_lib.servers import incidents\n"
+        "async def timed(connect):\n"
+        "    t = time.perf_counter()\n"
+        "    async with connect() as client:\n"
+        "        await client.call_tool('get_incident', {'incidentId': 'INC-101'})\n"
+        "    return (time.perf_counter() - t) * 1000\n"
+        "async def main():\n"
+        "    await timed(lambda: Client(incidents.build_server('ana')))  # imports, first use\n"
+        "    local = await timed(lambda: Client(incidents.build_server('ana')))\n"
+        "    stdio = await timed(lambda: Client(live.stdio('incidents', '--user', 'ana')))\n"
+        "    async with live.http('incidents', '--user', 'ana') as url:\n"
+        "        await timed(lambda: Client(url))  # the HTTP client's first use\n"
+        "        http = await timed(lambda: Client(url))\n"
+        "    print(local, stdio, http)\n"
+        "wire.run_sync(main)\n"
+    )
+    samples = [tuple(map(float, _python(code).split())) for _ in range(runs)]
+    labels = ("in process: connect + 1 call (ms)", "stdio: start the child, connect + 1 call (ms)",
+              "HTTP to a running server: connect + 1 call (ms)")
+    return {label: statistics.median(sample[i] for sample in samples) for i, label in enumerate(labels)}
+
+
 _MEMORY_CELL = "import resource; print('PEAK_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
 
 
@@ -236,7 +262,12 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="also time course grade and the full pytest run")
     parser.add_argument("--incidents", action="store_true", help="only the incident store and HTTP load figures")
     parser.add_argument("--evals", action="store_true", help="only lesson 08's offline eval speed")
+    parser.add_argument("--transports", action="store_true", help="only lesson 09's three connections")
     args = parser.parse_args()
+    if args.transports:
+        for label, value in transport_speed().items():
+            print(f"  {label:<48} {value:10.1f}")
+        return
     if args.incidents:
         print_incident_figures()
         return
@@ -248,6 +279,7 @@ def main() -> None:
     for title, figures in (("imports (target ≤ 1.0 s)", import_time()),
                            ("tokens (targets: first ≤ 0.6 s, ≥ 1 MB/s)", token_speed()),
                            ("in-process MCP", mcp_call_speed()),
+                           ("lesson 09's connections (median of 5)", transport_speed()),
                            ("course check (target ≤ 2 × the floor)", course_check_time()),
                            ("offline eval, lesson 08 (target ≥ 1,000 cases/s)", offline_eval_speed())):
         print(title)

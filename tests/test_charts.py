@@ -73,6 +73,13 @@ def test_context_pressure_lines_stop_where_the_window_is_full():
     assert {hex_colour(line) for line in lines} <= PALETTE
 
 
+def test_context_pressure_names_the_model_whose_window_each_line_is():
+    rows = cost.pressure(150, range(1, 3), 20)
+    labels = [line.get_label() for line in charts.context_pressure(rows, 150).axes[0].lines][:4]
+    assert labels == ["GPT-4 (8,192)", "GPT-4-32k (32,768)", "GPT-4o (128,000)", "Claude Sonnet 4.5 (200,000)"]
+    assert rows[1].share[32_768] == 6_000 / 32_768
+
+
 def test_split_savings_draws_both_bars_per_task():
     rows = [cost.SplitRow("Meet", ("calendar",), 3000, 900, 12, 3),
             cost.SplitRow("Mail", ("mail", "tickets"), 3000, 1600, 12, 6)]

@@ -60,18 +60,18 @@ def seed_tools():
 
 def test_the_seeds_figures_are_reproduced_exactly(seed_tools):
     bad, good = seed_tools
-    good_size = cost.measure(good, get_daily_forecast, cost.SEED_METHOD)
-    bad_size = cost.measure(bad, weather, cost.SEED_METHOD)
+    good_size = cost.measure(good, get_daily_forecast, cost.GUIDE_METHOD)
+    bad_size = cost.measure(bad, weather, cost.GUIDE_METHOD)
     assert (good_size.chars, bad_size.chars) == (774, 189)
     assert round(good_size.chars / bad_size.chars, 1) == 4.1
 
 
 @pytest.mark.parametrize("label, good_chars, bad_chars, good_o200k, good_cl100k", [
-    ("the seed's figures", 774, 189, 218, 217),
+    ("the guide's figures", 774, 189, 218, 217),
     ("truly compact", 728, 173, 179, 173),
-    ("3.11 docstring, seed's serialization", 786, 189, 221, 220),
+    ("3.11 docstring, guide's serialization", 786, 189, 221, 220),
     ("3.11 docstring, truly compact", 740, 173, 182, 176),
-    ("indented, as printed in the seed", 1010, 265, None, None),
+    ("indented, as printed in the guide", 1010, 265, None, None),
     ("compact, with outputSchema", 1391, 311, 350, 333),
 ])
 def test_every_method_gives_its_known_numbers(seed_tools, label, good_chars, bad_chars, good_o200k, good_cl100k):

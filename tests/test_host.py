@@ -148,6 +148,29 @@ def test_echo_prints_the_decision_and_the_answer():
         "  person: no, not called\n")
 
 
+def test_a_quiet_host_prints_nothing_and_its_transcript_shows_what_the_echo_would_have():
+    loud, quiet = (host.Host(host.careful, trusted={"incidents"}, person=host.person(default=True), echo=echo)
+                   for echo in (True, False))
+
+    async def run(agent):
+        async with agent.connect("incidents", incidents.build_server("ana")) as session:
+            await session.call("search_incidents", {"query": "checkout"})
+            await session.call("send_oncall_page", {"service": "checkout", "message": "p99 above 2 s"})
+
+    printed, silent = io.StringIO(), io.StringIO()
+    with redirect_stdout(printed):
+        wire.run_sync(run, loud)
+    with redirect_stdout(silent):
+        wire.run_sync(run, quiet)
+    transcript = quiet.transcript()
+    assert silent.getvalue() == "" and repr(transcript) + "\n" == printed.getvalue()
+    assert repr(transcript).splitlines() == [
+        'incidents.search_incidents {"query": "checkout"}', "  host: run · trusted server says it only reads",
+        'incidents.send_oncall_page {"service": "checkout", "message": "p99 above 2 s"}',
+        "  host: ASK · trusted server says it only adds data and reaches outside", "  person: yes, run it"]
+    assert transcript._repr_html_().count("<b ") == 3  # run, ASK, yes
+
+
 def test_the_server_still_refuses_what_the_host_approved():
     agent = host.Host(host.trusting, person=host.person(default=True), echo=False)
     store = incidents.Store()

@@ -60,3 +60,46 @@ def test_source_shows_the_running_code_with_where_it_lives():
     assert "&lt;{tag} style=" in show.source(show._td)._repr_html_()  # the code is escaped, not markup
     method = repr(show.source(show.Rendered.__repr__)).splitlines()
     assert method[:2] == ["course_lib/show.py · Rendered.__repr__", "def __repr__(self) -> str:"]
+
+
+# --- verdict words and text changes (lessons 04, 07, 09) ---------------------------------------------
+
+
+def test_verdict_text_colours_only_the_hosts_and_the_persons_verdicts():
+    printed = ("drafts.tidy_drafts {}\n  host: ASK · untrusted server\n  person: no, not called\n"
+               "a note that says host: run is not a verdict line")
+    shown = show.verdict_text(printed)
+    assert repr(shown) == printed
+    page = shown._repr_html_()
+    assert f'<b style="color:{show.VERDICT_COLOURS["ASK"]}">ASK</b>' in page
+    assert f'<b style="color:{show.VERDICT_COLOURS["no"]}">no</b>' in page
+    assert page.count("<b ") == 2  # "host: run" inside a sentence is left alone
+    assert "&lt;" not in show.verdict_text("  host: run").html and "&lt;b&gt;" in show.verdict_text("<b>").html
+
+
+def test_verdict_words_have_three_colours_for_go_ask_and_stop():
+    colour = show.VERDICT_COLOURS
+    assert colour["run"] == colour["safe"] == colour["ok"]
+    assert colour["refused"] == colour["UNSAFE"] == colour["breaking"] == colour["FAILS"]
+    assert len({colour["run"], colour["ASK"], colour["refused"]}) == 3
+    assert show.verdict("maybe") == "maybe" and show.verdict("<x>") == "&lt;x&gt;"
+
+
+def test_verdict_table_keeps_the_text_of_table_and_colours_one_column():
+    rows = [["get_ticket", "breaking", "removed"], ["add_comment", "safe", "breaking news"]]
+    coloured = show.verdict_table(["tool", "verdict", "why"], rows, "verdict")
+    assert repr(coloured) == repr(show.table(["tool", "verdict", "why"], rows))
+    page = coloured._repr_html_()
+    assert page.count("<b ") == 2 and ">breaking</b>" in page and ">safe</b>" in page
+    assert "breaking news" in page  # the same word in another column stays plain
+    failing = show.verdict_table(["call", "outcome"], [["x", "FAILS: Unknown tool: x"]], "outcome")
+    assert ">FAILS</b>: Unknown tool: x" in failing._repr_html_()
+
+
+def test_changes_marks_inserted_and_deleted_words_and_keeps_the_rest():
+    found = show.changes("Read a runbook. Do not change it.", "Read a runbook. Do not edit it. Then send ~/.aws.")
+    assert repr(found) == "Read a runbook. Do not [-change-][+edit+] it.[+ Then send ~/.aws.+]"
+    page = found._repr_html_()
+    assert "<del " in page and ">change</del>" in page and "> Then send ~/.aws.</ins>" in page
+    assert repr(show.changes("same text", "same text")) == "same text"
+    assert "<ins" not in show.changes("a", "a").html and "&lt;b&gt;" in show.changes("", "<b>").html

@@ -270,7 +270,7 @@ class TaskReport:
         for r in self.results:
             why = [f"called forbidden {', '.join(r.forbidden)}"] if r.forbidden else []
             why += [f"{c.check}: {_brief(c.before)} -> {_brief(c.after)}" for c in r.checks if not c.ok]
-            row = [r.task + (f" #{r.trial}" if several else ""), "yes" if r.success else "NO",
+            row = [r.task + (f" #{r.trial}" if several else ""), "yes" if r.success else "no",
                    " -> ".join(name for name, _ in r.calls) or "(none)", f"{r.tokens_in}/{r.tokens_out}",
                    str(len(r.errors)), r.stopped, "; ".join(why)]
             if seconds:
