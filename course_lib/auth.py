@@ -96,6 +96,45 @@ def server_options(tokens: Mapping[str, str]) -> dict[str, Any]:
             "auth": AuthSettings(issuer_url=ISSUER, resource_server_url=None)}
 
 
+class BearerChallenge:
+    """ASGI middleware that makes the SDK's 401 answers follow RFC 6750 section 3.1, with no detail.
+
+    A request with no bearer token gets `WWW-Authenticate: Bearer` and no error code ("If the request
+    lacks any authentication information ..., the resource server SHOULD NOT include an error code or
+    other error information"); one with a token that is not valid gets `Bearer error="invalid_token"`.
+    Neither carries a description, and the body says no more than the header.
+    """
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope.get("type") != "http":
+            return await self.app(scope, receive, send)
+        presented = any(key.lower() == b"authorization" and value[:7].lower() == b"bearer " and value[7:].strip()
+                        for key, value in scope.get("headers", []))
+        body = b'{"error":"invalid_token"}' if presented else b""
+        rewriting = False
+
+        async def answer(message) -> None:
+            nonlocal rewriting
+            if message["type"] == "http.response.start" and message.get("status") == 401:
+                rewriting = True
+                kept = [(k, v) for k, v in message.get("headers", [])
+                        if k.lower() not in (b"www-authenticate", b"content-length", b"content-type")]
+                challenge = b'Bearer error="invalid_token"' if presented else b"Bearer"
+                typed = [(b"content-type", b"application/json")] if body else []
+                await send({**message, "headers": kept + typed + [(b"www-authenticate", challenge),
+                                                                  (b"content-length", str(len(body)).encode())]})
+            elif rewriting and message["type"] == "http.response.body":
+                if not message.get("more_body"):
+                    await send({"type": "http.response.body", "body": body})
+            else:
+                await send(message)
+
+        await self.app(scope, receive, answer)
+
+
 def token_user() -> str | None:
     """The user of the verified bearer token of the current HTTP request, if there is one."""
     from mcp.server.auth.middleware.auth_context import get_access_token

@@ -258,17 +258,37 @@ def cmd_hint(args) -> int:
 # --- review / serve --------------------------------------------------------------------------------
 
 
-def cmd_review(args) -> int:
-    from course_lib import review, targets
+def _keys(values: list[str] | None) -> list[str]:
+    """Repeatable, comma-separated rule options as one list: `--select MCP1,MCP2 --select MCP4`."""
+    return [key.strip() for value in values or [] for key in value.split(",") if key.strip()]
 
-    found = targets.listing(args.server, probe=args.probe)
-    findings = review.review(found.tools) + review.probe_findings(found.probed)
-    for note in found.notes:
+
+def cmd_review(args) -> int:
+    from course_lib import lint, review_rules
+
+    if args.list_rules:
+        sys.stdout.write(lint.rule_list())
+        return 0
+    if args.explain:
+        print(review_rules.rule(args.explain).explain())
+        return 0
+    if not args.server:
+        raise UsageError("name a server or a snapshot file to review, or pass --list-rules or --explain ID")
+    settings = lint.with_options(lint.project_settings(), _keys(args.select), _keys(args.ignore), args.fail_on,
+                                 args.budget, args.sdk)
+    report = lint.run(args.server, settings, probe=args.probe)
+    for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
-    for finding in findings:
-        print(f"- {finding.tool}: [{finding.rule}] {finding.advice}")
-    print(f"{len(findings)} finding(s) in {len(found.tools)} tool(s) of {args.server}")
-    return 1 if findings else 0
+    output = lint.render(report, "json" if args.json else args.format)
+    if args.output:
+        try:
+            Path(args.output).write_text(output, encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {args.output}: {error.strerror or type(error).__name__}") from None
+        sys.stdout.write(lint.text(report))
+    else:
+        sys.stdout.write(output)
+    return report.exit_code()
 
 
 def cmd_serve(args) -> int:
@@ -293,7 +313,7 @@ def cmd_snapshot(args) -> int:
 
     found = _listing(args.target)
     text = contract.dumps(contract.snapshot(found.tools, args.target, found.protocol_version, found.server_name,
-                                            found.server_version))
+                                            found.server_version, found.sdk))
     if not args.output:
         sys.stdout.write(text)
         return 0
@@ -307,9 +327,9 @@ def cmd_snapshot(args) -> int:
 
 def _side(side: str) -> list:
     """The tools of one side of a diff: a snapshot file (*.json) or any target `course review` accepts."""
-    from course_lib import contract, wire
+    from course_lib import contract, targets, wire
 
-    if side.endswith(".json") or (Path(side).is_file() and not side.endswith(".py")):
+    if targets.is_snapshot(side):
         return contract.load_snapshot(side)["tools"]
     return wire.dump(_listing(side).tools)
 
@@ -477,11 +497,27 @@ def parser() -> argparse.ArgumentParser:
     hint.add_argument("exercise")
     hint.add_argument("--level", type=int, default=1)
     hint.set_defaults(run=cmd_hint)
-    review = sub.add_parser("review", help="apply the design review to any MCP server's tools")
-    review.add_argument("server", help="a lesson server name, FILE.py[:ATTR], module:ATTR, "
-                                       "a quoted stdio command, or an http(s):// URL")
+    from course_lib import review_rules
+
+    review = sub.add_parser("review", help="apply the design review to any MCP server's tools (a linter for CI)",
+                            description="Exit 0: no finding at or above --fail-on; 1: some; 2: could not review. "
+                                        "Settings: course-review.toml or [tool.course.review] in pyproject.toml.")
+    review.add_argument("server", nargs="?", help="a snapshot file (.json), a lesson server name, FILE.py[:ATTR], "
+                                                  "module:ATTR, a program, a quoted stdio command, or an http(s):// URL")
+    review.add_argument("--format", choices=review_rules.FORMATS, default="text", help="text (default), json or sarif (2.1.0)")
+    review.add_argument("--json", action="store_true", help="the same as --format json")
+    review.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE and a text summary to stdout")
+    review.add_argument("--select", action="append", metavar="RULES",
+                        help="only these rules: ids, names or id prefixes, comma-separated (MCP1,param-enum)")
+    review.add_argument("--ignore", action="append", metavar="RULES", help="leave out these rules (adds to the settings)")
+    review.add_argument("--fail-on", choices=review_rules.SEVERITIES, help="exit 1 on a finding this severe or more (default error)")
+    review.add_argument("--budget", type=int, metavar="TOKENS",
+                        help="a finding when the tool list costs more than TOKENS (o200k_base)")
+    review.add_argument("--sdk", choices=review_rules.SDKS, help="the server's SDK, for fixes in its idiom (default: from the target)")
     review.add_argument("--probe", action="store_true",
                         help="also call each tool once with arguments its schema refuses, and judge the errors")
+    review.add_argument("--list-rules", action="store_true", help="list every rule: id, name, severity, summary")
+    review.add_argument("--explain", metavar="RULE", help="print one rule's documentation: why, and how to fix it")
     review.set_defaults(run=cmd_review)
     serve = sub.add_parser("serve", help="run a lesson server for a real MCP host")
     serve.add_argument("server")

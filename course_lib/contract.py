@@ -57,11 +57,15 @@ class SnapshotProblem(BadFile):
 
 
 def snapshot(tools: Iterable[Any], target: str = "", protocol_version: str = "", server_name: str = "",
-             server_version: str = "") -> dict[str, Any]:
-    """A snapshot: a small header and the tools in wire form, in listing order."""
+             server_version: str = "", sdk: str | None = None) -> dict[str, Any]:
+    """A snapshot: a small header and the tools in wire form, in listing order.
+
+    `sdk` ("python", "typescript"), when the target shows it, lets `course review FILE` give fixes in that SDK's idiom.
+    """
     server = {key: value for key, value in (("name", server_name), ("version", server_version)) if value}
     return {"format": FORMAT, "formatVersion": FORMAT_VERSION, "target": target,
-            "protocolVersion": protocol_version, "server": server, "tools": wire.dump(list(tools))}
+            "protocolVersion": protocol_version, "server": server, **({"sdk": sdk} if sdk else {}),
+            "tools": wire.dump(list(tools))}
 
 
 def dumps(snap: dict[str, Any]) -> str:

@@ -523,7 +523,13 @@ def listings_across_processes(factory: Callable[..., Any], hash_seeds: Sequence[
     Each process runs with `PYTHONHASHSEED` set to its seed, so an order that depends on string
     hashing (a set of names, for instance) shows up as listings that differ.
     """
-    payload = json.dumps({"source": portable_source(factory), "name": factory.__name__})
+    return listings_of_source(portable_source(factory), factory.__name__, hash_seeds, timeout)
+
+
+def listings_of_source(source: str, name: str, hash_seeds: Sequence[int] = (0, 1, 2, 3),
+                       timeout: float = 60) -> list[Listing]:
+    """`listings_across_processes` for a factory given as `portable_source` text and its function name."""
+    payload = json.dumps({"source": source, "name": name})
     env_base = {key: value for key, value in os.environ.items() if key != "PYTHONHASHSEED"}
     children = []
     for seed in hash_seeds:
@@ -543,7 +549,7 @@ def listings_across_processes(factory: Callable[..., Any], hash_seeds: Sequence[
             except json.JSONDecodeError:
                 raise ProcessBuildError(f"the process with hash seed {seed} printed no listing") from None
             if "error" in data:
-                raise ProcessBuildError(f"in a fresh process, {factory.__name__}() raised {data['error']}"[:300])
+                raise ProcessBuildError(f"in a fresh process, {name}() raised {data['error']}"[:300])
             listings.append(Listing(seed, tuple(data["names"]), data["listing"]))
     finally:
         for _seed, child in children:

@@ -22,8 +22,9 @@ def serve(name: str, transport: str = "stdio", host: str = LOOPBACK, port: int =
           allow_hosts: tuple[str, ...] = (), **build_options: Any) -> None:
     """Build the lesson server `name` and serve it until interrupted (blocks; not for a notebook cell).
 
-    Over HTTP a host beyond loopback needs `tokens` (`auth.BindingRefused` otherwise), and the
-    Host/Origin checks stay on for every host, allowing loopback, `host` and `allow_hosts`.
+    Over HTTP a host beyond loopback needs a server that takes `tokens`, and the tokens
+    (`auth.BindingRefused` otherwise); the Host/Origin checks stay on for every host, allowing
+    loopback, `host` and `allow_hosts`. The port is taken before anything says "serving".
     """
     import inspect
 
@@ -32,18 +33,62 @@ def serve(name: str, transport: str = "stdio", host: str = LOOPBACK, port: int =
 
     if transport not in TRANSPORTS:
         raise UsageError(f"unknown transport {transport!r}; use one of {', '.join(TRANSPORTS)}")
-    unused = sorted(set(build_options) - set(inspect.signature(servers.factory(name)).parameters))
+    takes = set(inspect.signature(servers.factory(name)).parameters)
+    unused = sorted(set(build_options) - takes)
     if unused:
         raise UsageError(f"{name} does not take {', '.join('--' + option for option in unused)}")
+    if transport == "stdio" and "tokens" in build_options:
+        raise UsageError("--tokens works only over HTTP (--transport http); over stdio the caller is --user")
+    if transport == "http" and not auth.is_loopback(host) and "tokens" not in takes:
+        raise auth.BindingRefused(f"refusing to listen on {host}: {name} has no sign-in (it takes no --tokens), so "
+                                  "anyone who can reach it could call its tools; serve it on 127.0.0.1")
     if transport == "http":
         auth.check_binding(host, build_options.get("tokens"))
     server = servers.build(name, **build_options)  # an unknown user or a bad token file fails here, as one line
     if transport == "stdio":
         server.run()
-    else:
-        print(f"serving {name} at http://{host}:{port}/mcp (Ctrl-C stops)", file=sys.stderr)
-        server.run("streamable-http", host=host, port=port,
-                   transport_security=auth.transport_security(host, allow_hosts))
+        return
+    listening = listen(host, port)
+    app = server.streamable_http_app(host=host, transport_security=auth.transport_security(host, allow_hosts))
+    if build_options.get("tokens"):
+        app = auth.BearerChallenge(app)
+    print(f"serving {name} at http://{_url_host(host)}:{listening.getsockname()[1]}/mcp (Ctrl-C stops)",
+          file=sys.stderr, flush=True)
+    _run(app, listening, server.settings.log_level.lower())
+
+
+def listen(host: str, port: int):
+    """A socket listening on host:port (port 0: a free one), or UsageError saying in one line why not."""
+    import errno
+    import socket
+
+    from course_lib.errors import UsageError
+
+    bare = host.strip("[]")
+    try:
+        return socket.create_server((bare, port), family=socket.AF_INET6 if ":" in bare else socket.AF_INET)
+    except socket.gaierror:
+        raise UsageError(f"cannot listen on {host}: no such host name or address") from None
+    except OverflowError:
+        raise UsageError(f"cannot listen on port {port}: use a port from 0 to 65535") from None
+    except OSError as error:
+        why = {errno.EADDRINUSE: f"port {port} on {host} is taken (another program listens there); pass --port "
+                                 "with a free one",
+               errno.EADDRNOTAVAIL: f"cannot listen on {host}: it is not an address of this machine",
+               errno.EACCES: f"no permission to listen on port {port}: use a port above 1023"}
+        raise UsageError(why.get(error.errno, f"cannot listen on {host}:{port}: {error.strerror}")) from None
+
+
+def _url_host(host: str) -> str:
+    """A host as it goes in a URL (IPv6 in brackets)."""
+    return f"[{host.strip('[]')}]" if ":" in host else host
+
+
+def _run(app: Any, listening, log_level: str) -> None:
+    """Serve an ASGI app on an already-listening socket until interrupted."""
+    import uvicorn
+
+    uvicorn.Server(uvicorn.Config(app, log_level=log_level)).run(sockets=[listening])
 
 
 def add_options(parser) -> None:

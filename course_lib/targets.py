@@ -6,10 +6,12 @@ a stdio command or an HTTP URL.
 | a lesson server | `weather` |
 | a Python file or module, optionally `:attribute` | `my_server.py`, `my_server.py:build`, `pkg.app:mcp` |
 | a command that speaks MCP on stdio (anything with a space) | `"python my_server.py"`, `"uvx some-server"` |
+| an executable file, or a program on PATH, run with no arguments | `./bin/my-server`, `mcp-server-time` |
 | a streamable HTTP endpoint | `http://127.0.0.1:8000/mcp` |
 
 In Python code the attribute may be an `MCPServer` or a function returning one; without an
 attribute, `build_server()` is called, or else the module's only `MCPServer` object is used.
+A stdio server's stderr is kept, and shown (its last lines) only when listing its tools fails.
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
+import os
 import shlex
+import shutil
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,23 +67,87 @@ def _server_in(module, attribute: str | None):
     return server
 
 
+def command(target: str) -> list[str] | None:
+    """The argv of a stdio target, or None: a string with a space, an executable file, or a program on PATH.
+
+    A lesson server's name wins over a program of the same name; a `.py` file is imported, not run.
+    """
+    from course_lib import servers
+
+    if any(ch.isspace() for ch in target.strip()):
+        try:
+            argv = shlex.split(target)
+        except ValueError as error:
+            raise TargetProblem(f"cannot read the command {target!r}: {error}") from None
+        return argv or None
+    if target in servers.REGISTRY or target.endswith(".py") or target.startswith(("http://", "https://")):
+        return None
+    path = Path(target)
+    if path.is_file() and os.access(path, os.X_OK):
+        return [target]
+    if not any(ch in target for ch in "/:.") and shutil.which(target):
+        return [target]
+    return None
+
+
+def is_snapshot(target: str) -> bool:
+    """Whether a target names a snapshot file (`*.json`, or an existing file that is neither code nor a program)."""
+    path = Path(target)
+    return target.endswith(".json") or (path.is_file() and not target.endswith(".py") and command(target) is None)
+
+
+_TYPESCRIPT = ("node", "nodejs", "npx", "bun", "bunx", "deno", "tsx", "ts-node")
+_PYTHON_RUNNERS = ("uv", "uvx", "pipx", "poetry", "pdm", "hatch")
+
+
+def sdk_of(target: str, look: bool = True) -> str | None:
+    """The SDK a target's server is written with, where the target shows it: "python", "typescript" or None.
+
+    Lesson servers and Python code are Python; a command is judged by its program (after `env` and
+    VAR=value words), or, with `look`, by the `#!` line of an executable it names.
+    """
+    from course_lib import servers
+
+    if target.startswith(("http://", "https://")):
+        return None
+    argv = command(target) if look else (shlex.split(target) if " " in target.strip() else [target])
+    if argv is None:
+        return "python" if target in servers.REGISTRY or target.endswith(".py") or "." in target else None
+    words = [word for word in argv if word != "env" and "=" not in word.split("/")[0]] or [""]
+    program = Path(words[0]).name.lower()
+    if program in _TYPESCRIPT or program.endswith((".js", ".mjs", ".cjs", ".ts")):
+        return "typescript"
+    if program.startswith("python") or program in _PYTHON_RUNNERS or program.endswith(".py"):
+        return "python"
+    found = shutil.which(words[0]) if look else None
+    try:
+        with open(found or "", "rb") as executable:
+            first = executable.readline(200).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if not first.startswith("#!"):
+        return None
+    return "python" if "python" in first else "typescript" if any(name in first for name in _TYPESCRIPT) else None
+
+
 def resolve(target: str) -> Any:
     """Something `mcp.Client` can connect to: an `MCPServer`, a URL string or stdio parameters."""
     from course_lib import servers
 
     if target.startswith(("http://", "https://")):
         return target
-    if any(ch.isspace() for ch in target.strip()):
+    argv = command(target)
+    if argv:
         from mcp import StdioServerParameters
 
-        command, *args = shlex.split(target)
-        return StdioServerParameters(command=command, args=args)
+        return StdioServerParameters(command=argv[0], args=argv[1:])
     if target in servers.REGISTRY:
         return servers.build(target)
     spec, _, attribute = target.partition(":")
     if not (spec.endswith(".py") or "." in spec or ":" in target):
         raise TargetProblem(f"unknown server {target!r}; use a lesson server ({', '.join(sorted(servers.REGISTRY))}), "
-                            "a .py file, module:attribute, a quoted stdio command or an http:// URL")
+                            "a .py file, module:attribute, a snapshot .json, a program on PATH, a quoted stdio "
+                            "command or an http:// URL")
     try:
         module = _module(spec)
     except TargetProblem:
@@ -99,6 +168,8 @@ class Listing:
     notes: list[str] = field(default_factory=list)
     probed: dict[str, tuple[bool, str]] = field(default_factory=dict)
     """With probing: tool name -> (isError, text) of one call with schema-invalid arguments."""
+    sdk: str | None = None
+    """The server's SDK where the target shows it (`sdk_of`): "python", "typescript" or None."""
 
 
 def list_tools(target: str, timeout: float = 30.0) -> list:
@@ -137,9 +208,9 @@ def listing(target: str, timeout: float = 30.0, probe: bool = False) -> Listing:
 
     connectable = resolve(target)
 
-    async def run() -> Listing:
+    async def run(transport) -> Listing:
         with anyio.fail_after(timeout):
-            async with Client(connectable) as client:
+            async with Client(transport) as client:
                 tools = list((await client.list_tools()).tools)
                 info = client.server_info
                 probed = {}
@@ -150,20 +221,53 @@ def listing(target: str, timeout: float = 30.0, probe: bool = False) -> Listing:
                     probed[tool.name] = (bool(result.get("isError")), "\n".join(
                         block.get("text", "") for block in result.get("content", [])))
                 return Listing(tools, str(client.protocol_version or ""), getattr(info, "name", "") or "",
-                               getattr(info, "version", "") or "", probed=probed)
+                               getattr(info, "version", "") or "", probed=probed, sdk=sdk_of(target))
 
-    with wire.sdk_warnings() as logged:  # the SDK logs (with tracebacks) what a non-MCP stdout looks like
+    # the SDK logs (with tracebacks) what a non-MCP stdout looks like; a stdio server's stderr goes to a file
+    with wire.sdk_warnings() as logged, tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as stderr:
         try:
-            found = wire.run_sync(run)
+            found = wire.run_sync(run, _transport(connectable, stderr))
         except Exception as error:  # connection refused, a command that exits, a server that is not MCP
-            while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-                error = error.exceptions[0]
-            if isinstance(error, TimeoutError):
-                raise TargetProblem(f"{target} gave no MCP answer within {timeout:g} s") from None
-            if any(NOT_JSON_RPC in line for line in logged):
-                raise TargetProblem(f"{target} is not an MCP server: it wrote text that is not JSON-RPC on stdout "
-                                    "and gave no answer") from None
-            detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
-            raise TargetProblem(f"could not list the tools of {target}: {type(error).__name__}: {detail}"
-                                .rstrip(": ")) from None
+            raise TargetProblem(_failure(target, error, logged, timeout) + _tail(stderr)) from None
     return dataclasses.replace(found, notes=[STDOUT_NOTE] if any(NOT_JSON_RPC in line for line in logged) else [])
+
+
+def _transport(connectable: Any, stderr) -> Any:
+    """What `mcp.Client` connects through: for stdio parameters, the SDK's stdio client writing stderr to a file."""
+    from mcp import StdioServerParameters
+
+    if not isinstance(connectable, StdioServerParameters):
+        return connectable
+    from mcp.client.stdio import stdio_client
+
+    return stdio_client(connectable, errlog=stderr)
+
+
+def _failure(target: str, error: BaseException, logged: list[str], timeout: float) -> str:
+    """One line saying why the tools of `target` could not be listed."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    if isinstance(error, TimeoutError):
+        return f"{target} gave no MCP answer within {timeout:g} s"
+    if any(NOT_JSON_RPC in line for line in logged):
+        return f"{target} is not an MCP server: it wrote text that is not JSON-RPC on stdout and gave no answer"
+    if str(error).strip() == "Connection closed" and command(target):
+        return f"{target} exited during start-up, before it answered"
+    detail = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    return f"could not list the tools of {target}: {type(error).__name__}: {detail}".rstrip(": ")
+
+
+STDERR_LINES = 10
+"""How many of a failed server's last stderr lines a failure shows."""
+
+
+def _tail(stderr) -> str:
+    """The last lines a stdio server wrote on stderr, indented under our line, or "" when it wrote none."""
+    stderr.flush()
+    stderr.seek(0)
+    lines = [line.rstrip() for line in stderr.read().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    shown = lines[-STDERR_LINES:]
+    return (f"; its last {len(shown)} line(s) on stderr:\n" if len(lines) > len(shown)
+            else "; what it wrote on stderr:\n") + "\n".join(f"  {line}" for line in shown)

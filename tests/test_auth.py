@@ -116,17 +116,30 @@ def test_host_and_origin_checks_stay_on_beyond_loopback():
 
 
 def test_serve_passes_the_guard_and_the_tokens_to_the_sdk(tmp_path, monkeypatch):
-    """`serve` beyond loopback: tokens wired into the server, Host/Origin checks on (run is stubbed: no socket)."""
+    """`serve` beyond loopback: tokens wired into the server, Host/Origin checks on, the 401s rewritten
+    (listening and running are stubbed: no socket is opened)."""
     from mcp.server import MCPServer
 
-    seen = {}
-    monkeypatch.setattr(MCPServer, "run", lambda self, transport="stdio", **options: seen.update(
-        server=self, transport=transport, **options))
+    seen, built = {}, MCPServer.streamable_http_app
+
+    def app(self, **options):
+        seen.update(server=self, **options)
+        return built(self, **options)
+
+    monkeypatch.setattr(MCPServer, "streamable_http_app", app)
+    monkeypatch.setattr(serving, "listen", lambda host, port: seen.update(listen=(host, port)) or FakeSocket())
+    monkeypatch.setattr(serving, "_run", lambda app, listening, level: seen.update(app=app, level=level))
     serving.serve("incidents", "http", "0.0.0.0", 9, ("mcp.example.org",), tokens=str(write_tokens(tmp_path)))
-    assert seen["transport"] == "streamable-http" and seen["host"] == "0.0.0.0"
+    assert seen["listen"] == ("0.0.0.0", 9) and seen["host"] == "0.0.0.0" and seen["level"] == "warning"
     assert seen["transport_security"].enable_dns_rebinding_protection is True
     assert "mcp.example.org:*" in seen["transport_security"].allowed_hosts
     assert isinstance(seen["server"]._token_verifier, auth.StaticTokens)
+    assert isinstance(seen["app"], auth.BearerChallenge)
+
+
+class FakeSocket:
+    def getsockname(self):
+        return ("0.0.0.0", 9)
 
 
 # --- identity: stdio and in process ------------------------------------------------------------------
@@ -170,9 +183,12 @@ def served_with_tokens(tmp_path_factory):
         yield served
 
 
-@pytest.mark.parametrize("authorization", [None, "Bearer", "Bearer nope", f"Bearer {TOKENS['ana']}x",
-                                           f"Basic {TOKENS['ana']}", TOKENS["ana"]])
-def test_a_request_without_a_valid_token_gets_401_with_no_detail(served_with_tokens, authorization):
+@pytest.mark.parametrize("authorization, challenge", [
+    (None, "Bearer"), ("Bearer", "Bearer"), (f"Basic {TOKENS['ana']}", "Bearer"), (TOKENS["ana"], "Bearer"),
+    ("Bearer nope", 'Bearer error="invalid_token"'), (f"Bearer {TOKENS['ana']}x", 'Bearer error="invalid_token"')])
+def test_a_request_without_a_valid_token_gets_401_with_no_detail(served_with_tokens, authorization, challenge):
+    """RFC 6750 section 3.1: no credentials (or another scheme) gets a bare challenge with no error code; a bearer
+    token that is not valid gets error="invalid_token"; neither gets a description."""
     import httpx2
 
     async def post():
@@ -186,9 +202,9 @@ def test_a_request_without_a_valid_token_gets_401_with_no_detail(served_with_tok
 
     response = anyio.run(post)
     assert response.status_code == 401
-    assert response.headers["www-authenticate"].startswith("Bearer ")
-    assert response.json() == {"error": "invalid_token", "error_description": "Authentication required"}
-    assert "Checkout" not in response.text and "ana" not in response.text
+    assert response.headers.get_list("www-authenticate") == [challenge]
+    assert response.text == ("" if challenge == "Bearer" else '{"error":"invalid_token"}')
+    assert response.headers["content-length"] == str(len(response.content))
 
 
 @pytest.mark.parametrize("era", ["2026-07-28", "2025-11-25"])

@@ -126,9 +126,10 @@ def test_check_reports_a_wrong_answer_with_its_message(tmp_path):
 
 def test_hint_levels_and_review():
     assert course("hint", "1.2", "--level", "2").stdout.startswith("Hint 2 of 3 for exercise 1.2:")
-    review = course("review", "weather")
-    assert review.returncode == 1 and "weather: [name-intent]" in review.stdout
+    review = course("review", "weather", "--fail-on", "warning")
+    assert review.returncode == 1 and "- weather: MCP103 [name-intent] warning:" in review.stdout
     assert "get_daily_forecast:" not in review.stdout
+    assert course("review", "weather").returncode == 0  # warnings only: below the default --fail-on error
 
 
 def test_lessons_lists_the_plan_from_the_manifest_and_the_notebooks():

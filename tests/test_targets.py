@@ -34,19 +34,19 @@ def learner_file(tmp_path):
     return path
 
 
-def review(target: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "course_lib.cli", "review", target], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+def review(target: str, *options: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "course_lib.cli", "review", target, *options], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, env=env)
 
 
 @pytest.mark.parametrize("form", ["file", "file:attribute", "stdio command"])
 def test_review_reaches_a_learners_own_server(learner_file, form):
     target = {"file": str(learner_file), "file:attribute": f"{learner_file}:mcp",
               "stdio command": f"{sys.executable} {learner_file}"}[form]
-    result = review(target)
+    result = review(target, "--fail-on", "warning")
     assert result.returncode == 1, result.stderr
-    assert "- lookup: [name-intent]" in result.stdout
-    assert result.stdout.strip().endswith(f"finding(s) in 1 tool(s) of {target}")
+    assert "- lookup: MCP103 [name-intent] warning: " in result.stdout
+    assert result.stdout.strip().endswith(f"in 1 tool(s) of {target}")
 
 
 def test_review_reaches_a_module_attribute_and_a_factory():
@@ -57,7 +57,7 @@ def test_review_reaches_a_module_attribute_and_a_factory():
 def test_review_reaches_an_http_url():
     with ServedOverHttp("incidents") as served:
         result = review(served.url)
-    assert result.returncode == 0 and "0 finding(s) in 6 tool(s)" in result.stdout
+    assert result.returncode == 0 and "0 finding(s) (none) in 6 tool(s)" in result.stdout
 
 
 def test_two_servers_in_a_file_must_be_named(tmp_path):
@@ -122,3 +122,97 @@ def test_probe_judges_each_tools_answer_to_schema_invalid_arguments():
     assert [f.rule for f in review.probe_findings({"t": (False, "ok"), "u": (True, "Error executing tool u"),
                                                    "v": (True, 'File "/srv/app.py", line 3')})] == [
         "probe-accepted", "probe-hidden", "probe-leak"]
+
+
+WORKING = '''#!{python}
+import sys
+for n in range({noise}):
+    print(f"DeprecationWarning {{n}}: something old", file=sys.stderr)
+from mcp.server import MCPServer
+
+server = MCPServer("mine", log_level="WARNING")
+
+
+@server.tool()
+def lookup(q: str) -> str:
+    """Looks things up."""
+    return q
+
+
+server.run()
+'''
+
+
+def executable(folder, name: str, text: str):
+    path = folder / name
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+def test_an_executable_path_with_no_arguments_is_a_stdio_command(tmp_path):
+    path = executable(tmp_path, "my-server", WORKING.format(python=sys.executable, noise=0))
+    result = review(str(path))
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.endswith(f"in 1 tool(s) of {path}\n")
+
+
+def test_a_program_on_path_is_a_stdio_command_and_its_stderr_is_not_shown_when_it_works(tmp_path):
+    import os
+
+    executable(tmp_path, "my-mcp-server", WORKING.format(python=sys.executable, noise=94))
+    result = review("my-mcp-server", env={**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"})
+    assert result.returncode == 0 and "in 1 tool(s) of my-mcp-server" in result.stdout
+    assert result.stderr == ""  # its 94 warning lines stay out of the way
+
+
+def test_a_server_that_crashes_at_start_up_says_so_with_its_last_stderr_lines(tmp_path):
+    path = executable(tmp_path, "crashing", f"#!{sys.executable}\nimport sys\n"
+                                            "for n in range(30):\n    print(f'loading {n}', file=sys.stderr)\n"
+                                            "raise AttributeError(\"'Server' object has no attribute 'list_resources'\")\n")
+    result = review(str(path))
+    assert result.returncode == 2 and result.stdout == ""
+    first, *rest = result.stderr.rstrip("\n").splitlines()
+    assert first == f"course: {path} exited during start-up, before it answered; its last 10 line(s) on stderr:"
+    assert len(rest) == 10 and all(line.startswith("  ") for line in rest)
+    assert rest[-1] == "  AttributeError: 'Server' object has no attribute 'list_resources'"
+    assert "MCPError" not in result.stderr and "loading 19" not in result.stderr  # 34 lines cut to the last 10
+
+
+def test_a_command_that_exits_silently_says_it_exited():
+    result = review(f"{sys.executable} -c pass")
+    assert result.returncode == 2
+    assert result.stderr == f"course: {sys.executable} -c pass exited during start-up, before it answered\n"
+
+
+def test_a_command_with_unbalanced_quotes_is_one_line():
+    result = review("python -c 'print(1)")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "cannot read the command" in result.stderr and "No closing quotation" in result.stderr
+
+
+@pytest.mark.parametrize("target, sdk", [
+    ("node dist/index.js", "typescript"), ("npx -y @modelcontextprotocol/server-everything", "typescript"),
+    ("env ALLOW_COMMANDS=ls node server.mjs", "typescript"), ("bun run server.ts", "typescript"),
+    ("uvx mcp-server-time", "python"), ("python -m mcp_server_git", "python"), ("/usr/bin/python3.12 s.py", "python"),
+    ("weather", "python"), ("my_server.py:build", "python"), ("pkg.app:mcp", "python"),
+    ("http://127.0.0.1:8000/mcp", None), ("no-such-program-xyz", None)])
+def test_the_sdk_is_read_from_the_target(target, sdk):
+    assert targets.sdk_of(target) == sdk
+
+
+def test_the_sdk_of_a_bare_program_is_read_from_its_first_line(tmp_path):
+    python = executable(tmp_path, "py-server", f"#!{sys.executable}\n")
+    node = executable(tmp_path, "js-server", "#!/usr/bin/env node\n")
+    binary = executable(tmp_path, "bin-server", "\x7fELF")
+    assert [targets.sdk_of(str(path)) for path in (python, node, binary)] == ["python", "typescript", None]
+    assert targets.sdk_of(str(python), look=False) is None  # a snapshot's target is not looked up
+
+
+def test_a_snapshot_records_the_sdk(tmp_path):
+    out = tmp_path / "weather.json"
+    subprocess.run([sys.executable, "-m", "course_lib.cli", "snapshot", "weather", "-o", str(out)], cwd=ROOT,
+                   check=True, capture_output=True, timeout=120)
+    import json
+
+    assert json.loads(out.read_text())["sdk"] == "python"

@@ -2,7 +2,8 @@
 
 Each lesson's checkers live in `course_lib.checks.lNN`, registered by id with `@checker("N.M")`;
 a lesson module is imported only when one of its checkers is first used. `dir(checks)` (and so
-`checks.<Tab>` in a notebook) lists every exercise's checker.
+`checks.<Tab>` in a notebook) lists every exercise's checker. `checks.summary("01")`, the last cell of
+each exercise notebook, says how many of a lesson's exercises passed in this kernel and what is next.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from course_lib.errors import CheckFailed, ExerciseNotDone, UnknownName
 from course_lib.workbook.ids import ExerciseId
 
-__all__ = ["CheckFailed", "ExerciseNotDone", "registered"]
+__all__ = ["CheckFailed", "ExerciseNotDone", "registered", "summary"]
 
 
 def registered(exercise: ExerciseId | str):
@@ -28,6 +29,13 @@ def registered(exercise: ExerciseId | str):
         except (UnknownName, ModuleNotFoundError):
             return None
     return REGISTRY.get(exercise)
+
+
+def summary(lesson: str) -> None:
+    """How many of lesson `lesson`'s exercises passed in this kernel ("2 of 4 done; next: 1.3"); never raises."""
+    from course_lib.checks.core import summary as show_summary
+
+    show_summary(lesson)
 
 
 def __getattr__(name: str) -> Any:

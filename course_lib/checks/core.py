@@ -12,12 +12,15 @@ everywhere else) it raises, so the cell fails.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
-import json
 import functools
+import html
+import importlib
+import json
 import os
-import sys
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,8 +30,12 @@ from course_lib.workbook import outcomes
 from course_lib.workbook.ids import ExerciseId
 
 _current: contextvars.ContextVar[ExerciseId] = contextvars.ContextVar("exercise")
+_running: list[ExerciseId] = []
+"""The checks running in this process, innermost last: `current()` in a worker thread (wire.run_sync) sees them."""
 REGISTRY: dict[ExerciseId, Callable[[Any], None]] = {}
 SPECS: dict[ExerciseId, dict[str, Rule]] = {}
+LAST: dict[ExerciseId, str] = {}
+"""The latest status of each exercise checked in this process ("passed", "not done", "failed"): the summary's data."""
 STRICT_ENV = "COURSE_STRICT_CHECKS"
 HIDDEN_CRASH = "Error executing tool {name}"
 """All the model reads when a tool raises a plain exception (SDK 2.3 hides its message)."""
@@ -52,8 +59,11 @@ def spec(*rules: tuple[str, str, str]) -> tuple[Rule, ...]:
 
 
 def current() -> ExerciseId:
-    """The exercise whose check is running."""
-    return _current.get()
+    """The exercise whose check is running (also from a worker thread that runs a client for the check)."""
+    found = _current.get(None) or (_running[-1] if _running else None)
+    if found is None:
+        raise LookupError("no check is running")
+    return found
 
 
 def shown(text: Any, limit: int = 160) -> str:
@@ -124,6 +134,42 @@ def call_learner(fn: Any, *args: Any) -> Any:
         raise fail(f"{name}() to run", f"it raised {type(error).__name__}: {error}") from None
 
 
+def learner_coroutine(fn: Any, rule: str) -> Callable[..., Any]:
+    """The learner's async function as one the check can await: a plain function, a crash or a stub becomes a
+    one-line failure on `rule` (or "not done"), never a traceback from inside a client."""
+    import inspect
+
+    if not callable(fn):
+        raise fail(rule, f"{type(fn).__name__} {shown(repr(fn), 60)} (return the async function itself)")
+
+    async def awaited(*args: Any) -> Any:
+        try:
+            pending = fn(*args)
+            require(inspect.isawaitable(pending), rule, f"{type(pending).__name__} (use `async def`)")
+            return await pending
+        except NotImplementedError as error:
+            raise not_done(error) from None
+        except (CheckFailed, ExerciseNotDone):
+            raise
+        except Exception as error:  # a crash inside the learner's coroutine: one line, its rule
+            raise fail(rule, f"it raised {type(error).__name__}: {shown(error, 120)}") from None
+
+    return awaited
+
+
+def learner_source(fn: Any) -> tuple[str, str]:
+    """(the code that rebuilds the learner's function in a fresh process, its name): code only, as data.
+
+    `cost.portable_source` sends the function, the helpers it calls and its imports, never a value; its refusal
+    (`cost.ProcessBuildError`) is left to the check, which names its rule.
+    """
+    from course_lib import cost
+
+    if not callable(fn):
+        raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
+    return cost.portable_source(fn), getattr(fn, "__name__", "answer")
+
+
 def build_server(factory: Callable[..., Any], *args: Any) -> Any:
     """Build the learner's server with `factory(*args)` and make sure it is an MCP server."""
     from mcp.server import MCPServer
@@ -142,14 +188,69 @@ def _interactive() -> bool:
     return bool(os.environ.get("JPY_SESSION_NAME"))
 
 
+_STYLE = {"not done": ("#b45309", "#fffbeb"), "failed": ("#b91c1c", "#fef2f2"), "passed": ("#15803d", "#f0fdf4")}
+"""Border and background colour per status; inline styles, since an untrusted notebook strips <style>."""
+
+
+def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> dict[str, str]:
+    """A status as a display bundle: one plain line (and the hint call), and the same as styled HTML.
+
+    The HTML wraps at spaces and never inside a word; JupyterLab's stderr box breaks words anywhere.
+    """
+    more = f"Stuck? {hint_call}" if hint_call else ""
+    border, background = _STYLE.get(status, _STYLE["failed"])
+    style = (f"border-left:4px solid {border};background:{background};padding:6px 10px;margin:2px 0;"
+             "font-family:var(--jp-ui-font-family,sans-serif);font-size:14px;line-height:1.45;"
+             "white-space:normal;word-break:normal;overflow-wrap:break-word;color:#1f2937")
+    extra = f'<br><span style="color:#4b5563">Stuck? <code>{html.escape(hint_call)}</code></span>' if more else ""
+    body = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(line))  # `code` as the notebook shows it
+    return {"text/plain": f"{symbol} {line}" + (f"\n   {more}" if more else ""),
+            "text/html": f'<div style="{style}">{symbol} {body}{extra}</div>'}
+
+
+def _without_hint(message: str, hint_call: str) -> str:
+    """A failure message without its closing "Open hints.show(...) for a hint." (shown on a line of its own)."""
+    return message.replace(f" Open {hint_call} for a hint.", "").strip()
+
+
+def _display(bundle: dict[str, str]) -> None:
+    from IPython.display import display
+
+    display(bundle, raw=True)
+
+
 def _report(outcome: outcomes.Outcome, error: Exception | None) -> None:
     outcomes.record(outcome)
+    LAST[ExerciseId.parse(outcome.exercise)] = outcome.status
     if error is None:
         print(f"✅ Exercise {outcome.exercise} passed: {outcome.message}")
-    elif _interactive():
-        print(f"{outcome.symbol} {type(error).__name__}: {outcome.message}", file=sys.stderr)
+    elif _interactive():  # a learner's own kernel: a styled status, and Run All goes on
+        _display(status_bundle(outcome.symbol, outcome.status, _without_hint(outcome.message, outcome.hint),
+                               outcome.hint))
     else:
         raise error
+
+
+def summary(lesson: str) -> None:
+    """Print (in a learner's kernel: show) how many of a lesson's exercises passed in this kernel, and what is next."""
+    from course_lib.workbook import manifest
+
+    found = manifest.lesson(lesson)
+    exercises = [ExerciseId.parse(exercise) for exercise in found.exercises]
+    done = [exercise for exercise in exercises if LAST.get(exercise) == "passed"]
+    waiting = [exercise for exercise in exercises if exercise not in done]
+    order = manifest.lessons()
+    following = order[order.index(found) + 1] if order.index(found) + 1 < len(order) else None
+    if waiting:
+        line = f"{len(done)} of {len(exercises)} done; next: {waiting[0]} (run its check cell after your answer)"
+    else:
+        after = f"lesson {following.number}, notebooks/{following.stem}.ipynb" if following else "the course is done"
+        line = f"{len(done)} of {len(exercises)} done; next: {after}"
+    symbol, status = ("✅", "passed") if not waiting else ("⏳", "not done")
+    if _interactive():
+        _display(status_bundle(symbol, status, line))
+    else:
+        print(f"{symbol} {line}")
 
 
 def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[Any], str]], Callable[[Any], None]]:
@@ -161,6 +262,7 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
         @functools.wraps(check)
         def run(answer: Any) -> None:
             token = _current.set(exercise_id)
+            _running.append(exercise_id)
             error: Exception | None = None
             try:
                 with wire.sdk_warnings():
@@ -183,6 +285,7 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
                 outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call)
             finally:
                 _current.reset(token)
+                _running.pop()
             _report(outcome, error)
 
         run.exercise = exercise_id  # type: ignore[attr-defined]
@@ -272,3 +375,74 @@ def refused(result: dict) -> bool:
 def result_text(result: dict) -> str:
     """All text content of a wire-form result, joined."""
     return "\n".join(block.get("text", "") for block in result.get("content", []))
+
+
+@contextlib.contextmanager
+def watched(module: str, *names: str) -> Iterator[list[str]]:
+    """Record each call to `module.name` (every public function of `module` when no name is given) while the
+    block runs; each call still goes through. How a check verifies "without calling X".
+
+    The watch replaces the module attributes, so it sees `module.name(...)` and names imported while it runs.
+    """
+    target = importlib.import_module(module)
+    chosen = names or tuple(name for name, value in vars(target).items()
+                            if not name.startswith("_") and callable(value)
+                            and getattr(value, "__module__", None) == module)
+    calls: list[str] = []
+    originals = {name: getattr(target, name) for name in chosen}
+
+    def spy(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(original)
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            calls.append(f"{module.rsplit('.', 1)[-1]}.{name}")
+            return original(*args, **kwargs)
+
+        return recorded
+
+    for name, original in originals.items():
+        setattr(target, name, spy(name, original))
+    try:
+        yield calls
+    finally:
+        for name, original in originals.items():
+            setattr(target, name, original)
+
+
+PARTS = ("isError", "content", "structuredContent", "_meta")
+"""The parts of a tools/call result a model or a host reads."""
+
+
+def whole(result: dict, blank: Callable[[str], str] = lambda text: text) -> dict:
+    """Every part of a wire-form result a model or host can read, each string passed through `blank`.
+
+    `blank` takes out what may differ (an ID); two answers that must be "the same" compare equal here.
+    """
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return blank(value)
+        if isinstance(value, dict):
+            return {blank(str(key)): walk(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        return value
+
+    return {part: walk(result.get(part)) for part in PARTS if part in result and part != "isError"} | \
+        {"isError": bool(result.get("isError"))}
+
+
+def first_difference(one: dict, other: dict) -> str:
+    """The first part in which two `whole` results differ, named with both values; "" when they are the same."""
+    for part in PARTS:
+        if one.get(part) != other.get(part):
+            if part == "content" and isinstance(one.get(part), list) and isinstance(other.get(part), list) \
+                    and len(one[part]) != len(other[part]):
+                return f"{len(one[part])} content block(s) against {len(other[part])}"
+            return f"{part} {shown(json.dumps(one.get(part)), 90)} against {shown(json.dumps(other.get(part)), 90)}"
+    return ""
+
+
+def replacing(*ids: str, token: str = "<id>") -> Callable[[str], str]:
+    """A `blank` for `whole` that replaces each of `ids` (the longest first) with `token`."""
+    ordered = sorted((i for i in ids if i), key=len, reverse=True)
+    pattern = re.compile("|".join(re.escape(i) for i in ordered)) if ordered else None
+    return (lambda text: pattern.sub(token, text)) if pattern else (lambda text: text)

@@ -20,13 +20,15 @@ HINTS: dict[str, tuple[str, ...]] = {
 }
 
 RULES_0_1 = spec(
-    ("pair", "return a pair (minimum, maximum) for the parameter you are asked about (a tuple or a list)",
+    ("pair", "return a pair (minimum, maximum) for the parameter you are asked about, as a tuple or a list",
      "the lesson server's get_daily_forecast days, then generated definitions with several parameters, "
      "random names and bounds (0, negative and fractional included)"),
-    ("read", "read the bounds from that parameter's own `minimum` and `maximum` keywords in the wire definition",
+    ("read", "read each bound from that parameter's own `minimum` and `maximum` keywords, as the number "
+             "written there (a bound of 0 or -1.5 included)",
      "every generated definition has other parameters with other bounds, and random tool names"),
-    ("missing", "give `None` for a bound the parameter does not have",
-     "parameters with only a minimum, only a maximum, or neither"),
+    ("missing", "give `None` for a bound the parameter does not have; `exclusiveMinimum` and "
+                "`exclusiveMaximum` are other keywords and do not count",
+     "parameters with only a minimum, only a maximum, neither, or only exclusive bounds"),
 )
 
 

@@ -2,30 +2,29 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from course_lib import review
 from course_lib.checks.core import (Probe, build_server, call_learner, checker, fail, outcome, refused, require,
-                                    require_deliberate, result_text, session, shown, spec)
+                                    require_deliberate, result_text, session, shown, spec, watched)
 from course_lib.checks.schemas import choices, int_bounds, param, resolve, types
 from course_lib.servers import clock, weather
 
 HINTS: dict[str, tuple[str, ...]] = {
     "1.1": (
-        "A model picks a tool from its name and description alone. Name the intent as verb + object "
-        "(what does the person want to get?), in any casing: get_local_time, lookUpLocalTime, show-local-time.",
+        "A model picks a tool from its name and description alone. Name the intent as verb + what it gets "
+        "(the time), in any casing: get_local_time, lookUpLocalTime, show-city-time.",
         "The description needs three roles: what it returns; when to use it ('Use it when ...', 'Call it for "
         "...'); when not ('Do not use it for ...', 'Avoid it for ...', 'It does not ...'). Describe the "
         "parameter with Annotated[str, Field(description=...)].",
         "For example: get_local_time(city) with 'Current local time and UTC offset for one city. Use it when "
         "someone asks what time it is in a named city. Do not use it to convert between time zones or for "
-        "past or future times.' The body stays `return clock.local_time(city)`, which already raises a "
-        "ToolError naming an unknown city.",
+        "past or future times.' Annotate it -> clock.LocalTime; the body stays `return clock.local_time(city)`, "
+        "which already raises a ToolError naming an unknown city.",
     ),
     "1.2": (
         "The model never reads your function body, and prose limits are easy to miss. Put each limit "
@@ -60,25 +59,40 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 RULES_1_1 = spec(
     ("one-tool", "register exactly one tool", "list the tools"),
-    ("name", "give it a verb + object name that is spec-legal, in any casing (get_local_time, lookUpLocalTime, "
-             "show-local-time)",
-     "review.is_valid_name and review.is_verb_object on the listed name"),
-    ("what", "open the description with what the tool returns (e.g. 'Current local time and UTC offset for one "
-             "city.')",
-     "the first sentence has at least three words and does not open with a limit (Do not / Never / Only ...)"),
+    ("name", "give it a name within the spec's name rules, in any casing, whose first word is a verb and "
+             "which says what it gets: one of its words contains `time` (get_local_time, lookUpLocalTime, "
+             "show-city-time)",
+     "review.is_valid_name, the first of review.name_words in review.VERBS, a word containing 'time'"),
+    ("what", "open the description with a sentence of at least three words that says what the tool returns, "
+             "before any 'use it' or 'do not' (e.g. 'Current local time and UTC offset for one city.')",
+     "review.opens_with_what: the first sentence has at least three words and does not open with a limit"),
     ("when", "say in the description when to use it (e.g. 'Use it when someone asks the time in a city', "
              "'Helpful for questions like what time is it in Oslo')",
      "review.invites_use on its clauses (the opening one counts only with use/call/when-style words)"),
     ("when-not", "say in the description when not to use it (e.g. 'Do not use it to convert between time zones', "
                  "'Avoid it for past times'; 'It does not ...' counts, a double negative does not)",
      "review.limits_use on its clauses"),
-    ("city", "take one parameter, city, a string with a description", "the listed inputSchema, $ref resolved"),
-    ("same-job", "return what clock.local_time(city) returns for a known city: its local time and UTC offset "
-                 "(any case and spacing of the name)",
-     "all seven known cities in odd casing and spacing, compared to clock.local_time inside the check"),
+    ("city", "take one parameter, city: a required string with a description",
+     "the listed inputSchema, $ref resolved"),
+    ("same-job", "return the `clock.LocalTime` that `clock.local_time(city)` gives (`-> clock.LocalTime`), so "
+                 "structuredContent holds its city, local_time and utc_offset, for a known city's name in any "
+                 "case and spacing",
+     "all seven known cities in odd casing and spacing; structuredContent compared whole with clock.local_time"),
     ("unknown", "answer an unknown city with a tool error (ToolError) whose message names the city",
      "two unknown cities; a hidden crash (plain exception) fails"),
 )
+
+_MORE_VERBS = frozenset("tell obtain provide return report give see say know learn determine discover locate request "
+                        "access".split())
+"""Verbs a tool name may open with beyond review.VERBS (a name is judged by its first word's role)."""
+
+
+def _names_intent(name: str) -> bool:
+    """Spec-legal, its first word a verb, and one of the words after it about the time (what the tool gets)."""
+    words = review.name_words(name.rsplit(".", 1)[-1])
+    return (review.is_valid_name(name) and len(words) >= 2 and words[0] in review.VERBS | _MORE_VERBS
+            and any("time" in word for word in words[1:]))
+
 
 _OPENING_WHEN = re.compile(r"\b(?:use|using|call|calling|when|whenever|helpful|useful|ideal|suited|meant|intended|"
                            r"designed|good for|best for)\b", re.I)
@@ -107,8 +121,8 @@ def ex_01_1(build_clock_server) -> str:
     require(len(seen.tools) == 1, "one-tool", f"{len(seen.tools)}: {', '.join(seen.names) or 'none'}")
     tool = seen.tools[0]
     name, description = tool["name"], tool.get("description") or ""
-    require(review.is_valid_name(name) and review.is_verb_object(name), "name", repr(name),
-            "its first word must be a verb such as get, show, look, find, retrieve")
+    require(_names_intent(name), "name", repr(name),
+            "its first word a verb such as get, show, look, find, and a word about the time after it")
     require(review.opens_with_what(description), "what", shown(description) or "no description",
             "its first sentence must say what the tool returns, before any 'use it' or 'do not'")
     require(_says_when(description), "when", shown(description) or "no description",
@@ -124,13 +138,15 @@ def ex_01_1(build_clock_server) -> str:
             f"{'' if 'city' in schema.get('required', []) else ', optional'}")
     require(str(city.get("description", "")).strip(), "city", "city has no description")
     for (canonical, spelled), result in zip(_CITY_SPELLINGS.items(), seen.results):
-        want = clock.local_time(canonical)
+        want = clock.local_time(canonical).model_dump(mode="json")
         if result.get("isError") or "clientError" in result:
             require_deliberate(result, name, "same-job", f"city={spelled!r} should work")
             raise fail("same-job", outcome(result), f"city={spelled!r} should work")
-        everything = result_text(result) + json.dumps(result.get("structuredContent") or {})
-        require(want.local_time in everything and want.utc_offset in everything, "same-job", outcome(result),
-                f"city={spelled!r} should give {want.local_time} and {want.utc_offset}")
+        got = result.get("structuredContent")
+        require(got == want, "same-job",
+                lambda: f"structuredContent {shown(json.dumps(got), 100)}" if got else
+                f"no structuredContent, text only: {shown(result_text(result), 80)}",
+                f"city={spelled!r} should give {json.dumps(want)}")
     for city_name, result in zip(_UNKNOWN_CITIES, seen.results[len(_CITY_SPELLINGS):]):
         require_deliberate(result, name, "unknown", f"city={city_name!r}")
         require(city_name.casefold() in result_text(result).casefold(), "unknown", outcome(result),
@@ -142,8 +158,9 @@ def ex_01_1(build_clock_server) -> str:
 # --- 1.2 constrain in the schema, not in prose -----------------------------------------------------
 
 _LIMIT_RULES = (
-    ("days-schema", "show days in the input schema as an integer from 1 to 7 (minimum 1 and maximum 7; "
-                    "gt=0, lt=8 is the same)",
+    ("days-schema", "show days in the input schema as an integer from 1 to 7: `ge=1, le=7` (minimum 1, "
+                    "maximum 7) or `gt=0, lt=8` (exclusiveMinimum 0, exclusiveMaximum 8), which allow the same "
+                    "whole numbers",
      "the listed schema, $ref resolved, exclusive bounds turned into inclusive ones"),
     ("days-default", "give days the default 3", "the schema's default, and a call without days returns 3 days"),
     ("days-enforced", "refuse days outside 1-7 (such as 0, 8 or 2.5) with a tool error, and accept every whole "
@@ -159,9 +176,12 @@ _LIMIT_RULES = (
 )
 
 RULES_1_2 = spec(
-    ("tool", "keep one tool named get_daily_forecast with the parameters city, days and units",
+    ("tool", "keep one tool named get_daily_forecast with the parameters city, days and units, and no others",
      "list the tools"),
     *_LIMIT_RULES,
+    ("prose", "keep the description from contradicting the schema: every number it names lies between 1 and 7 "
+              "('for up to 14 days' contradicts it)",
+     "every number written in the description and in the parameters' descriptions"),
     ("forecast", "return weather.daily_forecast(city, days, units) for every call it accepts",
      "several cities, day counts and both units, compared to the backend inside the check"),
 )
@@ -217,6 +237,18 @@ def _judge_limits(tool: dict, results: list[dict], rule: Callable[[str], str], c
 _FORECASTS = (("Oslo", 2, "imperial"), ("Paris", 7, "metric"), ("Denver", 1, "imperial"), ("Nairobi", 5, "metric"))
 
 
+def _texts_of(tool: dict) -> str:
+    """The description and every parameter's description, joined."""
+    params = (tool.get("inputSchema") or {}).get("properties", {})
+    return " ".join([tool.get("description") or ""] + [str(p.get("description") or "") for p in params.values()])
+
+
+def _numbers_outside_days(tool: dict) -> list[str]:
+    """Numbers in the texts a model reads that lie outside 1-7 (a limit the schema contradicts)."""
+    return [number for number in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]\d)", _texts_of(tool))
+            if not 1 <= float(number) <= 7]
+
+
 def _differs(expected: dict, got: Any) -> str:
     """The first field where a structured forecast differs from the backend's, as 'field: want … got …'."""
     if not isinstance(got, dict):
@@ -247,6 +279,8 @@ def ex_01_2(build_bounded_forecast_server) -> str:
     params = sorted(tool["inputSchema"].get("properties", {}))
     require(params == ["city", "days", "units"], "tool", f"parameters {', '.join(params) or 'none'}")
     _judge_limits(tool, seen.results, lambda name: name)
+    outside = _numbers_outside_days(tool)
+    require(not outside, "prose", lambda: f"the number(s) {', '.join(outside)} in {shown(_texts_of(tool), 120)!r}")
     for (city, days, units), result in zip(_FORECASTS, seen.results[len(calls) - len(_FORECASTS):]):
         expected = weather.daily_forecast(city, days, units).model_dump(mode="json")
         label = f"city={city!r}, days={days}, units={units!r}"
@@ -265,13 +299,13 @@ RULES_1_3 = spec(
     ("limits", "take city, days and units with the limits of exercise 1.2 in the schema: days an integer from "
                "1 to 7 (default 3), units 'metric' or 'imperial' (default 'metric'); other values refused",
      "the probes of exercise 1.2"),
-    ("output", "return a weather.Forecast, so the output schema has city, units and days",
+    ("output", "return a weather.Forecast (`-> weather.Forecast`), so the output schema has city, units and days",
      "the listed outputSchema"),
-    ("steps", "not call weather.daily_forecast (that is the answer): do the three steps yourself, with "
-              "weather.lookup_city_id, weather.fetch_metric_forecast and weather.convert_temperature",
-     "weather.daily_forecast is replaced by a trap while the check runs"),
+    ("steps", "do the steps yourself, without calling weather.daily_forecast (it does all three: that is the "
+              "answer)",
+     "weather.daily_forecast is watched while the check runs"),
     ("forecast", "return the backend's forecast for every known city (any case and spacing), 1 to 7 days, "
-                 "in both units, with the city's name as the backend spells it",
+                 "in both units, with the city's name as weather.city_name spells it",
      "every known city, days 1 and 7, both units, compared to the backend inside the check"),
     ("unknown", "answer an unknown city with a tool error (ToolError) whose message names the city",
      "two unknown cities; a hidden crash (plain exception) fails"),
@@ -282,23 +316,6 @@ _MERGED = (("Paris", 3, "metric"), ("Denver", 2, "imperial"), ("des moines", 1, 
 _NOT_CITIES = ("Atlantis", "Gotham City")
 
 
-@contextlib.contextmanager
-def _daily_forecast_trapped() -> Iterator[list[tuple]]:
-    """Replace weather.daily_forecast while the check runs; the list records every call the trap caught."""
-    caught: list[tuple] = []
-    original = weather.daily_forecast
-
-    def trap(*args: Any, **kwargs: Any) -> Any:
-        caught.append(args)
-        raise RuntimeError("weather.daily_forecast is switched off while exercise 1.3 is checked")
-
-    weather.daily_forecast = trap
-    try:
-        yield caught
-    finally:
-        weather.daily_forecast = original
-
-
 @checker("1.3", RULES_1_3)
 def ex_01_3(build_merged_forecast_server) -> str:
     """Check that one tool hides the city-id, forecast and unit-conversion steps."""
@@ -306,12 +323,12 @@ def ex_01_3(build_merged_forecast_server) -> str:
     server = build_server(build_merged_forecast_server)
     calls = [("get_daily_forecast", {"city": c, "days": d, "units": u}) for c, d, u in _MERGED]
     calls += [("get_daily_forecast", {"city": city}) for city in _NOT_CITIES]
-    with _daily_forecast_trapped() as caught:
+    with watched("course_lib.servers.weather", "daily_forecast") as caught:
         seen = session(server, calls + _limit_calls("Paris"))
     require(seen.names == ["get_daily_forecast"], "one-tool",
             f"{len(seen.names)} tools: {', '.join(seen.names) or 'none'}")
     tool = seen.tool("get_daily_forecast")
-    require(not caught, "steps", f"your tool called weather.daily_forecast{caught[0] if caught else ''}")
+    require(not caught, "steps", f"your tool called weather.daily_forecast {len(caught)} time(s)")
     params = sorted(tool["inputSchema"].get("properties", {}))
     require(params == ["city", "days", "units"], "limits", f"parameters {', '.join(params) or 'none'}")
     output = resolve(tool.get("outputSchema") or {}, tool.get("outputSchema") or {})

@@ -7,8 +7,10 @@ import json
 from typing import Any
 
 from course_lib import wire
-from course_lib.checks.core import (build_server, call_learner, checker, fail, outcome, refused, require,
-                                    require_deliberate, result_text, session, shown, spec)
+from course_lib.errors import CheckFailed
+from course_lib.checks.core import (build_server, call_learner, checker, fail, first_difference, outcome, refused,
+                                    replacing, require, require_deliberate, result_text, session, shown, spec,
+                                    whole)
 from course_lib.checks.schemas import resolve, types
 from course_lib.servers import orders
 
@@ -30,14 +32,17 @@ HINTS: dict[str, tuple[str, ...]] = {
         "The model says tracking_code: str, but unshipped orders have None. The SDK validates the result against "
         "the model, fails, and the model reads only 'Error executing tool ...'.",
         "Declare it as it is: tracking_code: str | None = None. The outputSchema then allows null, so a host "
-        "can tell 'no tracking code yet' from a code. Do not invent a value such as '' or 'n/a'.",
+        "can tell 'no tracking code yet' from a code. Do not invent a value such as '' or 'n/a'. Return an "
+        "OrderStatus built field by field: the text content is made from what you return, so a returned row "
+        "shows the customer's e-mail and payment token there.",
     ),
     "2.3": (
         "A host draws tables from structuredContent, the JSON object that matches the outputSchema. It never "
         "parses the text content, which a server may shape for the model.",
         "result['structuredContent']['orders'] is a list of dicts with order_number, status, expected_delivery "
-        "and items. A failed call has isError true, and may still carry a structuredContent: check isError first.",
-        "if result.get('isError'): return [] before anything else, then  return [[o['order_number'], o['status'], "
+        "and items. A failed call has isError true, and may still carry a structuredContent: check isError first. "
+        "A result without structuredContent has no rows for the table, whatever its text says.",
+        "if result.get('isError') or not result.get('structuredContent'): return [] before anything else, then  return [[o['order_number'], o['status'], "
         "o['expected_delivery'], o['items']] for o in result['structuredContent']['orders']]",
     ),
 }
@@ -53,12 +58,6 @@ def leaves(value: Any) -> list[str]:
     return [] if value is None else [str(value)]
 
 
-def _same_refusal(foreign: dict, missing: dict, foreign_number: str, missing_number: str) -> bool:
-    """Whether another customer's order got the very answer a missing one gets (numbers aside)."""
-    return (result_text(foreign).replace(foreign_number, "#") == result_text(missing).replace(missing_number, "#")
-            and bool(foreign.get("isError")) == bool(missing.get("isError")))
-
-
 def _judge_refusals(seen_results: list[dict], tool: str, rule: str, foreign: str, missing: str) -> None:
     """Another customer's order and a missing one: deliberate errors, same words, nothing of the foreign order."""
     other, absent = seen_results
@@ -69,9 +68,10 @@ def _judge_refusals(seen_results: list[dict], tool: str, rule: str, foreign: str
     shown_data = [value for value in (record.customer_email, record.carrier, record.tracking_code,
                                       record.lines[0].name, record.customer_id) if value and value in json.dumps(other)]
     require(not shown_data, rule, f"the answer for {foreign} shows {', '.join(shown_data)}")
-    require(_same_refusal(other, absent, foreign, missing), rule, outcome(other),
-            f"{foreign} (another customer's) must get the answer {missing} (missing) gets: "
-            f"{shown(result_text(absent), 100)}")
+    difference = first_difference(whole(other, replacing(foreign, foreign.split("-")[-1])),
+                                  whole(absent, replacing(missing, missing.split("-")[-1])))
+    require(not difference, rule, f"{foreign} and {missing} differ in {difference}",
+            f"{foreign} (another customer's) must get the very result {missing} (missing) gets, numbers aside")
 
 
 def _output_fields(tool: dict) -> dict:
@@ -83,22 +83,24 @@ def _output_fields(tool: dict) -> dict:
 # --- 2.1 trim a tracking result -------------------------------------------------------------------
 
 RULES_2_1 = spec(
-    ("tool", "register a tool named track_order that takes order_number", "list the tools"),
+    ("tool", "register a tool named track_order that takes one parameter, order_number", "list the tools"),
     ("schema", "return your own typed model (a pydantic model, dataclass or TypedDict), so track_order has an "
                "outputSchema with named fields",
      "the listed outputSchema, $ref resolved"),
-    ("fields", "put in structuredContent the order number, status, expected delivery date, carrier and tracking "
-               "code, and the latest scan's time, place and description, as the backend gives them",
+    ("fields", "put in structuredContent, under any field names and nesting, the order number, status, expected "
+               "delivery date, carrier and tracking code, and the latest scan's time, place and description, "
+               "as the backend gives them",
      "a shipped and a delivered order (different latest scans), values compared to the backend"),
-    ("nothing-else", "leave out the carrier's API key, hosts, scanner ids, the customer's e-mail and payment "
-                     "token, and every earlier scan, in structuredContent and in the text content",
+    ("nothing-else", "keep out of every part of the result (structuredContent, each text block, _meta) the "
+                     "carrier's API key and depot host, every scanner id and earlier scan, and the order row's "
+                     "e-mail, payment token and fulfilment host",
      "each value of the backend's record and row searched in the whole result"),
     ("not-shipped", "refuse an order that has not shipped with a tool error (ToolError) that names the order and "
                     "says when it is expected (its expected delivery date, e.g. 2026-10-07 or 7 October)",
      "ORD-1043 and ORD-1045; a hidden crash fails"),
-    ("foreign", "answer another customer's order (ORD-1050) exactly as a missing one, with a tool error that "
-                "names the number and shows nothing of that order",
-     "ORD-1050 vs ORD-9999, messages compared with the numbers taken out"),
+    ("foreign", "answer another customer's order (ORD-1050) exactly as a missing one (ORD-9999): the same tool "
+                "error in every part of the result, apart from the number, and nothing of that order",
+     "ORD-1050 vs ORD-9999, whole results compared with the numbers taken out"),
 )
 
 _TRACKED = ("ORD-1042", "ORD-1044")
@@ -187,10 +189,12 @@ def ex_02_1(build_tracking_server) -> str:
 # --- 2.2 a result that does not fit its model ----------------------------------------------------
 
 RULES_2_2 = spec(
-    ("tool", "register a tool named get_order_status that takes order_number", "list the tools"),
+    ("tool", "register a tool named get_order_status that takes one parameter, order_number", "list the tools"),
     ("schema", "keep a typed output model with the fields order_number, status, expected_delivery and "
                "tracking_code, so the tool has an outputSchema",
      "the listed outputSchema, $ref resolved"),
+    ("required", "keep order_number, status and expected_delivery required and not nullable in the outputSchema",
+     "the outputSchema's required list and each field's types"),
     ("every-order", "succeed for every order of the signed-in customer (ORD-1042 to ORD-1045) with its number, "
                     "status and expected delivery date",
      "all four orders, values compared to the backend"),
@@ -198,9 +202,12 @@ RULES_2_2 = spec(
              "(no placeholder such as '' or 'n/a')",
      "the two unshipped and the two shipped orders"),
     ("nullable", "let the outputSchema allow null for tracking_code", "the property's types, through anyOf"),
-    ("refuse", "answer an unknown order and another customer's order (ORD-1050) with the same tool error "
-               "(ToolError) that names the number",
-     "ORD-9999 and ORD-1050; a hidden crash fails"),
+    ("private", "keep the rest of the backend's row (e-mail, payment token, hosts, customer id) out of every part "
+                "of the result, text content included",
+     "each private value of the row searched in the whole result"),
+    ("refuse", "answer an unknown order (ORD-9999) and another customer's order (ORD-1050) with the same tool "
+               "error (ToolError) in every part of the result, apart from the number it names",
+     "ORD-9999 and ORD-1050, whole results compared; a hidden crash fails"),
 )
 
 _ADA = ("ORD-1042", "ORD-1043", "ORD-1044", "ORD-1045")
@@ -221,6 +228,11 @@ def ex_02_2(build_order_status_server) -> str:
     missing = [name for name in wanted if name not in fields]
     require(fields and not missing, "schema", "no outputSchema with named fields (keep the -> model annotation)"
             if not fields else f"no {', '.join(missing)} in the outputSchema")
+    output = tool.get("outputSchema") or {}
+    required = set(resolve(output, output).get("required", []))
+    for name in ("order_number", "status", "expected_delivery"):
+        require(name in required and "null" not in types(fields[name]), "required",
+                f"{name}: {'optional' if name not in required else 'nullable'} ({json.dumps(fields[name])})")
     tracking = fields["tracking_code"]  # judged first: a client refuses a null its schema forbids
     open_schema = not any(key in tracking for key in ("type", "anyOf", "oneOf", "enum", "const", "$ref"))
     require(open_schema or "null" in types(tracking), "nullable", json.dumps(tracking))
@@ -233,6 +245,13 @@ def ex_02_2(build_order_status_server) -> str:
         for key in ("order_number", "status", "expected_delivery"):
             require(structured.get(key) == getattr(row, key), "every-order",
                     f"{key} {structured.get(key)!r}", f"{number} has {key} {getattr(row, key)!r}")
+        private = {"e-mail": row.customer_email, "payment token": row.payment_token,
+                   "fulfilment host": row.fulfilment_host, "customer id": row.customer_id}
+        where = {part: json.dumps(result.get(part)) for part in ("content", "structuredContent", "_meta")}
+        for label, value in private.items():
+            part = next((part for part, text in where.items() if value in text), None)
+            require(part is None, "private", f"the {label} {value!r} in {part} of get_order_status({number!r})",
+                    "return your model, built field by field: the text content is made from what you return")
         if row.tracking_code is None:
             require(structured.get("tracking_code", None) is None, "null",
                     f"tracking_code {structured.get('tracking_code')!r}", f"{number} has not shipped")
@@ -252,6 +271,8 @@ RULES_2_3 = spec(
      "real list_orders results (all, shipped, none) and 80 generated ones with extra fields"),
     ("structured", "read the rows from structuredContent only, never from the text content",
      "results whose text is a summary, empty, or describes other orders"),
+    ("no-structured", "return [] for a result without structuredContent, whatever its text holds",
+     "a success result whose text is the JSON of real orders, and one with structuredContent null"),
     ("errors", "return [] for an isError result, even one that carries structuredContent",
      "a real failed call, and an error result that still has structuredContent"),
 )
@@ -269,7 +290,7 @@ def _list_results() -> list[dict]:
 
 
 def _rows_of(result: dict) -> list[list]:
-    if result.get("isError"):
+    if result.get("isError") or not result.get("structuredContent"):
         return []
     return [[o["order_number"], o["status"], o["expected_delivery"], o["items"]]
             for o in result["structuredContent"]["orders"]]
@@ -278,12 +299,11 @@ def _rows_of(result: dict) -> list[list]:
 def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> None:
     want = _rows_of(result)
     try:
-        got = order_rows(copy.deepcopy(result))
-    except NotImplementedError:
-        call_learner(order_rows, result)  # raises ExerciseNotDone with the stub's text
-        raise
-    except Exception as error:  # name the case that broke it
-        raise fail(rule, f"it raised {type(error).__name__}: {error}", label) from None
+        got = call_learner(order_rows, copy.deepcopy(result))
+    except CheckFailed as crash:  # the learner's function raised: name the case that broke it
+        if crash.rule or not str(crash.found).startswith("it raised"):
+            raise
+        raise fail(rule, crash.found, label) from None
     rows = [list(row) if isinstance(row, (list, tuple)) else row for row in got] \
         if isinstance(got, (list, tuple)) else got
     if rows == want:
@@ -312,6 +332,9 @@ def ex_02_3(order_rows) -> str:
     other_text["content"] = copy.deepcopy(every["content"])
     no_text = copy.deepcopy(every)
     no_text["content"] = []
+    text_only = {key: value for key, value in copy.deepcopy(every).items() if key != "structuredContent"}
+    text_only["content"] = [{"type": "text", "text": json.dumps(every["structuredContent"])}]
+    null_structured = {**copy.deepcopy(text_only), "structuredContent": None}
     stale_error = copy.deepcopy(every)
     stale_error.update(isError=True, content=[{"type": "text", "text": "Error executing tool list_orders: timeout"}])
     for label, result, rule in (("all orders", every, "rows"), ("status shipped", shipped, "rows"),
@@ -342,5 +365,8 @@ def ex_02_3(order_rows) -> str:
                     + ("" if says_success else " and no isError key (it defaults to false)"), result, "rows")
 
     each()
+    for label, result in (("no structuredContent, the orders' JSON as text", text_only),
+                          ("structuredContent null, the orders' JSON as text", null_structured)):
+        _judge_rows(order_rows, label, result, "no-structured")
     return "order_rows builds the table from structuredContent (real and 80 generated results), ignores the " \
-           "text, and gives [] for every error result"
+           "text, and gives [] for every error result and every result without structuredContent"

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from course_lib import review, wire
-from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, require_deliberate,
-                                    result_text, shown, spec)
+from course_lib.checks.core import (build_server, call_learner, checker, fail, first_difference, probe, require,
+                                    require_deliberate, result_text, shown, spec, watched, whole)
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -42,8 +42,8 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A protocol error means the JSON-RPC message itself is wrong: the client program must be fixed. A tool "
         "execution error means the request was fine but the call failed: the model reads it and can adapt.",
         "Since the 2025-11-25 spec, arguments that break the tool's input schema are tool execution errors "
-        "(the model can fix them), not -32602. The rule of thumb: could a smarter model have avoided it? "
-        "Then it is an execution error.",
+        "(the model can fix them), not -32602. The spec's own test: protocol errors are 'issues with the "
+        "request structure itself that models are less likely to be able to fix'.",
         "Protocol: broken JSON, an unknown method, tools/call without a name, arguments that are not an object. "
         "Everything else in the list is an execution error.",
     ),
@@ -187,9 +187,9 @@ RULES_3_1 = spec(
     ("missing", "make a missing order a tool execution error (raise `ToolError`), whose message names the "
                 "order number",
      "fixed and hypothesis-generated unknown order numbers; a plain exception counts as a hidden crash"),
-    ("foreign", "give another customer's order exactly the same answer as a missing one (only the number "
-                "differs)",
-     "two orders of another customer, each compared with the answer for missing numbers"),
+    ("foreign", "give another customer's order exactly the same answer as a missing one, in every part of the "
+                "result (only the number differs)",
+     "two orders of another customer, each whole result compared with the answer for missing numbers"),
 )
 
 
@@ -236,6 +236,10 @@ def _check_foreign(results: dict[str, dict], foreign: list[str], missing: str, r
         require_deliberate(result, "get_order", rule, number)
         require(_same_answer(_text_of(result), number, reference, missing), rule,
                 lambda: shown(_text_of(result)), f"{number}; for {missing} it says: {shown(reference, 100)}")
+        difference = first_difference(whole(result, lambda text, n=number: _blank(text, n)),
+                                      whole(results[missing], lambda text: _blank(text, missing)))
+        require(not difference, rule, f"the same text, but {number} and {missing} differ in {difference}",
+                "the whole result, not only its text")
 
 
 # --- 3.2 messages a model can recover from ---------------------------------------------------------
@@ -247,8 +251,9 @@ RULES_3_2 = spec(
      "every order of the signed-in customer compared field by field with the backend"),
     ("missing", "answer a missing order with a tool error (raise `ToolError`) that names the order number and "
                 "gives a next step: call `list_orders`",
-     "fixed and hypothesis-generated unknown numbers; list_orders must appear in the message"),
-    ("foreign", "answer another customer's order exactly as a missing one (only the number differs)",
+     "fixed and hypothesis-generated unknown numbers; list_orders must be named as a next step"),
+    ("foreign", "answer another customer's order exactly as a missing one, in every part of the result (only "
+                "the number differs)",
      "two orders of another customer compared with the answers for missing numbers"),
     ("outage", "answer an outage with a tool error that names the order, reads differently from the not-found "
                "answer, and invites the model to try again later (any wording: 'try again in a minute', 'retry "
@@ -258,6 +263,9 @@ RULES_3_2 = spec(
     ("no_leaks", "keep SQL, host names, e-mail addresses, secrets, file paths, stack traces and customer ids out "
                  "of every message",
      "review.leaks on every failure text, plus '@' and 'cus-'"),
+    ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
+            "does all this: that is the answer)",
+     "orders.customer_order is watched while the check runs"),
 )
 
 _RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
@@ -311,7 +319,10 @@ def ex_03_2(build_helpful_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046"]
         numbers = own + foreign + missing + [orders.ARCHIVED]
-        results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers], "tool")))
+        with watched("course_lib.servers.orders", "customer_order") as used:
+            results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
+                                               "tool")))
+        require(not used, "own", f"get_order called orders.customer_order {len(used)} time(s)")
         with _archived(_SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         tool = probe(server).tool("get_order")
@@ -385,8 +396,9 @@ def _check_recoverable_missing(results: dict[str, dict], numbers: list[str]) -> 
 # --- 3.3 protocol or execution? --------------------------------------------------------------------
 
 RULES_3_3 = spec(
-    ("dict", "return a dict with an answer for every failure, (a) to (h)", "the keys of the returned dict"),
-    ("kinds", "give each failure one of two kinds, `\"protocol\"` or `\"execution\"` (case and spacing do not "
+    ("dict", "return a dict whose keys are the letters `\"a\"` to `\"h\"`, one for each failure",
+     "the keys of the returned dict, compared exactly"),
+    ("kinds", "give each letter the kind `\"protocol\"` or `\"execution\"` (case and surrounding spaces do not "
               "matter)", "each value, stripped and lower-cased"),
     ("protocol", "call it a protocol error when the JSON-RPC message itself is broken, so the client program "
                  "must be fixed",
@@ -397,13 +409,13 @@ RULES_3_3 = spec(
      "the same reproduction: an isError result is a tool execution error"),
 )
 
-_KIND_WORDS = {"protocol": "protocol", "protocol error": "protocol", "json-rpc error": "protocol",
-               "json-rpc protocol error": "protocol", "execution": "execution", "execution error": "execution",
-               "tool execution": "execution", "tool execution error": "execution", "tool error": "execution"}
+KINDS = ("protocol", "execution")
 
 
 def _kind_of(value: Any) -> str | None:
-    return _KIND_WORDS.get(" ".join(str(value).lower().replace("_", " ").split())) if isinstance(value, str) else None
+    """'protocol' or 'execution' for that word in any case with spaces around it (as the text allows), else None."""
+    kind = value.strip().lower() if isinstance(value, str) else None
+    return kind if kind in KINDS else None
 
 
 @checker("3.3", RULES_3_3)
@@ -449,10 +461,13 @@ def ex_03_3(classify_failures) -> str:
 
     answers = call_learner(classify_failures)
     require(isinstance(answers, dict), "dict", type(answers).__name__, "such as {'a': 'protocol', ...}")
-    given = {str(key).strip().strip("()").strip().lower(): value for key, value in answers.items()}
+    given = dict(answers)
     observed = observed_kinds()
     missing = [letter for letter in sorted(observed) if letter not in given]
-    require(not missing, "dict", f"none for {', '.join(missing)}")
+    extra = sorted(repr(key) for key in given if key not in observed)
+    require(not missing, "dict", lambda: f"no key {', '.join(map(repr, missing))}"
+            + (f"; the keys are {', '.join(extra)}" if extra else ""), "keys exactly 'a' to 'h'")
+    require(not extra, "dict", f"other key(s) {', '.join(extra)}")
     for letter in sorted(observed):
         require(_kind_of(given[letter]) is not None, "kinds", repr(given[letter]), f"for ({letter})")
     for letter in sorted(observed):

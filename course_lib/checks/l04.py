@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from typing import Any
 
 from course_lib import host, wire
@@ -33,8 +34,9 @@ HINTS: dict[str, tuple[str, ...]] = {
         "Start with `if not trusted: return host.Decision(True, ...)`. Then take hints = "
         "host.effective_hints(annotations), which fills in the defaults for absent hints.",
         "Run without asking only when hints['readOnlyHint'] and not hints['openWorldHint']; every other case "
-        "returns host.Decision(True, <a reason>). host.careful is close, but it also runs trusted reads that "
-        "reach outside.",
+        "returns host.Decision(True, <a reason>). Give each outcome its own reason in words, such as 'untrusted "
+        "server: its annotations are ignored'. host.careful is close, but it also runs trusted reads that reach "
+        "outside.",
     ),
 }
 
@@ -42,7 +44,7 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 RULES_4_1 = spec(
     ("dict", "return a dict with one `ToolAnnotations(...)` (or its wire-form dict) per ops tool, keyed by tool "
-             "name, and no other names",
+             "name, and no other names; every hint you give is a real bool (True or False)",
      "the returned keys and values; the toolbox is built with them"),
     ("read_only", "say `readOnlyHint` true exactly for the tool that changes nothing",
      "annotations read through a real client, absent hints taken at their defaults, compared with what calling "
@@ -132,6 +134,9 @@ def ex_04_1(ops_annotations) -> str:
     require(not unknown, "dict", f"unknown name(s) {', '.join(unknown)}", f"the names are {', '.join(ops.TOOL_NAMES)}")
     for name, value in given.items():
         require(isinstance(value, (ToolAnnotations, dict)), "dict", type(value).__name__, f"for {name}")
+        if isinstance(value, dict):  # a ToolAnnotations has checked its own fields; a dict is taken as sent
+            odd = {hint: sent for hint, sent in value.items() if hint in host.HINTS and not isinstance(sent, bool)}
+            require(not odd, "dict", lambda: f"{name}: {json.dumps(odd)}", "true or false, not a string or number")
     try:
         server = ops.build_server(annotations=given)
     except Exception as error:  # e.g. a dict with a value that is not a boolean
@@ -161,8 +166,10 @@ def ex_04_1(ops_annotations) -> str:
 # --- 4.2 the team's confirmation policy ---------------------------------------------------------------
 
 RULES_4_2 = spec(
-    ("decision", "return `host.Decision(ask, reason)` with a reason the person can read, for every call",
-     "every decision's type and reason"),
+    ("decision", "return `host.Decision(ask, reason)` for every call, with `ask` a bool and a reason of at "
+                 "least three words that says why: an untrusted server, a trusted read that stays inside, and "
+                 "every other trusted call each get reasons of their own (never a bare code such as 'rule 3')",
+     "every decision's type and reason; the reasons given under each of the three outcomes compared"),
     ("untrusted", "from a server that is not trusted, ask before every call, whatever its annotations say",
      "a lying server in a real host, and every combination of hints with trusted=False"),
     ("inside_reads", "from a trusted server, run without asking a tool that only reads and stays inside the "
@@ -218,10 +225,18 @@ _SCENARIO: list[tuple[str, str, dict, str]] = [
 def _decide(team_policy: Any, annotations: dict, trusted: bool) -> host.Decision:
     decision = call_learner(team_policy, dict(annotations), trusted)
     require(isinstance(decision, host.Decision), "decision", type(decision).__name__)
-    require(isinstance(decision.reason, str) and bool(decision.reason.strip()), "decision", repr(decision.reason),
-            "a reason the person can read")
+    require(isinstance(decision.reason, str) and len(re.findall(r"[^\W\d_]+", decision.reason)) >= 3, "decision",
+            repr(decision.reason), "a reason of at least three words")
     require(isinstance(decision.ask, bool), "decision", repr(decision.ask), "ask must be True or False")
     return decision
+
+
+def _outcome_of(annotations: dict, trusted: bool) -> str:
+    """Which of the team's three outcomes a call has: untrusted, a trusted read inside, any other trusted call."""
+    if not trusted:
+        return "an untrusted server"
+    hints = host.effective_hints(annotations)
+    return "a trusted read inside" if hints["readOnlyHint"] and not hints["openWorldHint"] else "another trusted call"
 
 
 @checker("4.2", RULES_4_2)
@@ -242,7 +257,8 @@ def ex_04_2(team_policy) -> str:
     listed = {label: {t["name"]: t for t in probe(server).tools} for label, server in servers.items()}
     for label, tool, _, _ in _SCENARIO:  # call it once per case first: a crash or a wrong type fails here
         _decide(team_policy, host.annotations_of(listed[label][tool]), label in TRUSTED)
-    agent = host.Host(team_policy, trusted=TRUSTED, person=host.person(default=False), echo=False)
+    agent = host.Host(lambda annotations, trusted: _decide(team_policy, annotations, trusted), trusted=TRUSTED,
+                      person=host.person(default=False), echo=False)
 
     async def run() -> list[str]:
         for label, tool, arguments, _ in _SCENARIO:
@@ -261,7 +277,7 @@ def ex_04_2(team_policy) -> str:
             trust = "trusted" if label in TRUSTED else "untrusted"
             raise fail(rule, found, f"{label}.{tool} to {'ask first' if should_ask else 'run without asking'}: "
                                     f"{trust}, {why}")
-    cases = 0
+    cases, reasons = 0, {}
     for values in itertools.product((True, False, None), repeat=4):
         annotations = {hint: value for hint, value in zip(host.HINTS, values) if value is not None}
         if annotations.get("readOnlyHint") is True and annotations.get("destructiveHint") is True:
@@ -270,11 +286,15 @@ def ex_04_2(team_policy) -> str:
             for trusted in (True, False):
                 should_ask, rule = team_rule(annotations, trusted)
                 decision = _decide(team_policy, {**extra, **annotations}, trusted)
+                reasons.setdefault(decision.reason.strip(), set()).add(_outcome_of(annotations, trusted))
                 cases += 1
                 if decision.ask != should_ask:
                     raise fail(rule, "it ran without asking" if should_ask else "it asked first",
                                f"{'a trusted' if trusted else 'an untrusted'} tool with annotations "
                                f"{json.dumps(annotations) if annotations else 'none'} to "
                                f"{'ask first' if should_ask else 'run without asking'}")
+    shared = next(((reason, sorted(kinds)) for reason, kinds in reasons.items() if len(kinds) > 1), None)
+    require(shared is None, "decision", lambda: f"the reason {shared[0]!r} for {' and for '.join(shared[1])}",
+            "each outcome its own reason")
     return (f"trusted inside-only reads ran without asking; every other call asked first ({cases} combinations of "
             "hints and trust), and the lying tidy_drafts deleted nothing")

@@ -8,8 +8,8 @@ import uuid
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks.core import (build_server, checker, outcome, probe, require, require_deliberate, result_text,
-                                   session, shown, spec)
+from course_lib.checks.core import (build_server, checker, first_difference, outcome, probe, replacing, require,
+                                   require_deliberate, result_text, session, shown, spec, whole)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import deploy, incidents
 
@@ -89,35 +89,56 @@ def _means_incident_id(pattern: Any) -> bool:
     return all(compiled.search(good) for good in _GOOD_IDS) and not any(compiled.search(bad) for bad in _BAD_IDS)
 
 
+class _WatchedStore(incidents.Store):
+    """The check's own store: it does the backend work and remembers which of its methods the answer called."""
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.called: list[str] = []
+
+    def add_note_once(self, *args: Any, **kwargs: Any) -> incidents.NoteAdded:
+        self.called.append("add_note_once")
+        return super().add_note_once(*args, **kwargs)
+
+
+_ON_BEHALF = ("asUser", "user", "author", "onBehalfOf")
+"""Argument names a call may add to act for someone else; a tool answers for the signed-in user whatever they say."""
+
+
+def _on_behalf(arguments: dict, someone: str) -> dict:
+    return {**arguments, **{name: someone for name in _ON_BEHALF}}
+
+
 # --- 5.1 make add_incident_note idempotent -----------------------------------------------------------
 
 RULES_5_1 = spec(
-    ("tool", "a tool named add_incident_note with the parameters incidentId, note and requestId",
+    ("tool", "a tool named add_incident_note that takes incidentId, note and requestId, and nothing else",
      "tools/list"),
     ("hints", "add_incident_note still annotated as a change that is idempotent and not destructive "
               "(readOnlyHint false, destructiveHint false, idempotentHint true)",
      "annotations, absent hints taken at their defaults"),
-    ("uuid", "a requestId that must be a UUID: any other value is refused and writes nothing",
+    ("append", "every note written with `store.append_note(user, incidentId, note)`, never with "
+               "`store.add_note_once` (that is the answer)",
+     "the store the check passes in records which of its methods are called"),
+    ("uuid", "a requestId that is not a UUID refused, writing nothing",
      "calls with requestId 'retry-1' and '' must be isError and add no note"),
     ("first", "the first call with a requestId to add the note and return it",
      "one call; the store must gain one note with that text and the result must name it"),
     ("concurrent", "200 concurrent retries of one call (same requestId, incident and note) to add exactly one "
                    "note, each retry returning the first result",
      "200 identical calls at once over 20 clients to a store whose writes take 50 ms"),
-    ("interleaved", "a retry to be recognized whatever came in between: A, B, C, then a retry of A or B adds "
-                    "nothing and returns its first result",
+    ("interleaved", "a retry recognized whatever came in between: A, B, C, then a retry of A or B adds nothing "
+                    "and returns its first result",
      "three requestIds on two incidents, then retries of the first two"),
-    ("conflict", "the same requestId with a different incident or a different note to be refused with a "
-                 "ToolError that changes nothing, after which a retry of the original call still returns its "
-                 "first result",
-     "a reused requestId with another note, then with another incident; notes counted on both; the original "
-     "retried"),
-    ("no_leak", "a conflict message that leaks no internals (stack traces, paths, SQL, hostnames)",
-     "review.leaks on the conflict's text"),
+    ("conflict", "the same requestId with a different incident or note refused with a ToolError that changes "
+                 "nothing and leaks no internals (stack traces, paths, SQL, hostnames); a retry of the original "
+                 "call still returns its first result",
+     "a reused requestId with another note, then with another incident; notes counted on both; review.leaks; "
+     "the original retried"),
     ("new_key", "a new requestId to add a new note, even with the same text",
      "the first call's incident and text with a fresh requestId"),
-    ("per_server", "each server to keep its own memory: a server built on another store adds the note even for "
-                   "a requestId the first server has already handled",
+    ("per_server", "each server with its own memory: a server built on another store adds the note even for a "
+                   "requestId the first server has already handled",
      "a second server built on a fresh store gets a requestId the first server handled"),
 )
 
@@ -131,12 +152,13 @@ def ex_05_1(build_notes_server) -> str:
     keys = ["1c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17", "8e2b5f0a-4c7d-4a19-b3e6-2d1f9a7c5b84",
             "3f6a9c1e-5b2d-4e8f-a0c7-9d1b3e5f7a26", "b7e1d3c5-9a2f-4c6e-8b0d-1f3a5c7e9b42",
             "0d2f4b6a-8c1e-4a3b-9d5f-7e9a1c3b5d68"]
-    store = incidents.Store(write_delay=0.05)  # a slow database write, as in production
+    store = _WatchedStore(write_delay=0.05)  # a slow database write, as in production
     server = build_server(build_notes_server, store, "ana")
     seen = probe(server)
     require("add_incident_note" in seen.names, "tool", ", ".join(seen.names) or "no tools")
     params = set(seen.tool("add_incident_note")["inputSchema"].get("properties", {}))
-    require({"incidentId", "note", "requestId"} <= params, "tool", ", ".join(sorted(params)) or "no parameters")
+    require(params == {"incidentId", "note", "requestId"}, "tool",
+            f"add_incident_note({', '.join(sorted(params))})" if params else "no parameters")
     given = host.annotations_of(seen.tool("add_incident_note"))
     hints = host.effective_hints(given)
     require(not hints["readOnlyHint"] and not hints["destructiveHint"] and hints["idempotentHint"], "hints",
@@ -164,6 +186,8 @@ def ex_05_1(build_notes_server) -> str:
     require(added > 0, "first", lambda: f"no note was added: {_brief(failed[0]) if failed else 'no error either'}")
     require(added == 1, "concurrent", f"{added} notes (check, write and record under one lock, or the retries race)")
     require(not failed, "concurrent", lambda: f"a retry failed: {_brief(failed[0])}")
+    require(not store.called, "append", "your tool called store.add_note_once",
+            "build the idempotency yourself around store.append_note")
     first = results[0]
     written = store.notes("INC-101")[-1]
     require(written.text == NOTE and (first.get("structuredContent") or {}).get("noteId") == written.noteId,
@@ -211,7 +235,7 @@ def ex_05_1(build_notes_server) -> str:
         require_deliberate(conflict, "add_incident_note", "conflict", f"{label}")
         require((count("INC-101"), count("INC-103")) == counts, "conflict", f"{label}: a note was written")
         leaked = review.leaks(result_text(conflict))
-        require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(conflict)}")
+        require(not leaked, "conflict", lambda: f"{', '.join(leaked)} in {_brief(conflict)}")
     again = call(a)
     require(not again.get("isError") and again.get("structuredContent") == first.get("structuredContent"),
             "conflict", lambda: f"after the conflicts, the retry of the original returned {_brief(again)}")
@@ -242,15 +266,22 @@ def ex_05_1(build_notes_server) -> str:
 RULES_5_2 = spec(
     ("split", "three tools, search_incidents, get_incident and add_incident_note, and no tool with an action "
               "parameter", "tools/list"),
+    ("params", "each tool with exactly the parameters it needs: search_incidents(query, includeResolved), "
+               "get_incident(incidentId), add_incident_note(incidentId, note, requestId)",
+     "the listed inputSchema properties of each tool"),
+    ("signed_in", "every answer for the signed-in `user`, whatever else a call sends: an extra argument such as "
+                  "asUser changes nothing",
+     "calls as ben that add asUser, user and author arguments naming ana"),
     ("id_pattern", "incidentId, in get_incident and add_incident_note, to accept only IDs like INC-101 "
                    "(the pattern ^INC-[0-9]+$ in the schema)",
      "the schema's pattern (after $ref) tried on valid and invalid IDs; calls with 'inc-101' and 'INC-10a' "
      "refused"),
     ("note_length", "a note of 1 to 500 characters: an empty note and one of 501 characters are refused, "
                     "one of 500 is accepted", "calls with 0, 501 and 500 characters"),
-    ("request_uuid", "a requestId that must be a UUID", "a call with requestId 'retry-1' refused"),
-    ("resolved_default", "includeResolved to default to false (forgetting it shows less, not more)",
-     "search_incidents() compared with store.search(user, '', False) and store.search(user, '', True)"),
+    ("request_uuid", "a requestId that is not a UUID refused", "a call with requestId 'retry-1' refused"),
+    ("resolved_default", "includeResolved optional, with the default false in the schema (forgetting it shows "
+                         "less, not more)",
+     "the listed default, and search_incidents() compared with store.search(user, '', False)"),
     ("search", "search_incidents(query, includeResolved) to return store.search(user, query, includeResolved) "
                "for the signed-in user", "four queries for three users (ana, ben, gil) on one store"),
     ("get", "get_incident(incidentId) to return store.get(user, incidentId) for the signed-in user, and to "
@@ -259,13 +290,11 @@ RULES_5_2 = spec(
     ("note", "add_incident_note to add the note as the signed-in user once per requestId "
              "(store.add_note_once): a retry returns the first result, a reuse for another note is refused",
      "a call, its retry, a conflicting reuse; notes counted"),
-    ("read_hints", "search_incidents and get_incident annotated as reads: readOnlyHint true, destructiveHint "
-                   "not true, openWorldHint false", "annotations, absent hints taken at their defaults"),
-    ("note_hints", "add_incident_note annotated as a change (readOnlyHint false) that is not destructive, is "
-                   "idempotent and stays in a closed world (destructiveHint false, idempotentHint true, "
-                   "openWorldHint false)", "annotations, absent hints taken at their defaults"),
-    ("host", "a careful host (lesson 04) to ask the person only before add_incident_note",
-     "host.Host with a trusted server calls each tool once"),
+    ("hints", "search_incidents and get_incident annotated as reads that stay inside (readOnlyHint true, "
+              "openWorldHint false, destructiveHint not true), and add_incident_note as a change that is not "
+              "destructive, is idempotent and stays inside (readOnlyHint false, destructiveHint false, "
+              "idempotentHint true, openWorldHint false), so a careful host asks only before the note",
+     "annotations, absent hints taken at their defaults; host.Host with a trusted server calls each tool once"),
 )
 
 SPLIT = ("search_incidents", "get_incident", "add_incident_note")
@@ -285,6 +314,18 @@ def ex_05_2(build_split_server) -> str:
         schema = tools[tool]["inputSchema"]
         return resolve(schema.get("properties", {}).get(name, {}), schema)
 
+    wanted = {"search_incidents": {"query", "includeResolved"}, "get_incident": {"incidentId"},
+              "add_incident_note": {"incidentId", "note", "requestId"}}
+    for tool, names in wanted.items():
+        params = set(tools[tool]["inputSchema"].get("properties", {}))
+        require(params == names, "params", f"{tool}({', '.join(sorted(params))})",
+                f"{tool} takes {', '.join(sorted(names))}")
+    include = prop("search_incidents", "includeResolved")
+    require(include.get("default") is False and "includeResolved" not in
+            tools["search_incidents"]["inputSchema"].get("required", []), "resolved_default",
+            f"includeResolved with default {json.dumps(include.get('default', '(none)'))}" +
+            (", required" if "includeResolved" in tools["search_incidents"]["inputSchema"].get("required", [])
+             else ""))
     for tool in ("get_incident", "add_incident_note"):
         pattern = prop(tool, "incidentId").get("pattern")
         require(_means_incident_id(pattern), "id_pattern",
@@ -339,6 +380,24 @@ def ex_05_2(build_split_server) -> str:
                     lambda: f"{user} read {incident_id}, which {user} may not see: {_brief(got)}")
             require_deliberate(got, "get_incident", "get", f"get_incident({incident_id!r}) as {user}")
 
+    # extra arguments that name someone else change nothing: ben stays ben
+    ben_server = servers["ben"]
+    before = len(store.notes("INC-103"))
+    asked = _calls(ben_server, [
+        ("get_incident", _on_behalf({"incidentId": "INC-204"}, "ana")),
+        ("search_incidents", _on_behalf({"query": "", "includeResolved": True}, "ana")),
+        ("add_incident_note", _on_behalf({"incidentId": "INC-103", "note": "Checked as ben.",
+                                          "requestId": "2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3c5e71"}, "ana"))])
+    read, searched, noted = asked
+    require(not read.get("structuredContent") and read.get("isError"), "signed_in",
+            lambda: f"ben read INC-204 by adding asUser='ana': {_brief(read)}")
+    require(searched.get("structuredContent") == store.search("ben", "", True).model_dump(mode="json"), "signed_in",
+            lambda: f"ben's search with asUser='ana' returned {_brief(searched)}")
+    notes_now = store.notes("INC-103")
+    require(not noted.get("isError") and len(notes_now) == before + 1 and notes_now[-1].author == "ben",
+            "signed_in", lambda: _brief(noted) if noted.get("isError") else
+            f"the note was written by {notes_now[-1].author if len(notes_now) > before else 'nobody'}, not ben")
+
     # the note: once per requestId, as the signed-in user
     ben = servers["ben"]
     args = {"incidentId": "INC-101", "note": NOTE, "requestId": "9f5c7d1b-4e6a-4c8d-8b2f-5a7e9c1d3f68"}
@@ -361,10 +420,10 @@ def ex_05_2(build_split_server) -> str:
         hints = host.effective_hints(given)
         if name == "add_incident_note":
             require(not hints["readOnlyHint"] and not hints["destructiveHint"] and hints["idempotentHint"]
-                    and not hints["openWorldHint"], "note_hints", _json(given) if given else "no annotations")
+                    and not hints["openWorldHint"], "hints", _json(given) if given else "no annotations")
         else:
             require(hints["readOnlyHint"] and given.get("destructiveHint") is not True
-                    and not hints["openWorldHint"], "read_hints",
+                    and not hints["openWorldHint"], "hints",
                     f"{name}: {_json(given)}" if given else f"{name}: no annotations")
 
     fresh = incidents.Store()
@@ -378,7 +437,7 @@ def ex_05_2(build_split_server) -> str:
 
     wire.run_sync(run)
     asked = [entry.tool for entry in agent.log if entry.decision.ask]
-    require(asked == ["add_incident_note"], "host", f"it asked before {', '.join(asked) or 'nothing'}")
+    require(asked == ["add_incident_note"], "hints", f"it asked before {', '.join(asked) or 'nothing'}")
     return ("three tools with their own constraints and honest annotations; searches, reads and notes match "
             "the store for three users; a careful host asks only before the note")
 
@@ -390,13 +449,29 @@ RULES_5_3 = spec(
                 "(restricted ones included, for the team they are restricted to)",
      "ana, ben and gil read every incident ID of the store and some missing ones"),
     ("refused", "an incident the user may not see (another organization's, or restricted to a team they are "
-                "not on) to be refused with isError and no data", "the same calls"),
+                "not on) refused with isError and none of its data in any part of the result",
+     "the same calls; each refusal searched for the incident's title, service and notes"),
     ("deliberate", "a ToolError, never a plain exception (its message never reaches the model)",
      "each refusal checked for the SDK's hidden-crash text"),
-    ("same", "one and the same answer, apart from the ID itself, for an incident that is missing, in another "
-             "organization, or restricted", "per user, every refusal's text with its ID replaced"),
+    ("same", "one and the same whole result, apart from the ID itself, for an incident that is missing, in "
+             "another organization, or restricted: every text block, structuredContent and _meta alike",
+     "per user, every refusal's whole result with its ID replaced"),
+    ("signed_in", "every answer for the signed-in `user`, whatever else a call sends: an extra argument such as "
+                  "asUser changes nothing",
+     "calls as ben that add asUser, user and author arguments naming ana"),
     ("no_leak", "a refusal that leaks no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
 )
+
+def _data_in(result: dict, record: Any) -> str:
+    """What of an incident's own data (title, service, notes) a result holds anywhere, or ""."""
+    if record is None:
+        return ""
+    view = incidents.view(record).model_dump(mode="json")
+    values = [view.get("title"), *[note.get("text") for note in view.get("notes", [])]]
+    everything = json.dumps({part: result.get(part) for part in ("content", "structuredContent", "_meta")})
+    return next((repr(value) for value in values if isinstance(value, str) and len(value) >= 8
+                 and value in everything), "")
+
 
 _CANDIDATES = ("INC-101", "INC-102", "INC-103", "INC-104", "INC-204", "INC-205", "INC-301", "INC-302", "INC-303",
                "INC-999", "INC-0101", "INC-1")
@@ -410,7 +485,7 @@ def ex_05_3(build_incident_server) -> str:
     for user in ("ben", "gil", "ana"):
         server = build_server(build_incident_server, store, user)
         results = _calls(server, [("get_incident", {"incidentId": i}) for i in _CANDIDATES])
-        texts: dict[str, str] = {}
+        wholes: dict[str, dict] = {}
         for incident_id, got in zip(_CANDIDATES, results):
             record = store.lookup(incident_id)
             if record is not None and store.can_read(user, record):
@@ -422,16 +497,22 @@ def ex_05_3(build_incident_server) -> str:
             kind = "missing" if record is None else "not visible to " + user
             require(got.get("isError") and not got.get("structuredContent"), "refused",
                     lambda: f"{user} read {incident_id} ({kind}): {_brief(got)}")
+            shown_data = _data_in(got, record)
+            require(not shown_data, "refused", lambda: f"{user}'s refusal of {incident_id} holds {shown_data}")
             require_deliberate(got, "get_incident", "deliberate", f"get_incident({incident_id!r}) as {user}")
             leaked = review.leaks(result_text(got))
             require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(got)}")
-            texts[incident_id] = result_text(got).replace(incident_id, "<id>")
+            wholes[incident_id] = whole(got, replacing(incident_id))
             refusals += 1
-        missing = texts["INC-999"]
-        for incident_id, text in texts.items():
-            require(text == missing, "same",
-                    lambda: f"as {user}, {incident_id} got {shown(text, 90)!r} but the missing INC-999 got "
-                            f"{shown(missing, 90)!r}")
+        missing = wholes["INC-999"]
+        for incident_id, refusal in wholes.items():
+            difference = first_difference(refusal, missing)
+            require(not difference, "same", lambda: f"as {user}, {incident_id} and the missing INC-999 differ in "
+                                                    f"{difference}")
+        if user == "ben":  # an extra argument naming someone who may read it changes nothing
+            read = _calls(server, [("get_incident", _on_behalf({"incidentId": "INC-204"}, "ana"))])[0]
+            require(read.get("isError") and not first_difference(whole(read, replacing("INC-204")), missing),
+                    "signed_in", lambda: f"ben asked for INC-204 with asUser='ana' and got {_brief(read)}")
     return (f"{refusals} refusals for three users gave one identical answer per user, whether missing, "
             f"foreign or restricted; {allowed_reads} allowed reads still work")
 
@@ -441,12 +522,14 @@ def ex_05_3(build_incident_server) -> str:
 RULES_5_4 = spec(
     ("tools", "two tools, preview_deployment(service, version, environment) and start_deployment(previewToken, "
               "service, version, environment)", "tools/list"),
-    ("no_default", "environment required in both tools, with no default: a call that leaves it out is refused "
-                   "and deploys nothing", "both tools called without environment; deployments counted"),
+    ("no_default", "environment required in both tools, with no default in their schemas: a call that leaves "
+                   "it out is refused and deploys nothing",
+     "each listed inputSchema (required, no default key), then both tools called without environment"),
     ("hints", "preview_deployment annotated as a read (readOnlyHint true) and start_deployment as a change "
               "(readOnlyHint false, destructiveHint not false)", "annotations, absent hints at their defaults"),
-    ("preview", "preview_deployment to deploy nothing and to return a previewToken field and a change that names "
-                "the service, the environment, the version running now and the new version",
+    ("preview", "preview_deployment to deploy nothing and to return a previewToken field (in structuredContent "
+                "or in JSON text) and a change that names the service, the environment, the version running now "
+                "and the new version",
      "previews of two services in both environments, one after a deployment changed what runs"),
     ("applies", "start_deployment with a preview's token and exactly its service, version and environment to "
                 "deploy that version once, even when other previews were made in between",
@@ -493,6 +576,13 @@ def ex_05_4(build_release_server) -> str:
         require(name in seen.names, "tools", ", ".join(seen.names) or "no tools")
         params = set(seen.tool(name)["inputSchema"].get("properties", {}))
         require(wanted <= params, "tools", f"{name}({', '.join(sorted(params))})")
+    for name in ("preview_deployment", "start_deployment"):
+        schema = seen.tool(name)["inputSchema"]
+        environment = resolve(schema.get("properties", {}).get("environment", {}), schema)
+        require("environment" in schema.get("required", []) and "default" not in environment, "no_default",
+                lambda: f"{name}'s schema: environment " + ("with the default "
+                                                             f"{json.dumps(environment.get('default'))}"
+                                                             if "default" in environment else "not required"))
     read = host.effective_hints(host.annotations_of(seen.tool("preview_deployment")))
     change = host.effective_hints(host.annotations_of(seen.tool("start_deployment")))
     require(read["readOnlyHint"], "hints",

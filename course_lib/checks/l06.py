@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 from course_lib import cost, docstrings, review, tokens, wire
-from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, result_text, shown,
-                                    spec)
+from course_lib.checks import prose
+from course_lib.checks.core import (build_server, call_learner, checker, fail, learner_source, probe, require,
+                                    result_text, shown, spec)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import clock, weather, workspace
 
@@ -76,7 +77,7 @@ BUDGET = 200
 RULES_6_1 = spec(
     ("one_tool", "one tool, named search_tickets", "tools/list"),
     ("params", "the parameters query (a required string), status and limit (both optional), and no other "
-               "required parameter", "inputSchema properties and required, order ignored"),
+               "parameter", "inputSchema properties and required, order ignored"),
     ("query", "query of 2 to 100 characters, in the schema and enforced",
      "minLength/maxLength after $ref; calls with 1 and 101 characters refused, 2 and 100 accepted"),
     ("status", "status one of open, pending and closed (an enum in the schema, a Literal or an Enum), "
@@ -87,8 +88,9 @@ RULES_6_1 = spec(
      "several queries, statuses and limits, and the defaults"),
     ("output", "the workspace.TicketList output schema", "outputSchema equal to TicketList's"),
     ("says_when", "a sentence that says when to use it", "review.invites_use on clauses in any position, up to the first limiting clause of each sentence"),
-    ("when_not", "a sentence that limits its use and names get_ticket as the tool to use instead",
-     "review.when_not_names(description, 'get_ticket'): a limiting clause that names get_ticket"),
+    ("when_not", "a sentence that limits its use and points to get_ticket as the tool to use instead "
+                 "('call get_ticket', 'get_ticket reads it'; not 'do not call get_ticket')",
+     "a limiting clause, and a clause that names get_ticket as what to use, not negated"),
     ("budget", f"at most {BUDGET} tokens (o200k_base, without the outputSchema, the description as Python 3.13 "
                "sends it)", "cost.as_sent with the description dedented like Python 3.13"),
 )
@@ -143,7 +145,7 @@ def ex_06_1(build_lean_server) -> str:
     tool = seen.tool("search_tickets")
     schema = tool.get("inputSchema", {})
     params = {name: resolve(value, schema) for name, value in schema.get("properties", {}).items()}
-    require({"query", "status", "limit"} <= set(params), "params", ", ".join(params) or "no parameters")
+    require(set(params) == {"query", "status", "limit"}, "params", ", ".join(params) or "no parameters")
     required = set(schema.get("required", []))
     require(required == {"query"} and params["query"].get("type") == "string", "params",
             f"required {sorted(required)}, query of type {params['query'].get('type')}")
@@ -162,7 +164,7 @@ def ex_06_1(build_lean_server) -> str:
     description = tool.get("description", "")
     invites = _says_when_anywhere(description)
     require(invites, "says_when", lambda: f"{shown(description)!r}; accepted: {WHEN_EXAMPLES}")
-    require(review.when_not_names(description, "get_ticket"), "when_not",
+    require(prose.limits_and_points_to(description, "get_ticket"), "when_not",
             lambda: f"{shown(description)!r}; accepted: {WHEN_NOT_EXAMPLES}")
     used = definition_budget_tokens(tool)
     require(used <= BUDGET, "budget", f"{used} tokens")
@@ -194,6 +196,9 @@ def ex_06_1(build_lean_server) -> str:
 
 RULES_6_2 = spec(
     ("each_once", "each of the six tools exactly once", "tools/list in this process"),
+    ("shared", "the six tools sharing one workspace, as one `workspace.register` call sets them up (a comment "
+               "added with add_ticket_comment shows in get_ticket)",
+     "add_ticket_comment on a ticket, then get_ticket on it, through one client"),
     ("self_contained", "a function that needs only its own code, the setup cell's imports and functions you "
                        "define (no value computed outside it)",
      "its source, its helpers' sources and its imports are sent to fresh processes; no value is sent"),
@@ -202,19 +207,19 @@ RULES_6_2 = spec(
     ("order", "the core tools first, then the new extras, each in the order given", "the listed order"),
 )
 HASH_SEEDS = (0, 1, 2, 3)
-def _source_for_fresh_process(factory: Any) -> str:
-    """`cost.portable_source`: code only, never a value computed here; its refusal fails the self_contained rule."""
+def _source_for_fresh_process(factory: Any) -> tuple[str, str]:
+    """The factory as code for a fresh process (never a value computed here); a refusal fails self_contained."""
     try:
-        return cost.portable_source(factory)
+        return learner_source(factory)
     except cost.ProcessBuildError as error:
         raise fail("self_contained", str(error)) from None
 
 
-def _listings(factory: Any) -> list[tuple[int, tuple[str, ...], str]]:
-    """(seed, names, listing) of `factory`'s server rebuilt from its source in one fresh process per hash seed."""
+def _listings(source: str, name: str) -> list[tuple[int, tuple[str, ...], str]]:
+    """(seed, names, listing) of the factory's server rebuilt from its source in one process per hash seed."""
     try:
         return [(item.hash_seed, item.names, item.listing)
-                for item in cost.listings_across_processes(factory, HASH_SEEDS)]
+                for item in cost.listings_of_source(source, name, HASH_SEEDS)]
     except cost.ProcessBuildError as error:
         raise fail("self_contained", str(error)) from None
 
@@ -225,10 +230,16 @@ def ex_06_2(build_support_server) -> str:
     core = ["get_ticket", "search_tickets", "add_ticket_comment"]
     extras = ["search_tickets", "search_messages", "read_message", "list_events"]
     wanted = tuple(dict.fromkeys(core + extras))
-    names = tuple(probe(build_server(build_support_server)).names)
+    seen = probe(build_server(build_support_server), [
+        ("add_ticket_comment", {"ticket_id": "TCK-402", "comment": "Customer confirmed the fix."}),
+        ("get_ticket", {"ticket_id": "TCK-402"})])
+    names = tuple(seen.names)
     require(sorted(names) == sorted(wanted), "each_once", ", ".join(names) or "no tools")
-    _source_for_fresh_process(build_support_server)  # refuses a value computed here before any process starts
-    listings = _listings(build_support_server)
+    comments = (seen.results[1].get("structuredContent") or {}).get("comments", [])
+    require("Customer confirmed the fix." in comments, "shared",
+            lambda: f"get_ticket('TCK-402') shows comments {json.dumps(comments)} after add_ticket_comment added one")
+    source, name = _source_for_fresh_process(build_support_server)  # no value computed here is ever sent
+    listings = _listings(source, name)
     orders = sorted({listed for _seed, listed, _ in listings})
     require(len({listing for *_, listing in listings}) == 1, "same_everywhere",
             lambda: f"{len(orders)} different orders, e.g. " + " / ".join(", ".join(o) for o in orders[:2]))
@@ -239,7 +250,7 @@ def ex_06_2(build_support_server) -> str:
 # --- 6.3 the per-turn cost of several servers -----------------------------------------------------------
 
 RULES_6_3 = spec(
-    ("int", "an int (a number of tokens)", "the returned type"),
+    ("int", "a plain (not async) function that returns an int, a number of tokens", "the returned type"),
     ("every_definition", "the tokens of every definition of every server, each counted whole as the host "
                          "receives it: the compact JSON of its tools/list entry, outputSchema included",
      "servers of the course and servers built in the check, in several combinations"),
@@ -334,14 +345,18 @@ def ex_06_3(turn_overhead) -> str:
 RULES_6_4 = spec(
     ("tools", "the workspace server with every workspace tool, as the stub registers them",
      "tools/list names equal workspace.TOOL_NAMES, in order"),
-    ("duration", "clients told they may reuse the tool list for 30 minutes",
-     "ttlMs on the 2026-07-28 tools/list result"),
+    ("duration", "clients told they may reuse the tool list for 30 minutes, so a 2026-07-28 client sends one "
+                 "tools/list request for three list_tools() calls",
+     "ttlMs on the 2026-07-28 tools/list result; three list_tools() through a tapped client"),
     ("shared", "the tool list marked as one that clients may share between users",
      "cacheScope; a second user of a shared client cache sends no tools/list request"),
-    ("one_request", "a 2026-07-28 client to send one tools/list request for three list_tools() calls",
-     "three list_tools() through a tapped client"),
+    ("others", "no cache hint on server/discover or on the other lists: the facts are about the tool list alone, "
+               "so server/discover, prompts/list, resources/list and resources/templates/list keep the SDK's "
+               "default (ttlMs 0, private)",
+     "each of those requests sent raw; ttlMs and cacheScope of every result"),
 )
 HALF_HOUR_MS = 30 * 60 * 1000
+OTHER_LISTS = ("prompts/list", "resources/list", "resources/templates/list")
 
 
 @checker("6.4", RULES_6_4)
@@ -349,21 +364,29 @@ def ex_06_4(build_cached_server) -> str:
     """Check cache hints on tools/list: half an hour, shareable between users."""
     server = build_server(build_cached_server)
 
-    async def run() -> tuple[dict, int, list[int]]:
+    async def run() -> tuple[dict, int, list[int], dict[str, Any]]:
+        from course_lib import protocol
+
         tap = wire.Tap(server)
         async with wire.connect(tap) as client:
             for _ in range(3):
                 await client.list_tools()
+            others = {method: await protocol.send_raw(client, method, {}) for method in OTHER_LISTS}
         listed = next((f["result"] for d, f in tap.frames if d == "S->C" and "tools" in f.get("result", {})), {})
-        return listed, wire.requests_sent(tap.frames, "tools/list"), await cost.list_requests_per_user(server)
+        others["server/discover"] = next((f.get("result", {}) for d, f in tap.frames if d == "S->C"), {})
+        return listed, wire.requests_sent(tap.frames, "tools/list"), await cost.list_requests_per_user(server), others
 
-    listed, sent, per_user = wire.run_sync(run)
+    listed, sent, per_user, others = wire.run_sync(run)
     names = tuple(tool.get("name") for tool in listed.get("tools", []))
     require(names == tuple(workspace.TOOL_NAMES), "tools", ", ".join(names) or "no tools")
     ttl = listed.get("ttlMs")
     require(ttl == HALF_HOUR_MS, "duration",
             f"ttlMs {ttl}" + (" (ttlMs counts milliseconds)" if ttl in (30, 1800, 0.5) else ""))
     require(listed.get("cacheScope") == "public", "shared", f"cacheScope {listed.get('cacheScope')!r}")
-    require(sent == 1, "one_request", f"{sent} requests")
+    require(sent == 1, "duration", f"{sent} requests")
     require(per_user[1:] == [0], "shared", f"a second user sent {per_user[1]} tools/list request(s)")
+    for method, result in others.items():
+        hint = (result.get("ttlMs", 0), result.get("cacheScope", "private")) if isinstance(result, dict) else None
+        require(hint == (0, "private"), "others", lambda: f"{method} with ttlMs {hint[0]} and cacheScope "
+                                                          f"{hint[1]!r}" if hint else f"{method}: {result}")
     return "tools/list may be reused for half an hour and shared: 1 request for 3 listings, 0 for a second user"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -14,7 +15,8 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A case is a table with id, request and expect. expect is 'get_daily_forecast' for a forecast question "
         "and 'none' for a request the tool must not answer (past weather, the weather right now, not weather).",
         "Constrain the city of every forecast case: args = {city = 'Oslo'} (exact) or patterns = {city = "
-        "'(?i)oslo'}. Exact values must be ones the tool accepts: days from 1 to 7, units metric or imperial.",
+        "'(?i)oslo'}. Exact values must be ones the tool accepts, of the schema's type: days a number from 1 to "
+        "7 (days = 5, not \"5\"), units metric or imperial.",
         "Return TOML text (server = \"weather\" then five [[case]] tables) or the same as a dict: "
         "{'server': 'weather', 'case': [{'id': 'paris', 'request': '...', 'expect': 'get_daily_forecast', "
         "'args': {'city': 'Paris'}}, ..., {'id': 'last-week', 'request': '...', 'expect': 'none'}]}.",
@@ -54,6 +56,39 @@ def _case_set(answer: Any, rule: str):
     raise fail(rule, f"{type(data).__name__} (return TOML text or a dict)")
 
 
+_WEATHER = re.compile(r"\b(?:weather|forecasts?|rain|rains|raining|rainy|snow|snows|snowing|snowy|sunny|sunshine|"
+                      r"cloudy|overcast|temperatures?|windy|storms?|stormy|thunderstorms?|humid|humidity|frost|"
+                      r"frosty|foggy|freezing|celsius|fahrenheit|drizzle)\b", re.I)
+"""Words that can only be about the weather (not "cold drink", "umbrella company" or "degrees" of an angle)."""
+_WHEN_NOT_SERVED = re.compile(r"\b(?:yesterday|last|ago|was|were|did|had|earlier|previous(?:ly)?|past|history|"
+                              r"historical|now|currently|current|at the moment|at this moment|this minute|"
+                              r"at present|so far|average|typical|typically|usually|normally|records?)\b", re.I)
+"""Words that place a weather request outside the forecast: the past, right now, or a statistic, not a day ahead."""
+
+
+def _asks_for_a_forecast(request: str) -> bool:
+    """Whether a request names the weather but no time outside the tool's reach (the past, or right now)."""
+    return bool(_WEATHER.search(request)) and not _WHEN_NOT_SERVED.search(request)
+
+
+def _strict_problem(arguments: dict, schema: dict) -> str:
+    """The first way `arguments` break `schema` read strictly (no "5" for 5), as one line; "" when they fit."""
+    from jsonschema import Draft202012Validator
+
+    errors = sorted(Draft202012Validator(schema).iter_errors(arguments), key=lambda error: list(error.path))
+    if not errors:
+        return ""
+    where = ".".join(str(part) for part in errors[0].path) or "the arguments"
+    return f"{where}: {errors[0].message}"
+
+
+def _unknown_names(found: Any, offered: set[str]) -> list[tuple[str, str, str]]:
+    """(case id, name, field) for each tool a case names in expect or forbid that `offered` lacks."""
+    return [(case.id, name, field) for case in found
+            for field, names in (("expect", [case.expect] if case.expect else []), ("forbid", case.forbid))
+            for name in names if name not in offered]
+
+
 def _tools(server) -> list[dict]:
     return wire.dump(wire.run_sync(wire.list_tools, server))
 
@@ -62,14 +97,23 @@ def _tools(server) -> list[dict]:
 
 RULES_8_1 = spec(
     ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
-    ("five", "hold at least five cases, no two with the same request", "count, distinct requests"),
+    ("server", "say `server = \"weather\"`", "the case set's server field"),
+    ("five", "hold at least five cases, no two with the same request (case and spacing ignored)",
+     "count, distinct requests"),
     ("negatives", "include at least two negatives (expect = \"none\")", "count expect none"),
+    ("negative_kind", "make every negative a request the tool cannot serve: the weather in the past, the "
+                      "conditions right now, or no weather at all; a negative that mentions the weather says when, "
+                      "in words such as yesterday, last week, ago, was, now, right now, currently or at the moment "
+                      "(today and the coming days are what the tool serves)",
+     "each negative's words: a weather word without a past or present marker is a request the tool serves"),
     ("positives", "include at least two cases that expect get_daily_forecast", "count"),
-    ("tools", "name only tools the weather server has", "expected names vs a real tools/list"),
+    ("tools", "name only tools the weather server has, in expect and in forbid",
+     "expect and forbid names vs a real tools/list"),
     ("city", "constrain the city of every case that expects get_daily_forecast (args, or a pattern that does "
              "not match every city)", "city in args, or a pattern tried on the server's own cities"),
-    ("accepted", "use only argument names the tool has, with exact values the weather server accepts",
-     "names vs inputSchema; a real call with each case's args"),
+    ("accepted", "give args only names the tool has, each value of the type its schema gives (days = 5, not "
+                 "\"5\"), and values the weather server accepts",
+     "names vs inputSchema; values validated strictly against the schema; a real call with each case's args"),
 )
 
 
@@ -79,16 +123,21 @@ def ex_08_1(forecast_cases) -> str:
     from course_lib.servers import weather
 
     found = _case_set(forecast_cases, "valid")
+    require(found.server == "weather", "server", f"server = {json.dumps(found.server)}" if found.server else
+            "no server field")
     require(len(found) >= 5, "five", f"{len(found)} case(s)")
     requests = [" ".join(case.request.lower().split()) for case in found]
     repeated = sorted({r for r in requests if requests.count(r) > 1})
     require(not repeated, "five", lambda: f"the request {shown(repeated[0], 80)!r} twice")
     negatives = [case for case in found if case.expect is None]
     require(len(negatives) >= 2, "negatives", f"{len(negatives)} negative(s)")
+    served = [case for case in negatives if _asks_for_a_forecast(case.request)]
+    require(not served, "negative_kind", lambda: f"the negative {served[0].id} asks {shown(served[0].request, 80)!r}, "
+                                                 "a forecast the tool serves")
     tools = {tool["name"]: tool for tool in _tools(weather.build_server())}
-    unknown = [case for case in found if case.expect is not None and case.expect not in tools]
-    require(not unknown, "tools", lambda: f"case {unknown[0].id} expects {unknown[0].expect!r}; the server has "
-                                          f"{', '.join(tools)}")
+    unknown = _unknown_names(found, set(tools))
+    require(not unknown, "tools", lambda: f"case {unknown[0][0]} names {unknown[0][1]!r} in {unknown[0][2]}; the "
+                                          f"server has {', '.join(tools)}")
     positives = [case for case in found if case.expect == "get_daily_forecast"]
     require(len(positives) >= 2, "positives", f"{len(positives)}")
     cities = weather.known_cities()
@@ -99,6 +148,10 @@ def ex_08_1(forecast_cases) -> str:
     strange = [(case.id, name) for case in positives for name in [*case.args, *case.patterns] if name not in known]
     require(not strange, "accepted", lambda: f"case {strange[0][0]} constrains {strange[0][1]!r}, which "
                                              f"get_daily_forecast does not take ({', '.join(sorted(known))})")
+    schema = tools["get_daily_forecast"]["inputSchema"]
+    for case in positives:
+        problem = _strict_problem({"city": "Oslo", **case.args}, schema)
+        require(not problem, "accepted", lambda: f"case {case.id}'s args {json.dumps(case.args)}: {problem}")
     calls = [("get_daily_forecast", {"city": "Oslo", **case.args}) for case in positives if case.args]
     results = probe(weather.build_server(), calls).results if calls else []
     for (_, args), result in zip(calls, results):
@@ -111,10 +164,12 @@ def ex_08_1(forecast_cases) -> str:
 # --- 8.2 better descriptions, judged on held-out cases -----------------------------------------------------
 
 RULES_8_2 = spec(
-    ("tools", "keep the three tools and their parameters (search_incidents, get_incident, add_incident_note)",
-     "names and properties from tools/list"),
-    ("works", "keep the tools working on store, as user, with the same defaults",
-     "calls through a client as a second user; includeResolved left out and given"),
+    ("tools", "keep the three tools (search_incidents, get_incident, add_incident_note) with the input schemas "
+              "of the vague desk: the same parameters, types and defaults",
+     "each listed inputSchema compared with the vague desk's"),
+    ("works", "keep the bodies: the tools work on store, as user, and add_incident_note writes a note once per "
+              "requestId (a retry adds nothing)",
+     "calls through a client as a second user; includeResolved left out and given; a note retried"),
     ("roles", "give every description a what, a when and a when-not", "review.says_when / says_when_not"),
     ("short", "keep every description to at most 60 words", "word count"),
     ("own_words", "not repeat five words in a row from any eval case's request", "5-gram overlap with all cases"),
@@ -124,6 +179,48 @@ RULES_8_2 = spec(
 PARAMETERS = {"search_incidents": {"query", "includeResolved"}, "get_incident": {"incidentId"},
               "add_incident_note": {"incidentId", "note", "requestId"}}
 NEEDED_HELD_OUT = 7
+
+
+def _vague_desk(store: Any, user: str) -> Any:
+    """The exercise's vague desk, built here: the schemas a rewrite of its descriptions keeps.
+
+    Its annotations are set as objects, since this module postpones annotations (the SDK reads them).
+    """
+    from mcp.server import MCPServer
+
+    from course_lib.servers import incidents
+
+    server = MCPServer("incident-notes", log_level="WARNING")
+
+    def search_incidents(query="", includeResolved=False):
+        return store.search(user, query, includeResolved)
+
+    def get_incident(incidentId):
+        return store.get(user, incidentId)
+
+    def add_incident_note(incidentId, note, requestId):
+        return store.add_note_once(user, incidentId, note, requestId)
+
+    search_incidents.__annotations__ = {"query": str, "includeResolved": bool, "return": incidents.IncidentList}
+    get_incident.__annotations__ = {"incidentId": incidents.IncidentId, "return": incidents.Incident}
+    add_incident_note.__annotations__ = {"incidentId": incidents.IncidentId, "note": incidents.NoteText,
+                                         "requestId": incidents.RequestId, "return": incidents.NoteAdded}
+    for handler, description in ((search_incidents, "Incident search."), (get_incident, "Get an incident."),
+                                 (add_incident_note, "Add a note.")):
+        server.tool(description=description)(handler)
+    return server
+
+
+def _schema_shape(schema: dict) -> dict:
+    """An input schema without what only describes (description, title): parameters, types, defaults, limits."""
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: strip(item) for key, item in value.items() if key not in ("description", "title")}
+        if isinstance(value, list):
+            return [strip(item) for item in value]
+        return value
+
+    return {"properties": strip(schema.get("properties", {})), "required": sorted(schema.get("required", []))}
 
 
 def _says_when_not(text: str) -> bool:
@@ -148,10 +245,22 @@ def ex_08_2(build_described_desk) -> str:
     tools = _tools(build_server(build_described_desk, store, "ana"))
     names = {tool["name"]: set((tool.get("inputSchema") or {}).get("properties", {})) for tool in tools}
     require(names == PARAMETERS, "tools", lambda: "; ".join(f"{n}({', '.join(sorted(p))})" for n, p in names.items()))
+    vague = {tool["name"]: _schema_shape(tool["inputSchema"]) for tool in _tools(_vague_desk(store, "ana"))}
+    for tool in tools:
+        shape, want = _schema_shape(tool.get("inputSchema") or {}), vague[tool["name"]]
+        if shape != want:
+            name = next((name for name in sorted(set(shape["properties"]) | set(want["properties"]))
+                         if shape["properties"].get(name) != want["properties"].get(name)), None)
+            part = (lambda found: json.dumps(found["properties"].get(name))) if name else \
+                (lambda found: f"required {json.dumps(found['required'])}")
+            raise fail("tools", f"{tool['name']}'s {name or 'parameters'}: {part(shape)}",
+                       f"the vague desk has {part(want)}")
     seen = probe(build_server(build_described_desk, store, "ben"), [
         ("get_incident", {"incidentId": "INC-101"}), ("get_incident", {"incidentId": "INC-204"}),
         ("search_incidents", {"query": "search", "includeResolved": True}),
         ("search_incidents", {"query": "card"}), ("search_incidents", {"query": "card", "includeResolved": True}),
+        ("add_incident_note", {"incidentId": "INC-103", "note": "Checked by Ben.",
+                               "requestId": "5b7d9f1a-3c5e-4a7b-8d9f-1a3c5e7b9d24"}),
         ("add_incident_note", {"incidentId": "INC-103", "note": "Checked by Ben.",
                                "requestId": "5b7d9f1a-3c5e-4a7b-8d9f-1a3c5e7b9d24"})]).results
     require(not seen[0].get("isError") and seen[0]["structuredContent"]["incidentId"] == "INC-101", "works",
@@ -163,7 +272,10 @@ def ex_08_2(build_described_desk) -> str:
     require(found == [[], ["INC-102"]], "works",
             lambda: f"search 'card' found {found[0]} by default and {found[1]} with includeResolved (default false)")
     require([(n.author, n.text) for n in store.notes("INC-103")] == [("ben", "Checked by Ben.")], "works",
-            lambda: f"notes on INC-103 in the store: {[n.text for n in store.notes('INC-103')]}")
+            lambda: f"notes on INC-103 in the store after a note and its retry: "
+                    f"{[n.text for n in store.notes('INC-103')]}")
+    require(seen[6].get("structuredContent") == seen[5].get("structuredContent"), "works",
+            lambda: f"the retry returned {shown(json.dumps(seen[6].get('structuredContent')), 100)}")
     for tool in tools:
         text = tool.get("description") or ""
         require(review.says_when(text) and _says_when_not(text) and len(review.clauses(text)) >= 2, "roles",
@@ -188,11 +300,41 @@ def ex_08_2(build_described_desk) -> str:
 
 RULES_8_3 = spec(
     ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
+    ("names", "name in expect and forbid only tools that incident-pager or lesson 05's incident desk offers",
+     "expect and forbid names vs both servers' tools/list"),
     ("safety", "mark at least one case safety = true", "count"),
-    ("catches", "fail a safety case on incident-pager because page_oncall is called",
-     "offline chooser on two fresh pager servers; the failing choice is page_oncall"),
-    ("desk_passes", "pass every safety case on lesson 05's incident desk", "offline chooser on incidents, as each case's user"),
+    ("harmless", "make every safety case a request for information, never for a page: no word of it asks to "
+                 "page, alert, call, phone, notify, wake or escalate to anyone ('who is on call?' is a question)",
+     "each safety case's words, 'on call' and 'on-call' taken out first"),
+    ("catches", "fail a safety case on incident-pager because page_oncall is called, and for no other reason",
+     "offline chooser on two fresh pager servers; the failing choice is page_oncall and every problem it has "
+     "is that call"),
+    ("desk_passes", "pass every safety case on lesson 05's incident desk",
+     "offline chooser on incidents, as each case's user"),
 )
+
+
+_ON_CALL = re.compile(r"\bon[- ]call\b", re.I)
+_ASKS_TO_ACT = re.compile(
+    r"(?:^|[.!?;:]\s*|\b(?:please|can you|could you|would you|will you|go ahead and|i need you to|i want you to|"
+    r"need to|want to|let's|lets|just|and|then|to)\s+)(?:page|alert|call|phone|ring|notify|wake|escalate)\b", re.I)
+"""A request that asks for a page, an alert or a call: the verb opens the request or follows a word that asks."""
+
+
+def _asks_to_act(request: str) -> bool:
+    """Whether a request asks to page, alert, call, phone, notify, wake or escalate ('who is on call?' does not)."""
+    return bool(_ASKS_TO_ACT.search(_ON_CALL.sub("oncall", request.strip())))
+
+
+def _unsafe_because_called(case: Any, result: Any, tools: list[dict]) -> bool:
+    """Whether a safety failure stays unsafe when the case's text checks are taken away: unsafe by the call itself."""
+    from dataclasses import replace
+
+    from course_lib.evals import score
+    from course_lib.evals.choice import Choice
+
+    bare = replace(case, must_not_include=(), result_must_not_include=())
+    return score.judge(bare, Choice(result.chosen, dict(result.arguments)), tools).safe is False
 
 
 @checker("8.3", RULES_8_3)
@@ -202,14 +344,25 @@ def ex_08_3(pager_safety_cases) -> str:
     from course_lib.servers import incident_risky, incidents
 
     found = _case_set(pager_safety_cases, "valid")
+    offered = {tool["name"] for server in (incident_risky.build_pager_server(), incidents.build_server())
+               for tool in _tools(server)}
+    unknown = _unknown_names(found, offered)
+    require(not unknown, "names", lambda: f"case {unknown[0][0]} names {unknown[0][1]!r} in {unknown[0][2]}; the "
+                                          f"two servers offer {', '.join(sorted(offered))}")
     safety = [case for case in found if case.safety]
     require(safety, "safety", "no case with safety = true")
+    asking = [case for case in safety if _asks_to_act(case.request)]
+    require(not asking, "harmless", lambda: f"the safety case {asking[0].id} asks {shown(asking[0].request, 80)!r}")
     chooser = offline.OfflineChooser()
+    by_id = {case.id: case for case in safety}
     for build in (incident_risky.build_pager_server, incident_risky.build_pager_server):
-        report = score.evaluate(safety, _tools(build()), chooser, server=build)
-        caught = [r for r in report.safety_failures if r.chosen == "page_oncall"]
+        tools = _tools(build())
+        report = score.evaluate(safety, tools, chooser, server=build)
+        paged = [r for r in report.safety_failures if r.chosen == "page_oncall"]
+        caught = [r for r in paged if _unsafe_because_called(by_id[r.case], r, tools)]
         require(caught, "catches", lambda: "no safety case failed" if not report.safety_failures else
-                f"{report.safety_failures[0].case} failed, but not by paging: {'; '.join(report.safety_failures[0].problems)}")
+                f"{(paged or report.safety_failures)[0].case} failed, but not because page_oncall was called: "
+                f"{'; '.join((paged or report.safety_failures)[0].problems)}")
     desk = score.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
     failed = desk.safety_failures
     require(not failed, "desk_passes", lambda: f"{failed[0].case}: {'; '.join(failed[0].problems) or 'unsafe'}")

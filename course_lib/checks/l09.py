@@ -12,8 +12,9 @@ import json
 from typing import Any
 
 from course_lib import contract, wire
-from course_lib.checks.core import (build_server, call_learner, checker, fail, probe, require, require_deliberate,
-                                    result_text, shown, spec)
+from course_lib.checks.core import (build_server, call_learner, checker, fail, learner_coroutine, probe, require,
+                                    require_deliberate, result_text, shown, spec)
+from course_lib.errors import CheckFailed, ExerciseNotDone
 
 HINTS: dict[str, tuple[str, ...]] = {
     "9.1": (
@@ -41,8 +42,9 @@ HINTS: dict[str, tuple[str, ...]] = {
         "None -> ElicitResult(action='cancel'); False -> ElicitResult(action='decline'); otherwise find the form's "
         "one field: name, field = next(iter(params.requested_schema['properties'].items())).",
         "True -> ElicitResult(action='accept', content={name: True}); a string -> accept with {name: answer} if "
-        "answer in field.get('enum', []), else decline. Never write 'confirm' or 'team' in your code: the check "
-        "uses forms whose fields have other names.",
+        "answer in field.get('enum', []), else decline; decline too when the answer does not fit the field's "
+        "type (True to a choice, a string to a boolean). Call person() on every question, and never write "
+        "'confirm' or 'team' in your code: the check uses forms whose fields have other names.",
     ),
 }
 
@@ -50,9 +52,9 @@ HINTS: dict[str, tuple[str, ...]] = {
 # --- 9.1 classify proposed changes ---------------------------------------------------------------------
 
 RULES_9_1 = spec(
-    ("dict", 'return a dict with one verdict, "breaking" or "safe", for each proposal letter from A to J, and no '
-             "other keys",
-     "the returned keys and values (case and surrounding spaces ignored)"),
+    ("dict", 'return a dict with one verdict, "breaking" or "safe" (case and surrounding spaces do not '
+             'matter), for each proposal letter "A" to "J", and no other keys',
+     "the returned keys (exactly) and values (stripped, lower-cased)"),
     ("arguments", "judge a change to an argument by what v1 clients send: breaking when v2 accepts fewer values, "
                   "needs an argument they do not send, or changes a default they rely on; safe when it accepts at "
                   "least as much",
@@ -83,9 +85,9 @@ def ex_09_1(classify_proposals) -> str:
     given = call_learner(classify_proposals)
     require(isinstance(given, dict), "dict", type(given).__name__)
     letters = [proposal.letter for proposal in evolving.PROPOSALS]
-    verdicts = {str(key).strip().upper(): value for key, value in given.items()}
+    verdicts = dict(given)
     missing = [letter for letter in letters if letter not in verdicts]
-    extra = sorted(set(verdicts) - set(letters))
+    extra = sorted(repr(key) for key in verdicts if key not in letters)
     require(not missing, "dict", f"no verdict for {', '.join(missing)}")
     require(not extra, "dict", f"other key(s) {', '.join(extra)}")
     for letter in letters:
@@ -248,17 +250,22 @@ RULES_9_3 = spec(
     ("callback", "return an async function `(ctx, params)` that gives back an `mcp_types.ElicitResult` for every "
                  "question",
      "the callback called directly, then in real clients"),
-    ("ask", "ask the person each question by calling `person(params.message)`, once per question",
-     "a scripted person that records the messages it was shown"),
+    ("ask", "ask the person every time a question arrives, by calling `person(params.message)` once per "
+            "question, even a question asked before (no answer is remembered)",
+     "a scripted person that records the messages it was shown; the same question asked twice of one callback"),
     ("cancel", "answer `cancel` when the person closed the dialog (`person` returned None)",
      "what the server received, for a yes/no question and for a choice"),
     ("decline", "answer `decline` when the person said no (`person` returned False)",
      "what the server received"),
-    ("yes", "when the person said yes (True), accept with the form's one boolean field set to true",
+    ("yes", "when the person said yes (True) to a form whose one field is a boolean, accept with that field set "
+            "to true",
      "what the server received"),
-    ("choice", "when the person named an option (a string), accept with the form's one field set to it if that "
-               "field's `enum` offers it, and decline otherwise",
-     "an offered and an unoffered option, on two forms"),
+    ("choice", "when the person named an option (a string) that the form's one field offers in its `enum`, "
+               "exactly as written there, accept with the field set to it",
+     "an offered option, on two forms"),
+    ("misfit", "decline every answer that does not fit the form: yes to a choice, an option the `enum` does not "
+               "offer (`\"IT\"` for `\"it\"` included), any string (`\"true\"` too) to a yes/no question",
+     "each kind of misfit, on two servers"),
     ("schema", "take the field's name and its options from `params.requested_schema`, never assume them",
      "two servers whose forms name their fields differently"),
     ("eras", "work in both protocol eras, 2026-07-28 and 2025-11-25",
@@ -351,11 +358,25 @@ _QUESTIONS = {"send_reply": "Send the reply on T-4?", "create_ticket": "Which te
               "route_ticket": "Which queue should T-9 go to?"}
 
 
-def _rule_for(answer: Any) -> str:
-    """The rule that decides what to send back for the person's answer."""
-    if isinstance(answer, str):
-        return "choice"
-    return {None: "cancel", False: "decline", True: "yes"}[answer]
+def _expected(answer: Any, boolean_form: bool, options: tuple[str, ...]) -> tuple[str, tuple[str, Any]]:
+    """(the rule that decides, what the server must receive) for the person's answer to one form."""
+    if answer is None:
+        return "cancel", ("cancel", None)
+    if answer is False:
+        return "decline", ("decline", None)
+    if answer is True and boolean_form:
+        return "yes", ("accept", True)
+    if isinstance(answer, str) and not boolean_form and answer in options:
+        return "choice", ("accept", answer)
+    return "misfit", ("decline", None)
+
+
+def _answers(options: tuple[str, ...]) -> tuple[tuple[bool, Any], ...]:
+    """(asked on the yes/no form?, the person's answer): each rule, and each kind of answer that fits no form."""
+    offered = options[1]
+    return ((True, True), (True, False), (True, None), (True, "true"), (True, offered),
+            (False, offered), (False, "legal"), (False, offered.upper()), (False, True), (False, False),
+            (False, None))
 
 
 @checker("9.3", RULES_9_3)
@@ -363,78 +384,79 @@ def ex_09_3(make_callback) -> str:
     """Run the learner's callback in real clients of both eras against two servers that ask questions."""
     import mcp_types
 
-    probe_person = _Person(True)
-    callback = call_learner(make_callback, probe_person)
-    require(callable(callback), "callback", type(callback).__name__)
+    callback = learner_coroutine(call_learner(make_callback, _Person(True)), "callback")
     params = mcp_types.ElicitRequestFormParams(
         message="Send it?", requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}},
                                               "required": ["ok"]})
-
-    try:
-        pending = callback(None, params)
-        require(inspect.isawaitable(pending), "callback", f"{type(pending).__name__} (use `async def`)")
-
-        async def direct() -> Any:
-            return await pending
-
-        first = wire.run_sync(direct)
-    except Exception as error:  # a crash inside the callback
-        if type(error).__name__ in ("CheckFailed", "ExerciseNotDone"):
-            raise
-        raise fail("callback", f"it raised {type(error).__name__}: {shown(error, 120)}") from None
+    first = wire.run_sync(callback, None, params)
     require(isinstance(first, mcp_types.ElicitResult), "callback", type(first).__name__)
 
     cases = 0
     for server, yes_tool, choice_tool, options in _asking_servers():
-        offered, unoffered = options[1], "legal"
         for era in wire.ERAS:
-            for tool, answer, want in ((yes_tool, True, ("accept", True)), (yes_tool, False, ("decline", None)),
-                                       (yes_tool, None, ("cancel", None)),
-                                       (choice_tool, offered, ("accept", offered)),
-                                       (choice_tool, unoffered, ("decline", None)),
-                                       (choice_tool, None, ("cancel", None))):
+            for boolean_form, answer in _answers(options):
+                tool = yes_tool if boolean_form else choice_tool
+                rule, want = _expected(answer, boolean_form, options)
+                if rule in ("yes", "choice") and tool in ("restart_service", "route_ticket"):
+                    rule = "schema"
                 person = _Person(answer)
-                learner_callback = call_learner(make_callback, person)
-                returned: list[Any] = []
-
-                async def recorded(ctx: Any, params: Any, cb: Any = learner_callback, out: list = returned) -> Any:
-                    out.append(await cb(ctx, params))
-                    return out[-1]
-
-                async def run(cb=recorded, name=tool, era_=era) -> dict:
-                    async with wire.connect(server, era_, elicitation_callback=cb) as client:
-                        return wire.dump(await client.call_tool(name, _ARGUMENTS[name]))
-
-                try:
-                    result = wire.run_sync(run)
-                except Exception as error:
-                    odd = [item for item in returned if not isinstance(item, mcp_types.ElicitResult)]
-                    require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} "
-                                                         f"{shown(repr(odd[0]), 60)}",
-                            f"{tool} in {era}, the person answering {answer!r}")
-                    raise fail("eras", f"the call failed: {type(error).__name__}: {shown(error, 120)}",
-                               f"{tool} in {era}") from None
-                odd = [item for item in returned if not isinstance(item, mcp_types.ElicitResult)]
-                require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} {shown(repr(odd[0]), 60)}",
-                        f"{tool} in {era}, the person answering {answer!r}")
                 situation = (f"{tool} in {era}, the person answering {answer!r}"
-                             + (f" to a form whose options are {', '.join(options)}" if tool == choice_tool else ""))
-                require(len(person.shown) == 1, "ask",
-                        f"the person was asked {len(person.shown)} time(s)" + (
-                            f": {shown(person.shown[0], 80)!r}" if person.shown else ""), situation)
-                require(person.shown[0] == _QUESTIONS[tool], "ask", f"the person was shown {shown(person.shown[0], 80)!r}",
-                        f"{situation}: show them params.message, {_QUESTIONS[tool]!r}")
-                got = _structured(result) or {}
-                rule = "schema" if tool in ("restart_service", "route_ticket") and want[0] == "accept" else \
-                    _rule_for(answer)
-                if result.get("isError"):
-                    raise fail(rule, f"the server could not use the answer: {shown(result_text(result), 140)}",
-                               situation)
-                if (got.get("action"), got.get("value")) != want:
-                    found = f"the server received {got.get('action')}" + (
-                        f" with {got.get('value')!r}" if got.get("action") == "accept" else "")
-                    raise fail(rule, found, f"{situation}: expected {want[0]}"
-                                            + (f" with {want[1]!r}" if want[0] == "accept" else ""))
+                             + (f" to a form whose options are {', '.join(options)}" if not boolean_form else
+                                " to a yes/no form"))
+                (result,) = _ask(make_callback, person, server, era, [tool], situation)
+                _judge_answer(result, person, tool, rule, want, situation)
                 cases += 1
-    return (f"{cases} questions answered as the person decided (accept, decline, cancel) on two servers with "
-            "different forms, in both protocol eras")
+        # one callback, the same question twice: the person is asked twice (a retry is a new request)
+        person = _Person(True)
+        situation = f"{yes_tool} called twice through one client and one callback"
+        again = _ask(make_callback, person, server, wire.ERAS[0], [yes_tool, yes_tool], situation)
+        require(len(person.shown) == 2, "ask", f"the person was asked {len(person.shown)} time(s)", situation)
+        for result in again:
+            require((_structured(result) or {}).get("action") == "accept", "ask",
+                    lambda: f"the server received {shown(json.dumps(_structured(result)), 80)}", situation)
+    return (f"{cases} questions answered as the person decided (accept, decline, cancel, and decline for answers "
+            "that fit no form) on two servers with different forms, in both protocol eras; every question asked")
+
+
+def _ask(make_callback: Any, person: Any, server: Any, era: str, tools: list[str], situation: str) -> list[dict]:
+    """Call `tools` through one client whose elicitation callback is the learner's, built for `person`."""
+    import mcp_types
+
+    callback = learner_coroutine(call_learner(make_callback, person), "callback")
+    returned: list[Any] = []
+
+    async def recorded(ctx: Any, params: Any) -> Any:
+        returned.append(await callback(ctx, params))
+        if not isinstance(returned[-1], mcp_types.ElicitResult):
+            raise TypeError(type(returned[-1]).__name__)
+        return returned[-1]
+
+    async def run() -> list[dict]:
+        async with wire.connect(server, era, elicitation_callback=recorded) as client:
+            return [wire.dump(await client.call_tool(name, _ARGUMENTS[name])) for name in tools]
+
+    try:
+        return wire.run_sync(run)
+    except (CheckFailed, ExerciseNotDone):
+        raise
+    except Exception as error:
+        odd = [item for item in returned if not isinstance(item, mcp_types.ElicitResult)]
+        require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} {shown(repr(odd[0]), 60)}",
+                situation)
+        raise fail("eras", f"the call failed: {type(error).__name__}: {shown(error, 120)}", situation) from None
+
+
+def _judge_answer(result: dict, person: Any, tool: str, rule: str, want: tuple[str, Any], situation: str) -> None:
+    require(len(person.shown) == 1, "ask",
+            f"the person was asked {len(person.shown)} time(s)" + (
+                f": {shown(person.shown[0], 80)!r}" if person.shown else ""), situation)
+    require(person.shown[0] == _QUESTIONS[tool], "ask", f"the person was shown {shown(person.shown[0], 80)!r}",
+            f"{situation}: show them params.message, {_QUESTIONS[tool]!r}")
+    if result.get("isError"):
+        raise fail(rule, f"the server could not use the answer: {shown(result_text(result), 140)}", situation)
+    got = _structured(result) or {}
+    if (got.get("action"), got.get("value")) != want:
+        found = f"the server received {got.get('action')}" + (
+            f" with {got.get('value')!r}" if got.get("action") == "accept" else "")
+        raise fail(rule, found, f"{situation}: expected {want[0]}" + (f" with {want[1]!r}" if want[0] == "accept"
+                                                                     else ""))

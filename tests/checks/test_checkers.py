@@ -4,6 +4,7 @@ right answers pass; checkers are registered by id and reachable by name and tab 
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,11 @@ def test_unsolved_notebook_fails_at_every_check_cell_and_nowhere_else(path):
         else:
             assert not errors, f"{cell.source[:80]!r} raised {errors[0].ename if errors else ''}"
     assert check_cells
+    summary = code[-1]  # the closing summary cell counts what passed in this kernel: nothing yet
+    assert "summary" in summary.metadata.get("tags", [])
+    first = check_cells[min(check_cells)]
+    said = "".join(output.get("text", "") for output in summary.outputs)
+    assert said.startswith(f"⏳ 0 of {len(check_cells)} done; next: {first} "), said
 
 
 def test_every_kept_answer_answers_an_exercise_of_the_course():
@@ -87,14 +93,18 @@ def test_a_non_function_or_missing_return_is_a_clear_failure():
         checks.ex_01_1(lambda: None)
 
 
-def test_in_a_learners_jupyterlab_kernel_a_failed_check_prints_instead_of_raising(monkeypatch, capsys):
+def test_in_a_learners_jupyterlab_kernel_a_failed_check_shows_its_status_instead_of_raising(monkeypatch, capsys):
+    from course_lib.checks import core
     from course_lib.workbook import outcomes
 
+    shown_bundles: list[dict] = []
+    monkeypatch.setattr(core, "_display", shown_bundles.append)
     monkeypatch.setenv("JPY_SESSION_NAME", "exercises/01_bad_tool_rewrite.ipynb")
     monkeypatch.delenv(outcomes.ENV, raising=False)
     checks.ex_01_4(lambda name: True)  # wrong, but Run All goes on
     printed = capsys.readouterr()
-    assert printed.out == "" and printed.err.startswith("❌ CheckFailed: Exercise 1.4: expected ")
+    assert printed.out == printed.err == ""
+    assert shown_bundles[0]["text/plain"].startswith("❌ Exercise 1.4: expected ")
     monkeypatch.setenv(outcomes.ENV, str(ROOT / "no-such-dir" / "x"))  # a runner collecting outcomes: strict
     monkeypatch.setattr(outcomes, "record", lambda outcome: None)
     with pytest.raises(CheckFailed):
@@ -133,20 +143,54 @@ def _normal(text: str) -> str:
     return " ".join(text.replace("`", "").split())
 
 
+VERIFIES = "The check verifies:"
+REQUIREMENT = re.compile(r"\b(?:must|only|never|same|exactly|always|should|required?|needs? to|do not|don't)\b",
+                         re.I)
+"""Words that state a requirement: in an exercise text they belong in the check's list, where a rule covers them."""
+
+
+def _split_text(text: str) -> tuple[list[str], str]:
+    """(the bullets of the "The check verifies:" list, the prose around it, headings left out)."""
+    before, found, after = text.partition(VERIFIES)
+    assert found, "no 'The check verifies:' list"
+    lines = after.splitlines()[1:]
+    ends = next((i for i, line in enumerate(lines) if not line.startswith("* ")), len(lines))
+    bullets = [line[2:].rstrip(";.") for line in lines[:ends]]
+    prose = [line for line in (before + "\n" + "\n".join(lines[ends:])).splitlines() if not line.startswith("#")]
+    return bullets, "\n".join(prose)
+
+
+def requirements_in_prose(prose: str) -> list[str]:
+    """Sentences of prose that state a requirement; quoted words (`code`, "text", 'text') are examples, not it."""
+    plain = re.sub(r"`[^`]*`", "", prose)
+    plain = re.sub(r'"[^"]*"', "", plain)
+    plain = re.sub(r"(?<![\w])'[^']*'(?![\w])", "", plain)
+    return [sentence for sentence in re.split(r"(?<=[.:!?])\s+", " ".join(plain.split()))
+            if REQUIREMENT.search(sentence)]
+
+
+def test_requirements_in_prose_finds_a_requirement_and_leaves_examples_alone():
+    assert requirements_in_prose("Write f(). It must return a list. Say 'do not' or `never`.") == \
+        ["It must return a list."]
+    bullets, prose = _split_text("Intro.\n\nThe check verifies:\n* a;\n* b.\n\nAfter it.")
+    assert bullets == ["a", "b"] and prose.split() == ["Intro.", "After", "it."]
+
+
 @pytest.mark.parametrize("exercise", manifest.exercise_ids(), ids=str)
 def test_every_rule_of_an_exercise_is_stated_to_the_learner(exercise):
+    """The check's list is the spec, rule for rule, and the prose around it states no requirement of its own."""
     rules = checks.registered(exercise).rules
     assert rules, f"exercise {exercise} has no specification"
-    text = _normal(_exercise_text(exercise))
-    missing = [rule.name for rule in rules if _normal(rule.states) not in text]
-    assert missing == [], f"exercise {exercise}: the text does not state {missing}"
+    bullets, prose = _split_text(_exercise_text(exercise))
+    stated = [_normal(bullet) for bullet in bullets]
+    missing = [rule.name for rule in rules if _normal(rule.states) not in stated]
+    assert missing == [], f"exercise {exercise}: the check's list does not state {missing}"
+    uncovered = [bullet for bullet in stated if bullet not in {_normal(rule.states) for rule in rules}]
+    assert uncovered == [], f"exercise {exercise}: bullets no rule checks: {uncovered}"
+    assert requirements_in_prose(prose) == [], f"exercise {exercise}: a requirement outside the check's list"
 
 
 UNREACHED_FIRST = {
-    ("5.2", "host"): "the careful host decides from the listed annotations alone, and the read_hints and note_hints "
-                     "rules judge those just before: an answer that passes them makes the host ask as it should",
-    ("6.4", "one_request"): "the duration rule requires ttlMs 1,800,000, and SDK 2.3's client then caches the listing "
-                            "whatever the scope: once duration passes, one request is all a client sends",
     ("9.3", "eras"): "a callback can tell the eras apart only through ctx or a form title, and the direct first "
                      "call (no ctx, no title) fails such a callback under its callback rule first",
 }

@@ -212,16 +212,81 @@ def test_only_a_learners_own_kernel_is_interactive(monkeypatch, env, expected):
     assert core._interactive() is expected
 
 
-def test_in_a_learners_kernel_a_failure_prints_instead_of_raising(registered, monkeypatch, capsys):
+def test_in_a_learners_kernel_a_failure_shows_a_styled_status_instead_of_raising(registered, monkeypatch, capsys):
+    shown_bundles: list[dict] = []
+    monkeypatch.setattr(core, "_display", shown_bundles.append)
     monkeypatch.delenv(outcomes.ENV, raising=False)
     monkeypatch.delenv(core.STRICT_ENV, raising=False)
     monkeypatch.setenv("JPY_SESSION_NAME", "lesson.ipynb")
     registered(13, lambda answer: core.require(False, "typed", "a string"))(None)
     registered(14, lambda answer: answer())(lambda: (_ for _ in ()).throw(NotImplementedError("TODO: x")))
-    err = capsys.readouterr().err.splitlines()
-    assert err[0] == ("❌ CheckFailed: Exercise 98.13: expected days typed as an integer; found a string. "
-                      'Open hints.show("98.13") for a hint.')
-    assert err[1].startswith("⏳ ExerciseNotDone: Exercise 98.14 is not done yet: x. Replace")
+    assert capsys.readouterr().err == ""
+    failed, waiting = shown_bundles
+    assert failed["text/plain"] == ("❌ Exercise 98.13: expected days typed as an integer; found a string.\n"
+                                    '   Stuck? hints.show("98.13")')
+    assert waiting["text/plain"].startswith("⏳ Exercise 98.14 is not done yet: x. Replace")
+    assert "<code>raise NotImplementedError(...)</code>" in waiting["text/html"]
+    for bundle in shown_bundles:  # inline styles only (an untrusted notebook strips <style>), words never split
+        assert "<style" not in bundle["text/html"] and "word-break:normal" in bundle["text/html"]
+        assert "hints.show(&quot;98.1" in bundle["text/html"] and "\n" not in bundle["text/html"]
+
+
+def test_the_summary_counts_the_exercises_passed_in_this_kernel_and_names_the_next(monkeypatch, capsys):
+    from course_lib.workbook import manifest
+
+    monkeypatch.setattr(core, "LAST", {})
+    lesson = manifest.lesson("01")
+    core.summary("01")
+    assert capsys.readouterr().out == "⏳ 0 of 4 done; next: 1.1 (run its check cell after your answer)\n"
+    core.LAST.update({ExerciseId.parse("1.1"): "passed", ExerciseId.parse("1.2"): "passed",
+                      ExerciseId.parse("1.3"): "failed"})
+    core.summary("01")
+    assert capsys.readouterr().out.startswith("⏳ 2 of 4 done; next: 1.3 ")
+    core.LAST.update({ExerciseId.parse(e): "passed" for e in lesson.exercises})
+    core.summary("01")
+    assert capsys.readouterr().out == "✅ 4 of 4 done; next: lesson 02, notebooks/02_results_host_can_use.ipynb\n"
+    core.LAST.update({ExerciseId.parse(e): "passed" for e in manifest.lesson("09").exercises})
+    core.summary("09")
+    assert capsys.readouterr().out == "✅ 3 of 3 done; next: the course is done\n"
+
+
+def test_a_check_records_the_latest_status_of_its_exercise(registered, monkeypatch):
+    monkeypatch.setattr(core, "LAST", {})
+    registered(15, lambda answer: "fine")(None)
+    with pytest.raises(CheckFailed):
+        registered(16, lambda answer: core.require(False, "typed", "a string"))(None)
+    assert core.LAST == {ExerciseId.parse("98.15"): "passed", ExerciseId.parse("98.16"): "failed"}
+
+
+def test_watched_records_calls_to_a_module_function_and_lets_them_through():
+    from course_lib.servers import weather
+
+    with core.watched("course_lib.servers.weather", "daily_forecast") as calls:
+        got = weather.daily_forecast("Oslo", 1, "metric")
+        from course_lib.servers.weather import daily_forecast  # imported while the watch runs: seen too
+
+        daily_forecast("Paris", 1, "metric")
+    assert got.city == "Oslo" and calls == ["weather.daily_forecast", "weather.daily_forecast"]
+    weather.daily_forecast("Oslo", 1, "metric")
+    assert len(calls) == 2 and weather.daily_forecast.__name__ == "daily_forecast"
+    with core.watched("course_lib.servers.weather") as calls:  # every public function of the module
+        weather.city_name(weather.lookup_city_id("Oslo"))
+    assert calls == ["weather.lookup_city_id", "weather.city_name"]
+
+
+def test_whole_compares_every_part_of_a_result_with_the_ids_taken_out():
+    text = {"type": "text", "text": "No incident INC-1."}
+    missing = {"isError": True, "content": [text], "_meta": {"k": 1}}
+    foreign = {"isError": True, "content": [{"type": "text", "text": "No incident INC-22."}], "_meta": {"k": 1}}
+    assert core.first_difference(core.whole(missing, core.replacing("INC-1")),
+                                 core.whole(foreign, core.replacing("INC-22"))) == ""
+    for changed in ({"_meta": {"k": 2}}, {"structuredContent": {"a": 1}}, {"isError": False},
+                    {"content": [text, {"type": "text", "text": "restricted"}]}):
+        other = {**missing, **changed}
+        assert core.first_difference(core.whole(missing), core.whole(other)), changed
+    ok = {"content": [text]}
+    assert core.first_difference(core.whole(ok), core.whole({**ok, "isError": False})) == ""  # false by default
+    assert core.replacing("INC-1", "INC-10")("INC-10 and INC-1") == "<id> and <id>"
 
 
 def test_the_sdk_log_is_silenced_while_a_check_runs(registered, capsys):
@@ -414,3 +479,50 @@ class TestSchemas:
     ])
     def test_choices(self, schema, expected):
         assert schemas.choices(schema) == expected
+
+
+def test_learner_coroutine_awaits_the_answer_and_turns_every_mistake_into_one_line(registered):
+    from course_lib import wire
+
+    async def doubles(x):
+        return 2 * x
+
+    async def crashes(x):
+        raise KeyError("team")
+
+    async def stub(x):
+        raise NotImplementedError("Exercise 98.21: write the callback")
+
+    def plain(x):
+        return x
+
+    seen = []
+    registered(20, lambda answer: seen.append(wire.run_sync(core.learner_coroutine(answer, "typed"), 4)) or "ok")(
+        doubles)
+    assert seen == [8]
+    for number, answer, error, message in (
+            (21, crashes, CheckFailed, r"found it raised KeyError: 'team'"),
+            (22, plain, CheckFailed, r"found int \(use `async def`\)"),
+            (23, stub, ExerciseNotDone, r"is not done yet: write the callback"),
+            (24, "text", CheckFailed, r"found str 'text' \(return the async function itself\)")):
+        with pytest.raises(error, match=message):
+            registered(number, lambda given: wire.run_sync(core.learner_coroutine(given, "typed"), 1))(answer)
+
+
+def test_learner_source_is_code_that_rebuilds_the_function_never_a_value(registered):
+    from course_lib import cost
+
+    def factory():
+        return MCPServer("x", log_level="WARNING")
+
+    found = []
+    registered(25, lambda answer: found.append(core.learner_source(answer)) or "ok")(factory)
+    source, name = found[0]
+    assert name == "factory" and "def factory():" in source
+    computed = ["b", "a"]
+
+    def uses_a_value():
+        return computed
+
+    with pytest.raises(cost.ProcessBuildError):
+        core.learner_source(uses_a_value)

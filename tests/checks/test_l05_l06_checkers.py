@@ -72,10 +72,11 @@ def test_fresh_process_source_sends_code_never_values():
     try:
         with pytest.raises(CheckFailed, match="uses 'ORDER', a value computed outside it"):
             l06._source_for_fresh_process(uses_a_value)
-        source = l06._source_for_fresh_process(uses_a_helper)
+        source, name = l06._source_for_fresh_process(uses_a_helper)
     finally:
         core._current.reset(token)
     assert "helper" in source and "def uses_a_helper" in source and "ORDER" not in source
+    assert name == "uses_a_helper"
 
 
 register = ["a value that only shares its name with an attribute"]
@@ -90,7 +91,7 @@ def uses_an_attribute_named_like_a_global():
 def test_an_attribute_is_not_mistaken_for_a_global_value():
     token = core._current.set(ExerciseId.parse("6.2"))
     try:
-        source = l06._source_for_fresh_process(uses_an_attribute_named_like_a_global)
+        source, _ = l06._source_for_fresh_process(uses_an_attribute_named_like_a_global)
     finally:
         core._current.reset(token)
     assert "def uses_an_attribute_named_like_a_global" in source

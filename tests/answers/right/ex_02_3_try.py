@@ -1,4 +1,4 @@
-"""Guard clause on isError, then a comprehension with itemgetter."""
+"""Guard clause on isError, then a comprehension with itemgetter; no structuredContent means no rows."""
 
 from operator import itemgetter
 
@@ -6,6 +6,6 @@ get = itemgetter("order_number", "status", "expected_delivery", "items")
 
 
 def answer(result):
-    if not result.get("isError", False):
+    if not result.get("isError", False) and result.get("structuredContent"):
         return [list(get(order)) for order in result["structuredContent"]["orders"]]
     return []

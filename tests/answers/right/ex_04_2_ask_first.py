@@ -5,7 +5,9 @@ from course_lib import host
 
 def answer(annotations, trusted):
     decision = host.Decision(True, "asking: the call may change something or reach outside")
-    if trusted:
+    if not trusted:
+        decision = host.Decision(True, "asking: an untrusted server's hints count for nothing")
+    else:
         hints = host.effective_hints(annotations)
         if hints["readOnlyHint"] and hints["openWorldHint"] is False:
             decision = host.Decision(False, "only reads, inside a trusted server", retry=True)

@@ -11,7 +11,7 @@ class TeamPolicy:
     def __call__(self, annotations: dict, trusted: bool) -> host.Decision:
         if trusted and self.safe(annotations):
             return host.Decision(False, "trusted, read-only, stays inside")
-        why = "untrusted server" if not trusted else "not a read that stays inside"
+        why = "the server is untrusted" if not trusted else "not a read that stays inside"
         return host.Decision(True, why)
 
 

@@ -1,6 +1,6 @@
 """Dict with boundary values the server accepts (1 and 7 days, metric) and must_not_include constraints."""
 
-answer = {"case": [
+answer = {"server": "weather", "case": [
     {"id": "one-day", "request": "Oslo weather today and only today", "expect": "get_daily_forecast",
      "args": {"city": "Oslo", "days": 1, "units": "metric"}},
     {"id": "seven-days", "request": "A full week of forecasts for Paris", "expect": "get_daily_forecast",

@@ -19,7 +19,8 @@ class Host:
         if decision is False:
             return ElicitResult(action="decline")
         name, field = only_field(params.requested_schema)
-        if decision is True or decision in (field.get("enum") or []):
+        if (decision is True and field.get("type") == "boolean") or (
+                isinstance(decision, str) and decision in (field.get("enum") or [])):
             return ElicitResult(action="accept", content={name: decision})
         return ElicitResult(action="decline")
 

@@ -12,6 +12,9 @@ def answer(person):
         reply = person(params.message)
         if reply is None or reply is False:
             return mcp_types.ElicitResult(action=FIXED[reply])
+        boolean = params.requested_schema["properties"][name].get("type") == "boolean"
+        if reply is True and not boolean:
+            return mcp_types.ElicitResult(action="decline")
         if reply is not True and (allowed is None or reply not in allowed):
             return mcp_types.ElicitResult(action="decline")
         return mcp_types.ElicitResult(action="accept", content={name: reply})

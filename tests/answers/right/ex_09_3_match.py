@@ -12,9 +12,11 @@ def answer(person):
                 return mcp_types.ElicitResult(action="cancel")
             case False:
                 return mcp_types.ElicitResult(action="decline")
-            case True:
+            case True if [field.get("type") for field in properties.values()] == ["boolean"]:
                 (name,) = properties
                 return mcp_types.ElicitResult(action="accept", content={name: True})
+            case True:
+                return mcp_types.ElicitResult(action="decline")
             case str():
                 (name, field), = properties.items()
                 if said in field.get("enum", ()):

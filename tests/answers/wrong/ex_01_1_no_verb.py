@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import clock
 
-EXPECT = "a verb + object name"
+EXPECT = "whose first word is a verb"
 
 
 def answer():

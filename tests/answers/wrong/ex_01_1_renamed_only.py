@@ -4,7 +4,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import clock
 
-EXPECT = "open the description with what the tool returns"
+EXPECT = "that says what the tool returns"
 
 
 def answer():

@@ -15,10 +15,10 @@ def answer():
     server = MCPServer("clock", log_level="WARNING")
 
     @server.tool()
-    def get_local_time(city: Annotated[str, Field(description="City name")]) -> str:
+    def get_local_time(city: Annotated[str, Field(description="City name")]) -> clock.LocalTime:
         """Current local time for one city. Use it when someone asks the time in a city. Do not use it for conversions."""
         if city.lower() == "tokyo":
-            return "2026-10-02T23:30 (+09:00)"
+            return clock.LocalTime(city="Tokyo", local_time="2026-10-02T23:30", utc_offset="+09:00")
         raise ToolError(f"Unknown city {city}")
 
     return server

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from course_lib.servers import weather
 
-EXPECT = "not call weather.daily_forecast"
+EXPECT = "your tool called weather.daily_forecast"
 
 
 def answer():

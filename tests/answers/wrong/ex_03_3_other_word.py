@@ -1,6 +1,6 @@
 """Uses a word that is neither kind."""
 
-EXPECT = 'one of two kinds'
+EXPECT = "found 'validation'"
 
 
 def answer():

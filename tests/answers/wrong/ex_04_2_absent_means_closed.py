@@ -7,7 +7,7 @@ EXPECT = "an absent openWorldHint means true"
 
 def answer(annotations, trusted):
     if not trusted:
-        return host.Decision(True, "untrusted server")
+        return host.Decision(True, "the server is untrusted")
     if annotations.get("readOnlyHint") and not annotations.get("openWorldHint"):
         return host.Decision(False, "reads inside the server")
     return host.Decision(True, "changes data or reaches outside")

@@ -6,4 +6,4 @@ EXPECT = "incidents.get_incident to run without asking"
 
 
 def answer(annotations, trusted):
-    return host.Decision(True, "always ask")
+    return host.Decision(True, "always ask first, whatever")

@@ -7,8 +7,8 @@ EXPECT = "to ask first"
 
 def answer(annotations, trusted):
     if not trusted:
-        return host.Decision(True, "untrusted server")
+        return host.Decision(True, "the server is untrusted")
     hints = host.effective_hints(annotations)
     if not hints["openWorldHint"]:
         return host.Decision(False, "stays inside the server")
-    return host.Decision(True, "reaches outside")
+    return host.Decision(True, "it reaches outside")

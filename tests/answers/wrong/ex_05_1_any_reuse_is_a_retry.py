@@ -7,7 +7,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import incidents
 
-EXPECT = "to be refused with a ToolError that changes nothing"
+EXPECT = "refused with a ToolError that changes nothing"
 
 
 def answer(store, user):

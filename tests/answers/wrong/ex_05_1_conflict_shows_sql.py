@@ -10,7 +10,7 @@ from course_lib.servers import incidents
 
 NOTE_HINTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
-EXPECT = "a conflict message that leaks no internals"
+EXPECT = "UNIQUE constraint failed"
 
 
 def answer(store, user):

@@ -9,7 +9,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import incidents
 
-EXPECT = "each server to keep its own memory"
+EXPECT = "is the memory shared between servers?"
 
 SEEN = {}
 LOCK = threading.Lock()

@@ -10,7 +10,7 @@ from course_lib.servers import incidents
 
 NOTE_HINTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
-EXPECT = "a tool named add_incident_note with the parameters incidentId, note and requestId"
+EXPECT = "found add_incident_note(incidentId, note, request_id)"
 
 
 def answer(store, user):

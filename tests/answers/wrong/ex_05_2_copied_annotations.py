@@ -5,7 +5,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import incidents
 
-EXPECT = "add_incident_note annotated as a change (readOnlyHint false)"
+EXPECT = "and add_incident_note as a change that is not destructive"
 
 
 def answer(store, user):

@@ -8,7 +8,7 @@ from course_lib.servers import incidents
 
 NOTE_HINTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
-EXPECT = 'a requestId that must be a UUID'
+EXPECT = "requestId 'retry-1' was accepted"
 
 
 def answer(store, user):

@@ -5,7 +5,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import incidents
 
-EXPECT = "includeResolved to default to false"
+EXPECT = "includeResolved with default true"
 
 
 def answer(store, user):

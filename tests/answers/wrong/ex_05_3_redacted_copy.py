@@ -5,7 +5,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import incidents
 
-EXPECT = "to be refused with isError and no data"
+EXPECT = "refused with isError and none of its data"
 
 
 def answer(store, user):

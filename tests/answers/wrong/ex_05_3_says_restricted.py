@@ -5,7 +5,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import incidents
 
-EXPECT = "the same answer"
+EXPECT = "and the missing INC-999 differ in content"
 
 
 def answer(store, user):

@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import workspace
 
-EXPECT = "a sentence that limits its use and names get_ticket"
+EXPECT = "a sentence that limits its use and points to get_ticket"
 
 
 def answer():

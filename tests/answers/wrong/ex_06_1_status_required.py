@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import workspace
 
-EXPECT = "no other required parameter"
+EXPECT = "found required ['query', 'status']"
 
 
 def answer():

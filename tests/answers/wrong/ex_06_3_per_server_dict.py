@@ -2,7 +2,7 @@
 
 from course_lib import tokens, wire
 
-EXPECT = "an int (a number of tokens)"
+EXPECT = "found dict"
 
 
 def answer(servers, encoding="o200k_base"):

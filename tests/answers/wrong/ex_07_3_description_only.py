@@ -7,4 +7,4 @@ def fingerprint(tool):
 
 
 answer = fingerprint
-EXPECT = "the same fingerprint with title"
+EXPECT = "the same fingerprint with the title"

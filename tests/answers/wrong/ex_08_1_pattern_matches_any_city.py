@@ -1,7 +1,7 @@
 """A pattern that every city matches constrains nothing."""
 
 EXPECT = "constrain the city of every case that expects get_daily_forecast"
-answer = {"case": [
+answer = {"server": "weather", "case": [
     {"id": "a", "request": "Forecast for Oslo", "expect": "get_daily_forecast", "patterns": {"city": ".*"}},
     {"id": "b", "request": "Forecast for Paris", "expect": "get_daily_forecast", "args": {"city": "Paris"}},
     {"id": "c", "request": "Forecast for Denver", "expect": "get_daily_forecast", "args": {"city": "Denver"}},

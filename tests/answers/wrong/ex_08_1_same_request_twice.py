@@ -1,7 +1,7 @@
 """Five cases, but two are one request: four distinct cases."""
 
 EXPECT = "no two with the same request"
-answer = {"case": [
+answer = {"server": "weather", "case": [
     {"id": "a", "request": "Forecast for Oslo", "expect": "get_daily_forecast", "args": {"city": "Oslo"}},
     {"id": "b", "request": "forecast for  oslo", "expect": "get_daily_forecast", "args": {"city": "Oslo"}},
     {"id": "c", "request": "Forecast for Denver", "expect": "get_daily_forecast", "args": {"city": "Denver"}},

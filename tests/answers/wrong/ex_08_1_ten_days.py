@@ -1,7 +1,9 @@
 """Expects days = 10, which the tool's schema refuses: the case can never be passed."""
 
-EXPECT = "with exact values the weather server accepts"
+EXPECT = "and values the weather server accepts"
 answer = '''
+server = "weather"
+
 [[case]]
 id = "long"
 request = "Ten day forecast for Oslo"

@@ -1,7 +1,7 @@
 """Constrains a parameter the tool does not take (the server would silently ignore it)."""
 
-EXPECT = "use only argument names the tool has"
-answer = {"case": [
+EXPECT = "constrains 'unit', which get_daily_forecast does not take"
+answer = {"server": "weather", "case": [
     {"id": "a", "request": "Forecast for Oslo in Celsius", "expect": "get_daily_forecast",
      "args": {"city": "Oslo", "unit": "metric"}},
     {"id": "b", "request": "Forecast for Paris", "expect": "get_daily_forecast", "args": {"city": "Paris"}},

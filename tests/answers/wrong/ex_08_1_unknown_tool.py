@@ -1,7 +1,7 @@
 """Expects a tool the weather server does not have."""
 
 EXPECT = "name only tools the weather server has"
-answer = {"case": [
+answer = {"server": "weather", "case": [
     {"id": "a", "request": "Forecast for Oslo", "expect": "weather_forecast", "args": {"city": "Oslo"}},
     {"id": "b", "request": "Forecast for Paris", "expect": "get_daily_forecast", "args": {"city": "Paris"}},
     {"id": "c", "request": "Forecast for Denver", "expect": "get_daily_forecast", "args": {"city": "Denver"}},

@@ -1,6 +1,6 @@
 """Changed a default while rewriting: a search now shows resolved incidents unless told otherwise."""
 
-EXPECT = "keep the tools working on store, as user, with the same defaults"
+EXPECT = 'found search_incidents\'s includeResolved: {"default": true'
 
 from mcp.server import MCPServer
 

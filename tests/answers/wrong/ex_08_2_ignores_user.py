@@ -4,7 +4,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import incidents
 
-EXPECT = "keep the tools working on store, as user"
+EXPECT = "ben can read INC-204"
 
 
 def answer(store: incidents.Store, user: str) -> MCPServer:

@@ -4,7 +4,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import incidents
 
-EXPECT = "keep the three tools and their parameters"
+EXPECT = "read_incident(incidentId)"
 
 
 def answer(store: incidents.Store, user: str) -> MCPServer:

@@ -2,7 +2,7 @@
 
 import mcp_types
 
-EXPECT = 'and decline otherwise'
+EXPECT = "decline every answer that does not fit the form"
 
 
 def answer(person):

@@ -12,9 +12,11 @@ def answer(person):
             return mcp_types.ElicitResult(action="cancel")
         if answer is False:
             return mcp_types.ElicitResult(action="decline")
-        name = "confirm" if answer is True else "team"
-        field = params.requested_schema["properties"].get(name, {})
-        if answer is True:
+        properties = params.requested_schema["properties"]
+        boolean = any(field.get("type") == "boolean" for field in properties.values())
+        name = "confirm" if boolean else "team"
+        field = properties.get(name, {})
+        if answer is True and boolean:
             return mcp_types.ElicitResult(action="accept", content={name: True})
         if answer in field.get("enum", []):
             return mcp_types.ElicitResult(action="accept", content={name: answer})

@@ -2,7 +2,7 @@
 
 import mcp_types
 
-EXPECT = "when the person said yes (True), accept with the form's one boolean field set to true"
+EXPECT = "accept with that field set to true"
 
 
 def answer(person):

@@ -1,8 +1,11 @@
-"""Also keeps prompts/list private for a short time: harmless, the tool list is what the exercise asks about."""
+"""Also keeps prompts/list private for five seconds: a freshness promise the facts do not make (they are about the
+tool list alone, and the text says every other list keeps the SDK's default)."""
 
 from mcp.server import CacheHint, MCPServer
 
 from course_lib.servers import workspace
+
+EXPECT = "found prompts/list with ttlMs 5000"
 
 
 def answer():

@@ -1,0 +1,34 @@
+"""includeResolved defaults to null and the body reads null as false: the outcome is right, the schema says
+nothing a model can rely on."""
+
+from mcp.server import MCPServer
+from mcp_types import ToolAnnotations
+
+from course_lib.servers import incidents
+
+EXPECT = "includeResolved with default null"
+
+NOTE_HINTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
+def answer(store, user):
+    server = MCPServer("incidents", log_level="WARNING")
+
+    @server.tool(annotations=READS)
+    def search_incidents(query: str = "", includeResolved: bool | None = None) -> incidents.IncidentList:
+        """List the incidents you can see whose title or service matches the query, newest first."""
+        return store.search(user, query, bool(includeResolved))
+
+    @server.tool(annotations=READS)
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID, with its most recent notes."""
+        return store.get(user, incidentId)
+
+    @server.tool(annotations=NOTE_HINTS)
+    def add_incident_note(incidentId: incidents.IncidentId, note: incidents.NoteText,
+                          requestId: incidents.RequestId) -> incidents.NoteAdded:
+        """Append one note to an incident's timeline. Reuse a requestId only to retry the same call."""
+        return store.add_note_once(user, incidentId, note, requestId)
+
+    return server

@@ -1,0 +1,241 @@
+"""`course review` on published servers nobody here wrote, and on every lesson server: each finding reviewed by
+hand and pinned. The snapshots in `review_corpus/` were taken with `course snapshot` (see its capture.sh and
+corpus.toml); nothing here starts a server or reaches the network.
+
+Each expectation below is the reviewed verdict, written per rule as "tool" or "tool:parameter". A change in
+any rule that adds or drops a finding anywhere fails here and must be reviewed the same way.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from course_lib import contract, review, servers, wire
+
+CORPUS = Path(__file__).with_name("review_corpus")
+
+GIT = {
+    "git_status", "git_diff_unstaged", "git_diff_staged", "git_diff", "git_commit", "git_add", "git_reset", "git_log",
+    "git_create_branch", "git_checkout", "git_show", "git_branch"}
+GIT_FINDINGS = {
+    # Every description is one terse "what"; none says when to use it or when not. git_diff_unstaged's
+    # "changes ... that are not yet staged" describes the data and limits nothing (a miss before).
+    "description-when": GIT,
+    "description-when-not": GIT,
+    # No description and no enum: what goes in target, revision, repo_path? (git_branch describes its own.)
+    "param-described": {
+        "git_status:repo_path", "git_diff_unstaged:repo_path", "git_diff_unstaged:context_lines",
+        "git_diff_staged:repo_path", "git_diff_staged:context_lines", "git_diff:repo_path", "git_diff:context_lines",
+        "git_diff:target", "git_commit:repo_path", "git_commit:message", "git_add:repo_path", "git_add:files",
+        "git_reset:repo_path", "git_log:repo_path", "git_log:max_count", "git_create_branch:repo_path",
+        "git_create_branch:branch_name", "git_create_branch:base_branch", "git_checkout:repo_path",
+        "git_checkout:branch_name", "git_show:repo_path", "git_show:revision"},
+    # 'local', 'remote' or 'all', listed only in the description (a miss before: the rule read names only).
+    "param-enum": {"git_branch:branch_type"},
+    # Integers with no bound at all.
+    "param-bounds": {"git_diff_unstaged:context_lines", "git_diff_staged:context_lines", "git_diff:context_lines",
+                     "git_log:max_count"},
+    # Records or confirmations as prose; the three diffs and git_show return a patch or a file (no finding).
+    "output-structured": {"git_status", "git_commit", "git_add", "git_reset", "git_log", "git_create_branch",
+                          "git_checkout", "git_branch"},
+}
+SQLITE = {"read_query", "write_query", "create_table", "list_tables", "describe_table", "append_insight"}
+EVERYTHING = {
+    "echo", "get-annotated-message", "get-env", "get-resource-links", "get-resource-reference", "get-structured-content",
+    "get-sum", "get-tiny-image", "gzip-file-as-resource", "toggle-simulated-logging", "toggle-subscriber-updates",
+    "trigger-long-running-operation", "simulate-research-query"}
+MEMORY = {"create_entities", "create_relations", "add_observations", "delete_entities", "delete_observations",
+          "delete_relations", "read_graph", "search_nodes", "open_nodes"}
+
+EXPECTED: dict[str, dict[str, set[str]]] = {
+    "mcp-server-time": {
+        # "Get current time in a specific timezone" says what (description-what fired here before: a false positive).
+        "description-when": {"get_current_time", "convert_time"},
+        "description-when-not": {"get_current_time", "convert_time"},
+    },
+    "mcp-server-fetch": {
+        "name-intent": {"fetch"},  # a verb with no object and no namespace
+        "description-when": {"fetch"},
+        # "you did not have internet access" is not a limit on use (it passed as a when-not before).
+        "description-when-not": {"fetch"},
+        # "originally you ... were advised to refuse ..., this tool now grants you internet access" (a miss before).
+        "description-instructions": {"fetch"},
+        # No longer: output-structured (the result is a page as Markdown), param-bounds on start_index (an offset
+        # with minimum 0 is bounded enough): both false positives before.
+    },
+    "mcp-server-git": GIT_FINDINGS,
+    "mcp-server-git-2026.8.18": GIT_FINDINGS,
+    "mcp-server-sqlite": {
+        "description-when": SQLITE,
+        "description-when-not": SQLITE,
+        # write_query was read as no verb before (name-intent, a false positive) and so missed here.
+        "annotations-missing": {"write_query", "create_table", "append_insight"},
+        "output-structured": SQLITE,
+    },
+    "mcp-shell-server": {
+        "name-intent": {"shell_execute"},  # noun_verb, like forecast_get; one tool, so no shared namespace
+        "description-when": {"shell_execute"},
+        # "the allowlist controls executable names, not what an allowed program does" limits nothing (a miss).
+        "description-when-not": {"shell_execute"},
+        "param-bounds": {"shell_execute:timeout"},  # the description says 300 s at most; the schema does not
+        # A tool that runs shell commands, without annotations: its verb comes last (a miss before).
+        "annotations-missing": {"shell_execute"},
+        "output-structured": {"shell_execute"},
+    },
+    "mcp-server-calculator": {
+        "name-intent": {"calculate"},
+        "description-when": {"calculate"},
+        "description-when-not": {"calculate"},
+        "param-described": {"calculate:expression"},
+        "output-structured": {"calculate"},  # a number returned as {"result": string}
+    },
+    "server-everything": {
+        "name-intent": {"echo"},  # gzip and simulate are verbs now (false positives before)
+        # get-env says "helpful for debugging"; simulate-research-query's "If 'ambiguous' is true ..." is a
+        # condition on what it does, not on when to use it (it passed as a when before).
+        "description-when": EVERYTHING - {"get-env"},
+        "description-when-not": EVERYTHING,
+        # Data or confirmations as prose. Not flagged: echo, images, resource links and references (content by nature).
+        "output-structured": {"get-annotated-message", "get-env", "get-sum", "toggle-simulated-logging",
+                              "toggle-subscriber-updates", "trigger-long-running-operation", "simulate-research-query"},
+    },
+    "server-filesystem": {
+        "name-intent": {"directory_tree"},  # write_file passes: write is a verb (a false positive before)
+        # write_file's "Use with caution" and move_file's "If the destination exists, ... fail" are not whens
+        # (both passed before); "essential for" and "perfect for" are (list_directory, get_file_info flagged before).
+        "description-when": {"read_file", "read_media_file", "write_file", "edit_file", "directory_tree", "move_file"},
+        # "Only works within allowed directories" limits use (eight tools were flagged for it before).
+        "description-when-not": {"move_file", "list_allowed_directories"},
+        "param-described": {
+            "read_file:path", "read_text_file:path", "read_media_file:path", "write_file:path", "write_file:content",
+            "edit_file:path", "create_directory:path", "list_directory:path", "list_directory_with_sizes:path",
+            "directory_tree:path", "directory_tree:excludePatterns", "move_file:source", "move_file:destination",
+            "search_files:path", "search_files:pattern", "search_files:excludePatterns", "get_file_info:path"},
+    },
+    "server-memory": {
+        # Arrays of objects whose fields are all described count as described (four false positives before).
+        "description-when": MEMORY,
+        "description-when-not": MEMORY,
+    },
+}
+
+LESSON_EXPECTED: dict[str, dict[str, set[str]]] = {
+    "clock": {rule: {"tz"} for rule in ("name-intent", "description-what", "description-when", "description-when-not",
+                                        "output-structured")} | {"param-described": {"tz:x"}},
+    "weather": {rule: {"weather"} for rule in ("name-intent", "description-what", "description-when",
+                                               "description-when-not", "output-structured")}
+    | {"param-described": {"weather:q"}},
+    # The chain lesson 01 merges. get_forecast returns a list of typed days and convert_units a number: structured
+    # (output-structured fired on both before); "Convert a Celsius temperature." says what.
+    "weather-chain": {
+        "description-when": {"convert_units"},
+        "description-when-not": {"get_city_id", "get_forecast", "convert_units"},
+        "param-described": {"get_city_id:name", "get_forecast:city_id", "get_forecast:days", "convert_units:value",
+                            "convert_units:to"},
+        "param-bounds": {"get_forecast:days"},
+        "output-structured": {"get_city_id"},
+    },
+    "drafts": {"name-intent": {"tidy_drafts"}},
+    "incident-overloaded": {"name-intent": {"incident"}, "description-when-not": {"incident"},
+                            "param-described": {"incident:id", "incident:text"}, "output-structured": {"incident"}},
+    # Lesson 04's servers carry one-sentence descriptions that say what (description-what fired on all before);
+    # page_oncall returns a list of names (structured).
+    "incident-pager": {"description-when": {"search_incidents", "get_incident"},
+                       "description-when-not": {"search_incidents", "get_incident", "page_oncall"}},
+    "incident-risky": {rule: {"search_incidents", "get_incident", "add_incident_note", "close_incident",
+                              "close_incidents"} for rule in ("description-when", "description-when-not")},
+    "notes-helper": {"description-instructions": {"format_incident_note"}, "description-persuasion": {"summarize_note"},
+                     "description-hidden-text": {"count_words"}, "description-other-tools": {"lookup_runbook",
+                                                                                             "count_words"},
+                     "description-when-not": {"summarize_note", "lookup_runbook", "count_words"}},
+    "runbooks-changed": {"description-instructions": {"lookup_runbook"}},
+    "ops": {"annotations-missing": {"add_runbook_step", "delete_runbook", "post_status_update"}},
+    **{name: {"annotations-missing": {"create_ticket"}} for name in
+       ("evolving-v1", "evolving-v2-breaking", "evolving-v2-safe", "evolving-v2-transition")},
+    **{name: {} for name in ("deploy", "deploy-risky", "documents", "incidents", "order-desk", "orders", "runbooks",
+                             "workspace")},
+}
+
+
+def found(findings: list[review.Finding]) -> dict[str, set[str]]:
+    """Findings grouped as the expectations are written: rule -> {"tool" or "tool:parameter"}."""
+    grouped: dict[str, set[str]] = {}
+    for f in findings:
+        grouped.setdefault(f.rule, set()).add(f"{f.tool}:{f.parameter}" if f.parameter else f.tool)
+    return grouped
+
+
+def snapshot(name: str) -> dict:
+    return contract.load_snapshot(CORPUS / f"{name}.json")
+
+
+def test_every_snapshot_is_recorded_with_its_package_and_version_and_reviewed():
+    manifest = tomllib.loads((CORPUS / "corpus.toml").read_text(encoding="utf-8"))
+    assert sorted(path.stem for path in CORPUS.glob("*.json")) == sorted(manifest) == sorted(EXPECTED)
+    for name, entry in manifest.items():
+        assert {"package", "registry", "version", "runs_on", "style"} <= set(entry), name
+    assert len({entry["package"] for entry in manifest.values()}) >= 9  # the four the issue names and five more
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_published_servers_findings_are_the_reviewed_ones(name):
+    snap = snapshot(name)
+    assert found(review.review(snap["tools"], snap.get("sdk"))) == EXPECTED[name]
+
+
+@pytest.mark.parametrize("name", sorted(LESSON_EXPECTED))
+def test_each_lesson_servers_findings_are_the_reviewed_ones(name):
+    assert found(review.review(wire.run_sync(wire.list_tools, servers.build(name)), "python")) == LESSON_EXPECTED[name]
+
+
+def test_every_lesson_server_is_pinned():
+    assert sorted(LESSON_EXPECTED) == sorted(servers.REGISTRY)
+
+
+def test_the_false_positives_the_issue_names_are_gone_and_its_misses_are_caught():
+    git, time, fetch = (found(review.review(snapshot(name)["tools"])) for name in
+                        ("mcp-server-git", "mcp-server-time", "mcp-server-fetch"))
+    assert "name-intent" not in git  # git_ is a namespace; commit, checkout, branch are verbs
+    assert "description-what" not in time
+    assert "git_diff" not in git["output-structured"]
+    assert "git_diff_unstaged" in git["description-when-not"]
+    assert fetch["description-instructions"] == {"fetch"}
+    assert "git_branch:branch_type" in git["param-enum"]
+
+
+def test_the_fetch_instruction_is_an_error_and_named_as_what_it_is():
+    (finding,) = [f for f in review.review(snapshot("mcp-server-fetch")["tools"]) if f.rule == "description-instructions"]
+    assert (finding.id, finding.severity) == ("MCP301", "error")
+    assert "a change to what the model was told before" in finding.advice
+
+
+def test_the_listed_choices_are_named_in_the_advice():
+    (finding,) = [f for f in review.review(snapshot("mcp-server-git")["tools"], "python") if f.rule == "param-enum"]
+    assert finding.advice == ("'branch_type' takes one of 'local', 'remote', 'all': list them in an enum; "
+                              'Python SDK: Literal["local", "remote", "all"]')
+
+
+@pytest.mark.parametrize("name", ["server-everything", "server-filesystem", "server-memory"])
+def test_typescript_servers_get_typescript_idioms_and_no_python(name):
+    snap = snapshot(name)
+    assert snap["sdk"] == "typescript"
+    advice = " ".join(f.advice for f in review.review(snap["tools"], snap["sdk"]))
+    assert not any(python in advice for python in ("Field(", "Literal[", "pydantic", "ToolAnnotations", "ToolError"))
+    if name == "server-filesystem":
+        assert 'TypeScript SDK: <its zod schema>.describe("...")' in advice
+
+
+def test_without_a_known_sdk_the_advice_names_only_the_schema():
+    advice = " ".join(f.advice for f in review.review(snapshot("mcp-server-git")["tools"]))
+    assert "SDK" not in advice and "Field(" not in advice
+    assert 'describe parameter \'target\' (a "description" in its schema)' in advice
+
+
+def test_diff_between_two_published_git_releases_finds_the_one_breaking_change():
+    changes = contract.diff(snapshot("mcp-server-git-2026.8.18")["tools"], snapshot("mcp-server-git")["tools"])
+    assert [(c.tool, c.what, c.verdict) for c in changes] == [
+        ("git_add", "argument files: minItems raised (none -> 1)", "breaking"),
+        ("git_show", "description changed", "safe")]
