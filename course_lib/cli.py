@@ -55,8 +55,9 @@ def _check_tokenizer(name: str) -> Callable[[], tuple[bool, str]]:
 
         source = tokens.vocabulary_file(name)
         count = tokens.count("get_daily_forecast", name)
-        return True, (f"{name} loaded offline from {source.path.parent.parent.name}, sha256 "
-                      f"{source.sha256[:8]}…{source.sha256[-4:]} matches tiktoken ({count} tokens in a probe)")
+        # Short enough (under 100 characters with its label) that JupyterLab does not split a word in it.
+        return True, (f"{name} loaded offline, sha256 {source.sha256[:8]}…{source.sha256[-4:]} "
+                      f"matches tiktoken (probe: {count} tokens)")
 
     return check
 
@@ -249,9 +250,18 @@ def cmd_guide(args) -> int:
 
 
 def cmd_hint(args) -> int:
+    """One hint level in a terminal; the pointer to the next level is the command to type here."""
     from course_lib import hints
+    from course_lib.workbook.ids import ExerciseId
 
-    print(hints.render(args.exercise, args.level))
+    exercise = ExerciseId.parse(args.exercise)
+    total = len(hints.levels(exercise))
+    if not total:
+        raise UsageError(f"exercise {exercise} has no hints")
+    level = max(1, min(args.level, total))
+    text = hints.render(exercise, level).removesuffix(f" Run {exercise.hint_call} again for the next hint.")
+    more = f"\nNext hint: course hint {exercise} --level {level + 1}" if level < total else ""
+    print(text + more)
     return 0
 
 

@@ -126,6 +126,10 @@ def test_check_reports_a_wrong_answer_with_its_message(tmp_path):
 
 def test_hint_levels_and_review():
     assert course("hint", "1.2", "--level", "2").stdout.startswith("Hint 2 of 3 for exercise 1.2:")
+    first, last = course("hint", "1.1").stdout, course("hint", "1.1", "--level", "9").stdout
+    assert "hints.show" not in first + last  # a terminal user types commands, not notebook calls
+    assert first.rstrip().endswith("Next hint: course hint 1.1 --level 2")
+    assert last.startswith("Hint 3 of 3 for exercise 1.1:") and "Next hint" not in last
     review = course("review", "weather", "--fail-on", "warning")
     assert review.returncode == 1 and "- weather: MCP103 [name-intent] warning:" in review.stdout
     assert "get_daily_forecast:" not in review.stdout

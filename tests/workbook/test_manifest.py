@@ -35,7 +35,10 @@ def test_a_removed_kept_answer_an_unlisted_notebook_and_a_stale_readme_row_are_n
         path.unlink()
     shutil.copy(course_copy / "notebooks" / "00_start_here.ipynb", course_copy / "notebooks" / "07_untrusted.ipynb")
     readme = course_copy / "README.md"
-    readme.write_text(readme.read_text().replace("| 02 | Results the host can use | 35 min |", "| 02 | Results | 35 min |"))
+    lesson = manifest.lesson("02")
+    row = f"| 02 | {lesson.title} | {lesson.teaching} min |"
+    assert row in readme.read_text()
+    readme.write_text(readme.read_text().replace(row, f"| 02 | Results | {lesson.teaching} min |"))
     problems = manifest.missing_parts(course_copy)
     assert "notebooks/07_untrusted.ipynb is not in the manifest (course_lib/workbook/lessons.toml)" in problems
     assert "exercise 4.1: 0 kept wrong answer(s) in tests/answers/wrong, at least 3 needed" in problems
