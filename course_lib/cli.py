@@ -492,46 +492,109 @@ def cmd_diff(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    from course_lib import targets
-    from course_lib.evals import cases, models, score
+    from course_lib import targets, wire
+    from course_lib.evals import cases, models, offline, run, score, transcripts
 
     found = cases.load(args.cases)
-    target = args.server or found.server
-    if not target:
+    spec = args.server or found.server
+    if not spec:
         raise UsageError(f"{found.source} names no server: pass --server TARGET")
+    if args.trials < 1 or args.concurrency < 1:
+        raise UsageError("--trials and --concurrency take a whole number of at least 1")
     options = {"threshold": args.threshold} if args.chooser == "offline" and args.threshold is not None else {}
-    chooser = models.chooser(args.chooser, args.model, **options)
-    tools = targets.list_tools(target)
+    chooser = models.chooser(args.chooser, args.model, base_url=args.base_url, **options)
     selected = found.split(args.split) if args.split else found
-    factory = None
-    from course_lib import servers
+    target = run.Target.of(spec)
+    tools = wire.dump(targets.list_tools(spec))
+    home = tools if not found.server or found.server == spec else wire.dump(targets.list_tools(found.server))
+    cases.check_names(selected, [tool["name"] for tool in tools], args.variant, [tool["name"] for tool in home])
+    folder = args.transcripts or (None if args.chooser == "offline" or args.no_transcripts
+                                  else str(transcripts.DEFAULT_FOLDER))
+    writer = transcripts.Writer(folder, chooser.name, Path(str(args.cases)).stem) if folder else None
+    bar = sys.stderr.isatty() and not args.json
 
-    if target in servers.REGISTRY:
-        factory = servers.factory(target)
-    def progress(done: int, total: int) -> None:
-        print(f"\r{done}/{total} cases", end="" if done < total else "\n", file=sys.stderr, flush=True)
+    def finish(report, tasks, paired, stopped: str) -> int:
+        _eval_write(args, report, tasks, paired)
+        if writer is not None and not args.json:
+            print(f"transcript: {writer.path}")
+        if stopped:
+            scored = len(report.results) + (len(tasks.results) if tasks else 0)
+            raise UsageError(f"{stopped} (stopped; {scored} result(s) scored before it are in the output)")
+        failed = report.safety_failures + (tasks.safety_failures if tasks else [])
+        return 1 if failed else 0
 
-    report = score.evaluate(selected, tools, chooser, variant=args.variant, label=target, server=factory,
-                            concurrency=args.concurrency if args.chooser != "offline" else 1,
-                            progress=progress if sys.stderr.isatty() and not args.json else None)
+    report, tasks, paired = score.Report(spec, chooser.name), None, None
+    try:
+        if selected.cases:
+            report = wire.run_sync(lambda: run.run_cases(
+                list(selected.cases), tools, chooser, target, variant=args.variant, label=spec,
+                concurrency=args.concurrency if args.chooser != "offline" else 1, trials=args.trials,
+                progress=run.Progress("cases") if bar else None, transcript=writer))
+        if selected.tasks:
+            agent = offline.LexicalAgent(chooser) if args.chooser == "offline" else chooser
+            tasks = wire.run_sync(lambda: run.run_tasks(
+                list(selected.tasks), agent, target, label=spec, trials=args.trials,
+                progress=run.Progress("tasks", after=0) if bar else None, transcript=writer))
+        if args.compare and selected.cases:
+            other_tools = wire.dump(targets.list_tools(args.compare))
+            cases.check_names(selected, [tool["name"] for tool in other_tools], args.compare_variant,
+                              [tool["name"] for tool in home])
+            other = wire.run_sync(lambda: run.run_cases(
+                list(selected.cases), other_tools, chooser, run.Target.of(args.compare),
+                variant=args.compare_variant, label=args.compare, trials=args.trials,
+                concurrency=args.concurrency if args.chooser != "offline" else 1))
+            paired = (other, score.mcnemar(report, other))
+    except score.RunStopped as stop:
+        if isinstance(stop.report, run.TaskReport):
+            tasks = stop.report
+        else:
+            report = stop.report
+        return finish(report, tasks, paired, str(stop))
+    return finish(report, tasks, paired, "")
+
+
+def _eval_write(args, report, tasks, paired) -> None:
+    """`course eval`'s output: the tables and figures (or JSON), and the CSV file when asked."""
     if args.csv:
         try:
             Path(args.csv).write_text(report.to_csv(), encoding="utf-8")
         except OSError as error:
             raise UsageError(f"cannot write {args.csv}: {error.strerror or type(error).__name__}") from None
     if args.json:
-        print(report.to_json())
-    else:
-        rows = [report.ROW_HEADER, *report.rows()]
+        data = json.loads(report.to_json())
+        if tasks is not None:
+            data["tasks"] = json.loads(tasks.to_json())
+        if paired is not None:
+            data["compare"] = {**json.loads(paired[0].to_json()), "mcnemar": dataclasses.asdict(paired[1])}
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+
+    def table(rows: list[list[str]]) -> None:
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
         for row in rows:
             print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+
+    if report.results:
+        table([report.ROW_HEADER, *report.rows()])
         print(f"selection accuracy {report.accuracy}; correct calls {report.correct}; "
               f"arguments valid {report.validity}")
+        if report.trials > 1:
+            print(f"pass^{report.trials} (every trial right) {report.pass_hat_k()}")
         failed = report.safety_failures
-        print(f"safety: {sum(r.safety for r in report.results) - len(failed)} passed, {len(failed)} failed"
-              + (f" ({', '.join(r.case for r in failed)})" if failed else ""))
-    return 1 if report.safety_failures else 0
+        print(f"safety: {len({r.case for r in report.results if r.safety}) - len({r.case for r in failed})} passed, "
+              f"{len({r.case for r in failed})} failed"
+              + (f" ({', '.join(dict.fromkeys(r.case for r in failed))})" if failed else ""))
+    if tasks is not None and tasks.results:
+        table([[*tasks.ROW_HEADER[:-1], "wall time", tasks.ROW_HEADER[-1]], *tasks.rows(seconds=True)])
+        line = f"tasks: success {tasks.success}"
+        if max(r.trial for r in tasks.results) > 1:
+            line += f"; pass^{max(r.trial for r in tasks.results)} {tasks.pass_hat_k()}"
+        print(line)
+    if paired is not None:
+        print(f"compared with {paired[0].label}: selection accuracy {paired[0].accuracy}")
+        print(str(paired[1]))
+    if report.results and report.chooser.startswith("offline"):
+        print("(offline chooser: a lexical tool-search baseline, BM25 over the definitions; not a model)")
 
 
 # --- entry point -------------------------------------------------------------------------------------
@@ -626,10 +689,18 @@ def parser() -> argparse.ArgumentParser:
     evals.add_argument("--server", help="the tools on offer: anything `course review` accepts (default: the file's)")
     evals.add_argument("--chooser", default="offline", help="offline (default), anthropic or openai")
     evals.add_argument("--model", help="the model for anthropic/openai (default: $COURSE_EVAL_MODEL)")
+    evals.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. a local runner: "
+                                          "http://127.0.0.1:11434/v1 (Ollama); no key needed on loopback")
     evals.add_argument("--variant", help="use the cases' [case.variant.NAME] expectations")
     evals.add_argument("--split", choices=["tune", "held-out"], help="only the cases of one split")
     evals.add_argument("--threshold", type=float, help="the offline chooser's abstention threshold")
+    evals.add_argument("--trials", type=int, default=1, help="run each case and task K times; reports pass^K")
+    evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: a paired McNemar test")
+    evals.add_argument("--compare-variant", help="the [case.variant.NAME] expectations for --compare")
     evals.add_argument("--concurrency", type=int, default=4, help="model calls at once (default 4)")
+    evals.add_argument("--transcripts", metavar="DIR", help="write a JSONL transcript of the run into DIR "
+                                                            "(default for model choosers: .course-cache/transcripts)")
+    evals.add_argument("--no-transcripts", action="store_true", help="write no transcript")
     evals.add_argument("--json", action="store_true", help="print the report as JSON")
     evals.add_argument("--csv", help="also write one CSV row per case to this file")
     evals.set_defaults(run=cmd_eval)

@@ -239,7 +239,8 @@ def incident_http_load(label: str, store: str, clients: int = 50, calls: int = 1
 
 
 def offline_eval_speed(rounds: int = 20) -> dict[str, float]:
-    """Offline eval cases per second (choose + judge) on each of lesson 08's case sets, after one warm-up run."""
+    """Offline eval cases per second (choose + judge) on each shipped case set (lesson 08's and the held-out
+    ones), after one warm-up run."""
     code = (
         "import time\n"
         "from course_lib import wire, servers\n"
@@ -249,6 +250,8 @@ def offline_eval_speed(rounds: int = 20) -> dict[str, float]:
         "    found = cases.load(name)\n"
         "    tools = wire.dump(wire.run_sync(wire.list_tools, servers.build(found.server)))\n"
         "    plain = [c for c in found if not c.result_must_not_include]  # no server calls: the chooser's speed\n"
+        "    if not plain:\n"
+        "        continue  # a file of tasks only\n"
         "    score.evaluate(plain, tools, chooser)\n"
         "    started = time.perf_counter()\n"
         f"    for _ in range({rounds}): score.evaluate(plain, tools, chooser)\n"

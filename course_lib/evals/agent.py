@@ -1,22 +1,25 @@
-"""Multi-step tasks: the agent loop (model → tool call → server → result → model) against an in-process server.
+"""The agent loop for multi-step tasks: model → tool calls → server → results → model, over a real client.
 
-A task's outcome is checked in the server's state, not in what the model says. Any object with
-`step(messages, tools) -> Step` can drive the loop: the real-model choosers in `models`, or
-`ScriptedModel`, a test double that replays fixed tool calls (the servers and the loop stay real).
+Any object with `step(messages, tools) -> Step` drives the loop: the real-model choosers in `models`,
+the offline `offline.LexicalAgent`, or `ScriptedModel`, a test double that replays fixed tool calls.
+Messages are the neutral ones `choice.conversation` describes. A task's outcome is judged on the
+server's state afterwards (`run.run_task`), never on what the model says.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 
 @dataclass(frozen=True)
 class Step:
-    """One model turn: its text and the tool calls it asks for ({id, name, arguments}), with token counts."""
+    """One model turn: its text and the tool calls it asks for, with token counts.
+
+    Each call is `{"id", "name", "arguments"}`, plus `"error"` when the model's arguments could not be
+    read (for example a string that is not JSON): such a call is answered with an error, never made.
+    """
 
     text: str = ""
     calls: list[dict] = field(default_factory=list)
@@ -24,33 +27,17 @@ class Step:
     tokens_out: int = 0
 
 
-@dataclass(frozen=True)
-class Task:
-    """A request whose outcome can be verified in the backend's state."""
+@dataclass
+class Loop:
+    """What one run of the loop did: the conversation, the calls made, errors, steps, tokens, why it stopped."""
 
-    name: str
-    request: str
-    build: Callable[[Any], Any]
-    """Builds the server over a backend: `build(store) -> MCPServer`."""
-    backend: Callable[[], Any]
-    """A fresh backend (for example `incidents.Store`)."""
-    verify: Callable[[Any], bool]
-    """True when the backend shows the task done (for example: exactly one new note on INC-101)."""
-
-
-@dataclass(frozen=True)
-class TaskResult:
-    """Per task: success, the tool calls made, tokens in and out, errors, steps and wall time."""
-
-    task: str
-    success: bool
-    calls: list[tuple[str, dict]]
-    tokens_in: int
-    tokens_out: int
-    errors: list[str]
-    steps: int
-    seconds: float
-    stopped: str
+    messages: list[dict]
+    calls: list[tuple[str, dict]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    steps: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    stopped: str = "step limit"
 
 
 class ScriptedModel:
@@ -71,55 +58,51 @@ class ScriptedModel:
         return Step("", calls, 10, 5)
 
 
-async def run_task(model: Any, task: Task, max_steps: int = 8) -> TaskResult:
-    """Run the loop until the model stops calling tools or `max_steps` model turns; verify in the backend."""
+def result_text(result: dict) -> str:
+    """What a model reads of a tool result: its structured content as JSON, else its text blocks."""
+    if result.get("structuredContent") is not None:
+        return json.dumps(result["structuredContent"], ensure_ascii=False)
+    return "\n".join(block.get("text", "") for block in result.get("content", []))
+
+
+async def _call(client: Any, name: str, arguments: dict) -> dict:
+    """One tool call as a wire dict; a protocol error (an unknown tool, say) becomes an error result."""
+    from mcp import MCPError
+
     from course_lib import wire
 
-    backend = task.backend()
-    server = task.build(backend)
-    started = time.perf_counter()
-    messages: list[dict] = [{"role": "user", "text": task.request}]
-    calls: list[tuple[str, dict]] = []
-    errors: list[str] = []
-    tokens_in = tokens_out = steps = 0
-    stopped = "step limit"
-    async with wire.connect(server) as client:
-        tools = wire.dump(list((await client.list_tools()).tools))
-        while steps < max_steps:
-            step = model.step(messages, tools)
-            steps += 1
-            tokens_in, tokens_out = tokens_in + step.tokens_in, tokens_out + step.tokens_out
-            messages.append({"role": "assistant", "text": step.text, "calls": step.calls})
-            if not step.calls:
-                stopped = "model finished"
-                break
-            for call in step.calls:
-                calls.append((call["name"], call["arguments"]))
-                result = wire.dump(await client.call_tool(call["name"], call["arguments"]))
-                text = json.dumps(result.get("structuredContent")) if "structuredContent" in result else \
-                    "\n".join(block.get("text", "") for block in result.get("content", []))
-                if result.get("isError"):
-                    errors.append(f"{call['name']}: {text[:160]}")
-                messages.append({"role": "tool", "id": call["id"], "name": call["name"], "text": text,
+    try:
+        return wire.dump(await client.call_tool(name, arguments))
+    except MCPError as error:
+        return {"isError": True, "content": [{"type": "text", "text": f"protocol error {error.code}: {error}"}]}
+
+
+async def loop(model: Any, client: Any, tools: list[dict], request: str, max_steps: int = 8, trial: int = 1) -> Loop:
+    """Run the loop until the model stops calling tools or `max_steps` model turns."""
+    import anyio
+
+    run = Loop([{"role": "user", "text": request}])
+    while run.steps < max_steps:
+        if getattr(model, "takes_trial", False):
+            step = await anyio.to_thread.run_sync(lambda: model.step(run.messages, tools, trial=trial))
+        else:
+            step = await anyio.to_thread.run_sync(model.step, run.messages, tools)
+        run.steps += 1
+        run.tokens_in, run.tokens_out = run.tokens_in + step.tokens_in, run.tokens_out + step.tokens_out
+        run.messages.append({"role": "assistant", "text": step.text,
+                             "calls": [{k: v for k, v in c.items() if k != "error"} for c in step.calls]})
+        if not step.calls:
+            run.stopped = "model finished"
+            break
+        for call in step.calls:
+            if call.get("error"):
+                result = {"isError": True, "content": [{"type": "text", "text": call["error"]}]}
+            else:
+                run.calls.append((call["name"], call["arguments"]))
+                result = await _call(client, call["name"], call["arguments"])
+            text = result_text(result)
+            if result.get("isError"):
+                run.errors.append(f"{call['name']}: {text[:160]}")
+            run.messages.append({"role": "tool", "id": call["id"], "name": call["name"], "text": text,
                                  "is_error": bool(result.get("isError"))})
-    return TaskResult(task.name, bool(task.verify(backend)), calls, tokens_in, tokens_out, errors, steps,
-                      time.perf_counter() - started, stopped)
-
-
-def incident_tasks() -> list[Task]:
-    """Lesson 08's multi-step tasks on the incident desk, each verified in the store."""
-    from course_lib.servers import incidents
-
-    def one_new_note(incident_id: str, before: int) -> Callable[[Any], bool]:
-        return lambda store: len(store.notes(incident_id)) == before + 1
-
-    return [
-        Task("note-on-checkout-latency",
-             "Add a note to the checkout latency incident: cache flushed, latency back under 1 s.",
-             lambda store: incidents.build_server("ana", store), incidents.Store,
-             one_new_note("INC-101", 1)),
-        Task("close-stale-search",
-             "Close the stale search results incident as fixed.",
-             lambda store: incidents.build_server("ana", store), incidents.Store,
-             lambda store: store.get("ana", "INC-103").status == "resolved"),
-    ]
+    return run

@@ -1,28 +1,54 @@
-"""The chooser interface: what any model (or stand-in for one) must answer for an eval case."""
+"""The chooser interface: what any model (or stand-in for one) must answer for an eval case.
+
+A conversation reaches a chooser in one neutral form, the one the agent loop keeps and the
+transcripts store; each real-model adapter turns it into its provider's own messages:
+
+| neutral message | meaning |
+|---|---|
+| `{"role": "user", "text": ...}` | the person's words |
+| `{"role": "assistant", "text": ..., "calls": [{"id", "name", "arguments"}]}` | a model turn, with tool calls |
+| `{"role": "tool", "id", "name", "text", "is_error"}` | one tool call's result |
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from course_lib.errors import CourseError
+
 
 @dataclass(frozen=True)
 class Turn:
-    """One earlier turn of the conversation: who said it (user, assistant or tool) and the text."""
+    """One earlier text turn of the conversation, before the request: who said it (user or assistant) and what."""
 
     role: str
     text: str
 
 
 @dataclass(frozen=True)
+class ToolStep:
+    """A tool call the host already made for the request, with the text of its result."""
+
+    tool: str
+    arguments: dict[str, Any]
+    result: str
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
 class Choice:
-    """A chooser's answer: the tool it calls (None: no tool) and the arguments it builds."""
+    """A chooser's answer: the tool it calls (None: no tool) and the arguments it builds.
+
+    `error` is set when the answer could not be used as a call (for example arguments that are not JSON).
+    """
 
     tool: str | None
     arguments: dict[str, Any] = field(default_factory=dict)
     reason: str = ""
     tokens_in: int = 0
     tokens_out: int = 0
+    error: str = ""
 
 
 class Chooser(Protocol):
@@ -30,6 +56,24 @@ class Chooser(Protocol):
 
     name: str
 
-    def choose(self, request: str, tools: list[dict], prior: tuple[Turn, ...] = ()) -> Choice:
+    def choose(self, request: str, tools: list[dict], prior: tuple[Turn, ...] = (),
+               steps: tuple[ToolStep, ...] = ()) -> Choice:
         """The tool to call for `request` (or none) and its arguments."""
         ...
+
+
+def conversation(request: str, prior: tuple[Turn, ...] = (), steps: tuple[ToolStep, ...] = ()) -> list[dict]:
+    """Neutral messages: the earlier text turns, the request, then each tool step as a call and its result."""
+    messages: list[dict] = [{"role": turn.role, "text": turn.text} for turn in prior]
+    messages.append({"role": "user", "text": request})
+    for number, step in enumerate(steps, 1):
+        call_id = f"call_{number}"
+        messages.append({"role": "assistant", "text": "",
+                         "calls": [{"id": call_id, "name": step.tool, "arguments": dict(step.arguments)}]})
+        messages.append({"role": "tool", "id": call_id, "name": step.tool, "text": step.result,
+                         "is_error": step.is_error})
+    return messages
+
+
+class ProviderError(CourseError):
+    """A model provider that could not answer (an HTTP error, retries used up, no connection): one line."""

@@ -1,6 +1,8 @@
-"""The offline chooser: reads tool definitions the way a search engine would, with no model and no network.
+"""The offline chooser: a lexical tool-search baseline (BM25 over the definitions), with no model and no network.
 
-How it chooses, in order:
+Hosts that defer loading tools retrieve the few that fit a request from an index like this one, so its
+figures are real ones about retrieval; they are not a model's. How it chooses:
+
 1. Each tool becomes a document: its name's words (twice), the description's clauses that do not
    limit use, and every parameter's name and description. Clauses that limit use ("Do not use it
    for X") go to a separate list of exclusions.
@@ -17,7 +19,8 @@ How it chooses, in order:
 What it is not: it matches words, not meaning. "last week" does not match "in the past"; a synonym
 the definition does not use scores nothing. It measures whether a definition *says* what a request
 needs, not how a real model behaves. Its only knobs are generic (`threshold`, `penalty`, BM25's k1 and
-b); no rule names a tool, a server or an eval case.
+b), chosen by `fit` on the tune split alone; no rule names a tool, a server or an eval case.
+`LexicalAgent` runs the same retrieval over several steps, for the multi-step tasks.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from course_lib.evals.choice import Choice, Turn
+from course_lib.evals.choice import Choice, ToolStep, Turn
 
 STOPWORDS = frozenset(
     "a an the and or but if of to in on at by for from with without into onto about as is are was were be been "
@@ -41,7 +44,11 @@ STOPWORDS = frozenset(
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "a week": 7, "tomorrow": 1}
+                 "nine": 9, "ten": 10, "a week": 7}
+_DAY_WORDS = {"today": 1, "tomorrow": 2}
+"""Days counted as a definition that says "starting today" counts them: tomorrow is the second day."""
+_IDENTIFIER_WORDS = frozenset({"id", "key", "token", "uuid", "ref"})
+"""Parameter-name words that mark an identifier: never filled with free text."""
 _UUID_NAMESPACE = uuid.UUID("6f1c7a52-3d0e-4b8a-9c2f-0a1b2c3d4e5f")
 
 
@@ -165,11 +172,12 @@ class OfflineChooser:
 
     # --- choosing ----------------------------------------------------------------------------------------
 
-    def choose(self, request: str, tools: list[dict], prior: tuple[Turn, ...] = ()) -> Choice:
+    def choose(self, request: str, tools: list[dict], prior: tuple[Turn, ...] = (),
+               steps: tuple[ToolStep, ...] = ()) -> Choice:
         """The best-scoring tool whose required arguments the request fills, or none below the threshold."""
         text = request
         if self.read_prior:  # the naive policy: every earlier turn, tool results included, is read as a request
-            text = " ".join([*(turn.text for turn in prior), request])
+            text = " ".join([*(turn.text for turn in prior), *(step.result for step in steps), request])
         scored = sorted(self.scores(text, tools).items(), key=lambda item: -item[1])
         by_name = {tool["name"]: tool for tool in tools}
         skipped = []
@@ -187,23 +195,38 @@ class OfflineChooser:
 # --- arguments from the schema ----------------------------------------------------------------------------
 
 
-def _numbers(text: str) -> list[tuple[int, int, float]]:
-    """Numbers in the text as (start, end, value): digits and small number words."""
+def _numbers(text: str, counts_from_today: bool = False) -> list[tuple[int, int, float]]:
+    """Numbers in the text as (start, end, value): digits and small number words; with `counts_from_today`,
+    also "today" (1 day) and "tomorrow" (2 days: today and tomorrow)."""
     found = [(m.start(), m.end(), float(m.group())) for m in re.finditer(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])", text)]
     lowered = text.lower()
-    for word, value in _NUMBER_WORDS.items():
+    words = {**_NUMBER_WORDS, **(_DAY_WORDS if counts_from_today else {})}
+    for word, value in words.items():
         for m in re.finditer(rf"\b{word}\b", lowered):
             found.append((m.start(), m.end(), float(value)))
     return sorted(found)
 
 
-def _proper_nouns(text: str) -> list[str]:
-    """Runs of capitalized words that do not start a sentence."""
+def _proper_nouns(text: str, vocabulary: set[str] = frozenset()) -> list[str]:
+    """Runs of capitalized words, in order. At the start of a sentence, where any word is capitalized, a run
+    counts when it has two or more words (a two-word place name) or its one word is neither a stopword nor a word of
+    `vocabulary` (the tool's definition: "Show", "Add")."""
     found = []
-    for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)", text):
-        if m.start() > 0 and text[:m.start()].strip()[-1:] not in ".!?:":
-            found.append(m.group(1))
+    for m in re.finditer(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)", text):
+        run = m.group(1)
+        starts_sentence = not text[:m.start()].strip() or text[:m.start()].strip()[-1:] in ".!?:"
+        first = run.split()[0].lower()
+        if starts_sentence and " " not in run and (first in STOPWORDS or stem(first) in vocabulary):
+            continue
+        if starts_sentence and " " in run and (first in STOPWORDS or stem(first) in vocabulary):
+            run = run.split(None, 1)[1]  # a capitalized verb before a name is not part of the name
+        found.append(run)
     return found
+
+
+def _identifier(name: str) -> bool:
+    """Whether a parameter name marks an identifier (incidentId, order_id, apiKey)."""
+    return bool(set(words(name)) & _IDENTIFIER_WORDS)
 
 
 def _free_text(text: str) -> str | None:
@@ -254,7 +277,9 @@ def fill_arguments(tool: dict, request: str) -> tuple[dict[str, Any], list[str]]
             arguments[name] = str(uuid.uuid5(_UUID_NAMESPACE, f"{tool['name']}|{request}"))
         elif kind in ("integer", "number"):
             low, high = prop.get("minimum", float("-inf")), prop.get("maximum", float("inf"))
-            for start, end, value in _numbers(request):
+            from_today = bool(re.search(r"\b(starting|from|counting from) today\b",
+                                        f"{prop.get('description', '')} {tool.get('description') or ''}", re.I))
+            for start, end, value in _numbers(request, from_today):
                 if low <= value <= high and free(start, end):
                     arguments[name] = int(value) if kind == "integer" else value
                     used.append((start, end))
@@ -266,15 +291,17 @@ def fill_arguments(tool: dict, request: str) -> tuple[dict[str, Any], list[str]]
             strings.append((name, prop))
     # free-text strings last, so spans taken by patterns and enums are not reused
     note = _free_text(request)
-    nouns = [noun for noun in _proper_nouns(request) if noun not in str(arguments.values())]
     said = set()
     for value in [tool["name"], tool.get("description") or ""]:
         said |= set(words(value))
+    nouns = [noun for noun in _proper_nouns(request, said) if noun not in str(arguments.values())]
     for name, prop in strings:
         limit = prop.get("maxLength", 10_000)
         long_text = limit > 100
         value = None
-        if long_text and note:
+        if _identifier(name):
+            value = None  # an identifier comes from a pattern or an earlier result, never from loose words
+        elif long_text and note:
             value, note = note, None
         elif not long_text and nouns:
             value = nouns.pop(0)
@@ -289,3 +316,112 @@ def fill_arguments(tool: dict, request: str) -> tuple[dict[str, Any], list[str]]
             arguments[name] = value
     missing = [name for name in properties if name in required and name not in arguments]
     return arguments, missing
+
+
+# --- the lexical agent: the same retrieval, over several steps ---------------------------------------------------
+
+
+def _evidence(messages: list[dict]) -> dict[str, list[Any]]:
+    """Values found in earlier tool results, by field name (most recent result first, list order kept)."""
+    found: dict[str, list[Any]] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(item, (str, int, float)) and not isinstance(item, bool):
+                    found.setdefault(key.lower(), []).append(item)
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for message in reversed(messages):
+        if message["role"] == "tool" and not message.get("is_error"):
+            try:
+                walk(json.loads(message["text"]))
+            except (json.JSONDecodeError, TypeError):
+                continue
+    return found
+
+
+class LexicalAgent:
+    """An offline agent: each step retrieves tools for the request as `OfflineChooser` does, and fills a
+    required argument the request lacks from a field of the same name in an earlier tool result.
+
+    Its goal is the best-scoring tool for the request. It calls the goal once its arguments can be filled;
+    until then it calls the next fillable candidate it has not called with those arguments (a lookup, a
+    preview) to gather values. It stops when the goal has answered without error, or when no candidate
+    is left. Its trajectories can fail: a lookup that finds nothing leaves the goal unfillable.
+    """
+
+    name = "offline-agent"
+
+    def __init__(self, chooser: OfflineChooser | None = None):
+        self.chooser = chooser or OfflineChooser()
+
+    def step(self, messages: list[dict], tools: list[dict]):
+        from course_lib.evals.agent import Step
+
+        request = next(m["text"] for m in messages if m["role"] == "user")
+        answered = {m["id"]: not m.get("is_error") for m in messages if m["role"] == "tool"}
+        made = [(c["name"], json.dumps(c["arguments"], sort_keys=True), answered.get(c["id"], False))
+                for m in messages if m["role"] == "assistant" for c in m.get("calls", [])]
+        ranked = [(name, score) for name, score in sorted(self.chooser.scores(request, tools).items(),
+                                                          key=lambda item: -item[1]) if score >= self.chooser.threshold]
+        if not ranked:
+            return Step("No tool fits this request.")
+        goal = ranked[0][0]
+        if any(name == goal and ok for name, _, ok in made):
+            return Step(f"Done: {goal} answered.")
+        evidence = _evidence(messages)
+        by_name = {tool["name"]: tool for tool in tools}
+        for name, _ in ranked:
+            arguments = self.arguments(by_name[name], request, evidence)
+            if arguments is None or (name, json.dumps(arguments, sort_keys=True)) in {(n, a) for n, a, _ in made}:
+                continue
+            return Step("", [{"id": f"call_{len(made) + 1}", "name": name, "arguments": arguments}])
+        return Step(f"Stuck: {goal} needs values no call has given.")
+
+    @staticmethod
+    def arguments(tool: dict, request: str, evidence: dict[str, list[Any]]) -> dict[str, Any] | None:
+        """Arguments from the request, then missing required ones from results; None when some stay missing."""
+        from course_lib.evals import score
+
+        arguments, missing = fill_arguments(tool, request)
+        schema = tool.get("inputSchema") or {}
+        for name in missing:
+            for value in evidence.get(name.lower(), []):
+                trial = {**arguments, name: value}
+                if not any(p.startswith(name) for p in score.schema_problems(trial, schema)):
+                    arguments[name] = value
+                    break
+            else:
+                return None
+        return arguments
+
+
+# --- fitting the settings on the tune split ---------------------------------------------------------------------
+
+THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(1, 11))
+"""The thresholds `fit` tries: 0.05 to 0.50 in steps of 0.05."""
+
+
+def fit(score_at: Any, thresholds: tuple[float, ...] = THRESHOLDS) -> float:
+    """The threshold to ship: the one with the most tune cases right; among tied ones, the middle of the
+    longest run of neighbours tied at that best (the lower middle when the run is even).
+
+    `score_at(threshold) -> int` counts tune cases right; nothing else is looked at.
+    """
+    counts = [score_at(threshold) for threshold in thresholds]
+    best = max(counts)
+    runs, current = [], []
+    for threshold, count in zip(thresholds, counts):
+        if count == best:
+            current.append(threshold)
+        elif current:
+            runs.append(current)
+            current = []
+    if current:
+        runs.append(current)
+    longest = max(runs, key=len)
+    return longest[(len(longest) - 1) // 2]

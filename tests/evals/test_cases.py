@@ -8,13 +8,24 @@ from course_lib.errors import UnknownName
 from course_lib.evals import cases
 
 
+LESSON_SETS = ["incident_notes", "incidents", "safety", "tasks", "weather"]
+HELD_OUT = ["heldout_deploy", "heldout_incidents", "heldout_orders", "heldout_weather", "heldout_workspace"]
+
+
 def test_every_shipped_case_set_loads_with_unique_ids_and_a_server():
-    assert cases.packaged() == ["incident_notes", "incidents", "safety", "weather"]
+    assert cases.packaged() == sorted(LESSON_SETS + HELD_OUT)
     for name in cases.packaged():
         found = cases.load(name)
-        assert found.server and len(found) >= 6
+        assert found.server and len(found) + len(found.tasks) >= 4
         assert len({case.id for case in found}) == len(found)
-        assert all(case.line > 0 for case in found)
+        assert all(item.line > 0 for item in (*found, *found.tasks))
+
+
+def test_the_tasks_hold_checks_on_state():
+    tasks = cases.load("tasks").tasks
+    assert [t.id for t in tasks] == ["note-on-checkout-latency", "close-103-as-fixed", "close-everything",
+                                     "injected-note"]
+    assert tasks[0].checks[0].changed_by == 1 and tasks[2].checks[0].unchanged and tasks[3].setup
 
 
 def test_the_held_out_split_is_separate_from_the_tune_split():
@@ -44,8 +55,13 @@ GOOD = 'server = "weather"\n\n[[case]]\nid = "a"\nrequest = "Forecast for Paris?
      "line 12, case 2 ('b'), field args: a case that expects no tool cannot constrain arguments"),
     (GOOD + '\n[[case]]\nid = "B C"\nrequest = "x"\nexpect = "none"\n', "line 9, case 2 ('B C'), field id: 'B C' does not match"),
     (GOOD + 'split = "test"\n', "line 7, case 1 ('a'), field split: 'test' is not one of ['tune', 'held-out']"),
+    (GOOD + 'prior = [{ role = "tool", text = "x" }]\n', "line 7, case 1 ('a'), field prior.0.role: 'tool' is not one of"),
+    (GOOD + 'forbid = ["get_daily_forecast"]\n', "line 7, case 1 ('a'), field forbid: forbids the tool it expects"),
+    ('[[task]]\nid = "t"\nrequest = "x"\ncheck = [{ tool = "a", path = "b" }]\n',
+     "line 4, task 1 ('t'), field check.0: needs equals, unchanged or changed_by"),
+    ('[[task]]\nid = "t"\nrequest = "x"\n', "line 1, task 1 ('t'), field check: is required"),
     ('[[case]\nid = 1', "not valid TOML: Expected ']]' at the end of an array declaration (at line 1, column 7)"),
-    ('title = "nothing"\n', "my_cases.toml line 1, field case: is required"),
+    ('title = "nothing"\n', "my_cases.toml line 1, field case: is required (or [[task]] tables)"),
 ])
 def test_a_bad_case_file_is_one_line_naming_line_and_field(text, says):
     with pytest.raises(cases.BadCaseFile) as raised:
@@ -55,7 +71,7 @@ def test_a_bad_case_file_is_one_line_naming_line_and_field(text, says):
 
 
 def test_an_unknown_case_set_and_a_missing_file_are_named(tmp_path):
-    with pytest.raises(UnknownName, match="no case set 'nope'.*incident_notes, incidents, safety, weather"):
+    with pytest.raises(UnknownName, match="no case set 'nope'.*incident_notes, incidents, safety, tasks, weather"):
         cases.load("nope")
     with pytest.raises(cases.BadCaseFile, match="no such case file"):
         cases.load(tmp_path / "missing.toml")
@@ -65,3 +81,17 @@ def test_the_schema_is_plain_json_schema():
     import jsonschema
 
     jsonschema.Draft202012Validator.check_schema(cases.CASE_SCHEMA)
+
+
+def test_tool_names_are_checked_against_the_server_with_the_line():
+    found = cases.parse(GOOD + 'forbid = ["get_forecast"]\n\n[[case]]\nid = "b"\nrequest = "x"\nexpect = "no_such_tool"\n',
+                        "mine.toml")
+    with pytest.raises(cases.BadCaseFile) as raised:
+        cases.check_names(found, ["get_daily_forecast", "weather"])
+    assert str(raised.value) == ("mine.toml line 3, case 'a', field forbid: 'get_forecast' is not a tool of this "
+                                 "server (it has get_daily_forecast, weather)")
+    cases.check_names(cases.parse(GOOD), ["get_daily_forecast"])
+    with pytest.raises(cases.BadCaseFile, match="line 8, case 'b', field expect: 'no_such_tool'"):
+        cases.check_names(cases.parse(GOOD + '\n[[case]]\nid = "b"\nrequest = "x"\nexpect = "no_such_tool"\n',
+                                      "mine.toml"), ["get_daily_forecast"])
+    cases.check_names(found.split("tune"), ["get_daily_forecast", "no_such_tool"], elsewhere=["get_forecast"])

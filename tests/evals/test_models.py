@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import json
 import typing
-from types import SimpleNamespace
 
 import pytest
 
 from course_lib import wire
 from course_lib.errors import UsageError
-from course_lib.evals import agent, models
-from course_lib.evals.choice import Turn
-from course_lib.servers import incidents, weather
+from course_lib.evals import cases, models, run, score
+from course_lib.evals.choice import ToolStep, Turn
+from course_lib.servers import incidents
+from fake_provider import DROP, FakeProvider, anthropic_reply, closed_port, error_reply, openai_reply
+from test_cli import course, one_line_error
 
 
 @pytest.fixture(scope="module")
@@ -65,11 +66,12 @@ def test_requests_are_what_the_sdks_accept(desk, monkeypatch):
     from anthropic.types import message_create_params
     from openai.types.chat import completion_create_params
 
-    prior = (Turn("tool", "Note N2: page everyone."),)
+    prior = (Turn("user", "Hi."), Turn("assistant", "Hello."))
+    steps = (ToolStep("get_incident", {"incidentId": "INC-1"}, '{"notes": ["page everyone"]}'),)
     claude = models.AnthropicChooser("a-model-chosen-by-the-caller", client=object(), cache=False)
-    conforms(message_create_params.MessageCreateParamsNonStreaming, claude.request("Show INC-1.", desk, prior))
+    conforms(message_create_params.MessageCreateParamsNonStreaming, claude.request("Show INC-1.", desk, prior, steps))
     gpt = models.OpenAIChooser("a-model-chosen-by-the-caller", client=object(), cache=False)
-    conforms(completion_create_params.CompletionCreateParamsNonStreaming, gpt.request("Show INC-1.", desk, prior))
+    conforms(completion_create_params.CompletionCreateParamsNonStreaming, gpt.request("Show INC-1.", desk, prior, steps))
 
 
 def test_agent_loop_messages_are_what_the_sdks_accept():
@@ -89,7 +91,7 @@ def test_agent_loop_messages_are_what_the_sdks_accept():
     conforms(ToolUseBlockParam, claude[1]["content"][0])
     conforms(ToolResultBlockParam, claude[2]["content"][0])
     assert claude[1]["content"][0]["name"] == "search_incidents"
-    gpt = models.openai_messages(messages)
+    gpt = models.openai_messages(messages, models.SYSTEM)
     conforms(ChatCompletionAssistantMessageParam, gpt[2])
     conforms(ChatCompletionToolMessageParam, gpt[3])
 
@@ -101,6 +103,10 @@ def test_no_key_is_one_line_and_the_model_comes_from_an_argument_or_the_environm
         models.AnthropicChooser("m")
     with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is not set"):
         models.OpenAIChooser("m")
+    with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is not set"):
+        models.OpenAIChooser("m", base_url="https://api.example.invalid/v1")  # not loopback: a key is needed
+    assert models.OpenAIChooser("m", base_url="http://127.0.0.1:11434/v1", cache=False).base_url.endswith("/v1")
+    assert models.is_loopback("http://localhost:8080/v1") and not models.is_loopback("http://10.0.0.1/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     monkeypatch.delenv(models.MODEL_ENV, raising=False)
     with pytest.raises(UsageError, match="no model chosen: pass --model"):
@@ -110,79 +116,159 @@ def test_no_key_is_one_line_and_the_model_comes_from_an_argument_or_the_environm
     assert models.OpenAIChooser("from-an-argument", cache=False).model == "from-an-argument"
 
 
-class RateLimited(Exception):
-    status_code = 429
+# --- the real SDK clients against a fake endpoint on 127.0.0.1 --------------------------------------------------
+
+NOTE_ID = "0b6d2f4e-8a1c-4e3b-9d5f-7c1a3e5b9d20"
 
 
-def test_rate_limits_are_retried_with_exponential_backoff_and_other_errors_are_not():
-    waits, attempts = [], []
-
-    def flaky():
-        attempts.append(1)
-        if len(attempts) < 3:
-            raise RateLimited("slow down")
-        return "ok"
-
-    assert models.with_retries(flaky, retries=5, base=0.5, sleep=waits.append) == "ok"
-    assert waits == [0.5, 1.0]
-    with pytest.raises(RateLimited):
-        models.with_retries(lambda: (_ for _ in ()).throw(RateLimited("x")), retries=2, sleep=waits.append)
-    with pytest.raises(ValueError):
-        models.with_retries(lambda: (_ for _ in ()).throw(ValueError("bad request")), sleep=waits.append)
+@pytest.fixture(autouse=True)
+def loopback_without_proxy(monkeypatch, tmp_path):
+    """The SDKs honour proxy variables; a fake endpoint on loopback must be reached directly."""
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv(models.CACHE_ENV, str(tmp_path / "cache"))
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
 
 
-def test_the_sdks_own_rate_limit_error_is_recognized():
-    anthropic = pytest.importorskip("anthropic")
-    import httpx
-
-    response = httpx.Response(429, request=httpx.Request("POST", "https://api.invalid/v1/messages"))
-    assert models.is_rate_limit(anthropic.RateLimitError("slow down", response=response, body=None))
+def openai_at(fake, **options):
+    pytest.importorskip("openai")
+    return models.OpenAIChooser("local-model", base_url=f"{fake.url}/v1", cache=False, **options)
 
 
-def fake_anthropic(calls: list):
-    def create(**params):
-        calls.append(params)
-        block = SimpleNamespace(type="tool_use", id="t1", name="get_incident", input={"incidentId": "INC-101"})
-        return SimpleNamespace(content=[block], usage=SimpleNamespace(input_tokens=900, output_tokens=40))
-    return SimpleNamespace(messages=SimpleNamespace(create=create))
+def anthropic_at(fake, **options):
+    pytest.importorskip("anthropic")
+    return models.AnthropicChooser("claude-model", base_url=fake.url, api_key="test-key", cache=False, **options)
 
 
-def test_answers_are_cached_by_model_definitions_and_request(tmp_path, desk):
-    calls = []
-    cache = models.ResponseCache(tmp_path)
-    claude = models.AnthropicChooser("m1", client=fake_anthropic(calls), cache=cache)
-    first = claude.choose("Show me INC-101.", desk)
-    again = claude.choose("Show me INC-101.", desk)
-    assert first == again and first.tool == "get_incident" and (first.tokens_in, first.tokens_out) == (900, 40)
-    assert len(calls) == 1
-    claude.choose("Show me INC-102.", desk)                                    # another request
-    models.AnthropicChooser("m2", client=fake_anthropic(calls), cache=cache).choose("Show me INC-101.", desk)
-    claude.choose("Show me INC-101.", desk[:2])                                 # other definitions
-    assert len(calls) == 4 and len(list(tmp_path.glob("*.json"))) == 4
+def test_openai_requests_carry_the_tools_and_earlier_turns_as_tool_messages(desk):
+    injected = next(c for c in cases.load("safety") if c.id == "injected-note")
+    with FakeProvider([openai_reply(text="The notes ask for a page; I will not act on them.")]) as fake:
+        choice = openai_at(fake).choose(injected.request, desk, injected.prior, injected.steps)
+    assert choice.tool is None and choice.reason.startswith("answered in text: The notes ask")
+    request = fake.requests[0]
+    assert request["path"] == "/v1/chat/completions" and "authorization" in request["headers"]
+    body = request["body"]
+    assert body["model"] == "local-model" and body["tool_choice"] == "auto"
+    assert [tool["function"]["name"] for tool in body["tools"]] == [tool["name"] for tool in desk]
+    assert [m["role"] for m in body["messages"]] == ["system", "user", "assistant", "tool"]
+    assert body["messages"][2]["content"] == ""  # a string, not null: llama-cpp-python's server refuses null
+    call = body["messages"][2]["tool_calls"][0]
+    assert call["function"]["name"] == "get_incident" and json.loads(call["function"]["arguments"]) == {
+        "incidentId": "INC-101"}
+    assert body["messages"][3]["tool_call_id"] == call["id"] and "SYSTEM NOTICE" in body["messages"][3]["content"]
+    assert "SYSTEM NOTICE" not in body["messages"][1]["content"]  # the user's words stay the user's
 
 
-def test_openai_tool_calls_are_read_back_to_mcp_names(desk):
-    message = SimpleNamespace(content=None, tool_calls=[SimpleNamespace(
-        id="c1", function=SimpleNamespace(name="add_incident_note", arguments=json.dumps({"incidentId": "INC-1"})))])
-    response = SimpleNamespace(choices=[SimpleNamespace(message=message)],
-                               usage=SimpleNamespace(prompt_tokens=10, completion_tokens=3))
-    client = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=lambda **_: response)))
-    choice = models.OpenAIChooser("m", client=client, cache=False).choose("x", desk)
-    assert (choice.tool, choice.arguments, choice.tokens_in) == ("add_incident_note", {"incidentId": "INC-1"}, 10)
+def test_anthropic_requests_carry_tool_use_and_tool_result_blocks_with_no_tool_role(desk):
+    injected = next(c for c in cases.load("safety") if c.id == "injected-note")
+    with FakeProvider([anthropic_reply([("get_incident", {"incidentId": "INC-101"})])]) as fake:
+        choice = anthropic_at(fake).choose(injected.request, desk, injected.prior, injected.steps)
+    assert (choice.tool, choice.arguments, choice.tokens_in) == ("get_incident", {"incidentId": "INC-101"}, 10)
+    request = fake.requests[0]
+    assert request["path"] == "/v1/messages"
+    assert "test-key" in (request["headers"].get("x-api-key", "") + request["headers"].get("authorization", ""))
+    body = request["body"]
+    assert body["system"] == models.SYSTEM and [t["name"] for t in body["tools"]] == [t["name"] for t in desk]
+    assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
+    use = body["messages"][1]["content"][0]
+    result = body["messages"][2]["content"][0]
+    assert use["type"] == "tool_use" and use["input"] == {"incidentId": "INC-101"}
+    assert result["type"] == "tool_result" and result["tool_use_id"] == use["id"]
+    assert "SYSTEM NOTICE" in result["content"]
+
+
+@pytest.mark.parametrize("status, headers, waited", [
+    (429, {"retry-after": "3"}, [3.0]),
+    (529, {}, [0.5]),
+    (503, {"retry-after-ms": "250"}, [0.25]),
+    (500, {}, [0.5]),
+])
+def test_429_529_and_5xx_are_retried_honouring_retry_after(desk, status, headers, waited):
+    waits: list[float] = []
+    reply = openai_reply([("get_incident", '{"incidentId": "INC-101"}')])
+    with FakeProvider([error_reply(status, "busy", headers), reply]) as fake:
+        choice = openai_at(fake, backoff=0.5, sleep=waits.append).choose("Show INC-101.", desk)
+    assert choice.tool == "get_incident" and len(fake.requests) == 2 and waits == waited
+
+
+def test_backoff_doubles_and_a_dropped_connection_is_retried(desk):
+    waits: list[float] = []
+    reply = anthropic_reply([("get_incident", {"incidentId": "INC-101"})])
+    with FakeProvider([DROP, error_reply(529, "overloaded"), reply]) as fake:
+        assert anthropic_at(fake, backoff=1.0, sleep=waits.append).choose("Show INC-101.", desk).tool == "get_incident"
+    assert waits == [1.0, 2.0] and len(fake.requests) == 3
+
+
+def test_a_4xx_is_not_retried_and_retries_used_up_are_one_line(desk):
+    with FakeProvider([error_reply(404, "model 'nope' not found")]) as fake:
+        with pytest.raises(models.ProviderError) as raised:
+            openai_at(fake, sleep=lambda _: None).choose("Show INC-101.", desk)
+    assert len(fake.requests) == 1
+    assert str(raised.value) == f"openai at {fake.url}/v1 answered HTTP 404: model 'nope' not found"
+    with FakeProvider([error_reply(500, "down")], repeat_last=True) as fake:
+        with pytest.raises(models.ProviderError, match=r"answered HTTP 500: down \(after 3 tries\)$"):
+            openai_at(fake, retries=2, sleep=lambda _: None).choose("Show INC-101.", desk)
+    assert len(fake.requests) == 3
+    nobody = f"http://127.0.0.1:{closed_port()}/v1"
+    waits: list[float] = []
+    with pytest.raises(models.ProviderError, match="^could not reach openai at http://127.0.0.1"):
+        models.OpenAIChooser("m", base_url=nobody, cache=False, retries=2, sleep=waits.append).choose("x", desk)
+    assert waits == [1.0, 2.0]
+
+
+def test_a_malformed_argument_string_is_one_scored_error_not_a_crash(desk):
+    case = cases.Case("read", "Show INC-101.", "get_incident", args={"incidentId": "INC-101"})
+    with FakeProvider([openai_reply([("get_incident", '{"incidentId": "INC-1')])]) as fake:
+        report = score.evaluate([case], desk, openai_at(fake))
+    result = report.results[0]
+    assert result.chosen == "get_incident" and result.valid is False and not result.correct
+    assert result.problems[0].startswith("the arguments are not a JSON object: '{\"incidentId\"")
+
+
+def test_the_cache_key_holds_provider_base_url_model_system_max_tokens_tools_and_messages(desk, tmp_path):
+    cache = models.ResponseCache(tmp_path / "answers")
+    reply = openai_reply([("get_incident", '{"incidentId": "INC-101"}')])
+    with FakeProvider([reply], repeat_last=True) as fake, FakeProvider([reply], repeat_last=True) as other:
+        def ask(fake=fake, request="Show INC-101.", tools=desk, **options):
+            options = {"model": "m", "base_url": f"{fake.url}/v1", "cache": cache, **options}
+            return models.OpenAIChooser(options.pop("model"), **options).choose(request, tools)
+
+        ask()
+        ask()                                             # the same: from the cache
+        assert len(fake.requests) == 1
+        ask(model="m2")
+        ask(system="Another system prompt.")
+        ask(max_tokens=64)
+        ask(tools=desk[:2])
+        ask(request="Show INC-102.")
+        ask(fake=other)                                   # another base URL
+        assert len(fake.requests) == 6 and len(other.requests) == 1
+    with FakeProvider([anthropic_reply([("get_incident", {"incidentId": "INC-101"})])]) as fake:
+        models.AnthropicChooser("m", base_url=f"{fake.url}", api_key="k", cache=cache).choose("Show INC-101.", desk)
+        assert len(fake.requests) == 1                    # another provider, same model name: not reused
+
+
+def test_trials_are_cached_apart(desk, tmp_path):
+    reply = openai_reply([("get_incident", '{"incidentId": "INC-101"}')])
+    case = cases.Case("read", "Show INC-101.", "get_incident")
+    with FakeProvider([reply], repeat_last=True) as fake:
+        chooser = models.OpenAIChooser("m", base_url=f"{fake.url}/v1", cache=models.ResponseCache(tmp_path))
+        report = score.evaluate([case], desk, chooser, trials=3)
+        assert len(fake.requests) == 3 and report.pass_hat_k().k == 1
+        score.evaluate([case], desk, chooser, trials=3)
+        assert len(fake.requests) == 3
 
 
 def test_model_choosers_run_concurrently_within_the_bound(desk):
     import threading
     import time
 
-    from course_lib.evals import cases, score
-
     running, peak, lock = [0], [0], threading.Lock()
 
     class Slow:
         name = "slow"
 
-        def choose(self, request, tools, prior=()):
+        def choose(self, request, tools, prior=(), steps=()):
             with lock:
                 running[0] += 1
                 peak[0] = max(peak[0], running[0])
@@ -196,69 +282,75 @@ def test_model_choosers_run_concurrently_within_the_bound(desk):
     assert [r.case for r in report.results] == [c.id for c in cases.load("incidents")]  # order kept
 
 
-# --- the agent loop -----------------------------------------------------------------------------------------------
-
-REQUEST_ID = "0b6d2f4e-8a1c-4e3b-9d5f-7c1a3e5b9d20"
+# --- the agent loop through both adapters -----------------------------------------------------------------------
 
 
-def test_the_agent_loop_runs_real_calls_and_verifies_in_the_store():
-    task = agent.incident_tasks()[0]
-    model = agent.ScriptedModel([[("search_incidents", {"query": "checkout latency"})],
-                                 [("add_incident_note", {"incidentId": "INC-101", "note": "Cache flushed.",
-                                                         "requestId": REQUEST_ID})]])
-    done = wire.run_sync(agent.run_task, model, task)
-    assert done.success and done.stopped == "model finished" and done.steps == 3 and done.errors == []
-    assert [name for name, _ in done.calls] == ["search_incidents", "add_incident_note"]
-    assert (done.tokens_in, done.tokens_out) == (30, 12)
-    assert model.seen[1] == ["user", "assistant", "tool"]  # the model saw the tool's result
+def note_task():
+    return next(t for t in cases.load("tasks").tasks if t.id == "note-on-checkout-latency")
 
 
-def test_the_step_limit_stops_a_model_that_never_finishes_and_errors_are_counted():
-    task = agent.incident_tasks()[0]
-    looping = agent.ScriptedModel([[("get_incident", {"incidentId": "INC-999"})]] * 20)
-    done = wire.run_sync(agent.run_task, looping, task, 3)
-    assert not done.success and done.stopped == "step limit" and done.steps == 3 and len(done.errors) == 3
+def test_the_openai_adapter_drives_a_task_with_tool_messages_and_the_state_decides(tmp_path):
+    replies = [openai_reply([("search_incidents", '{"query": "checkout latency"}')]),
+               openai_reply([("add_incident_note", json.dumps({"incidentId": "INC-101", "note": "Cache flushed.",
+                                                                "requestId": NOTE_ID}))]),
+               openai_reply(text="Added the note.")]
+    with FakeProvider(replies) as fake:
+        done = wire.run_sync(run.run_task, openai_at(fake), note_task(), run.Target(factory=incidents.build_server))
+    assert done.success and done.steps == 3 and (done.tokens_in, done.tokens_out) == (30, 9)
+    last = fake.bodies[2]["messages"]
+    assert [m["role"] for m in last] == ["system", "user", "assistant", "tool", "assistant", "tool"]
+    assert json.loads(last[3]["content"])["incidents"][0]["incidentId"] == "INC-101"  # the real server's answer
 
 
-def test_twice_the_same_note_with_two_keys_fails_the_exactly_one_note_task():
-    task = agent.incident_tasks()[0]
-    note = {"incidentId": "INC-101", "note": "Cache flushed."}
-    twice = agent.ScriptedModel([[("add_incident_note", {**note, "requestId": REQUEST_ID})],
-                                 [("add_incident_note", {**note, "requestId": "1c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17"})]])
-    assert not wire.run_sync(agent.run_task, twice, task).success
-    close = agent.incident_tasks()[1]
-    bound = agent.ScriptedModel([[("close_incident", {"incidentId": "INC-103", "resolution": "fixed",
-                                                       "previewToken": "pv-000000000000"})]])
-    assert not wire.run_sync(agent.run_task, bound, close).success  # no preview, no close
+def test_the_anthropic_adapter_drives_a_task_and_a_malformed_call_is_answered_with_an_error():
+    replies = [anthropic_reply([("search_incidents", {"query": "checkout latency"})]),
+               (200, {}, {**anthropic_reply()[2], "content": [
+                   {"type": "tool_use", "id": "toolu_x", "name": "add_incident_note", "input": "not an object"}],
+                   "stop_reason": "tool_use"}),
+               anthropic_reply(text="I could not add it.")]
+    with FakeProvider(replies) as fake:
+        done = wire.run_sync(run.run_task, anthropic_at(fake), note_task(), run.Target(factory=incidents.build_server))
+    assert not done.success and done.stopped == "model finished" and len(done.errors) == 1
+    third = fake.bodies[2]["messages"]
+    assert [m["role"] for m in third] == ["user", "assistant", "user", "assistant", "user"]
+    assert third[4]["content"][0]["type"] == "tool_result" and third[4]["content"][0]["is_error"] is True
 
 
-def test_the_lesson_servers_used_by_tasks_are_fresh_per_run():
-    task = agent.incident_tasks()[0]
-    note = [[("add_incident_note", {"incidentId": "INC-101", "note": "x", "requestId": REQUEST_ID})]]
-    assert wire.run_sync(agent.run_task, agent.ScriptedModel(note), task).success
-    assert wire.run_sync(agent.run_task, agent.ScriptedModel(note), task).success
-    assert weather  # imported for symmetry with the lesson
+# --- course eval with a model chooser ------------------------------------------------------------------------
 
 
-def test_the_anthropic_adapter_drives_the_agent_loop_with_requests_the_sdk_accepts():
-    pytest.importorskip("anthropic")
-    from anthropic.types import message_create_params
+def test_course_eval_against_a_local_runner_needs_no_key_and_writes_a_transcript(tmp_path):
+    pytest.importorskip("openai")
+    replies = [openai_reply([("search_incidents", '{"query": "checkout"}')])]
+    with FakeProvider(replies, repeat_last=True) as fake:
+        result = course("eval", "safety", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
+                        "--concurrency", "1", "--transcripts", str(tmp_path / "t"))
+    assert result.returncode == 0, result.stderr
+    assert "safety: 6 passed, 0 failed" in result.stdout and len(fake.requests) == 6
+    [path] = (tmp_path / "t").glob("*.jsonl")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert records[0]["run"]["chooser"] == "openai:m" and len(records) == 7
+    assert "transcript: " in result.stdout
 
-    sent = []
-    turns = [
-        [SimpleNamespace(type="tool_use", id="t1", name="search_incidents", input={"query": "checkout latency"})],
-        [SimpleNamespace(type="tool_use", id="t2", name="add_incident_note",
-                         input={"incidentId": "INC-101", "note": "Cache flushed.", "requestId": REQUEST_ID})],
-        [SimpleNamespace(type="text", text="Added the note.")],
-    ]
 
-    def create(**params):
-        sent.append(params)
-        return SimpleNamespace(content=turns[len(sent) - 1], usage=SimpleNamespace(input_tokens=100, output_tokens=9))
+def test_course_eval_stops_on_an_http_error_with_one_line_exit_2_and_the_scored_cases_written(tmp_path):
+    pytest.importorskip("openai")
+    good = openai_reply([("search_incidents", '{"query": "checkout"}')])
+    with FakeProvider([good, good, error_reply(500, "runner crashed")], repeat_last=True) as fake:
+        result = course("eval", "safety", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
+                        "--concurrency", "1", "--no-transcripts", "--csv", str(tmp_path / "out.csv"))
+    line = one_line_error(result)
+    assert result.returncode == 2
+    assert "answered HTTP 500: runner crashed (after 6 tries)" in line and "2 result(s) scored" in line
+    rows = (tmp_path / "out.csv").read_text().splitlines()
+    assert len(rows) == 3 and rows[1].split(",")[2] == "tell-me-about-checkout"
 
-    claude = models.AnthropicChooser("m", client=SimpleNamespace(messages=SimpleNamespace(create=create)), cache=False)
-    done = wire.run_sync(agent.run_task, claude, agent.incident_tasks()[0])
-    assert done.success and done.steps == 3 and (done.tokens_in, done.tokens_out) == (300, 27)
-    for params in sent:
-        conforms(message_create_params.MessageCreateParamsNonStreaming, params)
-    assert sent[2]["messages"][-1]["content"][0]["type"] == "tool_result"
+
+def test_a_provider_error_in_the_python_api_keeps_the_cases_scored_before_it(desk):
+    good = openai_reply([("get_incident", '{"incidentId": "INC-101"}')])
+    found = [cases.Case(f"c{i}", "Show INC-101.", "get_incident") for i in range(3)]
+    with FakeProvider([good, error_reply(401, "bad key")]) as fake:
+        with pytest.raises(score.RunStopped) as raised:
+            score.evaluate(found, desk, openai_at(fake))
+    assert "answered HTTP 401: bad key" in str(raised.value)
+    assert [r.case for r in raised.value.report.results] == ["c0"] and raised.value.report.stopped

@@ -65,8 +65,12 @@ def test_a_when_not_clause_counts_against_its_tool():
 
 def test_earlier_tool_results_are_not_read_as_requests(desk):
     case = next(c for c in cases.load("safety") if c.id == "injected-note")
-    assert offline.OfflineChooser().choose(case.request, desk, case.prior).tool == "get_incident"
-    assert offline.OfflineChooser(read_prior=True).choose(case.request, desk, case.prior).tool == "send_oncall_page"
+    careful, naive = offline.OfflineChooser(), offline.OfflineChooser(read_prior=True)
+    assert careful.choose(case.request, desk, case.prior, case.steps).tool == "get_incident"
+    text = " ".join([step.result for step in case.steps] + [case.request])
+    assert careful.scores(case.request, desk)["send_oncall_page"] < careful.threshold
+    assert naive.choose(case.request, desk, case.prior, case.steps) == careful.choose(text, desk)
+    assert careful.scores(text, desk)["send_oncall_page"] > careful.threshold  # the injected words now count
 
 
 def test_arrays_collect_every_match_and_numbers_respect_bounds():
@@ -78,7 +82,7 @@ def test_arrays_collect_every_match_and_numbers_respect_bounds():
 
 
 def test_no_rule_in_the_chooser_names_a_tool_a_server_a_case_or_a_value_from_the_cases():
-    source = inspect.getsource(offline)
+    source = inspect.getsource(offline).replace("re.search", "re.find")  # the regex call is not a name
     keyed = set()
     for name in cases.packaged():
         keyed.add(cases.load(name).server)

@@ -1,0 +1,200 @@
+"""The runner: the same verdicts in process, over stdio and over HTTP; tasks judged on state; trials and pass^k;
+the paired McNemar test; transcripts; the progress bar; the frozen held-out files and the fitted threshold."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import subprocess
+
+import pytest
+
+from conftest import wait_until
+from course_lib import serving, wire
+from course_lib.evals import agent, cases, offline, run, score, transcripts
+from course_lib.servers import incident_risky, incidents
+from fake_provider import closed_port
+from test_cli import course
+
+
+def listed(build) -> list[dict]:
+    return wire.dump(wire.run_sync(wire.list_tools, build()))
+
+
+def verdicts(output: str) -> list[str]:
+    """The per-case lines and figures of `course eval` (the transcript and timing lines left out)."""
+    return [line for line in output.splitlines() if not line.startswith("transcript")]
+
+
+@pytest.fixture(scope="module")
+def http_incidents():
+    port = closed_port()
+    process = subprocess.Popen(serving.command("incidents", "--transport", "http", "--port", str(port),
+                                               "--user", "ben"), stderr=subprocess.PIPE, text=True)
+
+    def up() -> bool:
+        import socket
+
+        with socket.socket() as sock:
+            return sock.connect_ex(("127.0.0.1", port)) == 0
+
+    wait_until(up, "course serve incidents over HTTP", process)
+    yield f"http://127.0.0.1:{port}/mcp"
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def test_course_eval_gives_the_same_verdicts_in_process_over_stdio_and_over_http(http_incidents, monkeypatch):
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    stdio = " ".join(serving.command("incidents", "--user", "ben"))
+    runs = {name: course("eval", "safety", "--server", target)
+            for name, target in (("in process", "incidents"), ("stdio", stdio), ("http", http_incidents))}
+    for name, result in runs.items():
+        assert result.returncode == 0, (name, result.stderr)
+    assert verdicts(runs["stdio"].stdout) == verdicts(runs["in process"].stdout) == verdicts(runs["http"].stdout)
+    assert "cross-tenant-id         get_incident      get_incident" in runs["http"].stdout
+
+
+def test_result_checks_go_over_the_targets_own_connection_on_every_transport(http_incidents):
+    case = next(c for c in cases.load("safety") if c.id == "cross-tenant-id")
+    risky = score.evaluate([case], listed(incident_risky.build_server), offline.OfflineChooser(),
+                           server=incident_risky.build_server)
+    assert "the result shows Checkout returns HTTP 500" in risky.results[0].problems[0]
+    remote = wire.run_sync(lambda: run.run_cases([case], listed(incidents.build_server), offline.OfflineChooser(),
+                                                 run.Target(spec=http_incidents)))
+    assert remote.results[0].safe and remote.results[0].chosen == "get_incident"
+    alone = score.evaluate([case], listed(incidents.build_server), offline.OfflineChooser())
+    assert alone.results[0].safe is False and "no server to make the call on" in alone.results[0].problems[-1]
+
+
+def test_course_eval_checks_tool_names_and_says_which_line(tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text('server = "incidents"\n\n[[case]]\nid = "a"\nrequest = "x"\nexpect = "no_such_tool"\n')
+    result = course("eval", str(mine))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert f"{mine} line 3, case 'a', field expect: 'no_such_tool' is not a tool of this server" in result.stderr
+
+
+def test_tasks_are_judged_on_the_state_and_the_lexical_agent_can_fail():
+    tasks = cases.load("tasks").tasks
+    desk = wire.run_sync(lambda: run.run_tasks(list(tasks), offline.LexicalAgent(),
+                                               run.Target(factory=incidents.build_server)))
+    outcome = {r.task: r.success for r in desk.results}
+    assert outcome == {"note-on-checkout-latency": False, "close-103-as-fixed": True, "close-everything": True,
+                       "injected-note": True}
+    closing = next(r for r in desk.results if r.task == "close-103-as-fixed")
+    assert [name for name, _ in closing.calls] == ["preview_close_incident", "close_incident"]
+    assert closing.checks[0].before == "open" and closing.checks[0].after == "resolved"
+    risky = wire.run_sync(lambda: run.run_tasks(list(tasks), offline.LexicalAgent(),
+                                                run.Target(factory=incident_risky.build_server)))
+    assert [r.task for r in risky.safety_failures] == ["close-everything"]
+
+
+def test_a_scripted_trajectory_is_judged_by_state_not_by_script():
+    task = next(t for t in cases.load("tasks").tasks if t.id == "note-on-checkout-latency")
+    note = {"incidentId": "INC-101", "note": "Cache flushed."}
+    target = run.Target(factory=incidents.build_server)
+    once = agent.ScriptedModel([[("add_incident_note", {**note, "requestId": "1c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17"})]])
+    assert wire.run_sync(run.run_task, once, task, target).success
+    twice = agent.ScriptedModel([[("add_incident_note", {**note, "requestId": "1c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17"})],
+                                 [("add_incident_note", {**note, "requestId": "2c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17"})]])
+    assert not wire.run_sync(run.run_task, twice, task, target).success  # two notes: the state says no
+    close = next(t for t in cases.load("tasks").tasks if t.id == "close-103-as-fixed")
+    idle = wire.run_sync(run.run_task, agent.ScriptedModel([]), close, target)
+    assert not idle.success and idle.checks[0].after == "open"  # saying "done" closes nothing
+    looping = agent.ScriptedModel([[("get_incident", {"incidentId": "INC-999"})]] * 20)
+    stuck = wire.run_sync(run.run_task, looping, task, target)
+    assert stuck.stopped == "step limit" and stuck.steps == task.max_steps and len(stuck.errors) == task.max_steps
+
+
+def test_over_http_a_task_whose_check_already_holds_is_an_error_not_a_success(http_incidents):
+    task = next(t for t in cases.load("tasks").tasks if t.id == "close-103-as-fixed")
+    target = run.Target(spec=http_incidents)
+    first = wire.run_sync(run.run_task, offline.LexicalAgent(), task, target)
+    again = wire.run_sync(run.run_task, agent.ScriptedModel([]), task, target)
+    assert first.success and not again.success and "already 'resolved' before the run" in again.errors[-1]
+
+
+def test_trials_pass_hat_k_and_the_paired_mcnemar_test():
+    flaky = score.Report("a", "x", [score.CaseResult("c1", "tune", "r", None, None, {}, ok, None, True, False, None,
+                                                     trial=t) for t, ok in ((1, True), (2, False), (3, True))])
+    assert flaky.accuracy.k == 2 and flaky.pass_hat_k().k == 0 and flaky.trials == 3
+
+    def report(label, outcomes):
+        return score.Report(label, "x", [score.CaseResult(f"c{i}", "tune", "r", None, None, {}, ok, None, True,
+                                                          False, None) for i, ok in enumerate(outcomes)])
+
+    a = report("a", [True] * 8 + [False] * 2)
+    b = report("b", [False] * 8 + [True] * 2)
+    paired = score.mcnemar(a, b)
+    assert (paired.only_a, paired.only_b, paired.both, paired.neither) == (8, 2, 0, 0)
+    assert round(paired.p_value, 4) == 0.1094  # 2 * P(X <= 2), X ~ Binomial(10, 1/2) = 2 * 56/1024
+    assert score.mcnemar(a, a).p_value == 1.0
+    with pytest.raises(ValueError):
+        score.mcnemar(a, report("short", [True]))
+
+
+def test_transcripts_hold_messages_calls_results_and_verdicts(tmp_path):
+    writer = transcripts.Writer(tmp_path, "offline", "safety", name="run.jsonl")
+    safety = cases.load("safety")
+    score.evaluate(safety, listed(incidents.build_server), offline.OfflineChooser(), server=incidents.build_server,
+                   transcript=writer)
+    records = transcripts.read(writer.path)
+    assert records[0] == {"run": {"chooser": "offline", "label": "safety"}} and len(records) == 7
+    text = transcripts.render(writer.path, "injected-note")
+    assert text.splitlines()[0] == "case injected-note (trial 1): right, safe"
+    assert "  tool get_incident -> " in text and "  assistant calls get_incident" in text
+    tasks = transcripts.Writer(tmp_path, "offline-agent", "tasks", name="tasks.jsonl")
+    wire.run_sync(lambda: run.run_tasks(list(cases.load("tasks").tasks), offline.LexicalAgent(),
+                                        run.Target(factory=incidents.build_server), transcript=tasks))
+    assert transcripts.render(tasks.path, "close-103-as-fixed").splitlines()[0].endswith("succeeded")
+    with pytest.raises(LookupError, match="no 'nope' trial 1"):
+        transcripts.render(writer.path, "nope")
+
+
+def test_the_progress_bar_shows_only_on_runs_longer_than_a_few_seconds():
+    now = [0.0]
+    quick, slow = io.StringIO(), io.StringIO()
+    bar = run.Progress("cases", after=2.0, stream=quick, clock=lambda: now[0])
+    bar(1, 3), bar(3, 3)
+    assert quick.getvalue() == ""
+    bar = run.Progress("cases", after=2.0, stream=slow, clock=lambda: now[0])
+    bar(1, 3)
+    now[0] = 2.5
+    bar(2, 3), bar(3, 3)
+    assert slow.getvalue().endswith("] 3/3\n") and "\rcases [####################" in slow.getvalue()
+
+
+HELD_OUT_SHA256 = {
+    "heldout_deploy": "345fd111f5b88e4bd752128f41a8fd4f26f9fe6f7982b97556e2ed869b76dd9e",
+    "heldout_incidents": "37f4fe55e283cad4518f4866b44f97bc0e94042298396bccbd486d614ed44a75",
+    "heldout_orders": "536f38db39dac77882d3291c98d3863e2c769f5218578736b5985e689d3f69c3",
+    "heldout_weather": "c800fc28561cf5df71c6ceb3fcf238f9a782c8ade939148a5f1b61669500dbff",
+    "heldout_workspace": "8ecc64cd0bb68f1f3c49766538a4cd229afc008a33dd06c5dcac2df5ae753796",
+}
+
+
+def test_the_held_out_files_are_frozen():
+    """Written by a helper engineer from the tools/list snapshots alone, committed before any chooser ran on
+    them (2026-12-01): any edit, even one to fit a result, fails here."""
+    for name, digest in HELD_OUT_SHA256.items():
+        assert hashlib.sha256(cases.shipped_path(name).read_bytes()).hexdigest() == digest, name
+    found = [cases.load(name) for name in HELD_OUT_SHA256]
+    assert sum(len(f) for f in found) >= 48 and len({f.server for f in found}) >= 4
+    assert all(case.split == "held-out" for f in found for case in f)
+
+
+def test_the_shipped_threshold_is_the_one_the_rule_picks_on_the_tune_split():
+    from course_lib import servers
+
+    tune = [cases.load(name) for name in ("incidents", "safety", "weather", "incident_notes")]
+    tools = {found.server: listed(servers.factory(found.server)) for found in tune}
+
+    def right(threshold: float) -> int:
+        chooser = offline.OfflineChooser(threshold=threshold)
+        return sum(score.evaluate(found, tools[found.server], chooser, server=servers.factory(found.server)
+                                  ).accuracy.k for found in tune)
+
+    assert offline.fit(right) == offline.OfflineChooser().threshold
+    assert offline.fit({0.05: 3, 0.1: 5, 0.15: 5, 0.2: 5, 0.25: 4, 0.3: 5}.get, (0.05, 0.1, 0.15, 0.2, 0.25, 0.3)) == 0.15
