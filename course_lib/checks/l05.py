@@ -281,7 +281,7 @@ RULES_5_2 = spec(
     ("request_uuid", "a requestId that is not a UUID refused", "a call with requestId 'retry-1' refused"),
     ("resolved_default", "includeResolved optional, with the default false in the schema (forgetting it shows "
                          "less, not more)",
-     "the listed default, and search_incidents() compared with store.search(user, '', False)"),
+     "the listed default, and search_incidents(query='') compared with store.search(user, '', False)"),
     ("search", "search_incidents(query, includeResolved) to return store.search(user, query, includeResolved) "
                "for the signed-in user", "four queries for three users (ana, ben, gil) on one store"),
     ("get", "get_incident(incidentId) to return store.get(user, incidentId) for the signed-in user, and to "
@@ -351,14 +351,14 @@ def ex_05_2(build_split_server) -> str:
 
     # searches, for three users
     for user, server in servers.items():
-        default, everything = _calls(server, [("search_incidents", {}),
-                                              ("search_incidents", {"includeResolved": True})])
+        default, everything = _calls(server, [("search_incidents", {"query": ""}),  # query's default is the answer's
+                                              ("search_incidents", {"query": "", "includeResolved": True})])
         want_default = store.search(user, "", False).model_dump(mode="json")
         want_all = store.search(user, "", True).model_dump(mode="json")
         require(default.get("structuredContent") == want_default, "resolved_default",
-                lambda: f"search_incidents() as {user} returned {_brief(default)}")
+                lambda: f"search_incidents(query='') as {user} returned {_brief(default)}")
         require(everything.get("structuredContent") == want_all, "search",
-                lambda: f"search_incidents(includeResolved=true) as {user} returned {_brief(everything)}")
+                lambda: f"search_incidents(query='', includeResolved=true) as {user} returned {_brief(everything)}")
         for query, resolved in (("checkout", False), ("payments", True), ("inventory sync", True)):
             got = _calls(server, [("search_incidents", {"query": query, "includeResolved": resolved})])[0]
             want = store.search(user, query, resolved).model_dump(mode="json")
@@ -428,7 +428,7 @@ def ex_05_2(build_split_server) -> str:
 
     fresh = incidents.Store()
     agent = host.Host(trusted={"incidents"}, person=host.person(default=True), echo=False)
-    calls = [("search_incidents", {}), ("get_incident", {"incidentId": "INC-101"}),
+    calls = [("search_incidents", {"query": ""}), ("get_incident", {"incidentId": "INC-101"}),
              ("add_incident_note", {"incidentId": "INC-101", "note": NOTE, "requestId": args["requestId"]})]
 
     async def run() -> list[dict]:
