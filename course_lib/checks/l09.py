@@ -125,10 +125,12 @@ RULES_9_2 = spec(
      "contract.replay against v1's output schemas, and each result compared with v1's own answer"),
     ("filter", "let `search_tickets` take an optional `priority` (`low`, `normal`, `high` or `urgent`) that keeps "
                "only the tickets with that priority, and counts only those in `total`",
-     "tickets of every priority created through create_ticket, then searched with each priority, with and "
-     "without a limit, and with no priority (which must answer as v1 does)"),
+     "the schema: v1's parameters and an optional priority, nothing else; tickets of every priority created "
+     "through create_ticket, then searched with each priority, with and without a limit, and with no priority "
+     "(which must answer as v1 does)"),
     ("reopen", "add a tool `reopen_ticket(ticket_id)` that makes a closed ticket open again and returns it",
-     "a ticket closed, reopened, then read with get_ticket; a second ticket too"),
+     "the schema: ticket_id and nothing else; a ticket closed, reopened, then read with get_ticket; a second "
+     "ticket too"),
     ("describe", "give `reopen_ticket` a description (the model picks tools by their descriptions)",
      "the listed definition"),
     ("unknown", "answer `reopen_ticket` for a ticket that does not exist with a tool error (a `ToolError`) that "
@@ -181,6 +183,13 @@ def ex_09_2(build_helpdesk_v2) -> str:
                 f"{name}({json.dumps(arguments)}) returned {shown(json.dumps(_structured(got)), 120)}",
                 f"v1 returns {shown(json.dumps(_structured(want)), 120)}")
 
+    v1_search = set(next(t for t in v1_tools if t["name"] == "search_tickets")["inputSchema"]["properties"])
+    search = v2_by_name.get("search_tickets", {}).get("inputSchema", {})
+    added = sorted(set(search.get("properties", {})) - v1_search)
+    require(added == ["priority"] and "priority" not in search.get("required", []), "filter",
+            f"search_tickets adds {', '.join(added) or 'nothing'}" + (", priority required" if "priority" in
+                                                                       search.get("required", []) else ""),
+            "one new parameter, an optional priority")
     creates = [("create_ticket", {"title": title, "priority": priority}) for title, priority in _CREATED]
     searches = [("search_tickets", {"query": "printer", "limit": 50})]
     searches += [("search_tickets", {"query": "printer", "priority": p, "limit": 50}) for p in _PRIORITIES]
@@ -225,6 +234,8 @@ def ex_09_2(build_helpdesk_v2) -> str:
             ("get_ticket", {"ticket_id": "T-1"})]
     listed = probe(server, plan)
     require("reopen_ticket" in listed.names, "reopen", ", ".join(listed.names), "no tool reopen_ticket")
+    params = sorted(listed.tool("reopen_ticket")["inputSchema"].get("properties", {}))
+    require(params == ["ticket_id"], "reopen", f"reopen_ticket({', '.join(params)})", "it takes ticket_id only")
     require(bool(listed.tool("reopen_ticket").get("description", "").strip()), "describe", "an empty description")
     for closed, reopened, read, ticket in ((0, 1, 2, "T-2"), (3, 4, 5, created_id)):
         got, after = listed.results[reopened], listed.results[read]
