@@ -8,12 +8,15 @@ so tests, lessons and the CLI start servers the same way without going through t
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 TRANSPORTS = ("stdio", "http")
+STORE_ENV = "COURSE_STORE"
+"""Where the incident desk keeps its data when `--store` is not given: keeps a password off the command line."""
 LOOPBACK = "127.0.0.1"
 DEFAULT_PORT = 8765
 
@@ -34,6 +37,8 @@ def serve(name: str, transport: str = "stdio", host: str = LOOPBACK, port: int =
     if transport not in TRANSPORTS:
         raise UsageError(f"unknown transport {transport!r}; use one of {', '.join(TRANSPORTS)}")
     takes = set(inspect.signature(servers.factory(name)).parameters)
+    if "store" in takes and "store" not in build_options and os.environ.get(STORE_ENV):
+        build_options["store"] = os.environ[STORE_ENV]
     unused = sorted(set(build_options) - takes)
     if unused:
         raise UsageError(f"{name} does not take {', '.join('--' + option for option in unused)}")
@@ -45,6 +50,10 @@ def serve(name: str, transport: str = "stdio", host: str = LOOPBACK, port: int =
     if transport == "http":
         auth.check_binding(host, build_options.get("tokens"))
     server = servers.build(name, **build_options)  # an unknown user or a bad token file fails here, as one line
+    if "store" in build_options:
+        from course_lib import incident_store
+
+        print(f"{name} keeps its data in {incident_store.redacted(build_options['store'])}", file=sys.stderr)
     if transport == "stdio":
         server.run()
         return
@@ -100,7 +109,9 @@ def add_options(parser) -> None:
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="also accept this Host/Origin name over HTTP (repeatable)")
     parser.add_argument("--user", help="the signed-in user over stdio, or over HTTP without tokens")
-    parser.add_argument("--store", metavar="PATH", help="keep the data in this SQLite file (shared by processes)")
+    parser.add_argument("--store", metavar="PATH|URL",
+                        help="keep the data in this SQLite file, or a postgresql:// database (shared by processes; "
+                             f"default ${STORE_ENV}, which keeps a password off the command line)")
     parser.add_argument("--tokens", metavar="FILE",
                         help="bearer tokens for HTTP: JSON {token: user} or 'token user' lines")
 

@@ -190,12 +190,12 @@ def pytest_time() -> dict[str, float]:
     }
 
 
-def incident_note_speed(notes: int = 2000) -> dict[str, float]:
-    """Notes per second through `add_note_once`: the in-memory store against the SQLite store (one thread)."""
+def incident_note_speed(postgres_url: str | None, notes: int = 2000) -> dict[str, float]:
+    """Notes per second through `add_note_once` (one thread): in memory, SQLite, and PostgreSQL when it runs."""
     import uuid
 
     from course_lib.servers import incidents
-    from course_lib.incident_store import SqliteStore
+    from course_lib.incident_store import PostgresStore, SqliteStore
 
     def rate(store) -> float:
         started = time.perf_counter()
@@ -204,28 +204,29 @@ def incident_note_speed(notes: int = 2000) -> dict[str, float]:
         return notes / (time.perf_counter() - started)
 
     with tempfile.TemporaryDirectory() as scratch:
-        return {"in-memory store (notes/s)": rate(incidents.Store()),
-                "SQLite store, WAL, synchronous=FULL (notes/s)": rate(SqliteStore(Path(scratch) / "bench.db"))}
+        figures = {"in-memory store (notes/s)": rate(incidents.Store()),
+                   "SQLite store, WAL, synchronous=FULL (notes/s)": rate(SqliteStore(Path(scratch) / "bench.db"))}
+    if postgres_url:
+        figures["PostgreSQL store, Unix socket, fsync on (notes/s)"] = rate(PostgresStore(postgres_url))
+    return figures
 
 
-def incident_http_load(clients: int = 50, calls: int = 100) -> dict[str, float | str]:
-    """The mixed load over streamable HTTP against two server processes sharing one SQLite store."""
+def incident_http_load(label: str, store: str, clients: int = 50, calls: int = 100) -> dict[str, float | str]:
+    """The mixed load over streamable HTTP against two server processes sharing one store (a path or a URL)."""
     import anyio
 
-    sys.path.insert(0, str(ROOT / "tests"))
     from incident_helpers import Served, check_notes_once, mixed_load, write_tokens
 
     with tempfile.TemporaryDirectory() as scratch:
-        tokens, store = write_tokens(Path(scratch)), Path(scratch) / "shared.db"
-        flags = ("--tokens", str(tokens), "--store", str(store))
+        flags = ("--tokens", str(write_tokens(Path(scratch))), "--store", store.replace("{scratch}", scratch))
         with Served(*flags) as first, Served(*flags) as second:
             report = anyio.run(mixed_load, [first.url, second.url], clients, calls)
-        duplicates = check_notes_once(store, report["notes"])
-    return {"calls": report["calls"], "protocol errors": len(report["protocol_errors"]),
-            "wrong answers (cross-tenant, leak, retry)": len(report["wrong"]),
-            "notes not exactly once": len(duplicates), "throughput (calls/s)": report["throughput"],
-            "latency p50 (ms)": report["p50_ms"], "latency p99 (ms)": report["p99_ms"],
-            **{f"  {kind} p50 / p99 (ms)": f"{p50:.1f} / {p99:.1f}" for kind, (p50, p99) in report["by_kind"].items()}}
+        duplicates = check_notes_once(flags[-1], report["notes"])
+    return {f"{label}: calls": report["calls"], "  protocol errors": len(report["protocol_errors"]),
+            "  wrong answers (cross-tenant, leak, retry)": len(report["wrong"]),
+            "  notes not exactly once": len(duplicates), "  throughput (calls/s)": report["throughput"],
+            "  latency p50 (ms)": report["p50_ms"], "  latency p99 (ms)": report["p99_ms"],
+            **{f"    {kind} p50 / p99 (ms)": f"{p50:.1f} / {p99:.1f}" for kind, (p50, p99) in report["by_kind"].items()}}
 
 
 def offline_eval_speed(rounds: int = 20) -> dict[str, float]:
@@ -248,10 +249,27 @@ def offline_eval_speed(rounds: int = 20) -> dict[str, float]:
 
 
 def print_incident_figures() -> None:
-    """The incident store and HTTP load section."""
-    print("\nincident notes (targets: SQLite notes/s vs in-memory; HTTP 50 x 100 on two processes, 0 errors)")
-    for label, value in {**incident_note_speed(), **incident_http_load()}.items():
-        print(f"  {label:<48} {value:>10.1f}" if isinstance(value, float | int) else f"  {label:<48} {value:>16}")
+    """The incident store and HTTP load section: memory, SQLite and PostgreSQL (a throwaway local cluster)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import postgres_cluster
+
+    print("\nincident notes (targets: durable notes/s vs in-memory; HTTP 50 x 100 on two processes, 0 errors)")
+    reason = postgres_cluster.missing()
+    cluster = None if reason else postgres_cluster.Cluster()
+    try:
+        sections = [lambda: incident_note_speed(cluster and cluster.database()),
+                    lambda: incident_http_load("HTTP, SQLite store", "{scratch}/shared.db")]
+        if cluster:
+            sections.append(lambda: incident_http_load("HTTP, PostgreSQL store", cluster.database()))
+        for section in sections:
+            for label, value in section().items():
+                print(f"  {label:<50} {value:>10.1f}" if isinstance(value, float | int)
+                      else f"  {label:<50} {value:>16}")
+    finally:
+        if cluster:
+            cluster.close()
+    if reason:
+        print(f"  PostgreSQL not measured: {reason}")
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Incident servers in child processes on loopback, token-bearing clients, and the mixed HTTP load.
 
-Shared by tests/test_incident_store.py, tests/test_incident_auth.py and tests/benchmark.py.
+Shared by tests/test_incident_store.py, tests/test_auth.py and tests/benchmark.py.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class Served:
         argv = serving.command("incidents", "--transport", "http", "--port", str(self.port), *flags)
         self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=self._err,
                                         env={**os.environ, **(env or {})})
-        for _ in range(300):  # bounded: at most about 15 s
+        for _ in range(1200):  # bounded: at most about 60 s (a loaded machine, a database to reach)
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited early: {self.log}")
             with socket.socket() as probe:
@@ -103,7 +103,11 @@ async def connect(url: str, token: str | None = None, era: str = "2026-07-28"):
     from course_lib import wire
 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+    # idle connections are dropped after 2 s, before the server's own 5 s keep-alive closes them: with equal
+    # limits a call sent on a connection the server is closing at that moment fails (ReadError), a race that
+    # a loaded machine, where clients wait long for each other, hits
+    limits = httpx2.Limits(keepalive_expiry=2.0)
+    async with httpx2.AsyncClient(headers=headers, timeout=60, limits=limits) as http:
         async with wire.connect(streamable_http_client(url, http_client=http), era) as client:
             yield client
 
@@ -197,15 +201,17 @@ def percentile(values: list[float], q: int) -> float:
     return 1000 * ordered[min(len(ordered) - 1, max(0, -(-q * len(ordered) // 100) - 1))]
 
 
-def check_notes_once(store_path: Path, notes: dict[str, tuple[str, str]]) -> list[str]:
-    """Problems with the notes in a store: every (user, text) must be on its user's incident exactly once."""
-    from course_lib.incident_store import SqliteStore
+def check_notes_once(where: Path | str, notes: dict[str, tuple[str, str]]) -> list[str]:
+    """Problems with the notes in a store (a SQLite path or a PostgreSQL URL): every (user, text) must be on its
+    user's incident exactly once."""
+    from course_lib import incident_store
 
-    store = SqliteStore(store_path)
+    store = incident_store.open_store(where)
     problems = []
     by_incident = {incident: [(n.author, n.text) for n in store.notes(incident)] for incident in OWN.values()}
     for rid, (user, text) in notes.items():
         count = by_incident[OWN[user]].count((user, text))
         if count != 1:
             problems.append(f"{rid}: {count} notes for {text!r}")
+    store.disconnect()
     return problems

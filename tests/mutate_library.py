@@ -38,6 +38,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "checks-core": (["course_lib/checks/core.py", "course_lib/checks/schemas.py"],
                     ["tests/checks/test_core.py", "tests/checks/test_l01_helpers.py"]),
     "servers": (["course_lib/servers/"], ["tests/servers/"]),
+    "incidents-data": (["course_lib/incident_model.py", "course_lib/incident_store.py"],
+                       ["tests/servers/test_incidents.py", "tests/test_incident_store.py"]),
 }
 GROUPS.update({f"servers.{path.stem}": ([f"course_lib/servers/{path.name}"], ["tests/servers/"])
                for path in sorted((ROOT / "course_lib" / "servers").glob("*.py"))})

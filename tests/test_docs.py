@@ -13,7 +13,7 @@ from conftest import ROOT, wait_until
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 OPEN_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/jupyter lab --ServerApp.root_dir=. notebooks/00_start_here.ipynb"
-TEST_COMMAND = 'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/pytest'
+TEST_COMMAND = 'python3 -m venv .venv && .venv/bin/pip install -e ".[test,postgres]" && .venv/bin/pytest'
 
 
 def test_readme_has_the_two_commands_and_ci_runs_the_test_one():

@@ -9,37 +9,32 @@ How the server knows its caller: `build_server(user=...)` builds the server one 
 talks to (in process and over stdio); with `tokens=...`, served over HTTP, each request's caller is
 the user of its verified bearer token (`course_lib.auth`). The caller is never a tool argument (a
 model could write any name there). Servers built on one `Store` share its data; `build_server()`
-with no store starts from the same fresh data every time. `incident_store.SqliteStore` is the same
-backend in a SQLite file that survives restarts and that several processes may share.
+with no store starts from the same fresh data every time. `incident_store` has the same backend
+in a SQLite file or a PostgreSQL database, which survive restarts and which several processes
+(on several hosts, for PostgreSQL) may share. The data types live in `incident_model`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated
 
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from course_lib.errors import UnknownName
+from course_lib import incident_model
+from course_lib.incident_model import (ONCALL, USERS, ClosePreview, Incident, IncidentList, IncidentStore,
+                                       IncidentSummary, Note, NoteAdded, Page, Record, Resolution, Service,
+                                       User, already_resolved, close_change, conflict, not_found,
+                                       preview_mismatch, preview_token, stale_preview, unusable_preview, view)
 from course_lib.servers.base import new_server, tool
 
-if TYPE_CHECKING:
-    from course_lib.incident_store import IncidentStore
-
 ID_PATTERN = r"^INC-[0-9]+$"
-Severity = Literal["sev1", "sev2", "sev3", "sev4"]
-Status = Literal["open", "resolved"]
-Service = Literal["checkout", "payments", "search", "auth", "inventory"]
-Resolution = Literal["fixed", "duplicate", "false_alarm"]
-RECENT_NOTES = 5
 
 IncidentId = Annotated[str, Field(pattern=ID_PATTERN,
                                   description="Incident ID such as INC-101 (from search_incidents).")]
@@ -50,193 +45,13 @@ RequestId = Annotated[uuid.UUID, Field(
                 "timeout; the note is then added once.")]
 
 
-# --- people and data -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class User:
-    """A person who can sign in: their organization (tenant) and teams."""
-
-    name: str
-    tenant: str
-    teams: frozenset[str]
-
-
-USERS: dict[str, User] = {
-    "ana": User("ana", "acme", frozenset({"payments", "security"})),
-    "ben": User("ben", "acme", frozenset({"payments"})),
-    "gil": User("gil", "globex", frozenset({"ops"})),
-}
-"""Ana and Ben work at Acme (only Ana is on the security team); Gil works at Globex."""
-
-ONCALL: dict[str, dict[str, str]] = {
-    "acme": {"checkout": "ana", "payments": "ben", "search": "ben", "auth": "ana", "inventory": "ben"},
-    "globex": {"checkout": "gil", "payments": "gil", "search": "gil", "auth": "gil", "inventory": "gil"},
-}
-
-
-class Note(BaseModel):
-    """One entry on an incident's timeline."""
-
-    noteId: str
-    author: str
-    text: str
-
-
-class Incident(BaseModel):
-    """What a caller may see of one incident (no tenant, access list or audit fields)."""
-
-    incidentId: str
-    title: str
-    service: Service
-    severity: Severity
-    status: Status
-    notes: list[Note] = Field(description=f"The {RECENT_NOTES} most recent notes, oldest first.")
-
-
-class IncidentSummary(BaseModel):
-    """One line of a search result."""
-
-    incidentId: str
-    title: str
-    service: Service
-    severity: Severity
-    status: Status
-
-
-class IncidentList(BaseModel):
-    """Search results, newest incident first."""
-
-    incidents: list[IncidentSummary]
-
-
-class NoteAdded(BaseModel):
-    """The note that a call added (a retry returns the same one)."""
-
-    incidentId: str
-    noteId: str
-    author: str
-    text: str
-
-
-class ClosePreview(BaseModel):
-    """What closing an incident would change, and the token that applies exactly this change."""
-
-    incidentId: str
-    resolution: Resolution
-    change: str
-    previewToken: str
-
-
-class Page(BaseModel):
-    """A page sent to a person's phone."""
-
-    pageId: str
-    service: Service
-    oncall: str
-    message: str
-
-
-@dataclass
-class Record:
-    """The backend's full incident row, including the fields a caller never sees."""
-
-    incident_id: str
-    tenant: str
-    title: str
-    service: str
-    severity: str
-    status: str
-    restricted_to: str | None = None
-    notes: list[Note] = field(default_factory=list)
-    version: int = 1
-
-
-def _seed() -> dict[str, Record]:
-    rows = [
-        Record("INC-101", "acme", "Checkout latency above 2 s", "checkout", "sev2", "open",
-               notes=[Note(noteId="N1", author="ana", text="Latency rose after the 14:05 deploy of checkout 2.8.0.")]),
-        Record("INC-102", "acme", "Card payments failing for one bank", "payments", "sev1", "resolved"),
-        Record("INC-103", "acme", "Search results are stale", "search", "sev3", "open"),
-        Record("INC-204", "acme", "API credential leaked in a public repository", "auth", "sev1", "open",
-               restricted_to="security",
-               notes=[Note(noteId="N1", author="ana", text="Key revoked; reviewing access logs.")]),
-        Record("INC-301", "globex", "Checkout returns HTTP 500", "checkout", "sev2", "open",
-               notes=[Note(noteId="N1", author="gil", text="Rolled back the inventory client.")]),
-        Record("INC-302", "globex", "Inventory sync delayed", "inventory", "sev3", "resolved"),
-    ]
-    return {row.incident_id: row for row in rows}
-
-
-def not_found(incident_id: str) -> ToolError:
-    """The one answer for an incident that is missing, in another organization, or restricted."""
-    return ToolError(f"Incident {incident_id} was not found, or you do not have access to it. "
-                     f"Use search_incidents to find the IDs you can see.")
-
-
-def conflict(request_id: uuid.UUID | str) -> ToolError:
-    """The answer when a requestId comes back with a different incident or note."""
-    return ToolError(
-        f"requestId {request_id} was already used for a different note, so nothing was changed. "
-        f"Use a new UUID for a new note; reuse a requestId only to retry exactly the same call.")
-
-
-def unusable_preview() -> ToolError:
-    """The answer for a preview token that is unknown, used, or someone else's."""
-    return ToolError(
-        "previewToken is not a preview you can apply (unknown, already used, or issued to someone "
-        "else). Call preview_close_incident for the change you want, show it to the person, then "
-        "call close_incident with its previewToken.")
-
-
-def preview_mismatch(previewed: tuple[str, str], asked: tuple[str, str]) -> ToolError:
-    """The answer when a close call differs from the change its preview showed."""
-    return ToolError(
-        f"This preview was for closing {previewed[0]} as {previewed[1]}, but the call asks to "
-        f"close {asked[0]} as {asked[1]}. Nothing was changed. Preview the exact change you "
-        f"want, then apply it with that preview's token.")
-
-
-def stale_preview(incident_id: str) -> ToolError:
-    """The answer when the incident changed after its preview."""
-    return ToolError(f"{incident_id} changed after this preview, so nothing was changed. "
-                     f"Preview again so that the person sees the current state.")
-
-
-def already_resolved(incident_id: str) -> ToolError:
-    """The answer for previewing the close of a resolved incident."""
-    return ToolError(f"{incident_id} is already resolved; there is nothing to close.")
-
-
-def preview_token(user: str, incident_id: str, resolution: str, version: int) -> str:
-    """The deterministic token bound to one caller, incident, resolution and version."""
-    digest = hashlib.sha256(f"{user}|{incident_id}|{resolution}|{version}".encode()).hexdigest()
-    return f"pv-{digest[:12]}"
-
-
-def close_change(record: Record, resolution: str) -> str:
-    """The human-readable change a close would make."""
-    return (f"status open -> resolved, resolution {resolution}; title '{record.title}', "
-            f"{len(record.notes)} note(s) kept")
-
-
-def view(record: Record) -> Incident:
-    """The caller's view of a backend record."""
-    return Incident(incidentId=record.incident_id, title=record.title, service=record.service,
-                    severity=record.severity, status=record.status, notes=record.notes[-RECENT_NOTES:])
-
-
-def _id_number(incident_id: str) -> int:
-    return int(incident_id.split("-", 1)[1])
-
-
 class Store:
     """The incident backend: records, idempotency keys, previews and pages, safe across threads."""
 
     def __init__(self, write_delay: float = 0.0):
         self.write_delay = write_delay
         """Seconds each note write takes (a slow database); lessons raise it to provoke timeouts."""
-        self._records = _seed()
+        self._records = incident_model.seed()
         self._lock = threading.RLock()
         self._requests: dict[tuple[str, str], tuple[str, str, NoteAdded]] = {}
         self._previews: dict[str, tuple[str, str, str, int]] = {}
@@ -244,24 +59,15 @@ class Store:
 
     # reading and authorization
 
-    def user(self, name: str) -> User:
-        """The signed-in user called `name`; `UnknownName` for a name that is not a user."""
-        try:
-            return USERS[name]
-        except KeyError:
-            raise UnknownName(f"unknown user {name!r}; users: {', '.join(USERS)}") from None
+    user = staticmethod(incident_model.user)
+    can_read = staticmethod(incident_model.can_read)
 
     def lookup(self, incident_id: str) -> Record | None:
         """The raw record for an ID, with no authorization at all (the leaky path)."""
         return self._records.get(incident_id)
 
-    def can_read(self, user: str, record: Record) -> bool:
-        """Whether `user` may see `record`: same organization, and on its team if it is restricted."""
-        person = self.user(user)
-        return record.tenant == person.tenant and (record.restricted_to is None or record.restricted_to in person.teams)
-
     def visible(self, user: str, incident_id: str) -> Record:
-        """The record if `user` may see it; the same `not_found` error when it is missing or forbidden."""
+        """The record if `user` may see it; the same error whether missing or forbidden."""
         record = self.lookup(incident_id)
         if record is None or not self.can_read(user, record):
             raise not_found(incident_id)
@@ -279,7 +85,7 @@ class Store:
             found = [
                 IncidentSummary(incidentId=r.incident_id, title=r.title, service=r.service,
                                 severity=r.severity, status=r.status)
-                for r in sorted(self._records.values(), key=lambda r: _id_number(r.incident_id), reverse=True)
+                for r in sorted(self._records.values(), key=lambda r: incident_model.id_number(r.incident_id), reverse=True)
                 if self.can_read(user, r) and (include_resolved or r.status == "open")
                 and all(word in f"{r.title} {r.service}".casefold() for word in words)
             ]
@@ -304,14 +110,15 @@ class Store:
             record.version += 1
             return NoteAdded(incidentId=incident_id, noteId=note.noteId, author=user, text=text)
 
-    def add_note_once(self, user: str, incident_id: str, text: str, request_id: uuid.UUID | str) -> NoteAdded:
-        """Append a note once per `request_id`: a retry returns the first result, a reuse is a conflict."""
+    def add_note_once(self, user: str, incident_id: str, text: str,
+                      request_id: uuid.UUID | str) -> NoteAdded:
+        """Append a note once per (caller, requestId): a retry gets the first result back."""
         key = (user, str(request_id))
         with self._lock:  # the check and the write are one step, or concurrent retries race
             if key in self._requests:
                 first_id, first_text, result = self._requests[key]
                 if (first_id, first_text) != (incident_id, text):
-                    raise conflict(request_id)
+                    raise conflict(request_id)  # the same key for another note
                 return result
             result = self.append_note(user, incident_id, text)
             self._requests[key] = (incident_id, text, result)
@@ -379,17 +186,17 @@ def build_server(user: str = "ana", store: Store | IncidentStore | str | os.Path
                  tokens: str | os.PathLike | Mapping[str, str] | None = None):
     """A fresh incident-desk server for one signed-in user; pass a `store` to share data between users.
 
-    `store`: an in-memory `Store` (the default, fresh each time), a `SqliteStore`, or the path of a
-    SQLite file. `tokens`: a token file path or a token → user map; then over HTTP each request's
-    caller is the user of its verified bearer token (the SDK answers 401 without one), and `user`
-    is not used.
+    `store`: an in-memory `Store` (the default, fresh each time), a store from `incident_store`,
+    or where one lives: the path of a SQLite file, or a `postgresql://` URL. `tokens`: a token file
+    path or a token → user map; then over HTTP each request's caller is the user of its verified
+    bearer token (the SDK answers 401 without one), and `user` is not used.
     """
     from course_lib import auth
 
     if isinstance(store, (str, os.PathLike)):
-        from course_lib.incident_store import SqliteStore
+        from course_lib import incident_store
 
-        store = SqliteStore(store)
+        store = incident_store.open_store(store)
     store = store if store is not None else Store()
     store.user(user)  # an unknown user is a setup mistake, not a tool error
     token_map = auth.load_tokens(tokens) if tokens is not None else None

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from conftest import text, server_info
-from course_lib import wire
+from course_lib import incident_model, wire
 from course_lib.servers import incident_overloaded, incidents
 
 SERVICES = "checkout, payments, search, auth, inventory"
@@ -63,7 +63,7 @@ def test_a_misused_parameter_is_refused_saying_what_the_action_needs_and_nothing
     (result,) = session(incident_overloaded.build_server("ana", store), [arguments])
     assert result["isError"] is True
     assert text(result) == f"Error executing tool incident: {refusal}"
-    assert store.lookup("INC-101") == incidents._seed()["INC-101"] and store.pages("acme") == []
+    assert store.lookup("INC-101") == incident_model.seed()["INC-101"] and store.pages("acme") == []
 
 
 def test_search_lists_resolved_incidents_too_newest_first():

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from course_lib import review, wire
+from course_lib import incident_model, review, wire
 from course_lib.errors import UnknownName
 from course_lib.servers import deploy, incident_overloaded, incidents
 from conftest import call, definitions, text, server_info
@@ -268,7 +268,7 @@ def test_no_tool_returns_another_tenants_data_for_any_id(user):
             assert result["isError"] is True
             assert text(result).replace(incident_id, "<id>") == missing[label], (user, incident_id, label)
     for record in foreign + restricted:
-        assert store.lookup(record.incident_id) == incidents._seed()[record.incident_id], "a hidden record changed"
+        assert store.lookup(record.incident_id) == incident_model.seed()[record.incident_id], "a hidden record changed"
 
 
 def test_every_error_text_is_free_of_internals():
