@@ -1,4 +1,5 @@
-"""The `course` command: doctor, build, check, grade, lessons, hint, review, serve, snapshot, diff, eval.
+"""The `course` command: doctor, build, check, grade, release, autograder, lessons, hint, review, serve, snapshot,
+diff, eval.
 
 Every failure a person can cause (a wrong path, a broken notebook, an unknown name) is a
 `CourseError`; `main` catches it once, prints its one line on stderr and exits 2. No tracebacks.
@@ -55,8 +56,9 @@ def _check_tokenizer(name: str) -> Callable[[], tuple[bool, str]]:
 
         source = tokens.vocabulary_file(name)
         count = tokens.count("get_daily_forecast", name)
-        return True, (f"{name} loaded offline from {source.path.parent.parent.name}, sha256 "
-                      f"{source.sha256[:8]}…{source.sha256[-4:]} matches tiktoken ({count} tokens in a probe)")
+        # Short enough (under 100 characters with its label) that JupyterLab does not split a word in it.
+        return True, (f"{name} loaded offline, sha256 {source.sha256[:8]}…{source.sha256[-4:]} "
+                      f"matches tiktoken (probe: {count} tokens)")
 
     return check
 
@@ -152,55 +154,179 @@ def resolve_notebook(target: str) -> Path:
     found = manifest.lesson(target)
     if not found.exercises:
         raise UsageError(f"lesson {found.number} has no exercises")
+    for folder in (Path.cwd(), *Path.cwd().parents):  # the instructor's course folder or a student release
+        if (folder / "exercises").is_dir() and (folder / "course_lib").is_dir():
+            return found.notebook(folder, "exercises")
     return found.notebook(course_root(None), "exercises")
 
 
-def cmd_check(args) -> int:
+def _check_root(given: str | None, notebook: Path) -> Path | None:
+    """The course whose setup and check cells count for `notebook`: `--root`, else the nearest folder above the
+    notebook (or the current folder) with solutions/ (the instructor's) or .course/reference (a release); None."""
     from course_lib.workbook import runner
 
+    if given:
+        root = Path(given)
+        if not ((root / "solutions").is_dir() or (root / runner.REFERENCE).is_dir()):
+            raise UsageError(f"{root} has neither solutions/ nor {runner.REFERENCE}: pass the course folder to --root")
+        return root
+    for start in (notebook.resolve().parent, Path.cwd()):
+        for folder in (start, *start.parents):
+            if (folder / "solutions").is_dir() or (folder / runner.REFERENCE).is_dir():
+                return folder
+    return None
+
+
+def cmd_check(args) -> int:
+    from course_lib.workbook import build, runner, sandbox
+
     path = resolve_notebook(args.notebook)
-    outcomes = runner.check(path, timeout=args.timeout)
+    stem = runner.lesson_stem(path, build.read(path))
+    root = _check_root(args.root, path)
+    reference = runner.reference_for(stem, root) if stem else None
+    outcomes = runner.check(path, timeout=args.timeout, reference=reference)
     if not outcomes:
         raise UsageError(f"{path} has no exercise check cells")
     if args.json:
         print(json.dumps([dataclasses.asdict(outcome) for outcome in outcomes], ensure_ascii=False))
         return 0 if all(outcome.status == "passed" for outcome in outcomes) else 1
-    width = max(len(o.exercise) for o in outcomes)
-    for outcome in outcomes:
-        print(f"{outcome.symbol} {outcome.exercise:<{width}}  {outcome.status:<8}  {_brief(outcome)}")
+    import textwrap
+
+    for line in check_table(outcomes):
+        print(line)
     done = sum(outcome.status == "passed" for outcome in outcomes)
-    print(f"{done} of {len(outcomes)} exercises passed in {path.name}")
+    notes = [f"{done} of {len(outcomes)} exercises passed in {path.name}."]
+    if any(outcome.status == "not done" for outcome in outcomes):
+        notes.append("For each exercise not done: replace `raise NotImplementedError(...)` in its cell with your "
+                     "code, save the notebook and run `course check` again.")
+    notes.append(sandbox.note())
+    for note in notes:
+        print(textwrap.fill(note, _width(), break_long_words=False, break_on_hyphens=False))
+    if args.summary:
+        _append_summary(Path(args.summary), path, outcomes)
     return 0 if done == len(outcomes) else 1
 
 
-def _brief(outcome) -> str:
-    """An outcome's message without the "Exercise N.M" prefix the table already shows."""
-    for prefix in (f"Exercise {outcome.exercise}: ", f"Exercise {outcome.exercise} "):
-        if outcome.message.startswith(prefix):
-            return outcome.message[len(prefix):]
-    return outcome.message
+def _append_summary(target: Path, path: Path, outcomes) -> None:
+    """A markdown table of the outcomes appended to `target` (GitHub's $GITHUB_STEP_SUMMARY, for one)."""
+    rows = [f"| {o.symbol} | {o.exercise} | {o.status} | {brief(o).replace('|', '/')} |" for o in outcomes]
+    done = sum(o.status == "passed" for o in outcomes)
+    text = "\n".join([f"### {path.name}: {done} of {len(outcomes)} passed", "", "|  | exercise | status | detail |",
+                      "|---|---|---|---|", *rows, ""]) + "\n"
+    try:
+        with target.open("a", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        raise UsageError(f"cannot write the summary to {target}: {error.strerror or type(error).__name__}") from None
+
+
+def _width() -> int:
+    import shutil
+
+    return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
+
+
+def check_table(outcomes, width: int | None = None) -> list[str]:
+    """`course check`'s table: one row per exercise, its detail wrapped under it, a `course hint` pointer."""
+    import textwrap
+
+    width = width or _width()
+    ids = max(len(o.exercise) for o in outcomes)
+    statuses = max(len(o.status) for o in outcomes)
+    lines = []
+    for outcome in outcomes:
+        lead = f"{outcome.symbol} {outcome.exercise:<{ids}}  {outcome.status:<{statuses}}  "
+        detail = brief(outcome)
+        if outcome.status != "passed" and outcome.exercise != "*":
+            detail += f" (course hint {outcome.exercise})"
+        indent = " " * (len(lead) + 1)  # the symbol is two columns wide
+        lines += textwrap.wrap(detail, width, initial_indent=lead, subsequent_indent=indent,
+                               break_long_words=False, break_on_hyphens=False) or [lead.rstrip()]
+    return lines
+
+
+def brief(outcome) -> str:
+    """An outcome's message without what the table already shows: the exercise, "is not done yet", the
+    notebook-only hint call and the stub instructions (said once below the table)."""
+    text = outcome.message
+    for prefix in (f"Exercise {outcome.exercise} is not done yet: ", f"Exercise {outcome.exercise}: ",
+                   f"Exercise {outcome.exercise} "):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+            break
+    for tail in (" Replace `raise NotImplementedError(...)` with your code, run that cell, then run this check "
+                 "again.", f" Open {outcome.hint} for a hint." if outcome.hint else None):
+        if tail and tail in text:
+            text = text.replace(tail, "")
+    return text.strip()
 
 
 def cmd_grade(args) -> int:
-    from course_lib.workbook import grading
+    from course_lib.workbook import grading, sandbox
 
     folder = Path(args.folder)
     if not folder.is_dir():
         raise UsageError(f"no such folder: {folder}")
     if not grading.submissions(folder):
         raise UsageError(f"{folder} holds no .ipynb files")
+    root = course_root(args.root)
     out = Path(args.out) if args.out else folder
-    out.mkdir(parents=True, exist_ok=True)
-    rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot write the reports to {out}: {error.strerror or type(error).__name__}") from None
+    note = sandbox.note()
+    rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root)
     grading.write_csv(rows, out / "grades.csv")
-    grading.write_html(rows, out / "grades.html")
+    grading.write_html(rows, out / "grades.html", note)
     students, columns, cells = grading.pivot(rows)
+    scores = grading.scores(rows)
     width = max(len(s) for s in [*students, "student"])
-    print(f"{'student':<{width}}  " + "".join(f"{c:<5}" for c in columns).rstrip())
+    print(f"{'student':<{width}}  " + "".join(f"{c:<5}" for c in columns) + "passed")
     for student in students:  # each symbol is two terminal columns wide; "· " matches it
         marks = [cells[(student, c)].symbol if (student, c) in cells else "· " for c in columns]
-        print(f"{student:<{width}}  " + "".join(f"{mark}   " for mark in marks).rstrip())
+        passed, total = scores[student]
+        print(f"{student:<{width}}  " + "".join(f"{mark}   " for mark in marks) + f"{passed}/{total}")
+    print("Legend:")
+    for line in grading.legend_lines():
+        print(f"  {line}")
+    print(note)
     print(f"{len(students)} student(s), {len(columns)} exercise column(s): {out / 'grades.csv'}, {out / 'grades.html'}")
+    return 0
+
+
+def cmd_release(args) -> int:
+    from course_lib.workbook import release
+
+    root = course_root(args.root)
+    written = release.release(root, Path(args.folder))
+    print(f"wrote {len(written)} files to {args.folder}: lessons, exercises, course_lib, the course's own check "
+          "cells in .course/reference, a GitHub Classroom workflow; no solutions, no tests")
+    return 0
+
+
+def cmd_autograder(args) -> int:
+    import time
+
+    from course_lib.workbook import grading, release, sandbox
+
+    if args.run_root:
+        root = Path(args.run_root)
+        started = time.monotonic()
+        submission = root / "submission"
+        rows = grading.grade(submission, timeout=args.timeout, jobs=1, root=root / "source") \
+            if submission.is_dir() else []
+        results = grading.gradescope_results(rows, time.monotonic() - started, sandbox.note())
+        (root / "results").mkdir(parents=True, exist_ok=True)
+        (root / "results" / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1),
+                                                       encoding="utf-8")
+        print(results["output"])
+        return 0
+    if not args.out:
+        raise UsageError("name the zip to write, e.g. `course autograder gradescope autograder.zip`")
+    names = release.gradescope(course_root(args.root), Path(args.out))
+    print(f"wrote {args.out}: {len(names)} files (setup.sh, run_autograder, course_lib, "
+          f"{sum(name.startswith('.course/') for name in names)} reference notebooks; no solutions)")
     return 0
 
 
@@ -249,9 +375,18 @@ def cmd_guide(args) -> int:
 
 
 def cmd_hint(args) -> int:
+    """One hint level in a terminal; the pointer to the next level is the command to type here."""
     from course_lib import hints
+    from course_lib.workbook.ids import ExerciseId
 
-    print(hints.render(args.exercise, args.level))
+    exercise = ExerciseId.parse(args.exercise)
+    total = len(hints.levels(exercise))
+    if not total:
+        raise UsageError(f"exercise {exercise} has no hints")
+    level = max(1, min(args.level, total))
+    text = hints.render(exercise, level).removesuffix(f" Run {exercise.hint_call} again for the next hint.")
+    more = f"\nNext hint: course hint {exercise} --level {level + 1}" if level < total else ""
+    print(text + more)
     return 0
 
 
@@ -413,15 +548,30 @@ def parser() -> argparse.ArgumentParser:
     build.set_defaults(run=cmd_build)
     check = sub.add_parser("check", help="run a notebook's exercise checks and print a table")
     check.add_argument("notebook", help="a notebook path, or a lesson number such as 01")
-    check.add_argument("--timeout", type=int, default=60, help="seconds per cell (default 60)")
+    check.add_argument("--timeout", type=int, default=60, help="seconds per cell and per check (default 60)")
     check.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    check.add_argument("--root", help="the course folder whose check cells count (default: found from here)")
+    check.add_argument("--summary", help="also append the table, in markdown, to this file ($GITHUB_STEP_SUMMARY)")
     check.set_defaults(run=cmd_check)
     grade = sub.add_parser("grade", help="check every notebook in a folder; write grades.csv and grades.html")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
     grade.add_argument("--out", help="where to write the reports (default: the folder itself)")
     grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
     grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
+    grade.add_argument("--root", help="the instructor's course folder, with solutions/ (default: found from here)")
     grade.set_defaults(run=cmd_grade)
+    released = sub.add_parser("release", help="write what students get: lessons, exercises, course_lib; no solutions")
+    released.add_argument("folder", help="a new (or empty) folder")
+    released.add_argument("--root", help="the course folder (default: found from the current folder)")
+    released.set_defaults(run=cmd_release)
+    autograder = sub.add_parser("autograder", help="build (or run) the Gradescope autograder")
+    autograder.add_argument("engine", choices=["gradescope"])
+    autograder.add_argument("out", nargs="?", help="the zip to write, e.g. autograder.zip")
+    autograder.add_argument("--run", dest="run_root", metavar="ROOT", help="grade ROOT/submission into ROOT/results/results.json "
+                                                          "(what run_autograder does on Gradescope)")
+    autograder.add_argument("--timeout", type=int, default=300, help="seconds per notebook (default 300)")
+    autograder.add_argument("--root", help="the course folder (default: found from the current folder)")
+    autograder.set_defaults(run=cmd_autograder)
     lessons = sub.add_parser("lessons", help="the lesson plan: minutes per lesson, objectives and key points")
     lessons.add_argument("--detail", action="store_true", help="also list objectives and key points")
     lessons.add_argument("--root", help="the course folder (default: found from the current folder)")

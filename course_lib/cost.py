@@ -18,6 +18,7 @@ import subprocess
 import sys
 import textwrap
 import types
+from pathlib import Path
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -546,13 +547,19 @@ def results_of_source(source: str, name: str, arguments: Sequence[Any], hash_see
 
 def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float, doing: str) -> list[tuple[int, dict]]:
     """Run `_CHILD` on `payload` in one fresh process per hash seed, side by side: (seed, its JSON answer)."""
+    import tempfile
+
+    from course_lib.workbook import sandbox
+
     text = json.dumps(payload)
-    env_base = {key: value for key, value in os.environ.items() if key != "PYTHONHASHSEED"}
+    scratch = tempfile.TemporaryDirectory(prefix="course-seeds-")
     children = []
-    for seed in hash_seeds:
-        children.append((seed, subprocess.Popen(
-            [sys.executable, "-c", _CHILD, text], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, env={**env_base, "PYTHONHASHSEED": str(seed)})))
+    for seed in hash_seeds:  # the learner's code runs in each child: confined, as a submission's kernel is
+        run = Path(scratch.name) / f"seed-{seed}"
+        run.mkdir()
+        children.append((seed, sandbox.Confinement(run).popen(
+            [sys.executable, "-c", _CHILD, text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            env={"PYTHONHASHSEED": str(seed)})))
     found = []
     try:
         for seed, child in children:
@@ -573,6 +580,7 @@ def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float
             if child.poll() is None:
                 child.kill()
                 child.communicate()
+        scratch.cleanup()
     return found
 
 

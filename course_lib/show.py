@@ -23,7 +23,10 @@ ERR = CARD + ";border-left:6px solid #d55e00"
 TABLE = "border-collapse:collapse;margin:4px 0"
 CELL = "border:1px solid #c8c8c8;padding:2px 6px;text-align:left;vertical-align:top"
 NOWRAP = CELL + ";white-space:nowrap"
-PRE = ("white-space:pre-wrap;word-break:normal;overflow-wrap:break-word;margin:2px 0;padding:0;"
+# Lines wrap only at spaces: no style here lets the browser split a word ("token/s"). JupyterLab's own
+# printed output (`print`) uses word-break:break-all, so lessons print long lines with `text(...)` instead.
+# A token longer than the line makes its card scroll sideways rather than break.
+PRE = ("white-space:pre-wrap;word-break:normal;overflow-wrap:normal;margin:2px 0;padding:0;"
        "font-family:monospace;font-size:12px;text-align:left")
 SIDE = "display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start"
 HALF = CARD + ";flex:1 1 520px;min-width:0"
@@ -52,20 +55,43 @@ def _json(value: Any, indent: int | None = None) -> str:
     return json.dumps(value, indent=indent, ensure_ascii=False, separators=separators)
 
 
-def _pre(text: str, extra: str = "") -> str:
-    return f'<pre style="{PRE}{extra}">{html.escape(text)}</pre>'
+KEEP = "white-space:nowrap"
+_BREAKABLE_WORD = re.compile(r"[^\s]*[-/\u2010-\u2014][^\s]*")
+"""A run without spaces that holds a hyphen, dash or slash: browsers may break a line inside it
+("2026-/10-05", "'^ORD-/[0-9]{4}$'"), so such words are kept whole in a nowrap span."""
 
 
-def _td(cell: str, tag: str = "td") -> str:
-    """A table cell; one word (an id, a code, a number) never wraps, so "ORD-9999" stays whole."""
-    style = NOWRAP if len(cell) <= 40 and not any(ch.isspace() for ch in cell) else CELL
-    return f'<{tag} style="{style}">{html.escape(cell)}</{tag}>'
+def _words(text: str) -> str:
+    """Escaped text whose lines can wrap only at spaces (see `_BREAKABLE_WORD`)."""
+    return _BREAKABLE_WORD.sub(lambda word: f'<span style="{KEEP}">{word.group()}</span>', html.escape(text))
 
 
-def _table(header: list[str], rows: list[list[str]]) -> tuple[str, str]:
+def _pre(text: str, extra: str = "", wrap: bool = True) -> str:
+    """Preformatted text; with `wrap`, long lines wrap at spaces only, else they scroll (code)."""
+    body = _words(text) if wrap else html.escape(text)
+    return f'<pre style="{PRE}{extra}{"" if wrap else ";white-space:pre"}">{body}</pre>'
+
+
+def _td(cell: str | Rendered, tag: str = "td") -> str:
+    """A table cell; one word (an id, a code, a number) never wraps, so "ORD-9999" stays whole.
+
+    A `Rendered` cell (such as a `verdict`) brings its own HTML; its text decides the wrapping.
+    """
+    text = cell.text if isinstance(cell, Rendered) else cell
+    style = NOWRAP if len(text) <= 40 and not any(ch.isspace() for ch in text) else CELL
+    body = cell.html if isinstance(cell, Rendered) else _words(cell) if style is CELL else html.escape(cell)
+    return f'<{tag} style="{style}">{body}</{tag}>'
+
+
+def _plain(cell: str | Rendered) -> str:
+    return cell.text if isinstance(cell, Rendered) else cell
+
+
+def _table(header: list[str], rows: list[list[str | Rendered]]) -> tuple[str, str]:
     """A table as aligned text and as HTML."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in [header, *rows]]
+    plain = [[_plain(cell) for cell in row] for row in [header, *rows]]
+    widths = [max(len(row[i]) for row in plain) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in plain]
     head = "".join(_td(cell, "th") for cell in header)
     body = "".join("<tr>" + "".join(_td(c) for c in row) + "</tr>" for row in rows)
     return "\n".join(lines), f'<table style="{TABLE}"><tr>{head}</tr>{body}</table>'
@@ -146,7 +172,7 @@ def _card_parts(tool: Any) -> tuple[str, str]:
     ])
     html_body = (
         f"<b>{html.escape(definition['name'])}</b>{html.escape(title)}{_pre(description)}{params_html}"
-        f"<div>output: {html.escape(output)}</div><div>annotations: {html.escape(annotations)}</div>"
+        f"<div>output: {_words(output)}</div><div>annotations: {_words(annotations)}</div>"
     )
     return text, html_body
 
@@ -263,15 +289,88 @@ def outline(log: Iterable[tuple[str, dict]], opening: bool = True) -> Rendered:
     log = list(log) if opening else _without_opening(log)
     text = "\n".join(_outline(direction, frame) for direction, frame in log)
     items = "".join(
-        f'<details style="margin:1px 0"><summary style="cursor:pointer;{PRE}">{html.escape(_outline(d, f))}</summary>'
+        f'<details style="margin:1px 0"><summary style="cursor:pointer;{PRE}">{_words(_outline(d, f))}</summary>'
         f"{_pre(_json(f, indent=2), TALL)}</details>" for d, f in log)
     return Rendered(text, _card(items))
 
 
 def table(header: list[str], rows: list[list[Any]]) -> Rendered:
-    """A small table of any values (rendered with `str`)."""
-    text, body = _table(header, [[str(cell) for cell in row] for row in rows])
+    """A small table of any values (rendered with `str`; a `verdict` or other `Rendered` keeps its colour)."""
+    cells = [[cell if isinstance(cell, Rendered) else str(cell) for cell in row] for row in rows]
+    text, body = _table(header, cells)
     return Rendered(text, _card(body))
+
+
+# --- verdict words in colour (run / ASK / refused, safe / UNSAFE, breaking / safe) -----------------
+
+TONES = {
+    "good": "color:#005c40;background:#dff3ea",  # Okabe-Ito bluish green, darkened for contrast
+    "caution": "color:#7a4f00;background:#fcefd2",  # Okabe-Ito orange
+    "bad": "color:#a33600;background:#fbe2d5",  # Okabe-Ito vermillion
+    "neutral": "color:#333333;background:#ececec",
+}
+"""Colours of a verdict's tone: text and background both set, so a badge reads in light and dark themes."""
+VERDICT_TONES = {
+    "good": ("safe", "run", "accepted", "allowed", "passed", "kept", "ok", "yes"),
+    "caution": ("ask", "warned", "not done"),
+    "bad": ("unsafe", "refused", "breaking", "failed", "fails", "blocked", "rejected", "dropped", "no"),
+}
+"""The tone each verdict word reads as (green: goes ahead; orange: asks; vermillion: stopped or broken),
+matched case-insensitively on the whole word; any other word is neutral unless the caller names a tone."""
+_VERDICT_LINE = re.compile(r"(?m)^(\s*(?:host|person): )(\w+)")
+
+
+def _tone_of(word: str) -> str:
+    key = word.strip().casefold()
+    return next((tone for tone, words in VERDICT_TONES.items() if key in words), "neutral")
+
+
+def _badge(word: str, tone: str | None = None) -> str:
+    tone = tone or _tone_of(word)
+    if tone not in TONES:
+        raise ValueError(f"unknown tone {tone!r}; use one of {', '.join(TONES)}")
+    return (f'<span class="course-verdict course-{tone}" style="{TONES[tone]};font-weight:bold;'
+            f'padding:0 4px;border-radius:3px;white-space:nowrap">{html.escape(word)}</span>')
+
+
+def verdict(word: Any, detail: str = "", tone: str | None = None) -> Rendered:
+    """A verdict word in colour, to read at a glance: on its own, or as a cell of `table`.
+
+    The tone comes from the word (safe / run / accepted read good; ASK caution; UNSAFE / refused /
+    breaking bad; see `VERDICT_TONES`) unless `tone` is "good", "caution", "bad" or "neutral".
+    `detail` follows the word in plain type ("refused: days must be 1-7"). The text form, which nbval
+    compares, is the word (and detail) unchanged: colour is in the HTML only.
+    """
+    word = str(word)
+    text = f"{word}: {detail}" if detail else word
+    return Rendered(text, _badge(word, tone) + (_words(f": {detail}") if detail else ""))
+
+
+def _leading_verdict(value: str) -> str | Rendered:
+    """A cell that starts with a verdict word ("FAILS: Unknown tool: x"), with that word in colour."""
+    word = re.match(r"\w+", value)
+    if not word or _tone_of(word.group()) == "neutral":
+        return value
+    return Rendered(value, _badge(word.group()) + _words(value[word.end():]))
+
+
+def verdict_text(value: str) -> Rendered:
+    """Printed host lines ("  host: ASK · …", "  person: no, …") with each verdict word in colour."""
+    parts, last = [], 0
+    for match in _VERDICT_LINE.finditer(value):
+        word = match.group(2)
+        parts += [_words(value[last:match.start(2)]),
+                  _badge(word) if _tone_of(word) != "neutral" else html.escape(word)]
+        last = match.end(2)
+    body = "".join(parts) + _words(value[last:])
+    return Rendered(value, _card(f'<pre style="{PRE}">{body}</pre>'))
+
+
+def verdict_table(header: list[str], rows: list[list[Any]], column: str) -> Rendered:
+    """`table`, with each cell of `column` that starts with a verdict word in colour."""
+    at = header.index(column)
+    return table(header, [[_leading_verdict(str(value)) if index == at else value
+                           for index, value in enumerate(row)] for row in rows])
 
 
 # --- lessons 02-03: the two halves of a result, host tables, trimmed frame logs -------------------
@@ -395,7 +494,7 @@ def columns(left: str, right: str, labels: tuple[str, str] = ("left", "right"), 
 
 def text(value: str) -> Rendered:
     """Text as printed, but wrapped by the browser at word boundaries (JupyterLab breaks printed lines anywhere)."""
-    return Rendered(value, f'<pre style="{PRE}">{html.escape(value)}</pre>')
+    return Rendered(value, _pre(value))
 
 
 # --- the code a helper hides ---------------------------------------------------------------------
@@ -419,49 +518,7 @@ def source(obj: Any) -> Rendered:
     path = "/".join(parts[parts.index("course_lib"):]) if "course_lib" in parts else where
     code = textwrap.dedent(inspect.getsource(target)).rstrip("\n")
     title = f"{path} · {name}"
-    return Rendered(f"{title}\n{code}", _card(f"<i>{html.escape(title)}</i>{_pre(code, ';white-space:pre')}"))
-
-
-# --- verdict words in colour (run / ASK / refused, safe / UNSAFE, breaking / safe) -----------------
-
-VERDICT_COLOURS = {"run": "#00785a", "safe": "#00785a", "ok": "#00785a", "yes": "#00785a",
-                   "ASK": "#9a5b00", "refused": "#c24e00", "UNSAFE": "#c24e00", "breaking": "#c24e00",
-                   "FAILS": "#c24e00", "no": "#c24e00"}
-"""A colour per verdict word (green: goes ahead; dark orange: asks; vermillion: stopped or broken)."""
-_VERDICT_LINE = re.compile(r"(?m)^(\s*(?:host|person): )(\w+)")
-
-
-def verdict(word: str) -> str:
-    """One verdict word as bold, coloured HTML; a word without a colour is only escaped."""
-    colour = VERDICT_COLOURS.get(word)
-    return f'<b style="color:{colour}">{html.escape(word)}</b>' if colour else html.escape(word)
-
-
-def verdict_text(value: str) -> Rendered:
-    """Printed host lines ("  host: ASK · …", "  person: no, …") with each verdict word in colour."""
-    parts, last = [], 0
-    for match in _VERDICT_LINE.finditer(value):
-        parts += [html.escape(value[last:match.start(2)]), verdict(match.group(2))]
-        last = match.end(2)
-    body = "".join(parts) + html.escape(value[last:])
-    return Rendered(value, _card(f'<pre style="{PRE}">{body}</pre>'))
-
-
-def verdict_table(header: list[str], rows: list[list[Any]], column: str) -> Rendered:
-    """`table`, with each cell of `column` that starts with a verdict word in colour."""
-    rows = [[str(value) for value in row] for row in rows]
-    text, _ = _table(header, rows)
-    at = header.index(column)
-
-    def cell(index: int, value: str) -> str:
-        word = re.match(r"\w+", value)
-        if index != at or not word or word.group() not in VERDICT_COLOURS:
-            return _td(value)
-        return f'<td style="{CELL}">{verdict(word.group())}{html.escape(value[word.end():])}</td>'
-
-    head = "".join(_td(name, "th") for name in header)
-    body = "".join("<tr>" + "".join(cell(i, value) for i, value in enumerate(row)) + "</tr>" for row in rows)
-    return Rendered(text, _card(f'<table style="{TABLE}"><tr>{head}</tr>{body}</table>'))
+    return Rendered(f"{title}\n{code}", _card(f"<i>{html.escape(title)}</i>{_pre(code, wrap=False)}"))
 
 
 # --- what changed between two texts ----------------------------------------------------------------

@@ -111,7 +111,8 @@ class Tap:
 
         self.server = server
         self.frames: list[tuple[str, dict]] = []
-        self._inner = InMemoryTransport(server)
+        remote = getattr(server, "mcp_transport", None)  # a server across the grading boundary
+        self._inner = remote() if remote is not None else InMemoryTransport(server)
 
     async def __aenter__(self):
         read, write = await self._inner.__aenter__()
@@ -126,7 +127,8 @@ async def connect(server, era: Era = MODERN, **client_kwargs: Any) -> AsyncItera
     """An SDK `Client` connected in process to `server` (an `MCPServer` or a `Tap`) in `era`.
 
     2026-07-28 is the modern era (`server/discover`, no handshake); 2025-11-25 is what a
-    classic host speaks (`initialize`, then requests on a session).
+    classic host speaks (`initialize`, then requests on a session). A server across the grading
+    boundary (it has `mcp_transport()`) is reached over that transport instead.
     """
     from mcp import Client
 
@@ -136,7 +138,8 @@ async def connect(server, era: Era = MODERN, **client_kwargs: Any) -> AsyncItera
     if era not in ERAS:
         raise ValueError(f"unknown protocol era {era!r}; use one of {', '.join(ERAS)}")
     mode = "legacy" if era == HANDSHAKE else "auto"
-    async with Client(server, mode=mode, **client_kwargs) as client:
+    remote = getattr(server, "mcp_transport", None)
+    async with Client(remote() if remote is not None else server, mode=mode, **client_kwargs) as client:
         if client.protocol_version != era:  # "auto" may fall back to the handshake silently
             raise RuntimeError(f"asked for protocol {era}, the server negotiated {client.protocol_version}")
         yield client
@@ -208,6 +211,75 @@ async def call_concurrently(server, calls: list[tuple[str, dict]], clients: int 
         for offset in range(clients):
             group.start_soon(session, offset)
     return results
+
+
+@asynccontextmanager
+async def line_streams(stream: Any, max_line: int, on_broken: Callable[[str], None] | None = None):
+    """The SDK's message streams over a byte stream, one JSON-RPC message per line (as stdio frames it).
+
+    Yields `(read, write)` for whichever side runs here: a `Client` takes them as a transport, a server's
+    `serve_streams` serves on them. A line over `max_line` bytes, a line that is not JSON-RPC, or the other
+    side closing first ends the connection and is reported to `on_broken` (once, with a reason).
+    """
+    import anyio
+    import mcp_types
+    from anyio.streams.buffered import BufferedByteReceiveStream
+    from mcp.shared.memory import create_client_server_memory_streams
+    from mcp.shared.message import SessionMessage
+
+    finishing = [False]
+
+    def broke(reason: str) -> None:
+        if on_broken is not None and not finishing[0]:
+            on_broken(reason)
+
+    async with create_client_server_memory_streams() as (local, pumps):
+        outgoing, incoming = pumps  # what the local side wrote; where its messages arrive
+
+        async def send() -> None:
+            try:
+                async for item in outgoing:
+                    if isinstance(item, SessionMessage):
+                        text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                        await stream.send(text.encode() + b"\n")
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                broke("the connection closed while sending")
+
+        async def receive() -> None:
+            buffered = BufferedByteReceiveStream(stream)
+            try:
+                while True:
+                    line = await buffered.receive_until(b"\n", max_line)
+                    try:
+                        message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                    except ValueError:
+                        broke("the other side sent a line that is not a JSON-RPC message")
+                        return
+                    await incoming.send(SessionMessage(message))
+            except anyio.DelimiterNotFound:
+                broke(f"the other side sent a message over {max_line:,} bytes")
+            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, anyio.BrokenResourceError,
+                    OSError):
+                broke("the other side closed the connection")
+            finally:
+                await incoming.aclose()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(send)
+            group.start_soon(receive)
+            try:
+                yield local
+            finally:
+                finishing[0] = True
+                group.cancel_scope.cancel()
+                with anyio.CancelScope(shield=True):
+                    await stream.aclose()
+
+
+async def serve_streams(server: Any, read: Any, write: Any) -> None:
+    """Serve an `MCPServer` on one connection's message streams, in either protocol era (as over stdio)."""
+    lowlevel = getattr(server, "_lowlevel_server", server)  # the SDK's own per-connection loop
+    await lowlevel.run(read, write, lowlevel.create_initialization_options())
 
 
 def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:

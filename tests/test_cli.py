@@ -98,16 +98,22 @@ def test_build_check_detects_drift(tmp_path):
 def test_check_unsolved_notebook_lists_every_exercise_as_not_done():
     result = course("check", "01")
     assert result.returncode == 1
-    rows = [line for line in result.stdout.splitlines() if line.startswith("⏳")]
+    lines = result.stdout.splitlines()
+    rows = [line for line in lines if line.startswith("⏳")]
     assert [row.split()[1] for row in rows] == ["1.1", "1.2", "1.3", "1.4"]
-    assert "register one tool with a verb_object name" in rows[0]
-    assert result.stdout.strip().endswith("0 of 4 exercises passed in 01_bad_tool_rewrite.ipynb")
+    assert rows[0].startswith("⏳ 1.1  not done  register one tool with a verb_object name")
+    assert "is not done yet" not in result.stdout and "raise NotImplementedError" not in "".join(rows)
+    assert all(len(line) <= 120 for line in lines), max(lines, key=len)
+    assert "(course hint 1.1)" in result.stdout and "hints.show" not in result.stdout
+    assert "0 of 4 exercises passed in 01_bad_tool_rewrite.ipynb." in lines
+    assert result.stdout.count("replace `raise NotImplementedError(...)`") == 1  # said once, below the table
+    assert "sandbox: bubblewrap" in result.stdout or "sandbox not available" in result.stdout
 
 
 def test_check_solved_notebook_passes():
     result = course("check", "solutions/01_bad_tool_rewrite.ipynb")
     assert result.returncode == 0, result.stdout
-    assert "4 of 4 exercises passed" in result.stdout
+    assert "4 of 4 exercises passed" in result.stdout and "course hint" not in result.stdout
 
 
 def test_check_reports_a_wrong_answer_with_its_message(tmp_path):
@@ -119,13 +125,32 @@ def test_check_reports_a_wrong_answer_with_its_message(tmp_path):
     path = tmp_path / "01_attempt.ipynb"
     nbformat.write(notebook, path)
     result = course("check", str(path))
-    row = next(line for line in result.stdout.splitlines() if " 1.4 " in f" {line} ")
-    assert row.startswith("❌") and "hints.show(\"1.4\")" in row
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("❌ 1.4  failed  expected return True"))
+    detail = " ".join(line.strip() for line in lines[start:start + 4])
+    assert "(course hint 1.4)" in detail and "hints.show" not in detail
     assert result.returncode == 1
+
+
+def test_check_table_wraps_details_under_their_row():
+    from course_lib.cli import check_table
+    from course_lib.workbook.outcomes import Outcome
+
+    long = Outcome("1.2", "failed", "Exercise 1.2: expected " + "word " * 40 + "; found x. Open hints.show(\"1.2\") "
+                   "for a hint.", 'hints.show("1.2")')
+    lines = check_table([Outcome("1.1", "passed", "fine"), long], width=60)
+    assert lines[0] == "✅ 1.1  passed  fine"
+    assert lines[1].startswith("❌ 1.2  failed  expected word") and all(len(line) <= 60 for line in lines)
+    assert all(line.startswith(" " * 16) and line[16] != " " for line in lines[2:])  # under the detail's start
+    assert lines[-1].endswith("(course hint 1.2)")
 
 
 def test_hint_levels_and_review():
     assert course("hint", "1.2", "--level", "2").stdout.startswith("Hint 2 of 3 for exercise 1.2:")
+    first, last = course("hint", "1.1").stdout, course("hint", "1.1", "--level", "9").stdout
+    assert "hints.show" not in first + last  # a terminal user types commands, not notebook calls
+    assert first.rstrip().endswith("Next hint: course hint 1.1 --level 2")
+    assert last.startswith("Hint 3 of 3 for exercise 1.1:") and "Next hint" not in last
     review = course("review", "weather", "--fail-on", "warning")
     assert review.returncode == 1 and "- weather: MCP103 [name-intent] warning:" in review.stdout
     assert "get_daily_forecast:" not in review.stdout

@@ -168,7 +168,7 @@ def test_a_quiet_host_prints_nothing_and_its_transcript_shows_what_the_echo_woul
         'incidents.search_incidents {"query": "checkout"}', "  host: run · trusted server says it only reads",
         'incidents.send_oncall_page {"service": "checkout", "message": "p99 above 2 s"}',
         "  host: ASK · trusted server says it only adds data and reaches outside", "  person: yes, run it"]
-    assert transcript._repr_html_().count("<b ") == 3  # run, ASK, yes
+    assert transcript._repr_html_().count("course-verdict") == 3  # run, ASK, yes
 
 
 def test_the_server_still_refuses_what_the_host_approved():

@@ -176,7 +176,7 @@ def test_a_tool_that_was_not_listed_is_refused_without_asking():
     assert results == [None] and asked == [] and guarded.log[0].called is False
     assert "host: refused · export_all_incidents is not in incidents's tool list" in printed
     assert guarded.log[0].refused and repr(guarded.transcript()) + "\n" == printed
-    assert ">refused</b>" in guarded.transcript()._repr_html_()
+    assert ">refused</span>" in guarded.transcript()._repr_html_()
 
 
 def test_a_definition_changed_after_approval_asks_before_every_call():

@@ -170,7 +170,7 @@ def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
 
 
 CASES = [("notebooks/00_start_here.ipynb", "All checks passed"),
-         ("notebooks/01_bad_tool_rewrite.ipynb", "tool calls the model had to plan"),
+         ("notebooks/01_bad_tool_rewrite.ipynb", "tool calls a client must plan"),
          ("notebooks/02_results_host_can_use.ipynb", "more calls"),
          ("notebooks/07_untrusted_results.ipynb", "asked for by name in untrusted text"),
          ("notebooks/08_evaluate_behaviour.ipynb", "called forbidden close_incident"),

@@ -62,6 +62,58 @@ def test_source_shows_the_running_code_with_where_it_lives():
     assert method[:2] == ["course_lib/show.py · Rendered.__repr__", "def __repr__(self) -> str:"]
 
 
+def test_verdict_colours_the_word_by_its_meaning_and_keeps_the_text_plain():
+    assert repr(show.verdict("UNSAFE")) == "UNSAFE"
+    assert repr(show.verdict("refused", "days must be 1-7")) == "refused: days must be 1-7"
+    tones = {word: show.verdict(word)._repr_html_() for word in ("run", "ASK", "refused", "safe", "UNSAFE", "breaking")}
+    assert "course-good" in tones["run"] and "course-good" in tones["safe"]
+    assert "course-caution" in tones["ASK"]
+    assert all("course-bad" in tones[word] for word in ("refused", "UNSAFE", "breaking"))
+    assert "course-neutral" in show.verdict("maybe")._repr_html_()
+    assert "course-bad" in show.verdict("no", tone="bad")._repr_html_()
+    assert show.TONES["good"] in tones["run"] and show.TONES["bad"] in tones["UNSAFE"]
+    assert "&lt;b&gt;" in show.verdict("<b>")._repr_html_()  # escaped like every other cell
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown tone"):
+        show.verdict("x", tone="loud")
+
+
+def test_a_table_takes_verdict_cells_aligned_by_their_text():
+    shown = show.table(["call", "host"], [["read_file", show.verdict("run")], ["delete_all", show.verdict("ASK")]])
+    assert repr(shown).splitlines() == ["call        host", "read_file   run", "delete_all  ASK"]
+    html = shown._repr_html_()
+    assert html.count("course-verdict") == 2 and "course-caution" in html
+
+
+def test_no_html_style_lets_the_browser_split_a_word():
+    """Wrapping happens at spaces only: JupyterLab keeps these inline styles, and none of them break words."""
+    import re
+
+    styles = [value for name, value in vars(show).items() if name.isupper() and isinstance(value, str)]
+    rendered = [show.text("a " * 200)._repr_html_(), show.table(["a"], [["b c"]])._repr_html_(),
+                show.as_json({"k": "v " * 100})._repr_html_(), show.verdict("UNSAFE")._repr_html_()]
+    for css in styles + rendered:
+        assert not re.search(r"word-break:\s*break-all|overflow-wrap:\s*(anywhere|break-word)|word-wrap:\s*break-word"
+                             r"|hyphens:\s*auto", css), css
+
+
+def test_words_with_hyphens_or_slashes_stay_whole_where_text_wraps():
+    """Browsers may break after a hyphen or slash ("2026-/10-05"); such words sit in a nowrap span."""
+    import re
+
+    nowrap = re.compile(r'<span style="white-space:nowrap">([^<]*)</span>')
+    for html in (show.text("due 2026-10-05 via a/b")._repr_html_(),
+                 show.table(["why"], [["refused: match '^ORD-[0-9]{4}$' now"]])._repr_html_(),
+                 show.verdict("refused", "days 1-7 only")._repr_html_(),
+                 show.outline([("C->S", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})])._repr_html_()):
+        kept = nowrap.findall(html)
+        assert kept and all(any(mark in word for mark in "-/") for word in kept), html
+    assert nowrap.findall(show.text("due 2026-10-05 via a/b")._repr_html_()) == ["2026-10-05", "a/b"]
+    code = show.source(show.text)._repr_html_()
+    assert "white-space:nowrap" not in code and "white-space:pre\"" in code  # code scrolls, it never wraps
+
+
 # --- verdict words and text changes (lessons 04, 07, 09) ---------------------------------------------
 
 
@@ -71,18 +123,20 @@ def test_verdict_text_colours_only_the_hosts_and_the_persons_verdicts():
     shown = show.verdict_text(printed)
     assert repr(shown) == printed
     page = shown._repr_html_()
-    assert f'<b style="color:{show.VERDICT_COLOURS["ASK"]}">ASK</b>' in page
-    assert f'<b style="color:{show.VERDICT_COLOURS["no"]}">no</b>' in page
-    assert page.count("<b ") == 2  # "host: run" inside a sentence is left alone
+    assert 'course-caution" style="' + show.TONES["caution"] in page and ">ASK</span>" in page
+    assert 'course-bad" style="' + show.TONES["bad"] in page and ">no</span>" in page
+    assert page.count("course-verdict") == 2  # "host: run" inside a sentence is left alone
     assert "&lt;" not in show.verdict_text("  host: run").html and "&lt;b&gt;" in show.verdict_text("<b>").html
 
 
-def test_verdict_words_have_three_colours_for_go_ask_and_stop():
-    colour = show.VERDICT_COLOURS
-    assert colour["run"] == colour["safe"] == colour["ok"]
-    assert colour["refused"] == colour["UNSAFE"] == colour["breaking"] == colour["FAILS"]
-    assert len({colour["run"], colour["ASK"], colour["refused"]}) == 3
-    assert show.verdict("maybe") == "maybe" and show.verdict("<x>") == "&lt;x&gt;"
+def test_verdict_words_have_three_tones_for_go_ask_and_stop():
+    def tone(word: str) -> str:
+        return show.verdict(word).html.split("course-verdict course-", 1)[1].split('"', 1)[0]
+
+    assert tone("run") == tone("safe") == tone("ok") == "good"
+    assert tone("refused") == tone("UNSAFE") == tone("breaking") == tone("FAILS") == "bad"
+    assert tone("ASK") == "caution" and tone("maybe") == "neutral"
+    assert len({show.TONES[name] for name in ("good", "caution", "bad")}) == 3
 
 
 def test_verdict_table_keeps_the_text_of_table_and_colours_one_column():
@@ -90,10 +144,10 @@ def test_verdict_table_keeps_the_text_of_table_and_colours_one_column():
     coloured = show.verdict_table(["tool", "verdict", "why"], rows, "verdict")
     assert repr(coloured) == repr(show.table(["tool", "verdict", "why"], rows))
     page = coloured._repr_html_()
-    assert page.count("<b ") == 2 and ">breaking</b>" in page and ">safe</b>" in page
+    assert page.count("course-verdict") == 2 and ">breaking</span>" in page and ">safe</span>" in page
     assert "breaking news" in page  # the same word in another column stays plain
     failing = show.verdict_table(["call", "outcome"], [["x", "FAILS: Unknown tool: x"]], "outcome")
-    assert ">FAILS</b>: Unknown tool: x" in failing._repr_html_()
+    assert ">FAILS</span>: Unknown tool: x" in failing._repr_html_()
 
 
 def test_changes_marks_inserted_and_deleted_words_and_keeps_the_rest():

@@ -120,9 +120,13 @@ def not_done(error: NotImplementedError) -> ExerciseNotDone:
 
 
 def call_learner(fn: Any, *args: Any) -> Any:
-    """Call the learner's function; a stub becomes `ExerciseNotDone`, a crash a `CheckFailed`."""
+    """Call the learner's function; a stub becomes `ExerciseNotDone`, a crash a `CheckFailed`.
+
+    Under `course check`/`course grade`, `fn` lives in the submission's kernel and the call crosses the
+    grading boundary: arguments and the result are data (or course objects passed by reference).
+    """
     if not callable(fn):
-        raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
+        raise fail("a function (pass the function itself, without calling it)", _type_name(fn))
     try:
         return fn(*args)
     except NotImplementedError as error:
@@ -130,6 +134,10 @@ def call_learner(fn: Any, *args: Any) -> Any:
     except (CheckFailed, ExerciseNotDone):
         raise
     except Exception as error:  # the learner's code crashed: say so in one line
+        from course_lib.workbook.boundary import BridgeClosed
+
+        if isinstance(error, BridgeClosed):
+            raise
         name = getattr(fn, "__name__", "your function")
         raise fail(f"{name}() to run", f"it raised {type(error).__name__}: {error}") from None
 
@@ -164,21 +172,60 @@ def learner_source(fn: Any) -> tuple[str, str]:
     (`cost.ProcessBuildError`) is left to the check, which names its rule.
     """
     from course_lib import cost
+    from course_lib.workbook.boundary import RemoteFunction
 
     if not callable(fn):
         raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
+    if isinstance(fn, RemoteFunction):  # the source is read in the submission's kernel, where the function is
+        return fn.apply(cost.portable_source), fn.__name__
     return cost.portable_source(fn), getattr(fn, "__name__", "answer")
 
 
-def build_server(factory: Callable[..., Any], *args: Any) -> Any:
-    """Build the learner's server with `factory(*args)` and make sure it is an MCP server."""
+def _type_name(value: Any) -> str:
+    """The type of a value, also of one that stayed in the submission's kernel."""
+    return getattr(value, "type_name", None) or type(value).__name__
+
+
+def is_server(value: Any) -> bool:
+    """Whether `value` is an MCP server: built here, or the learner's, reached across the grading boundary."""
     from mcp.server import MCPServer
 
+    from course_lib.workbook.boundary import RemoteServer
+
+    return isinstance(value, (MCPServer, RemoteServer))
+
+
+def build_server(factory: Callable[..., Any], *args: Any) -> Any:
+    """Build the learner's server with `factory(*args)` and make sure it is an MCP server.
+
+    Use the result only through `wire.connect`, `probe` and `session`: across the grading boundary it is
+    the learner's server in the submission's kernel, reached over a real MCP transport.
+    """
     server = call_learner(factory, *args)
-    if not isinstance(server, MCPServer):
+    if not is_server(server):
         raise fail("your function to return the MCPServer it built",
-                   f"{type(server).__name__} (did you forget `return server`?)")
+                   f"{_type_name(server)} (did you forget `return server`?)")
     return server
+
+
+def docstring(fn: Any) -> str | None:
+    """The learner's function's docstring (cleaned as `inspect.getdoc` does), as data."""
+    return _described(fn)["doc"]
+
+
+def signature(fn: Any) -> dict:
+    """The learner's function's signature as data: `text`, `parameters` (name, kind, annotation, default as
+    text) and `returns`."""
+    found = _described(fn)
+    return {"text": found["signature"], "parameters": found["parameters"], "returns": found["returns"]}
+
+
+def _described(fn: Any) -> dict:
+    from course_lib.workbook import boundary
+
+    found = fn.describe() if isinstance(fn, boundary.RemoteFunction) else boundary.describe(fn)
+    keys = {"doc": None, "signature": None, "parameters": [], "returns": None}
+    return {key: found.get(key, default) for key, default in keys.items()}
 
 
 def _interactive() -> bool:
@@ -382,8 +429,30 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
     """Record each call to `module.name` (every public function of `module` when no name is given) while the
     block runs; each call still goes through. How a check verifies "without calling X".
 
-    The watch replaces the module attributes, so it sees `module.name(...)` and names imported while it runs.
+    Across the grading boundary the same watch is set in the submission's kernel, where the learner's code
+    runs, and its calls join these when the block ends.
     """
+    from course_lib.workbook import boundary
+
+    with watched_here(module, *names) as calls, boundary.in_kernel(watched_here, module, *names) as there:
+        yield calls
+    calls.extend(there)
+
+
+@contextlib.contextmanager
+def course_state(factory: Callable[..., Any], *args: Any) -> Iterator[None]:
+    """Enter a course-state context (`factory(*args)`, say a backend with extra rows) here and, across the
+    grading boundary, in the submission's kernel too, where the learner's server reads that state."""
+    from course_lib.workbook import boundary
+
+    with factory(*args), boundary.in_kernel(factory, *args):
+        yield
+
+
+@contextlib.contextmanager
+def watched_here(module: str, *names: str) -> Iterator[list[str]]:
+    """`watched` in this process only. The watch replaces the module attributes, so it sees `module.name(...)`
+    and names imported while it runs."""
     target = importlib.import_module(module)
     chosen = names or tuple(name for name, value in vars(target).items()
                             if not name.startswith("_") and callable(value)

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from course_lib import review, wire
-from course_lib.checks.core import (build_server, call_learner, checker, fail, first_difference, probe, require,
-                                    require_deliberate, result_text, shown, spec, watched, whole)
+from course_lib.checks.core import (build_server, call_learner, checker, course_state, fail, first_difference, probe,
+                                    require, require_deliberate, result_text, shown, spec, watched, whole)
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -196,7 +196,7 @@ RULES_3_1 = spec(
 @checker("3.1", RULES_3_1)
 def ex_03_1(build_honest_desk_server) -> str:
     """Check that get_order reports failures as tool execution errors with their message, and types success."""
-    with _more_orders():
+    with course_state(_more_orders):
         server = build_server(build_honest_desk_server)
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
@@ -314,7 +314,7 @@ def _leaked(text: str, internals: dict[str, str]) -> list[str]:
 @checker("3.2", RULES_3_2)
 def ex_03_2(build_helpful_desk_server) -> str:
     """Check three failure messages: recoverable, specific, and leaking nothing."""
-    with _more_orders():
+    with course_state(_more_orders):
         server = build_server(build_helpful_desk_server)
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046"]
@@ -323,7 +323,7 @@ def ex_03_2(build_helpful_desk_server) -> str:
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
         require(not used, "own", f"get_order called orders.customer_order {len(used)} time(s)")
-        with _archived(_SECOND_OUTAGE):
+        with course_state(_archived, _SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         tool = probe(server).tool("get_order")
         require("order_number" in tool.get("inputSchema", {}).get("properties", {}), "tool",

@@ -92,7 +92,8 @@ class OrderSummary(BaseModel):
     status: Status
     expected_delivery: str = Field(description="ISO date, YYYY-MM-DD")
     carrier: str | None = Field(default=None, description="None until the order ships")
-    tracking_code: str | None = Field(default=None, description="None until the order ships")
+    tracking_code: str | None = Field(default=None,
+                                      description="None until the order ships")
     lines: list[OrderLine]
 
 
@@ -246,8 +247,9 @@ def customer_order(store: OrderStore, order_number: str, customer_id: str = SIGN
 
 def summary(row: OrderRecord) -> OrderSummary:
     """The caller-facing part of a backend row."""
-    return OrderSummary(order_number=row.order_number, status=row.status, expected_delivery=row.expected_delivery,
-                        carrier=row.carrier, tracking_code=row.tracking_code, lines=row.lines)
+    return OrderSummary(order_number=row.order_number, status=row.status,
+                        expected_delivery=row.expected_delivery, carrier=row.carrier,
+                        tracking_code=row.tracking_code, lines=row.lines)
 
 
 def order_row(row: OrderRecord) -> OrderRow:

@@ -95,9 +95,10 @@ def city_name(city_id: str) -> str:
 
 
 def daily_forecast(city: str, days: int = 3, units: Units = "metric") -> Forecast:
-    """The three backend steps in order; raises `ToolError` with a next step for bad input."""
+    """The three backend steps in order; a `ToolError` with a next step on bad input."""
     if not city.strip():
-        raise ToolError("city is empty. Pass one city name spelled out in full, e.g. 'Denver'.")
+        raise ToolError("city is empty. Pass one city name spelled out in full, "
+                        "e.g. 'Denver'.")
     city_id = lookup_city_id(city)
     if city_id is None:
         raise ToolError(
@@ -118,7 +119,7 @@ def daily_forecast(city: str, days: int = 3, units: Units = "metric") -> Forecas
 
 
 def build_server():
-    """A fresh weather server with the vague `weather` tool and its rewrite `get_daily_forecast`."""
+    """A fresh weather server: the vague `weather` tool and its rewrite."""
     server = new_server("weather")
 
     @tool(server)
@@ -127,11 +128,13 @@ def build_server():
         return f"{q}: around 12 and cloudy, maybe rain later."
 
     @tool(server, title="Daily forecast",
-               annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True))
+          annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True))
     def get_daily_forecast(
-        city: Annotated[str, Field(min_length=1, max_length=100,
-                                   description="City name, e.g. 'Des Moines'. One city per call.")],
-        days: Annotated[int, Field(ge=1, le=MAX_DAYS, description="Number of days, starting today.")] = 3,
+        city: Annotated[str, Field(
+            min_length=1, max_length=100,
+            description="City name, e.g. 'Des Moines'. One city per call.")],
+        days: Annotated[int, Field(
+            ge=1, le=MAX_DAYS, description="Number of days, starting today.")] = 3,
         units: Units = "metric",
     ) -> Forecast:
         """Daily high, low and conditions for one city, for 1 to 7 days starting today.

@@ -1,23 +1,30 @@
-"""`course grade DIR`: check every student notebook in a folder, each in its own worker process, and tabulate.
+"""`course grade DIR`: check every student notebook in a folder and tabulate, with grades no submission can forge.
 
-Each notebook is checked by `runner.check` in a fresh worker process (its own process group, so a
-hung kernel is killed with it) with a time limit, `jobs` at a time; a notebook that hangs or
-crashes costs only its own row. Results go to grades.csv and grades.html.
+Each notebook is checked by `runner.check` against the course's own setup and check cells (`root`: the
+instructor's course folder, with solutions/): its kernel is confined, and the checkers run in a grader
+worker process, never in the kernel. `jobs` workers grade side by side; a worker serves one notebook at a
+time and is replaced when a notebook outlives its time limit or the worker stops, so a notebook that hangs
+or crashes costs only its own row. Results go to grades.csv and grades.html.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime
 import html
 import multiprocessing
 import os
+import queue
 import signal
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from course_lib.workbook.outcomes import SYMBOLS, Outcome
 from course_lib.workbook.ids import ExerciseId
+from course_lib.workbook.outcomes import MEANINGS, SYMBOLS, Outcome
+
+WHOLE = "*"
+"""The exercise column of an outcome about a whole notebook (unreadable, out of time)."""
 
 
 @dataclass(frozen=True)
@@ -41,55 +48,138 @@ def submissions(folder: Path) -> list[tuple[str, Path]]:
     return found
 
 
-def _worker(path: str, cell_timeout: int, results) -> None:
-    """In the worker process: check one notebook and send back its outcomes (or the one-line reason it could not)."""
-    os.setsid()  # the kernel nbval starts joins this process group, so a timeout kills both
+def _check_one(path: Path, root: Path | None, cell_timeout: int) -> tuple[str, object]:
+    """In a worker: one notebook's outcomes, or the one-line reason it could not be checked."""
+    from course_lib.errors import CourseError
+    from course_lib.workbook import build, runner
+
+    try:
+        notebook = build.read(path)
+        stem = runner.lesson_stem(path, notebook)
+        reference = runner.reference_for(stem, root) if stem else None
+        if root is not None and reference is None:
+            return "unreadable", (f"{path.name} is not an exercise notebook of this course "
+                                  "(expected a name like 01_bad_tool_rewrite.ipynb)")
+        return "ok", runner.check(path, timeout=cell_timeout, reference=reference, budget=cell_timeout)
+    except CourseError as error:
+        return "unreadable", str(error)
+    except Exception as error:  # anything else still becomes this notebook's row
+        return "unreadable", f"{type(error).__name__}: {error}"
+
+
+def _serve(connection, root: str | None, cell_timeout: int) -> None:
+    """A worker process: grade each notebook path it is sent until it is sent None."""
+    if hasattr(os, "setsid"):
+        os.setsid()  # its own process group: stopping the worker stops whatever it started
     from course_lib.lazy_imports import defer_iri_grammar
 
     defer_iri_grammar()  # before nbformat imports jsonschema
-    from course_lib.errors import CourseError
-    from course_lib.workbook import runner
+    import course_lib.checks  # noqa: F401 - imported once per worker, not once per notebook
 
-    try:
-        results.send(("ok", runner.check(Path(path), timeout=cell_timeout)))
-    except CourseError as error:
-        results.send(("unreadable", str(error)))
-    except Exception as error:  # anything else still becomes this notebook's row
-        results.send(("unreadable", f"{type(error).__name__}: {error}"))
+    while True:
+        path = connection.recv()
+        if path is None:
+            return
+        connection.send(_check_one(Path(path), Path(root) if root else None, cell_timeout))
 
 
-def grade_one(student: str, path: Path, timeout: int) -> list[Row]:
-    """Check one notebook in a worker process; a hang or a broken file becomes a row, not a crash."""
-    context = multiprocessing.get_context("spawn")
-    receive, send = context.Pipe(duplex=False)
-    worker = context.Process(target=_worker, args=(str(path), max(1, timeout - 5), send), daemon=True)
-    worker.start()
-    send.close()
-    try:
-        if receive.poll(timeout):
-            kind, payload = receive.recv()
-        else:
-            kind, payload = "timeout", f"no result within {timeout} s"
-    except EOFError:
-        kind, payload = "unreadable", "the worker process stopped without a result"
-    finally:
-        if worker.is_alive():
+class _Worker:
+    """One grader worker process and the pipe to it."""
+
+    def __init__(self, root: Path | None, cell_timeout: int):
+        context = multiprocessing.get_context("spawn")
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, str(root) if root else None, cell_timeout),
+                                       daemon=True)
+        self.process.start()
+        theirs.close()
+
+    def grade(self, path: Path, timeout: float) -> tuple[str, object]:
+        """The worker's answer for one notebook; on a hang or a crash the worker is stopped and says why."""
+        try:
+            self.connection.send(str(path))
+            if self.connection.poll(timeout):
+                return self.connection.recv()
+            self.stop()
+            return "timeout", f"no result within {timeout:g} s"
+        except (EOFError, OSError):
+            self.stop()
+            return "unreadable", "the grading worker stopped without a result"
+
+    @property
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def stop(self) -> None:
+        if self.process.is_alive():
             try:
-                os.killpg(worker.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                worker.kill()
-        worker.join(10)
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError, AttributeError):
+                self.process.kill()
+        self.process.join(10)
+        self.connection.close()
+
+    def close(self) -> None:
+        try:
+            self.connection.send(None)
+            self.process.join(10)
+        except (OSError, EOFError):
+            pass
+        self.stop()
+
+
+def _rows(student: str, path: Path, answer: tuple[str, object]) -> list[Row]:
+    kind, payload = answer
     if kind == "ok":
         return [Row(student, path.name, outcome) for outcome in payload]
-    return [Row(student, path.name, Outcome("*", kind, payload.removeprefix("course: ")))]
+    return [Row(student, path.name, Outcome(WHOLE, kind, str(payload).removeprefix("course: ")))]
 
 
-def grade(folder: Path, timeout: int = 120, jobs: int = 2) -> list[Row]:
-    """Rows for every submission in `folder`, in a stable order."""
+def _cell_limit(timeout: int) -> int:
+    """Seconds per cell and per check for a notebook allowed `timeout`: a little less, so that the notebook's own
+    row says which cell ran out; for a very short limit the same (then the whole notebook's row does)."""
+    return timeout - 5 if timeout > 10 else timeout
+
+
+def grade_one(student: str, path: Path, timeout: int, root: Path | None = None) -> list[Row]:
+    """Check one notebook in a worker process of its own; a hang or a broken file becomes a row, not a crash."""
+    worker = _Worker(root, _cell_limit(timeout))
+    try:
+        return _rows(student, path, worker.grade(path, timeout))
+    finally:
+        worker.close()
+
+
+def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = None) -> list[Row]:
+    """Rows for every submission in `folder`, in a stable order; `timeout` seconds per notebook."""
     pairs = submissions(folder)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = pool.map(lambda pair: grade_one(pair[0], pair[1], timeout), pairs)
-        return [row for rows in results for row in rows]
+    todo: queue.Queue = queue.Queue()
+    for index, pair in enumerate(pairs):
+        todo.put((index, *pair))
+    found: list[list[Row]] = [[] for _ in pairs]
+
+    def work() -> None:
+        worker = None
+        while True:
+            try:
+                index, student, path = todo.get_nowait()
+            except queue.Empty:
+                break
+            if worker is None or not worker.alive:
+                worker = _Worker(root, _cell_limit(timeout))
+            found[index] = _rows(student, path, worker.grade(path, timeout))
+        if worker is not None:
+            worker.close()
+
+    threads = [threading.Thread(target=work) for _ in range(max(1, min(jobs, len(pairs))))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return [row for rows in found for row in rows]
+
+
+# --- reports ---------------------------------------------------------------------------------------
 
 
 def write_csv(rows: list[Row], path: Path) -> None:
@@ -101,7 +191,7 @@ def write_csv(rows: list[Row], path: Path) -> None:
 
 
 def _column_key(exercise: str) -> tuple:
-    return (1,) if exercise == "*" else (0, ExerciseId.parse(exercise))
+    return (1,) if exercise == WHOLE else (0, ExerciseId.parse(exercise))
 
 
 def pivot(rows: list[Row]) -> tuple[list[str], list[str], dict[tuple[str, str], Outcome]]:
@@ -114,26 +204,114 @@ def pivot(rows: list[Row]) -> tuple[list[str], list[str], dict[tuple[str, str], 
     return students, columns, cells
 
 
-def write_html(rows: list[Row], path: Path) -> None:
+def lessons_of(rows: list[Row]) -> dict[str, list[str]]:
+    """Each graded lesson notebook (by file name) and its exercises, as the course lists them."""
+    from course_lib.workbook import manifest, runner
+
+    found: dict[str, list[str]] = {}
+    for row in rows:
+        stem = runner.lesson_stem(Path(row.notebook))
+        if stem and stem not in found:
+            found[stem] = [str(e) for e in manifest.lesson(stem[:2]).exercises]
+    return found
+
+
+def scores(rows: list[Row]) -> dict[str, tuple[int, int]]:
+    """Per student: exercises passed, out of every exercise of the lessons they handed in (a notebook that
+    could not be read or run still counts all its exercises)."""
+    from course_lib.workbook import manifest, runner
+
+    passed: dict[str, set[str]] = {}
+    owed: dict[str, set[str]] = {}
+    for row in rows:
+        passed.setdefault(row.student, set())
+        owed.setdefault(row.student, set())
+        stem = runner.lesson_stem(Path(row.notebook))
+        if stem:
+            owed[row.student] |= {str(e) for e in manifest.lesson(stem[:2]).exercises}
+        if row.outcome.exercise != WHOLE:
+            owed[row.student].add(row.outcome.exercise)
+            if row.outcome.status == "passed":
+                passed[row.student].add(row.outcome.exercise)
+    return {student: (len(passed[student]), len(owed[student])) for student in passed}
+
+
+def legend_lines() -> list[str]:
+    """One line per status, and what the table's marks mean."""
+    return ([f"{SYMBOLS[status]} {status}: {meaning}" for status, meaning in MEANINGS.items()]
+            + [f"{WHOLE} column: a problem with the whole notebook (it could not be read, or ran out of time)",
+               "· no result: that student handed in no notebook with this exercise"])
+
+
+def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: datetime.date | None = None) -> None:
+    from course_lib.workbook import manifest
+
     students, columns, cells = pivot(rows)
-    head = "".join(f"<th>{'whole notebook' if c == '*' else html.escape(c)}</th>" for c in columns)
-    exercises = [c for c in columns if c != "*"]
+    points = scores(rows)
+    lessons = lessons_of(rows)
+    titles = ", ".join(f"lesson {stem[:2]} ({manifest.lesson(stem[:2]).title})" for stem in lessons) or "no lesson"
+    day = (when or datetime.date.today()).isoformat()
+    head = "".join(f"<th>{'whole notebook' if c == WHOLE else html.escape(c)}</th>" for c in columns)
     body = []
     for student in students:
         tds = []
         for column in columns:
             outcome = cells.get((student, column))
-            tds.append("<td></td>" if outcome is None else
-                       f'<td title="{html.escape(outcome.message)}">{SYMBOLS[outcome.status]} '
-                       f'{html.escape(outcome.status)}</td>')
-        mine = [cells[(student, c)] for c in exercises if (student, c) in cells]
-        passed = sum(outcome.status == "passed" for outcome in mine)
-        body.append(f"<tr><th>{html.escape(student)}</th>{''.join(tds)}<td>{passed}/{len(mine)}</td></tr>")
+            if outcome is None:
+                tds.append('<td class="none">·</td>')
+                continue
+            tds.append(f'<td class="{html.escape(outcome.status.replace(" ", "-"))}">{SYMBOLS[outcome.status]} '
+                       f'<b>{html.escape(outcome.status)}</b><br><small>{html.escape(outcome.message)}</small></td>')
+        passed, total = points.get(student, (0, 0))
+        body.append(f"<tr><th>{html.escape(student)}</th>{''.join(tds)}<td class='score'>{passed}/{total}</td></tr>")
+    legend = "".join(f"<li>{html.escape(line)}</li>" for line in legend_lines())
+    note = f"<p class='sandbox'>{html.escape(sandbox_note)}</p>" if sandbox_note else ""
     path.write_text(
         "<!doctype html><meta charset='utf-8'><title>Grades</title>"
-        "<style>body{font-family:sans-serif}table{border-collapse:collapse}th,td{border:1px solid #999;"
-        "padding:4px 8px;text-align:left}</style><h1>Exercise results</h1>"
+        "<style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
+        "th,td{border:1px solid #999;padding:4px 8px;text-align:left;vertical-align:top}"
+        "td small{display:block;max-width:28em;color:#333}td.passed{background:#e8f6e8}"
+        "td.failed,td.edited,td.kernel-died,td.unreadable,td.timeout{background:#fbeaea}"
+        "td.not-done,td.skipped{background:#fff8e1}td.none{color:#999;text-align:center}</style>"
+        f"<h1>Exercise results: {html.escape(titles)}, graded {day}</h1>{note}"
         f"<table><tr><th>student</th>{head}<th>passed</th></tr>{''.join(body)}</table>"
-        "<p>Hover a cell for the check's message.</p>",
+        f"<h2>Legend</h2><ul>{legend}</ul>"
+        "<p>passed: exercises passed, out of every exercise of the lesson notebooks the student handed in.</p>",
         encoding="utf-8",
     )
+
+
+def gradescope_results(rows: list[Row], seconds: float, sandbox_note: str) -> dict:
+    """Gradescope's results.json for one student's rows: one test per exercise of the lessons handed in (1 point
+    each), the whole-notebook problems and the sandbox in the top-level output."""
+    tests, problems = [], []
+    owed = {exercise for exercises in lessons_of(rows).values() for exercise in exercises}
+    seen = set()
+    for row in rows:
+        outcome = row.outcome
+        if outcome.exercise == WHOLE:
+            problems.append(f"{row.notebook}: {outcome.status}: {outcome.message}")
+            continue
+        if outcome.exercise in seen:
+            continue
+        seen.add(outcome.exercise)
+        passed = outcome.status == "passed"
+        tests.append({"name": f"Exercise {outcome.exercise} ({row.notebook})", "number": outcome.exercise,
+                      "score": 1.0 if passed else 0.0, "max_score": 1.0, "status": "passed" if passed else "failed",
+                      "output": f"{SYMBOLS[outcome.status]} {outcome.status}: {outcome.message}",
+                      "visibility": "visible"})
+    for exercise in sorted(owed - seen, key=ExerciseId.parse):  # a notebook that could not run owes its exercises
+        notebook = next((f"{stem}.ipynb" for stem, found in lessons_of(rows).items() if exercise in found), "")
+        tests.append({"name": f"Exercise {exercise} ({notebook})", "number": exercise, "score": 0.0,
+                      "max_score": 1.0, "status": "failed", "output": "not checked: see the notebook's problem above",
+                      "visibility": "visible"})
+    tests.sort(key=lambda test: ExerciseId.parse(test["number"]))
+    found = "\n".join(problems) if problems else ""
+    if not rows:
+        found = "No notebook was handed in: upload your exercise notebook (for example 01_bad_tool_rewrite.ipynb)."
+    known = list(lessons_of(rows))
+    summary = f"{sum(t['score'] for t in tests):g} of {len(tests)} exercises passed" + (
+        f" in {', '.join(known)}" if known else "")
+    return {"score": sum(test["score"] for test in tests), "execution_time": round(seconds),
+            "output": "\n".join(part for part in (summary, found, sandbox_note) if part), "visibility": "visible",
+            "stdout_visibility": "hidden", "tests": tests}

@@ -1,7 +1,8 @@
 """`course guide`: the instructor guide, written from the manifest, the notebooks and the checkers' specifications.
 
-Schedules for a one-day and a two-half-day workshop, a setup checklist, and per lesson its objectives, key
-points, exercises, the mistakes its checks catch and facilitation notes; then how to grade. Markdown, and HTML
+A table of contents; schedules in full days and in half days that hold every lesson whole, in course order, with
+the minutes of `lessons.toml`; a setup checklist; per lesson its objectives, key points, exercises (what each
+check expects and the mistakes it catches, as lists), facilitation notes; then how to grade. Markdown, and HTML
 made from it. Nothing here is written by hand per lesson: a new lesson appears as soon as the manifest lists it.
 """
 
@@ -16,8 +17,11 @@ from course_lib.workbook import build, manifest
 BREAK_EVERY = 90
 """Minutes of work between two breaks in a schedule."""
 BREAK, LUNCH = 15, 45
-FORMATS = {"One day": (1, 390), "Two half days": (2, 195)}
-"""Workshop formats: (sessions, minutes of work per session): 6.5 h in a day, 3 h 15 in a half day."""
+FORMATS = {"Full days": ("day", 390), "Half days": ("half day", 195)}
+"""Workshop formats: (what one session is called, minutes of work per session): 6.5 h in a day, 3 h 15 in a
+half day. Each format takes as many sessions as the whole course needs, so no lesson is left out."""
+LUNCH_AFTER = {"day": 150, "half day": None}
+"""Minutes into a session after which the next break is lunch (none in a half day)."""
 
 
 @dataclass(frozen=True)
@@ -38,19 +42,20 @@ def _length(lesson: manifest.Lesson) -> int:
     return lesson.teaching + lesson.exercise_minutes
 
 
-def fit(lessons: list[manifest.Lesson], sessions: int, capacity: int) -> tuple[list[list[manifest.Lesson]], list]:
-    """Lessons in course order, whole, into `sessions` sessions of at most `capacity` minutes of work each;
-    (sessions, the lessons left for self-study)."""
-    planned, left, session, used = [[] for _ in range(sessions)], [], 0, 0
+def fit(lessons: list[manifest.Lesson], capacity: int) -> list[list[manifest.Lesson]]:
+    """Lessons in course order, whole, into as many sessions of at most `capacity` minutes of work as they need."""
+    too_long = [lesson.number for lesson in lessons if _length(lesson) > capacity]
+    if too_long:
+        raise ValueError(f"lesson {', '.join(too_long)} is longer than a {capacity}-minute session")
+    sessions: list[list[manifest.Lesson]] = [[]]
+    used = 0
     for lesson in lessons:
-        while session < sessions and used + _length(lesson) > capacity:
-            session, used = session + 1, 0
-        if session >= sessions:
-            left.append(lesson)
-            continue
-        planned[session].append(lesson)
+        if used + _length(lesson) > capacity:
+            sessions.append([])
+            used = 0
+        sessions[-1].append(lesson)
         used += _length(lesson)
-    return planned, left
+    return sessions
 
 
 def timetable(lessons: list[manifest.Lesson], lunch_after: int | None = None) -> list[Slot]:
@@ -109,15 +114,18 @@ def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
     lines += ["**Key points**", ""] + [f"{i}. {text}" for i, text in enumerate(meta.get("keypoints", []), 1)] + [""]
     titles = _exercise_titles(lesson, root)
     if lesson.exercises:
-        lines += ["**Exercises**", "", "| exercise | what | the check expects | mistakes it catches |",
-                  "|---|---|---|---|"]
+        lines += ["**Exercises**", "", "| exercise | what |", "|---|---|"]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in (str(exercise), titles.get(str(exercise), "")))
+                  + " |" for exercise in lesson.exercises] + [""]
         for exercise in lesson.exercises:
             check = checks.registered(exercise)
-            expects = "; ".join(rule.states for rule in getattr(check, "rules", ())) or "-"
-            mistakes = "; ".join(_kept_mistakes(exercise, root)) or "-"
-            cells = [str(exercise), titles.get(str(exercise), ""), expects, mistakes]
-            lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
-        lines.append("")
+            lines += [f"*Exercise {exercise}*: the check expects that the answer will", ""]
+            lines += [f"* {rule.states}" for rule in getattr(check, "rules", ())] or ["* (no written rules)"]
+            mistakes = _kept_mistakes(exercise, root)
+            if mistakes:
+                lines += ["", f"*Mistakes it catches* (kept wrong answers to {exercise}, each rejected by the check):", ""]
+                lines += [f"* {mistake}" for mistake in mistakes]
+            lines.append("")
     tiers = {}
     for exercise in lesson.exercises:
         heading = titles.get(str(exercise), "")
@@ -135,27 +143,51 @@ def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
     return [line for line in lines if line is not None]
 
 
+def anchor(heading: str) -> str:
+    """The link target of a heading, as GitHub makes it (and as `html` sets it): lower case, spaces to hyphens,
+    other punctuation dropped ("01 · A bad tool" -> "01--a-bad-tool")."""
+    kept = "".join(ch for ch in heading.strip().lower() if ch.isalnum() or ch in " -_")
+    return kept.replace(" ", "-")
+
+
+def _session_name(kind: str, number: int, total: int) -> str:
+    return f"{kind[0].upper()}{kind[1:]} {number} of {total}"
+
+
+def schedules(lessons: list[manifest.Lesson]) -> list[str]:
+    """Every format's sessions as timetables; every lesson is in each format, whole and in order."""
+    lines = []
+    for label, (kind, capacity) in FORMATS.items():
+        sessions = fit(lessons, capacity)
+        lines += [f"### {label}: {len(sessions)} {kind}s of up to {capacity // 60} h {capacity % 60:02d} of work", ""]
+        for number, session in enumerate(sessions, 1):
+            slots = timetable(session, lunch_after=LUNCH_AFTER[kind])
+            held = (f"lesson {session[0].number}" if len(session) == 1
+                    else f"lessons {session[0].number}–{session[-1].number}")
+            lines += [f"**{_session_name(kind, number, len(sessions))}** ({held})", "",
+                      "| time | what |", "|---|---|"]
+            lines += [f"| {_clock(s.start)}–{_clock(s.end)} | {s.what} |" for s in slots] + [""]
+    return lines
+
+
 def markdown(root: Path) -> str:
     """The whole guide as Markdown."""
     lessons = list(manifest.lessons())
     total_teaching = sum(lesson.teaching for lesson in lessons)
     total_exercises = sum(lesson.exercise_minutes for lesson in lessons)
+    sections = ["Schedules", "Before the day", *(f"{lesson.number} · {lesson.title}" for lesson in lessons), "Grading"]
     lines = ["# Instructor guide: the MCP tool-design workbook", "",
              f"{len(lessons)} lessons, {total_teaching} min of teaching and {total_exercises} min of exercises "
              f"({(total_teaching + total_exercises) / 60:.1f} h of work before breaks). Generated by `course guide` "
-             "from the lesson manifest, the notebooks and the checkers' specifications.", "",
-             "## Schedules", ""]
-    for label, (sessions, capacity) in FORMATS.items():
-        planned, left = fit(lessons, sessions, capacity)
-        for number, session in enumerate(planned, 1):
-            title = label if sessions == 1 else f"{label}, session {number}"
-            slots = timetable(session, lunch_after=150 if sessions == 1 else None)
-            lines += [f"### {title}", "", "| time | what |", "|---|---|"]
-            lines += [f"| {_clock(s.start)}–{_clock(s.end)} | {s.what} |" for s in slots] + [""]
-        if left:
-            lines += [f"Not in this format, for self-study or a follow-up session: "
-                      f"{', '.join(f'{lesson.number} {lesson.title}' for lesson in left)} "
-                      f"({sum(_length(lesson) for lesson in left)} min).", ""]
+             "from the lesson manifest (`course_lib/workbook/lessons.toml`, where every minute below comes from), "
+             "the notebooks and the checkers' specifications.", "",
+             "## Contents", ""]
+    lines += [f"* [{title}](#{anchor(title)})" for title in sections] + [""]
+    lines += ["## Schedules", "",
+              "Each format holds every lesson, whole and in course order: a session ends before the lesson that "
+              f"would not fit. Breaks of {BREAK} min come about every {BREAK_EVERY} min of work; a full day has a "
+              f"{LUNCH}-min lunch.", ""]
+    lines += schedules(lessons)
     lines += ["## Before the day", "",
               "* On every laptop, from the course folder: `python3 -m venv .venv && .venv/bin/pip install -e .`, then "
               "`.venv/bin/course doctor`. Every line must be ✅; it checks Python, the packages, the offline tokenizer "
@@ -167,22 +199,53 @@ def markdown(root: Path) -> str:
               "after any change (`course guide`).", ""]
     for lesson in lessons:
         lines += _lesson_section(lesson, root)
-    lines += ["## Grading", "",
-              "* Collect the students' exercise notebooks into one folder, one subfolder per student (or "
-              "`<student>.ipynb` files side by side).",
-              "* `course grade FOLDER` checks each notebook in its own worker process with a time limit, two at a "
-              "time, and writes `grades.csv` and `grades.html` (hover a cell for the check's message).",
-              "* Statuses: ✅ passed, ⏳ not done (the stub is still there), ❌ failed, ⚠️ skipped, ⌛ timeout, "
-              "🚫 unreadable notebook. A broken or hanging notebook costs only its own row.",
-              "* A learner checks their own notebook with `course check NN`.", ""]
+    lines += grading_section()
     return "\n".join(lines).rstrip() + "\n"
+
+
+def grading_section() -> list[str]:
+    """How to grade, and the engines classrooms use (GitHub Classroom, Gradescope, JupyterHub and Binder)."""
+    from course_lib.workbook.outcomes import MEANINGS, SYMBOLS
+
+    return ["## Grading", "",
+            "* Hand out `course release FOLDER`: lessons, exercises and the package, no solutions and no tests.",
+            "* Collect the students' exercise notebooks into one folder, one subfolder per student (or "
+            "`<student>.ipynb` files side by side), and run `course grade FOLDER` from this course folder. Each "
+            "notebook runs in a sandboxed kernel of its own (bubblewrap on Linux: no network, nothing of the course "
+            "or of other students in reach, resource limits); the checkers run in the grader and reach the answer "
+            "over MCP or a call bridge, and setup and check cells come from solutions/, so a submission cannot "
+            "forge its grade. `grades.csv` and `grades.html` (every reason shown, with a legend) follow.",
+            "* Statuses: " + "; ".join(f"{SYMBOLS[s]} {s}: {m}" for s, m in MEANINGS.items()) + ".",
+            "* A learner checks their own notebook with `course check NN` (the same checkers, in the same sandbox).",
+            "",
+            "### GitHub Classroom, Gradescope, JupyterHub and Binder", "",
+            "* GitHub Classroom: make the release the template repository; its `.github/workflows/course-check.yml` "
+            "runs `course check` on every push and puts the table in the job's summary. That is feedback (a "
+            "student controls their own repository); grade with `course grade` or Gradescope.",
+            "* Gradescope: `course autograder gradescope autograder.zip`, upload it as a programming assignment's "
+            "autograder on the Ubuntu 24.04 base image, one point per exercise. The zip holds no solutions.",
+            "* JupyterHub or Binder: the repository's `binder/` folder installs the course and runs `course doctor` "
+            "while repo2docker builds the image. To hand the release out on a JupyterHub, install `nbgitpuller` in "
+            "the users' image and share a link of the form `https://HUB/hub/user-redirect/git-pull?repo=RELEASE_URL"
+            "&branch=main&urlpath=lab/tree/REPO_NAME/notebooks/00_start_here.ipynb%3Fautodecode` (values "
+            "URL-encoded; nbgitpuller's link generator builds it; `branch` defaults to master). The first click "
+            "clones the release into the student's home; later clicks pull new commits and always keep the "
+            "student's own changes (nbgitpuller's automatic merging).",
+            "* Codespaces: `.devcontainer/devcontainer.json` installs the course (and bubblewrap) and runs "
+            "`course doctor`.", ""]
 
 
 def html(text: str) -> str:
     """The guide's Markdown as a standalone HTML page."""
+    import re
+
     import mistune
 
-    body = mistune.html(text)
+    class _Anchored(mistune.HTMLRenderer):
+        def heading(self, text: str, level: int, **attrs) -> str:
+            return f'<h{level} id="{anchor(re.sub("<[^>]+>", "", text))}">{text}</h{level}>\n'
+
+    body = mistune.create_markdown(renderer=_Anchored(escape=False), plugins=["table"])(text)
     return ("<!doctype html><meta charset='utf-8'><title>Instructor guide</title><style>body{font-family:sans-serif;"
             "max-width:60rem;margin:2rem auto;line-height:1.45}table{border-collapse:collapse}th,td{border:1px solid"
             " #999;padding:3px 8px;text-align:left;vertical-align:top}code{background:#f3f3f3}</style>" + body)

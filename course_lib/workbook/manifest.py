@@ -1,7 +1,7 @@
 """The lesson manifest: which lessons exist and what each consists of (`lessons.toml` beside this file).
 
-Everything that needs "all lessons" or "the lesson of exercise 1.2" asks here. `missing_parts(root)`
-compares the manifest with the course folder and names every file, checker or hint that is missing.
+Everything that needs "all lessons" or "the lesson of exercise 1.2" asks here. This module imports no
+checker and no hint (they import it); `completeness` compares the manifest with the course folder.
 """
 
 from __future__ import annotations
@@ -130,62 +130,8 @@ def lesson_of(exercise: ExerciseId | str) -> Lesson:
 
 ANSWERS = Path("tests") / "answers"
 """Kept answers, one file each: `right/ex_NN_M_<slug>.py` must pass its checker, `wrong/...` must fail it."""
-MIN_ANSWERS = {"right": 3, "wrong": 3}
 
 
 def readme_row(found: Lesson) -> str:
     """The README lesson-table row of a lesson."""
     return f"| {found.number} | {found.title} | {found.teaching} min | {found.exercise_minutes} min |"
-
-
-def missing_parts(root: Path) -> list[str]:
-    """Every part the manifest promises that the course at `root` lacks, one line each (empty when whole)."""
-    problems: list[str] = []
-    listed = {found.stem for found in lessons()}
-    for folder in FOLDERS:
-        for path in sorted((root / folder).glob("*.ipynb")):
-            if path.stem not in listed:
-                problems.append(f"{folder}/{path.name} is not in the manifest (course_lib/workbook/lessons.toml)")
-    readme = (root / "README.md").read_text(encoding="utf-8") if (root / "README.md").is_file() else ""
-    for found in lessons():
-        problems.extend(_lesson_problems(root, found))
-        if readme_row(found) not in readme:
-            problems.append(f"lesson {found.number}: README.md lacks the lesson-table row {readme_row(found)!r}")
-    return problems
-
-
-def _lesson_problems(root: Path, found: Lesson) -> list[str]:
-    from course_lib import checks, hints, servers
-
-    problems = []
-    for folder in ["notebooks"] + (["exercises", "solutions"] if found.exercises else []):
-        if not found.notebook(root, folder).is_file():
-            problems.append(f"lesson {found.number}: {folder}/{found.stem}.ipynb is missing")
-    problems += [f"lesson {found.number}: server {name!r} is not in course_lib.servers.REGISTRY"
-                 for name in found.servers if name not in servers.REGISTRY]
-    problems += [f"lesson {found.number}: helper module {module} does not exist"
-                 for module in found.helpers if importlib.util.find_spec(module) is None]
-    if not found.exercises:
-        return problems
-    if importlib.util.find_spec(found.checker_module) is None:
-        return problems + [f"lesson {found.number}: checker module {found.checker_module} is missing"]
-    for exercise in found.exercises:
-        if checks.registered(exercise) is None:
-            problems.append(f"exercise {exercise}: no checker registered in {found.checker_module}")
-        if len(hints.levels(exercise)) < 2:
-            problems.append(f"exercise {exercise}: fewer than two hint levels in {found.checker_module}.HINTS")
-        for verdict, least in MIN_ANSWERS.items():
-            kept = sorted((root / ANSWERS / verdict).glob(f"{exercise.checker_name}_*.py"))
-            if len(kept) < least:
-                problems.append(f"exercise {exercise}: {len(kept)} kept {verdict} answer(s) in "
-                                f"{ANSWERS / verdict}, at least {least} needed")
-    solution = found.notebook(root, "solutions")
-    if solution.is_file():
-        from course_lib.workbook import build
-
-        defined = [pair.exercise.id for pair in build.exercise_pairs(build.read(solution))]
-        if defined != list(found.exercises):
-            problems.append(f"lesson {found.number}: solutions/{solution.name} defines exercises "
-                            f"{', '.join(map(str, defined)) or 'none'}, the manifest lists "
-                            f"{', '.join(map(str, found.exercises))}")
-    return problems

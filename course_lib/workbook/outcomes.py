@@ -1,20 +1,37 @@
-"""A check's outcome as data: produced where the check runs, read back by the runner, never parsed from text.
+"""A check's outcome as data: produced where the check runs, never parsed from text.
 
-When `course check` or `course grade` runs a notebook, it sets `COURSE_OUTCOMES` to a file; every
-check the kernel runs appends one JSON line there. Without the variable (a learner's own kernel),
-nothing is written.
+`course check` and `course grade` run every checker in the grading process and collect its outcome
+in memory (`collecting()`); nothing the submission's kernel writes is ever read as an outcome. A
+script that runs checks in its own process may instead set `COURSE_OUTCOMES` to a file: each check
+then appends one JSON line there. In a learner's own kernel neither is set and nothing is kept.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ENV = "COURSE_OUTCOMES"
-STATUSES = ("passed", "not done", "failed", "skipped", "timeout", "unreadable")
-SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "skipped": "⚠️", "timeout": "⌛", "unreadable": "🚫"}
+STATUSES = ("passed", "not done", "failed", "edited", "skipped", "timeout", "kernel died", "unreadable")
+SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "edited": "📝", "skipped": "⚠️", "timeout": "⌛",
+           "kernel died": "💥", "unreadable": "🚫"}
+MEANINGS = {
+    "passed": "the check passed",
+    "not done": "the answer is still the stub that raises NotImplementedError",
+    "failed": "the check found a rule the answer breaks (or the check could not run it)",
+    "edited": "the check cell was changed or removed; the course's own check ran instead, and counts for nothing",
+    "skipped": "the check did not run (an earlier problem stopped the notebook)",
+    "timeout": "a cell or the check did not finish within the time limit",
+    "kernel died": "the notebook's kernel stopped (its exit code is in the message)",
+    "unreadable": "the notebook could not be read or run at all (the whole notebook)",
+}
+"""What each status means, for legends in reports."""
+_collector: ContextVar[list | None] = ContextVar("course_outcomes", default=None)
 
 
 @dataclass(frozen=True)
@@ -38,8 +55,22 @@ class Outcome:
         return SYMBOLS[self.status]
 
 
+@contextmanager
+def collecting() -> Iterator[list[Outcome]]:
+    """Collect the outcomes of the checks run in this context (this thread) in the list it yields."""
+    found: list[Outcome] = []
+    token = _collector.set(found)
+    try:
+        yield found
+    finally:
+        _collector.reset(token)
+
+
 def record(outcome: Outcome) -> None:
-    """Append `outcome` to the file named by `COURSE_OUTCOMES`, if a runner asked for outcomes."""
+    """Keep `outcome` where a runner asked for it: its collector, or the file named by `COURSE_OUTCOMES`."""
+    found = _collector.get()
+    if found is not None:
+        found.append(outcome)
     path = os.environ.get(ENV)
     if path:
         with open(path, "a", encoding="utf-8") as file:
@@ -47,8 +78,8 @@ def record(outcome: Outcome) -> None:
 
 
 def recording() -> bool:
-    """Whether a runner is collecting outcomes from this process."""
-    return bool(os.environ.get(ENV))
+    """Whether a runner is collecting outcomes here (so a failed check must raise, not only print)."""
+    return _collector.get() is not None or bool(os.environ.get(ENV))
 
 
 def read(path: Path) -> list[Outcome]:

@@ -1,21 +1,38 @@
-"""Running notebooks: execute one in place (maintainers), or check one under nbval (learners, grading).
+"""Running notebooks: execute one in place (maintainers), or check one across the grading boundary.
 
-`check()` runs an exercise notebook under nbval in this process and returns one `Outcome` per
-exercise. Each check records its own outcome as data (see `outcomes`); for a check cell that
-stopped before its checker ran, the outcome comes from the cell's error output (`ename`, `evalue`).
+`check()` is what `course check` and `course grade` do with a notebook. Its setup and check cells come
+from the course (`reference`, the student version built from solutions/), not from the file: the
+reference's setup cells run first, then the submission's own cells in its order, and where a check cell
+sits, the course's checker runs here, in this process, reaching the learner's answer in the kernel
+through `boundary` (a server over MCP, a function through the call bridge). The kernel is confined
+(`sandbox`) and runs none of the check cells. One `Outcome` per exercise comes back, in course order;
+a check cell the submission changed or removed is reported `edited` for that exercise.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
-import os
+import re
 import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from course_lib.errors import BadFile
-from course_lib.workbook import build, outcomes
+from course_lib.workbook import build, outcomes, sandbox
+from course_lib.workbook.ids import ExerciseId
 from course_lib.workbook.outcomes import Outcome
+
+REFERENCE = Path(".course") / "reference"
+"""Where a student release and an autograder keep the course's own copy of each exercise notebook."""
+START_SECONDS = 60
+"""How long a kernel may take to start and connect its agent."""
+STOP_SECONDS = 10
+"""How long a checker may take to give up once its kernel is gone."""
 
 
 def execute(path: Path, timeout: int = 120) -> None:
@@ -40,66 +57,304 @@ def execute(path: Path, timeout: int = 120) -> None:
     nbformat.write(notebook, path)
 
 
-class _CellResults:
-    """A pytest plugin that keeps, per nbval cell item, whether it passed and the error it raised (as data)."""
-
-    def __init__(self) -> None:
-        self.cells: dict[int, tuple[str, dict | None]] = {}
-
-    def pytest_runtest_makereport(self, item, call) -> None:
-        number = getattr(item, "cell_num", None)
-        if number is None or call.when != "call":
-            return
-        errors = [out for out in (getattr(item, "test_outputs", None) or []) if out.get("output_type") == "error"]
-        timed_out = bool(getattr(item.parent, "timed_out", False))
-        status = "passed" if call.excinfo is None else "timeout" if timed_out else "failed"
-        self.cells[number] = (status, errors[0] if errors else None)
+# --- the plan: which cells run, and where each check happens ---------------------------------------------
 
 
-def _without_outcome(exercise: str, status: str, error: dict | None) -> Outcome:
-    """The outcome of a check cell whose checker recorded none (it never ran, or the cell was edited)."""
-    if status == "timeout":
-        return Outcome(exercise, "timeout", "the check cell did not finish in time")
-    if error is not None:
-        detail = f"{error.get('ename', 'Error')}: {error.get('evalue', '')}".strip()
-        if error.get("ename") == "NameError":
-            detail += " (run the exercise cell above the check first)"
-        return Outcome(exercise, "failed", f"the check cell stopped before checking: {detail}")
-    if status == "passed":
-        return Outcome(exercise, "failed", "the check cell ran no check (was it edited?)")
-    return Outcome(exercise, "skipped", "the check cell did not run")
+@dataclass(frozen=True)
+class Check:
+    """Where a check happens: the course's check cell for `exercise`, and what became of the submission's."""
+
+    exercise: ExerciseId
+    source: str
+    changed: str = ""  # "", "changed" or "removed"
 
 
-def check(path: Path, timeout: int = 60) -> list[Outcome]:
-    """Run a notebook under nbval (lax) and return each exercise's outcome, in notebook order."""
-    import pytest
+@dataclass(frozen=True)
+class Plan:
+    """What to run, in order: code (a str) and checks."""
 
-    notebook = build.read(path)
-    pairs = build.exercise_pairs(notebook)
-    results = _CellResults()
-    with tempfile.TemporaryDirectory() as scratch:
-        ini, record = Path(scratch) / "pytest.ini", Path(scratch) / "outcomes.jsonl"
-        ini.write_text("[pytest]\n")
-        args = [str(path.resolve()), "-c", str(ini), "--rootdir", scratch, "-p", "no:cacheprovider", "-q",
-                "--color=no", "--nbval-lax", "--nbval-current-env", f"--nbval-cell-timeout={timeout}",
-                "-p", "no:xdist"]
-        saved = os.environ.get(outcomes.ENV)
-        os.environ[outcomes.ENV] = str(record)
+    steps: tuple[str | Check, ...]
+    exercises: tuple[ExerciseId, ...]
+
+
+_CALL = re.compile(r"checks\.(ex_\d{2}_\d{1,2})\s*\(")
+
+
+def _normal(source: str) -> str:
+    return "\n".join(line.rstrip() for line in source.strip().splitlines())
+
+
+def _tags(cell) -> list:
+    tags = cell.get("metadata", {}).get("tags", [])
+    return tags if isinstance(tags, list) else []
+
+
+def _called(source: str) -> ExerciseId | None:
+    found = _CALL.search(source)
+    return ExerciseId.from_checker(found.group(1)) if found else None
+
+
+def _is_check_cell(cell) -> bool:
+    """Tagged `check`, or nothing but calls of checkers (a check cell whose tag was lost)."""
+    if "check" in _tags(cell):
+        return True
+    try:
+        body = ast.parse(cell.source).body
+    except (SyntaxError, ValueError):
+        return False
+    return bool(body) and all(isinstance(node, ast.Expr) and _called(ast.unparse(node)) is not None for node in body)
+
+
+def plan(submission, reference) -> Plan:
+    """The steps to grade `submission` with the setup and check cells of `reference` (both notebooks)."""
+    checks = {pair.exercise.id: reference_code(reference)[pair.check_cell].source
+              for pair in build.exercise_pairs(reference)}
+    setup = [cell.source for cell in reference_code(reference) if "setup" in _tags(cell)]
+    code = [cell for cell in submission.cells if cell.get("cell_type") == "code" and isinstance(cell.get("source"), str)]
+    check_cells = {index for index, cell in enumerate(code) if _is_check_cell(cell)}
+    placed: dict[ExerciseId, int] = {}
+    for index in sorted(check_cells):
+        exercise = _called(code[index].source) or _preceding_exercise(code, index, checks, placed)
+        if exercise in checks and exercise not in placed:
+            placed[exercise] = index
+    exercise_cells: dict[ExerciseId, int] = {}
+    for index, cell in enumerate(code):
+        exercise = _exercise_of(cell)
+        if exercise is not None:
+            exercise_cells.setdefault(exercise, index)
+    at: dict[int, list[Check]] = {}
+    for exercise, source in checks.items():
+        if exercise in placed:
+            changed = "" if _normal(code[placed[exercise]].source) == _normal(source) else "changed"
+            at.setdefault(placed[exercise], []).append(Check(exercise, source, changed))
+        else:  # removed: checked right after its exercise cell, or at the end
+            at.setdefault(exercise_cells.get(exercise, len(code) - 1), []).append(Check(exercise, source, "removed"))
+    steps: list[str | Check] = list(setup)
+    for index, cell in enumerate(code):
+        if "setup" not in _tags(cell) and index not in check_cells:
+            steps.append(cell.source)
+        steps.extend(at.get(index, []))
+    steps.extend(at.get(-1, []))  # a submission without code cells
+    return Plan(tuple(steps), tuple(checks))
+
+
+def _exercise_of(cell) -> ExerciseId | None:
+    """The exercise id in a submission cell's metadata (hostile data: anything malformed is no id)."""
+    meta = cell.get("metadata", {}).get("exercise")
+    if not isinstance(meta, dict):
+        return None
+    try:
+        return ExerciseId.parse(str(meta.get("id")))
+    except Exception:  # a malformed id is no exercise cell
+        return None
+
+
+def reference_code(notebook) -> list:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def _preceding_exercise(code: list, index: int, checks: dict, placed: dict) -> ExerciseId | None:
+    """For a tagged check cell that calls no checker: the exercise of the nearest exercise cell above it."""
+    for earlier in range(index - 1, -1, -1):
+        exercise = _exercise_of(code[earlier])
+        if exercise is not None:
+            return exercise if exercise in checks and exercise not in placed else None
+    return None
+
+
+def check_call(source: str) -> tuple[ExerciseId, list[str]]:
+    """The exercise and the argument names of a check cell: `checks.ex_NN_M(name, ...)`."""
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "checks"):
+            exercise = ExerciseId.from_checker(node.func.attr)
+            if exercise is not None and all(isinstance(arg, ast.Name) for arg in node.args) and not node.keywords:
+                return exercise, [arg.id for arg in node.args]
+    raise BadFile(f"a check cell must call checks.ex_NN_M(name, ...) with names only: {source.strip()[:80]!r}")
+
+
+def lesson_stem(path: Path, notebook=None) -> str | None:
+    """The lesson notebook a submitted file is: by its name (`01_bad_tool_rewrite.ipynb`, or any name starting
+    `01_`), else by its metadata (`course.lesson`); None when it is not an exercise notebook of this course."""
+    from course_lib.workbook import manifest
+
+    stems = {lesson.stem: lesson.number for lesson in manifest.lessons() if lesson.exercises}
+    if path.stem in stems:
+        return path.stem
+    numbers = [found.group(1) for found in [re.match(r"(\d{2})_", path.name)] if found]
+    meta = notebook.get("metadata", {}).get("course") if notebook is not None else None
+    if isinstance(meta, dict):
+        numbers.append(str(meta.get("lesson", "")))
+    return next((stem for number in numbers for stem, code in stems.items() if code == number), None)
+
+
+def reference_for(stem: str, root: Path | None):
+    """The course's student version of lesson notebook `stem`: built from `root/solutions` when the course has
+    them, else the copy a release or an autograder keeps in `root/.course/reference`; None without either."""
+    if root is None:
+        return None
+    solution = root / "solutions" / f"{stem}.ipynb"
+    if solution.is_file():
+        return build.student_version(build.read(solution))
+    kept = root / REFERENCE / f"{stem}.ipynb"
+    return build.read(kept) if kept.is_file() else None
+
+
+# --- running the plan ----------------------------------------------------------------------------------
+
+
+def check(path: Path, timeout: float = 60, reference=None, budget: float | None = None,
+          limits: sandbox.Limits = sandbox.Limits()) -> list[Outcome]:
+    """Grade one notebook: each exercise's outcome, in course order.
+
+    `reference` is the course's student version of this notebook (its setup and check cells are the ones
+    that count); without it the submission's own cells are used as they are. `timeout` bounds each cell and
+    each check, `budget` (if given) the whole notebook; `limits` are the kernel's resource limits.
+    """
+    submission = build.read(path)
+    steps = plan(submission, reference if reference is not None else submission)
+    with tempfile.TemporaryDirectory(prefix="course-") as scratch, \
+            contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return _Run(steps, timeout, budget).outcomes(Path(scratch), limits)
+
+
+@contextlib.contextmanager
+def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None) -> Iterator[tuple]:
+    """A started confined kernel with the grader's agent in it, and the grader's side of the bridge.
+
+    `KernelDied` if the kernel or its agent does not come up within START_SECONDS. `tcp` forces loopback TCP
+    (what Windows gets) instead of Unix sockets.
+    """
+    from course_lib.workbook import boundary, kernel
+
+    with kernel.Kernel(run_dir, limits, tcp) as running:
+        bridge = boundary.GraderBridge(run_dir, tcp)
+        running.on_death = bridge.close
         try:
-            with contextlib.redirect_stdout(io.StringIO()):  # the caller prints the outcomes
-                pytest.main(args, plugins=[results])
+            running.start(START_SECONDS)
+            started = running.run(bridge.agent_code(), START_SECONDS)
+            if started.status != "ok":
+                raise kernel.KernelDied(running.death() if running.exit_code is not None else
+                                        f"the grader's agent did not start in the kernel: {started.ename}")
+            try:
+                bridge.wait_for_agent(START_SECONDS)
+            except boundary.BridgeClosed as error:
+                raise kernel.KernelDied(str(error)) from None
+            yield running, bridge
         finally:
-            if saved is None:
-                os.environ.pop(outcomes.ENV, None)
-            else:
-                os.environ[outcomes.ENV] = saved
-        recorded = {outcome.exercise: outcome for outcome in outcomes.read(record)}
-    found = []
-    for pair in pairs:
-        exercise = str(pair.exercise.id)
-        status, error = results.cells.get(pair.check_cell, ("skipped", None))
-        outcome = recorded.get(exercise)
-        if outcome is None or status == "timeout":
-            outcome = _without_outcome(exercise, status, error)
-        found.append(outcome)
-    return found
+            bridge.close("the run is over")
+
+
+def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeout: float) -> Outcome:
+    """Run the course's checker for `exercise` here on the kernel's values of `names`, within `timeout` seconds.
+
+    A check that outlives its time stops the kernel; the outcome then says `timeout` (or `kernel died` when
+    the kernel died during it). A check whose MCP connection broke, or whose kernel stopped answering, failed.
+    """
+    done: list[Outcome] = []
+    worker = threading.Thread(target=_run_checker, args=(exercise, names, bridge, done), daemon=True,
+                              name=f"course-check-{exercise}")
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        running.stop(f"the check of exercise {exercise} ran longer than {timeout:.0f} s")
+        worker.join(STOP_SECONDS)
+        return Outcome(str(exercise), "timeout", f"the check did not finish within {timeout:.0f} s")
+    if running.exit_code is not None:
+        return Outcome(str(exercise), "kernel died", f"{running.death()} during the check")
+    outcome = done[0] if done else Outcome(str(exercise), "failed", "the check stopped without a verdict")
+    if bridge.broken:
+        outcome = Outcome(str(exercise), "failed", f"the connection to your server broke: {bridge.broken}",
+                          exercise.hint_call)
+        bridge.broken = None
+    elif bridge.closed and outcome.status == "passed":
+        outcome = Outcome(str(exercise), "failed", f"the kernel stopped answering: {bridge.closed}")
+    return outcome
+
+
+def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> None:
+    """In a worker thread: look the answer up in the kernel, run the course's checker on it, keep its outcome."""
+    from course_lib import checks
+    from course_lib.workbook import boundary
+
+    try:
+        answers = [bridge.lookup(name) for name in names]
+    except NameError as error:
+        done.append(Outcome(str(exercise), "failed", f"the check cell stopped before checking: NameError: "
+                                                     f"{error} (run the exercise cell above the check first)"))
+        return
+    except boundary.BoundaryError as error:
+        done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
+        return
+    with outcomes.collecting() as found, boundary.checking(bridge):
+        try:
+            checks.registered(exercise)(*answers)
+        except BaseException:  # the outcome is recorded either way; a failed check raises here by design
+            pass
+    if found:
+        done.append(found[-1])
+
+
+class _Run:
+    """One graded run of a plan: its steps in order, until the end or until the kernel stops."""
+
+    def __init__(self, steps: Plan, timeout: float, budget: float | None):
+        self.steps, self.cell_limit = steps, timeout
+        self.deadline = None if budget is None else time.monotonic() + budget
+        self.found: dict[ExerciseId, Outcome] = {}
+        self.stopped: Outcome | None = None  # once set, every exercise not yet checked gets it
+
+    def outcomes(self, run_dir: Path, limits: sandbox.Limits) -> list[Outcome]:
+        from course_lib.workbook import kernel
+
+        try:
+            with learner_kernel(run_dir, limits) as (running, bridge):
+                for step in self.steps.steps:
+                    if self.stopped is not None:
+                        break
+                    if isinstance(step, Check):
+                        self._check(step, running, bridge)
+                    else:
+                        self._cell(step, running)
+        except kernel.KernelDied as error:
+            self._stop("kernel died", str(error))
+        return [self.found.get(exercise) or self._not_checked(exercise) for exercise in self.steps.exercises]
+
+    @property
+    def timeout(self) -> float:
+        """Seconds the next cell or check may take: the cell limit, or what is left of the notebook's budget."""
+        if self.deadline is None:
+            return self.cell_limit
+        return max(0.1, min(self.cell_limit, self.deadline - time.monotonic()))
+
+    def _not_checked(self, exercise: ExerciseId) -> Outcome:
+        if self.stopped is None:
+            return Outcome(str(exercise), "skipped", "the check did not run")
+        return Outcome(str(exercise), "skipped" if self.stopped.status == "kernel died" else self.stopped.status,
+                       f"not checked: {self.stopped.message}")
+
+    def _stop(self, status: str, message: str) -> None:
+        """Stop the run: the next exercise not yet checked gets this outcome, the later ones `_not_checked`."""
+        self.stopped = Outcome("*", status, message)
+        first = next((e for e in self.steps.exercises if e not in self.found), None)
+        if first is not None:
+            self.found[first] = Outcome(str(first), status, message)
+
+    def _cell(self, source: str, running) -> None:
+        limit = self.timeout
+        result = running.run(source, limit)
+        if result.status == "died":
+            self._stop("kernel died", f"{running.death()} while running a cell of the notebook")
+        elif result.status == "timeout":
+            self._stop("timeout", f"a cell of the notebook did not finish within {limit:.0f} s")
+
+    def _check(self, step: Check, running, bridge) -> None:
+        exercise, names = check_call(step.source)
+        outcome = check_answer(exercise, names, running, bridge, self.timeout)
+        if step.changed:
+            outcome = Outcome(str(exercise), "edited",
+                              f"the check cell was {step.changed}, so the course's check ran in its place "
+                              f"({outcome.status}: {outcome.message})", exercise.hint_call)
+        self.found[exercise] = outcome
+        if outcome.status in ("timeout", "kernel died"):
+            self.stopped = Outcome("*", outcome.status, outcome.message)

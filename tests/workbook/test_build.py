@@ -63,3 +63,25 @@ def test_an_exercise_without_its_check_cell_is_refused():
     notebook.cells = [cell, check]
     with pytest.raises(BadFile, match=r"exercise 9.9: the next check cell must call checks.ex_09_9"):
         build.student_version(notebook)
+
+
+def test_a_line_of_given_code_between_two_solution_regions_survives_course_build(tmp_path):
+    """A greedy region pattern would swallow everything from the first BEGIN to the last END."""
+    import nbformat
+
+    from course_lib.workbook import build as building
+
+    source = ("def f(x):\n    ### BEGIN SOLUTION\n    y = x + 1\n    ### END SOLUTION\n"
+              "    given = 'this line is the exercise text'\n"
+              "    ### BEGIN SOLUTION\n    return y * 2\n    ### END SOLUTION\n")
+    cell = nbformat.v4.new_code_cell(source)
+    cell.metadata["exercise"] = {"id": "0.1", "todo": "double it"}
+    check = nbformat.v4.new_code_cell("# CHECK: do not edit\nchecks.ex_00_1(f)")
+    check.metadata["tags"] = ["check"]
+    for folder in ("solutions", "exercises"):
+        (tmp_path / folder).mkdir()
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell, check]), tmp_path / "solutions" / "00_start_here.ipynb")
+    assert building.build(tmp_path) == [tmp_path / "exercises" / "00_start_here.ipynb"]
+    stubbed = nbformat.read(tmp_path / "exercises" / "00_start_here.ipynb", as_version=4).cells[0].source
+    stub = '    raise NotImplementedError("Exercise 0.1: double it")'
+    assert stubbed == f"def f(x):\n{stub}\n    given = 'this line is the exercise text'\n{stub}\n"

@@ -1,8 +1,14 @@
-"""`course grade`: a class folder with solved, unsolved, wrong, broken and hanging notebooks."""
+"""`course grade`: a class folder with solved, half-solved, unsolved, wrong, broken and looping notebooks.
+
+The statuses are the ones the grader gave before the grading boundary existed (kept here as literals):
+honest work grades exactly as before. The one change: an endless loop in one exercise's answer costs that
+exercise (timeout), no longer the whole notebook's row.
+"""
 
 from __future__ import annotations
 
 import csv
+import datetime
 import shutil
 import subprocess
 import sys
@@ -10,23 +16,39 @@ import sys
 import nbformat
 
 from conftest import ROOT
+from course_lib.workbook import grading
+from course_lib.workbook.outcomes import Outcome
+
+LESSON = "01_bad_tool_rewrite.ipynb"
+
+
+def _exercise(notebook, exercise: str):
+    return next(cell for cell in notebook.cells if cell.metadata.get("exercise", {}).get("id") == exercise)
 
 
 def test_grade_tabulates_every_student_and_survives_bad_submissions(tmp_path):
     klass = tmp_path / "class"
-    for student in ("ada", "bob", "cy", "dee", "eve"):
+    for student in ("ada", "bob", "cy", "dee", "eve", "fay", "gus"):
         (klass / student).mkdir(parents=True)
-    shutil.copy(ROOT / "exercises/01_bad_tool_rewrite.ipynb", klass / "ada")
-    shutil.copy(ROOT / "solutions/01_bad_tool_rewrite.ipynb", klass / "bob")
-    (klass / "cy" / "01_bad_tool_rewrite.ipynb").write_text("{ not json")
-    wrong = nbformat.read(ROOT / "solutions/01_bad_tool_rewrite.ipynb", as_version=4)
+    shutil.copy(ROOT / "exercises" / LESSON, klass / "ada")
+    shutil.copy(ROOT / "solutions" / LESSON, klass / "bob")
+    (klass / "cy" / LESSON).write_text("{ not json")
+    wrong = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
     cell = next(c for c in wrong.cells if "def is_valid_tool_name" in c.source)
     cell.source = cell.source.replace('r"[A-Za-z0-9_.-]{1,128}"', 'r"[\\w.-]+"')
-    nbformat.write(wrong, klass / "dee" / "01_bad_tool_rewrite.ipynb")
+    nbformat.write(wrong, klass / "dee" / LESSON)
     shutil.copy(ROOT / "solutions/00_start_here.ipynb", klass / "eve")
+    half = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+    unsolved = nbformat.read(ROOT / "exercises" / LESSON, as_version=4)
+    for exercise in ("1.2", "1.3"):
+        _exercise(half, exercise).source = _exercise(unsolved, exercise).source
+    nbformat.write(half, klass / "fay" / LESSON)
+    loop = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+    _exercise(loop, "1.4").source = "def is_valid_tool_name(name: str) -> bool:\n    while True:\n        pass\n"
+    nbformat.write(loop, klass / "gus" / LESSON)
 
-    result = subprocess.run([sys.executable, "-m", "course_lib.cli", "grade", str(klass)],
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run([sys.executable, "-m", "course_lib.cli", "grade", str(klass), "--timeout", "40",
+                             "--root", str(ROOT)], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     with (klass / "grades.csv").open(encoding="utf-8") as table:
         rows = {(r["student"], r["exercise"]): r["status"] for r in csv.DictReader(table)}
@@ -35,16 +57,43 @@ def test_grade_tabulates_every_student_and_survives_bad_submissions(tmp_path):
     assert rows[("cy", "*")] == "unreadable"
     assert [rows[("dee", f"1.{n}")] for n in range(1, 5)] == ["passed", "passed", "passed", "failed"]
     assert rows[("eve", "0.1")] == "passed"
+    assert [rows[("fay", f"1.{n}")] for n in range(1, 5)] == ["passed", "not done", "not done", "passed"]
+    assert [rows[("gus", f"1.{n}")] for n in range(1, 5)] == ["passed", "passed", "passed", "timeout"]
     page = (klass / "grades.html").read_text(encoding="utf-8")
     assert "<th>bob</th>" in page and "4/4" in page and "whole notebook" in page
-    assert result.stdout.splitlines()[0].split() == ["student", "0.1", "1.1", "1.2", "1.3", "1.4", "*"]
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["student", "0.1", "1.1", "1.2", "1.3", "1.4", "*", "passed"]
+    cy = next(line for line in lines if line.startswith("cy "))
+    assert cy.split()[-1] == "0/4"  # a broken notebook still owes its lesson's four exercises
+    assert any(line.strip().startswith("* column:") for line in lines)
+    assert any(line.strip().startswith("· no result") for line in lines)
 
 
 def test_a_hanging_notebook_costs_only_its_own_row(tmp_path):
-    from course_lib.workbook import grading
-
     hang = nbformat.read(ROOT / "solutions/00_start_here.ipynb", as_version=4)
     hang.cells.insert(1, nbformat.v4.new_code_cell("import time\ntime.sleep(600)"))
     nbformat.write(hang, tmp_path / "00_start_here.ipynb")
-    (row,) = grading.grade_one("eve", tmp_path / "00_start_here.ipynb", timeout=3)
+    (row,) = grading.grade_one("eve", tmp_path / "00_start_here.ipynb", timeout=3, root=ROOT)
     assert (row.outcome.exercise, row.outcome.status, row.outcome.message) == ("*", "timeout", "no result within 3 s")
+
+
+def test_a_file_that_is_no_notebook_of_the_course_is_unreadable_by_name(tmp_path):
+    nbformat.write(nbformat.v4.new_notebook(), tmp_path / "homework.ipynb")
+    (row,) = grading.grade_one("eve", tmp_path / "homework.ipynb", timeout=60, root=ROOT)
+    assert (row.outcome.exercise, row.outcome.status) == ("*", "unreadable")
+    assert row.outcome.message == ("homework.ipynb is not an exercise notebook of this course (expected a name like "
+                                   "01_bad_tool_rewrite.ipynb)")
+
+
+def test_grades_html_has_a_legend_visible_reasons_the_lesson_and_the_date(tmp_path):
+    rows = [grading.Row("ada", LESSON, Outcome("1.1", "failed", "Exercise 1.1: expected <b>x</b>; found y.")),
+            grading.Row("ada", LESSON, Outcome("1.2", "passed", "fine")),
+            grading.Row("cy", LESSON, Outcome("*", "unreadable", "not JSON"))]
+    grading.write_html(rows, tmp_path / "grades.html", "sandbox: bubblewrap (...)", datetime.date(2026, 3, 9))
+    page = (tmp_path / "grades.html").read_text(encoding="utf-8")
+    assert "<h1>Exercise results: lesson 01 (A bad tool and its rewrite), graded 2026-03-09</h1>" in page
+    assert "<small>Exercise 1.1: expected &lt;b&gt;x&lt;/b&gt;; found y.</small>" in page  # shown, escaped
+    assert "title=" not in page  # nothing hidden behind a hover
+    assert "<td class='score'>1/4</td>" in page and "<td class='score'>0/4</td>" in page
+    assert "<h2>Legend</h2>" in page and "📝 edited:" in page and "💥 kernel died:" in page
+    assert "sandbox: bubblewrap" in page

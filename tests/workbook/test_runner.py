@@ -1,63 +1,181 @@
-"""`runner.check`: each exercise's outcome comes back as data recorded where the check ran, never parsed from text."""
+"""`runner.check`: the notebook runs in a confined kernel, the course's checkers run here, and each exercise's
+outcome is computed and kept only here; setup and check cells come from the course."""
 
 from __future__ import annotations
 
 import nbformat
+import pytest
 
 from conftest import ROOT
-from course_lib.workbook import outcomes, runner
+from course_lib.workbook import build, outcomes, runner
+
+SOLVED = ROOT / "solutions" / "00_start_here.ipynb"
 
 
-def _variant(tmp_path, edit) -> "object":
-    notebook = nbformat.read(ROOT / "solutions" / "00_start_here.ipynb", as_version=4)
-    check = next(cell for cell in notebook.cells if "check" in cell.metadata.get("tags", []))
-    edit(notebook, check)
-    path = tmp_path / "00_start_here.ipynb"
+def reference(stem: str = "00_start_here"):
+    return build.student_version(build.read(ROOT / "solutions" / f"{stem}.ipynb"))
+
+
+def _variant(tmp_path, edit, source=SOLVED):
+    notebook = nbformat.read(source, as_version=4)
+    edit(notebook)
+    path = tmp_path / source.name
     nbformat.write(notebook, path)
     return path
 
 
-def test_a_solved_notebook_reports_the_checks_own_pass_line(tmp_path):
-    (outcome,) = runner.check(_variant(tmp_path, lambda nb, check: None))
+def _cell(notebook, tag=None, exercise=None):
+    for cell in notebook.cells:
+        if tag and tag in cell.metadata.get("tags", []):
+            return cell
+        if exercise and cell.metadata.get("exercise", {}).get("id") == exercise:
+            return cell
+    raise LookupError(tag or exercise)
+
+
+def test_a_solved_notebook_reports_the_checks_own_pass_line():
+    (outcome,) = runner.check(SOLVED, reference=reference())
     assert (outcome.exercise, outcome.status) == ("0.1", "passed")
     assert outcome.message.startswith("bounds() reads minimum and maximum")
 
 
-def test_an_unsolved_notebook_reports_not_done_with_the_hint(tmp_path):
-    (outcome,) = runner.check(ROOT / "exercises" / "00_start_here.ipynb")
+def test_an_unsolved_notebook_reports_not_done_with_the_hint():
+    (outcome,) = runner.check(ROOT / "exercises" / "00_start_here.ipynb", reference=reference())
     assert (outcome.exercise, outcome.status, outcome.hint) == ("0.1", "not done", 'hints.show("0.1")')
-    assert "is not done yet" in outcome.message
+    assert outcome.message.startswith("Exercise 0.1 is not done yet: return (minimum, maximum)")
 
 
 def test_a_wrong_answer_reports_the_failed_rule(tmp_path):
-    def wrong(notebook, check):
-        cell = next(c for c in notebook.cells if c.metadata.get("exercise"))
-        cell.source = "def bounds(definition, parameter):\n    return (None, None)\n"
+    def wrong(notebook):
+        _cell(notebook, exercise="0.1").source = "def bounds(definition, parameter):\n    return (None, None)\n"
 
-    (outcome,) = runner.check(_variant(tmp_path, wrong))
+    (outcome,) = runner.check(_variant(tmp_path, wrong), reference=reference())
     assert outcome.status == "failed" and outcome.rule and outcome.message.startswith("Exercise 0.1: expected ")
 
 
-def test_a_check_cell_that_stops_early_or_checks_nothing_is_failed_with_the_reason(tmp_path):
-    def broken(notebook, check):
-        check.source = "checks.ex_00_1(not_defined_anywhere)"
+def test_an_answer_that_is_not_defined_says_to_run_its_cell(tmp_path):
+    def broken(notebook):
+        _cell(notebook, exercise="0.1").source = "def bounds(definition, parameter)\n    return None\n"  # no colon
 
-    (outcome,) = runner.check(_variant(tmp_path, broken))
-    assert outcome.status == "failed" and "NameError" in outcome.message
-
-    def emptied(notebook, check):
-        check.source = "# CHECK: do not edit\nNone if True else checks.ex_00_1(bounds)"
-
-    (outcome,) = runner.check(_variant(tmp_path, emptied))
-    assert (outcome.status, outcome.message) == ("failed", "the check cell ran no check (was it edited?)")
+    (outcome,) = runner.check(_variant(tmp_path, broken), reference=reference())
+    assert outcome.status == "failed" and outcome.message == (
+        "the check cell stopped before checking: NameError: name 'bounds' is not defined (run the exercise cell "
+        "above the check first)")
 
 
-def test_outcomes_are_written_only_when_a_runner_asks_and_read_back_in_order(tmp_path, monkeypatch):
+def test_setup_and_check_cells_come_from_the_course(tmp_path):
+    def tampered(notebook):
+        _cell(notebook, tag="setup").source = "raise SystemExit('no setup for you')"
+        _cell(notebook, tag="check").source = "print('✅ Exercise 0.1 passed: trust me')"
+
+    (outcome,) = runner.check(_variant(tmp_path, tampered), reference=reference())
+    assert outcome.status == "edited"
+    assert outcome.message.startswith("the check cell was changed, so the course's check ran in its place (passed: "
+                                      "bounds() reads minimum and maximum")
+
+
+def test_a_removed_check_cell_is_reported_for_its_exercise_and_the_others_still_count(tmp_path):
+    source = ROOT / "solutions" / "01_bad_tool_rewrite.ipynb"
+
+    def removed(notebook):
+        check = next(c for c in notebook.cells if "checks.ex_01_2(" in c.source)
+        notebook.cells.remove(check)
+
+    found = runner.check(_variant(tmp_path, removed, source), reference=reference("01_bad_tool_rewrite"))
+    assert [(o.exercise, o.status) for o in found] == [("1.1", "passed"), ("1.2", "edited"), ("1.3", "passed"),
+                                                       ("1.4", "passed")]
+    assert found[1].message.startswith("the check cell was removed, so the course's check ran in its place (passed")
+
+
+def test_the_plan_keeps_the_learners_cells_and_finds_each_check(tmp_path):
+    notebook = nbformat.read(ROOT / "exercises" / "01_bad_tool_rewrite.ipynb", as_version=4)
+    helper = nbformat.v4.new_code_cell("def helper():\n    return 1")
+    inline = _cell(notebook, exercise="1.4")
+    inline.source += "\nchecks.ex_01_4(is_valid_tool_name)  # the learner's own extra call"
+    untagged = next(c for c in notebook.cells if "checks.ex_01_1(" in c.source)
+    untagged.metadata["tags"] = []
+    notebook.cells.insert(2, helper)
+    steps = runner.plan(notebook, reference("01_bad_tool_rewrite")).steps
+    code = [step for step in steps if isinstance(step, str)]
+    checks = [step for step in steps if isinstance(step, runner.Check)]
+    assert [str(check.exercise) for check in checks] == ["1.1", "1.2", "1.3", "1.4"]
+    assert [check.changed for check in checks] == ["", "", "", ""]  # 1.1's lost tag: its source says what it is
+    assert helper.source in code and inline.source in code  # a learner's cell with a checker call still runs
+    assert code[0] == _cell(reference("01_bad_tool_rewrite"), tag="setup").source
+    assert not any("# CHECK: do not edit" in step for step in code)
+
+
+def test_a_kernel_that_dies_is_reported_at_once_with_its_exit_code(tmp_path):
+    def dies(notebook):
+        notebook.cells.insert(2, nbformat.v4.new_code_cell("import os\nos._exit(3)"))
+
+    # the cell limit is ten minutes: a death noticed only by a timeout would be reported as `timeout`
+    (outcome,) = runner.check(_variant(tmp_path, dies), timeout=600, reference=reference())
+    assert (outcome.status, outcome.message) == (
+        "kernel died", "the kernel died (exit code 3) while running a cell of the notebook")
+
+
+def test_a_cell_that_does_not_finish_is_a_timeout_for_what_follows(tmp_path):
+    source = ROOT / "solutions" / "01_bad_tool_rewrite.ipynb"
+
+    def hangs(notebook):
+        index = notebook.cells.index(_cell(notebook, exercise="1.2"))
+        notebook.cells.insert(index, nbformat.v4.new_code_cell("import time\ntime.sleep(600)"))
+
+    found = runner.check(_variant(tmp_path, hangs, source), timeout=5, reference=reference("01_bad_tool_rewrite"))
+    assert [(o.exercise, o.status) for o in found] == [("1.1", "passed"), ("1.2", "timeout"), ("1.3", "timeout"),
+                                                       ("1.4", "timeout")]
+    assert found[1].message == "a cell of the notebook did not finish within 5 s"
+    assert found[2].message == "not checked: a cell of the notebook did not finish within 5 s"
+
+
+def test_a_check_that_does_not_finish_stops_the_kernel_and_is_a_timeout(tmp_path):
+    def loops(notebook):
+        _cell(notebook, exercise="0.1").source = "def bounds(definition, parameter):\n    while True:\n        pass\n"
+
+    (outcome,) = runner.check(_variant(tmp_path, loops), timeout=5, reference=reference())
+    assert (outcome.status, outcome.message) == ("timeout", "the check did not finish within 5 s")
+
+
+def test_outcomes_are_kept_only_where_a_runner_collects_them(tmp_path, monkeypatch):
     monkeypatch.delenv(outcomes.ENV, raising=False)
-    outcomes.record(outcomes.Outcome("1.1", "passed", "ok"))  # nobody asked: nothing written, no error
+    outcomes.record(outcomes.Outcome("1.1", "passed", "ok"))  # nobody asked: nothing kept, no error
+    assert not outcomes.recording()
+    with outcomes.collecting() as found:
+        assert outcomes.recording()
+        outcomes.record(outcomes.Outcome("1.1", "failed", "no", "hints.show(\"1.1\")", "when"))
+        outcomes.record(outcomes.Outcome("1.2", "passed", "yes"))
+    assert [(o.exercise, o.status, o.rule) for o in found] == [("1.1", "failed", "when"), ("1.2", "passed", "")]
     path = tmp_path / "outcomes.jsonl"
-    monkeypatch.setenv(outcomes.ENV, str(path))
-    outcomes.record(outcomes.Outcome("1.1", "failed", "no", "hints.show(\"1.1\")", "when"))
-    outcomes.record(outcomes.Outcome("1.2", "passed", "yes"))
-    assert [(o.exercise, o.status, o.rule) for o in outcomes.read(path)] == [("1.1", "failed", "when"),
-                                                                              ("1.2", "passed", "")]
+    monkeypatch.setenv(outcomes.ENV, str(path))  # a script of its own may ask for a file instead
+    outcomes.record(outcomes.Outcome("1.3", "passed", "yes"))
+    assert [o.exercise for o in outcomes.read(path)] == ["1.3"]
+
+
+@pytest.mark.parametrize("name, stem", [("01_bad_tool_rewrite.ipynb", "01_bad_tool_rewrite"),
+                                        ("01_bad_tool_rewrite (1).ipynb", "01_bad_tool_rewrite"),
+                                        ("homework.ipynb", None)])
+def test_a_submission_is_matched_to_its_lesson_by_name_then_metadata(name, stem, tmp_path):
+    from pathlib import Path
+
+    assert runner.lesson_stem(Path(name)) == stem
+    assert runner.lesson_stem(Path("homework.ipynb"), nbformat.v4.new_notebook(metadata={"course": {"lesson": "05"}})) \
+        == "05_safe_mutation_incidents"
+
+
+def test_without_unix_sockets_the_boundary_runs_over_loopback_tcp(tmp_path, monkeypatch):
+    """What Windows gets (no Unix sockets, no sandbox): the same checks, the kernel and the bridge on 127.0.0.1."""
+    from course_lib.workbook import boundary, sandbox
+
+    monkeypatch.setenv(sandbox.ENV, "none")
+    monkeypatch.setattr(boundary, "TCP", True)
+    listened, original = [], boundary.GraderBridge.__init__
+
+    def recorded(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        listened.append(self.address)
+
+    monkeypatch.setattr(boundary.GraderBridge, "__init__", recorded)
+    found = runner.check(ROOT / "solutions" / "01_bad_tool_rewrite.ipynb", reference=reference("01_bad_tool_rewrite"))
+    assert [(o.exercise, o.status) for o in found] == [(f"1.{n}", "passed") for n in range(1, 5)]
+    assert len(listened) == 1 and listened[0][0] == "127.0.0.1" and isinstance(listened[0][1], int)

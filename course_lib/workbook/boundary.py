@@ -1,0 +1,1017 @@
+"""The grading boundary: the learner's answer stays in the submission's kernel, the checker runs in the grader.
+
+Under `course check` and `course grade` a checker reaches the answer only through the helpers of
+`checks.core`, and behind them through this module. The grader listens on one Unix socket in the kernel's run
+folder (`grader.sock`); the kernel's agent (`start_agent`, run in the kernel before any of its cells) connects
+to it. Nothing else connects anywhere: the grader never dials a path the kernel could choose.
+
+What crosses, as one JSON line of at most `MAX_LINE` bytes per message:
+- data (None, bool, int, float, str, list, dict with str keys) as itself; tuples, sets, bytes, other dicts and
+  non-finite floats tagged, so they come back as what they were;
+- data types of the course and the SDK (pydantic models, dataclasses and enums defined in `course_lib`, `mcp` or
+  `mcp_types`) as their data, rebuilt on the other side;
+- anything else by reference, as a proxy: a function or method (calling it calls across), an awaitable, an MCP
+  server (reached over a real MCP transport: JSON-RPC, one message per line, as stdio frames it), or an object;
+- an exception as its type name and message.
+
+The grader treats everything from the kernel as hostile data: lines over `MAX_LINE`, nesting deeper than
+`MAX_DEPTH`, unknown tags and types that may not cross break the bridge (`BoundaryError`), and a broken MCP
+connection taints the check that used it (`GraderBridge.broken`). The kernel may use only what the checker passed
+it: the public methods and data attributes of those objects, whose results must be data. Time limits and the
+death of the kernel are the runner's (`runner.check`): it stops the kernel, which closes every connection here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import dataclasses
+import enum
+import inspect
+import itertools
+import json
+import math
+import os
+import re
+import secrets
+import socket
+import sys
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+MAX_LINE = 32 << 20
+"""Bytes in one bridge message or one MCP frame."""
+MAX_DEPTH = 64
+"""Nesting of lists, dicts and tagged values in one message."""
+MAX_CONNECTIONS = 5000
+"""Connections one kernel may open to the grader (MCP sessions included) before the grader stops listening."""
+HELLO_SECONDS = 10.0
+PORTABLE_MODULES = ("course_lib", "mcp", "mcp_types")
+"""Packages whose data types cross by value (everything else crosses by reference)."""
+_TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
+_NAME = re.compile(r"[A-Za-z_]\w{0,79}")
+
+
+class BoundaryError(Exception):
+    """A message broke the bridge's rules (size, shape, nesting, a type that may not cross)."""
+
+
+class BridgeClosed(BoundaryError):
+    """The other side went away: the kernel died or was stopped, or the connection broke."""
+
+
+# --- values: encode on one side, decode on the other -------------------------------------------------------
+
+
+def _type_path(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _portable(cls: type) -> bool:
+    """Whether instances of `cls` cross by value: a course or SDK data type the other side can name."""
+    if cls.__module__.split(".")[0] not in PORTABLE_MODULES or "<" in cls.__qualname__ or "[" in cls.__qualname__:
+        return False
+    from pydantic import BaseModel
+
+    return issubclass(cls, (BaseModel, enum.Enum)) or dataclasses.is_dataclass(cls)
+
+
+def _resolve(path: Any, trusted: bool) -> type:
+    """The class a type path names; from hostile data only a portable class of a module already loaded."""
+    if not isinstance(path, str) or not _TYPE_PATH.fullmatch(path):
+        raise BoundaryError("a malformed type name")
+    module_name, qualname = path.split(":")
+    module = sys.modules.get(module_name)
+    if module is None and trusted:
+        import importlib
+
+        module = importlib.import_module(module_name)
+    found: Any = module
+    for part in qualname.split(".") if module is not None else ():
+        found = getattr(found, part, None)
+    if not isinstance(found, type) or not _portable(found):
+        raise BoundaryError(f"a {qualname.rsplit('.', 1)[-1]} cannot cross the grading boundary")
+    return found
+
+
+class _Codec:
+    """JSON-able forms of values, for one side of the bridge (`_Endpoint` supplies references)."""
+
+    trusted_peer = False
+
+    def encode(self, value: Any, by_reference: bool, depth: int = 0) -> Any:
+        if depth > MAX_DEPTH:
+            raise BoundaryError(f"a value nested more than {MAX_DEPTH} levels deep")
+        down = depth + 1
+        if value is None or isinstance(value, bool):
+            return value
+        if isinstance(value, _Proxy) and value._endpoint is self:
+            return {"$": "back", "id": value._id}
+        cls = type(value)
+        if isinstance(value, enum.Enum) and _portable(cls):
+            return {"$": "enum", "type": _type_path(cls), "value": self.encode(value.value, False, down)}
+        if isinstance(value, int) and not isinstance(value, enum.Enum):
+            return int(value)
+        if isinstance(value, float):
+            return float(value) if math.isfinite(value) else {"$": "float", "repr": repr(float(value))}
+        if isinstance(value, str) and not isinstance(value, enum.Enum):
+            return str(value)
+        if isinstance(value, list):
+            return [self.encode(item, by_reference, down) for item in value]
+        if isinstance(value, (tuple, set, frozenset)) and cls in (tuple, set, frozenset):
+            items = sorted(value, key=repr) if cls is not tuple else value
+            return {"$": cls.__name__, "items": [self.encode(item, by_reference, down) for item in items]}
+        if isinstance(value, dict) and cls is dict:
+            if all(isinstance(key, str) for key in value) and "$" not in value:
+                return {key: self.encode(item, by_reference, down) for key, item in value.items()}
+            return {"$": "dict", "items": [[self.encode(k, by_reference, down), self.encode(v, by_reference, down)]
+                                           for k, v in value.items()]}
+        if isinstance(value, (bytes, bytearray)):
+            import base64
+
+            return {"$": "bytes", "b64": base64.b64encode(bytes(value)).decode()}
+        if _portable(cls):
+            return self._encode_data(value, by_reference, down)
+        if not by_reference:
+            raise PermissionError(f"a {cls.__name__} cannot cross the grading boundary (only data can)")
+        return self._reference(value)
+
+    def _encode_data(self, value: Any, by_reference: bool, depth: int) -> dict:
+        cls = type(value)
+        if dataclasses.is_dataclass(cls):
+            fields = {field.name: self.encode(getattr(value, field.name), by_reference, depth)
+                      for field in dataclasses.fields(value)}
+            return {"$": "dataclass", "type": _type_path(cls), "fields": fields}
+        return {"$": "model", "type": _type_path(cls), "json": value.model_dump_json(by_alias=True, round_trip=True)}
+
+    def decode(self, data: Any, depth: int = 0) -> Any:
+        if depth > MAX_DEPTH:
+            raise BoundaryError(f"a value nested more than {MAX_DEPTH} levels deep")
+        down = depth + 1
+        if data is None or isinstance(data, (bool, int, float, str)):
+            return data
+        if isinstance(data, list):
+            return [self.decode(item, down) for item in data]
+        if not isinstance(data, dict):
+            raise BoundaryError("a value of an unknown JSON type")
+        tag = data.get("$")
+        if tag is None:
+            return {key: self.decode(item, down) for key, item in data.items()}
+        try:
+            return self._decode_tagged(tag, data, down)
+        except (BoundaryError, PermissionError):
+            raise
+        except Exception as error:  # a constructor or validator refused the data
+            raise BoundaryError(f"a {tag} value the other side cannot rebuild: {type(error).__name__}") from None
+
+    def _items(self, data: dict, depth: int) -> list:
+        items = data.get("items")
+        if not isinstance(items, list):
+            raise BoundaryError("a tagged value without its items")
+        return [self.decode(item, depth) for item in items]
+
+    def _decode_tagged(self, tag: Any, data: dict, depth: int) -> Any:
+        if tag in ("tuple", "set", "frozenset"):
+            return {"tuple": tuple, "set": set, "frozenset": frozenset}[tag](self._items(data, depth))
+        if tag == "dict":
+            pairs = self._items(data, depth)
+            if not all(isinstance(pair, list) and len(pair) == 2 for pair in pairs):
+                raise BoundaryError("a dict whose items are not pairs")
+            return {key: value for key, value in pairs}
+        if tag == "float":
+            text = data.get("repr")
+            if text not in ("nan", "inf", "-inf"):
+                raise BoundaryError("a float that is not nan or infinite")
+            return float(text)
+        if tag == "bytes":
+            import base64
+
+            return base64.b64decode(str(data.get("b64", "")), validate=True)
+        if tag == "enum":
+            return _resolve(data.get("type"), self.trusted_peer)(self.decode(data.get("value"), depth))
+        if tag == "model":
+            cls = _resolve(data.get("type"), self.trusted_peer)
+            if not isinstance(data.get("json"), str):
+                raise BoundaryError("a model without its JSON")
+            return cls.model_validate_json(data["json"])
+        if tag == "dataclass":
+            cls = _resolve(data.get("type"), self.trusted_peer)
+            fields = data.get("fields")
+            if not isinstance(fields, dict):
+                raise BoundaryError("a dataclass without its fields")
+            known = {field.name: field for field in dataclasses.fields(cls)}
+            values = {name: self.decode(value, depth) for name, value in fields.items() if name in known}
+            made = cls(**{name: value for name, value in values.items() if known[name].init})
+            for name, value in values.items():
+                if not known[name].init:
+                    object.__setattr__(made, name, value)
+            return made
+        if tag == "ref":
+            return self._proxy(data)
+        if tag == "back":
+            return self._own(data.get("id"))
+        raise BoundaryError("a value with an unknown tag")
+
+    # supplied by _Endpoint
+    def _reference(self, value: Any) -> dict:
+        raise NotImplementedError
+
+    def _proxy(self, data: dict) -> Any:
+        raise NotImplementedError
+
+    def _own(self, number: Any) -> Any:
+        raise NotImplementedError
+
+
+# --- exceptions ----------------------------------------------------------------------------------------------
+
+
+class LearnerRaised(Exception):
+    """An exception the learner's code raised in the kernel: its type name and message, nothing else of it."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+_BUILTIN_BASES = (ValueError, TypeError, RuntimeError, AttributeError, LookupError, IndexError, ArithmeticError,
+                  ZeroDivisionError, AssertionError, NameError, RecursionError, OSError, PermissionError,
+                  FileNotFoundError, KeyError, TimeoutError)
+_learner_classes: dict[str, type] = {}
+
+
+def learner_exception(path: Any, message: Any) -> LearnerRaised:
+    """The grader's stand-in for an exception raised in the kernel: a `LearnerRaised` with the same type name.
+
+    `path` is the type's "module:qualname". A `NotImplementedError` (a stub) is one too, so a check reports
+    "not done"; a few builtin types and the course's own error types keep that base, so `except ValueError`
+    or `except CheckFailed` catches here what it would in process. Nothing else of the kernel's type is used.
+    """
+    text = path if isinstance(path, str) else ""
+    module_name, _, qualname = text.rpartition(":") if ":" in text else ("", "", text)
+    name = qualname.rpartition(".")[2]
+    name = name if _NAME.fullmatch(name) else "Exception"
+    key = f"{module_name}:{name}"
+    if key not in _learner_classes:
+        bases: tuple[type, ...] = (LearnerRaised,)
+        builtin = {cls.__name__: cls for cls in (NotImplementedError, *_BUILTIN_BASES)}.get(name)
+        course = getattr(sys.modules.get(module_name), qualname, None) if module_name.startswith("course_lib.") \
+            and _TYPE_PATH.fullmatch(text) else None
+        if builtin is not None and module_name in ("", "builtins"):
+            bases += (builtin,)
+        elif isinstance(course, type) and issubclass(course, Exception):
+            bases += (course,)
+        _learner_classes[key] = type(name, bases, {"__module__": module_name or "learner"})
+    return _learner_classes[key](message[:2000] if isinstance(message, str) else "")
+
+
+def _exception_data(error: BaseException) -> dict:
+    cls = type(error)
+    return {"type": f"{cls.__module__}:{cls.__qualname__}", "message": str(error)[:4000]}
+
+
+def _trusted_exception(data: Any) -> BaseException:
+    """On the kernel side: the grader's exception rebuilt as its own type where possible (a ToolError stays one)."""
+    data = data if isinstance(data, dict) else {}
+    message = str(data.get("message", ""))
+    module_name, _, qualname = str(data.get("type", "builtins:RuntimeError")).partition(":")
+    try:
+        import importlib
+
+        found: Any = importlib.import_module(module_name)
+        for part in qualname.split("."):
+            found = getattr(found, part)
+        if isinstance(found, type) and issubclass(found, Exception):
+            return found(message)
+    except Exception:  # an exception type this side cannot build: keep its name in the message
+        pass
+    return RuntimeError(f"{qualname}: {message}")
+
+
+# --- the wire: one JSON message per line ------------------------------------------------------------------
+
+
+TCP = not hasattr(socket, "AF_UNIX")
+"""Where there are no Unix sockets (Windows), the grader listens on loopback TCP instead: no sandbox there."""
+Address = str | tuple[str, int]
+
+
+def _connect(address: Address) -> socket.socket:
+    """A blocking connection to the grader's listener (a Unix socket path, or a loopback (host, port))."""
+    if isinstance(address, str):
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(address)
+        return connection
+    return socket.create_connection(tuple(address))
+
+
+async def _open_stream(address: Address) -> Any:
+    import anyio
+
+    if isinstance(address, str):
+        return await anyio.connect_unix(address)
+    return await anyio.connect_tcp(address[0], address[1])
+
+
+async def _stream_of(connection: socket.socket) -> Any:
+    """An anyio stream over an accepted socket (Unix or TCP)."""
+    from anyio.abc import SocketStream, UNIXSocketStream
+
+    if connection.family == getattr(socket, "AF_UNIX", None):
+        return await UNIXSocketStream.from_socket(connection)
+    return await SocketStream.from_socket(connection)
+
+
+class _Lines:
+    """A connected stream socket carrying one JSON message per line, sent whole from any thread."""
+
+    def __init__(self, connection: socket.socket):
+        self.socket = connection
+        self._reader = connection.makefile("rb")
+        self._lock = threading.Lock()
+
+    def send(self, message: Any) -> None:
+        data = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode() + b"\n"
+        if len(data) > MAX_LINE:
+            raise BoundaryError(f"a message of {len(data):,} bytes, over the limit of {MAX_LINE:,}")
+        with self._lock:
+            self.socket.sendall(data)
+
+    def receive(self) -> Any:
+        line = self._reader.readline(MAX_LINE + 1)
+        if not line:
+            raise BridgeClosed("the other side closed the connection")
+        if not line.endswith(b"\n"):
+            raise BoundaryError(f"a message over the limit of {MAX_LINE:,} bytes")
+        try:
+            return json.loads(line)
+        except (ValueError, RecursionError):
+            raise BoundaryError("a message that is not JSON") from None
+
+    def close(self) -> None:
+        for step in (lambda: self.socket.shutdown(socket.SHUT_RDWR), self._reader.close, self.socket.close):
+            try:
+                step()
+            except OSError:
+                pass
+
+
+class _Endpoint(_Codec):
+    """One side of the bridge: requests both ways over one connection, objects it lends by number."""
+
+    side = "endpoint"
+
+    def __init__(self, lines: _Lines | None, workers: int):
+        self._lines = lines
+        self._objects: dict[int, Any] = {}
+        self._numbers: dict[int, int] = {}  # id(object) -> number, so one object keeps one number
+        self._count = itertools.count(1)
+        self._pending: dict[int, Future] = {}
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix=f"course-{self.side}")
+        self.closed: str | None = None
+        self._reader = threading.Thread(target=self._read, name=f"course-{self.side}-reader", daemon=True)
+
+    def start(self) -> None:
+        self._reader.start()
+
+    def request(self, op: str, **fields: Any) -> Any:
+        """Ask the other side to do `op`; its value decoded, or its exception raised here."""
+        future: Future = Future()
+        with self._lock:
+            if self.closed:
+                raise BridgeClosed(self.closed)
+            number = next(self._count)
+            self._pending[number] = future
+        try:
+            if self._lines is None:
+                raise OSError("not connected")
+            self._lines.send({"call": number, "op": op, **fields})
+        except OSError:
+            self.close("the connection to the other side broke")
+        reply = future.result()
+        if "error" in reply:
+            raise self._exception(reply["error"])
+        return self.decode(reply.get("value"))
+
+    def close(self, reason: str) -> None:
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = reason
+            pending, self._pending = self._pending, {}
+        if self._lines is not None:
+            self._lines.close()
+        for future in pending.values():
+            future.set_exception(BridgeClosed(reason))
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _read(self) -> None:
+        try:
+            while True:
+                message = self._lines.receive()
+                if not isinstance(message, dict):
+                    raise BoundaryError("a message that is not an object")
+                if "reply" in message:
+                    with self._lock:
+                        future = self._pending.pop(message["reply"], None) if isinstance(message["reply"], int) \
+                            else None
+                    if future is None:
+                        raise BoundaryError("a reply to nothing that was asked")
+                    future.set_result(message)
+                elif isinstance(message.get("call"), int) and isinstance(message.get("op"), str):
+                    self._pool.submit(self._answer, message)
+                else:
+                    raise BoundaryError("a message that is neither a request nor a reply")
+        except BridgeClosed as closed:
+            self.close(str(closed))
+        except BoundaryError as error:
+            self.close(f"the other side broke the bridge's rules: {error}")
+        except (OSError, ValueError):
+            self.close("the connection to the other side broke")
+        except RuntimeError:  # the pool is shutting down
+            self.close("the bridge was closed")
+
+    def _answer(self, message: dict) -> None:
+        try:
+            reply = {"reply": message["call"], "value": self.handle(message["op"], message)}
+        except BaseException as error:  # every failure goes back as data, never kills this side
+            reply = {"reply": message["call"], "error": _exception_data(error)}
+        try:
+            self._lines.send(reply)
+        except BoundaryError as error:
+            self._lines.send({"reply": message["call"], "error": _exception_data(error)})
+        except OSError:
+            self.close("the connection to the other side broke")
+
+    def handle(self, op: str, message: dict) -> Any:
+        raise NotImplementedError
+
+    def _exception(self, data: Any) -> BaseException:
+        raise NotImplementedError
+
+    # objects lent to the other side
+
+    def _lend(self, value: Any) -> int:
+        with self._lock:
+            number = self._numbers.get(id(value))
+            if number is None or self._objects.get(number) is not value:
+                if len(self._objects) >= 100_000:
+                    raise BoundaryError("too many objects lent across the boundary")
+                number = next(self._count)
+                self._objects[number], self._numbers[id(value)] = value, number
+            return number
+
+    def _own(self, number: Any) -> Any:
+        if not isinstance(number, int) or number not in self._objects:
+            raise BoundaryError("a reference to an object this side never lent")
+        return self._objects[number]
+
+    def _args(self, message: dict) -> tuple[list, dict]:
+        args, kwargs = self.decode(message.get("args", [])), self.decode(message.get("kwargs", {}))
+        if not isinstance(args, list) or not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
+            raise BoundaryError("call arguments that are not a list and a dict")
+        return args, kwargs
+
+
+class _Loop:
+    """An event loop in a thread of its own, started on first use, where MCP connections are served."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._context: Any = None
+        self._portal: Any = None
+
+    def start(self, task: Any) -> None:
+        from anyio.from_thread import start_blocking_portal
+
+        with self._lock:
+            if self._portal is None:
+                self._context = start_blocking_portal(name="course-mcp")
+                self._portal = self._context.__enter__()
+            self._portal.start_task_soon(task)
+
+    def stop(self) -> None:
+        with self._lock:
+            portal, context, self._portal, self._context = self._portal, self._context, None, None
+        if portal is not None:
+            try:
+                portal.call(portal.stop, True)  # cancel what still runs: its connections are gone
+            except RuntimeError:
+                pass
+            context.__exit__(None, None, None)
+
+
+class _Proxy:
+    """Something that lives on the other side of the bridge."""
+
+    def __init__(self, endpoint: _Endpoint, number: int, type_name: str):
+        self._endpoint, self._id, self.type_name = endpoint, number, type_name
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} on the other side of the grading boundary>"
+
+
+def _kind(value: Any) -> str:
+    from mcp.server import MCPServer
+    from mcp.server.lowlevel import Server
+
+    if isinstance(value, (MCPServer, Server)):
+        return "server"
+    if inspect.isawaitable(value):
+        return "awaitable"
+    return "function" if callable(value) else "object"
+
+
+def _short_type(value: Any) -> str:
+    name = type(value).__name__
+    return name if _NAME.fullmatch(name) else "object"
+
+
+# --- the grader's side -----------------------------------------------------------------------------------
+
+
+class _Remote(_Proxy):
+    """Something of the learner's: its class is named after the kernel's type, its repr is the kernel's."""
+
+    shown = ""
+
+    def __repr__(self) -> str:
+        return self.shown
+
+
+class RemoteFunction(_Remote):
+    """The learner's function (or any callable) in the kernel: calling it calls it there."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._endpoint.request("call", id=self._id, args=self._endpoint.encode(list(args), True),
+                                      kwargs=self._endpoint.encode(dict(kwargs), True))
+
+    def apply(self, course_function: Any) -> Any:
+        """`course_function(this function)` computed in the kernel (a course function of module level, such as
+        `cost.portable_source`): its result as data."""
+        path = f"{course_function.__module__}:{course_function.__qualname__}"
+        return self._endpoint.request("apply", id=self._id, path=path)
+
+    def describe(self) -> dict:
+        """Its name, docstring and signature, as data the kernel reported."""
+        found = self._endpoint.request("describe", id=self._id)
+        return found if isinstance(found, dict) else {}
+
+
+class RemoteAwaitable(_Remote):
+    """What calling the learner's `async def` returned: awaiting it runs it to the end in the kernel."""
+
+    def __await__(self):
+        return self._result().__await__()
+
+    async def _result(self) -> Any:
+        import anyio
+
+        return await anyio.to_thread.run_sync(lambda: self._endpoint.request("await", id=self._id))
+
+
+class RemoteServer(_Remote):
+    """The learner's MCP server in the kernel, reached over a real MCP transport (`wire.connect` takes it)."""
+
+    @asynccontextmanager
+    async def mcp_transport(self):
+        """A fresh connection to the server: the kernel dials the grader's socket and serves on it."""
+        import anyio
+
+        from course_lib import wire
+
+        bridge: GraderBridge = self._endpoint  # type: ignore[assignment]
+        connection = await anyio.to_thread.run_sync(bridge.open_session, self._id)
+        stream = await _stream_of(connection)
+        async with wire.line_streams(stream, MAX_LINE, on_broken=bridge.taint) as streams:
+            yield streams
+
+
+class RemoteObject(_Remote):
+    """Anything else of the learner's: it can be passed back, never looked into."""
+
+
+_REMOTE_KINDS = {"function": RemoteFunction, "awaitable": RemoteAwaitable, "server": RemoteServer,
+                 "object": RemoteObject}
+_remote_classes: dict[tuple[type, str], type] = {}
+
+
+def _remote_class(base: type, type_name: str) -> type:
+    """A subclass of `base` named `type_name`, so `type(x).__name__` reads as it would in process."""
+    if (base, type_name) not in _remote_classes:
+        _remote_classes[base, type_name] = type(type_name, (base,), {"__module__": "learner"})
+    return _remote_classes[base, type_name]
+
+
+def _method_of(target: Any, name: str) -> bool:
+    """Whether `name` is a method its class defines (plain, static or class method), not a value it holds."""
+    import types
+
+    for cls in type(target).__mro__:
+        if name in vars(cls):
+            return isinstance(vars(cls)[name], (types.FunctionType, staticmethod, classmethod))
+    return False
+
+
+class GraderBridge(_Endpoint):
+    """The grader's side: it lends the checker's objects to the kernel and reaches the learner's answer.
+
+    It listens on `grader.sock` in `run_dir`; the kernel's agent connects with `token`, then each MCP session
+    with the learner's server is a connection the kernel opens on request with a one-time token.
+    """
+
+    side = "grader"
+
+    def __init__(self, run_dir: Path, tcp: bool | None = None):
+        super().__init__(None, workers=64)
+        self.run_dir = Path(run_dir)
+        self.token = secrets.token_hex(16)
+        self.broken: str | None = None
+        self._sessions: dict[str, Future] = {}
+        self._agent: Future = Future()
+        self._opened = 0
+        self._greeting = threading.BoundedSemaphore(32)
+        self._loop = _Loop()
+        if TCP if tcp is None else tcp:
+            self._listener = socket.create_server(("127.0.0.1", 0))
+            self.address: Address = self._listener.getsockname()[:2]
+        else:
+            self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.address = str(self.run_dir / "grader.sock")
+            self._listener.bind(self.address)
+            os.chmod(self.address, 0o777)  # the kernel runs as a user of its own
+        self._listener.listen(64)
+        threading.Thread(target=self._accept, name="course-grader-accept", daemon=True).start()
+
+    def agent_code(self) -> str:
+        """The code that starts the agent in the kernel (run before the notebook's first cell)."""
+        return ("from course_lib.workbook import boundary as _course_boundary\n"
+                f"_course_boundary.start_agent({self.address!r}, {self.token!r}, get_ipython().user_ns)\n"
+                "del _course_boundary")
+
+    def wait_for_agent(self, timeout: float) -> None:
+        """Wait until the agent has connected; `BridgeClosed` if it did not in time."""
+        try:
+            connection = self._agent.result(timeout)
+        except Exception:
+            raise BridgeClosed("the kernel's agent did not connect") from None
+        self._lines = _Lines(connection)
+        self.start()
+
+    def taint(self, reason: str) -> None:
+        """Remember that an MCP connection to the learner's server broke (what no in-process server can do)."""
+        if self.broken is None:
+            self.broken = reason
+
+    def close(self, reason: str) -> None:
+        super().close(reason)
+        try:
+            self._listener.close()
+        except OSError:
+            pass
+        for future in list(self._sessions.values()):
+            if not future.done():
+                future.set_exception(BridgeClosed(reason))
+        self._loop.stop()
+
+    # connections from the kernel
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self._listener.accept()
+            except OSError:
+                return
+            self._opened += 1
+            if self._opened > MAX_CONNECTIONS:
+                connection.close()
+                self.taint(f"the kernel opened more than {MAX_CONNECTIONS:,} connections")
+                self._listener.close()
+                return
+            if not self._greeting.acquire(blocking=False):  # a flood of half-open connections
+                connection.close()
+                continue
+            threading.Thread(target=self._greet, args=(connection,), daemon=True).start()
+
+    def _greet(self, connection: socket.socket) -> None:
+        """Read a new connection's first line (at most 4 kB, within HELLO_SECONDS) and hand the connection on."""
+        try:
+            connection.settimeout(HELLO_SECONDS)
+            data = bytearray()
+            while len(data) < 4096 and not data.endswith(b"\n"):
+                byte = connection.recv(1)  # one byte at a time: what follows the line belongs to the session
+                if not byte:
+                    break
+                data += byte
+            hello = json.loads(data) if data.endswith(b"\n") else None
+            connection.settimeout(None)
+        except (OSError, ValueError):
+            hello = None
+        finally:
+            self._greeting.release()
+        if not isinstance(hello, dict):
+            connection.close()
+        elif hello.get("agent") == self.token and not self._agent.done():
+            self._agent.set_result(connection)
+        elif isinstance(hello.get("session"), str) and hello["session"] in self._sessions:
+            future = self._sessions.pop(hello["session"])
+            if not future.done():
+                future.set_result(connection)
+        elif isinstance(hello.get("serve"), int) and hello.get("token") == self.token:
+            self._serve_course_server(hello["serve"], connection)
+        else:
+            connection.close()
+
+    def open_session(self, number: int) -> socket.socket:
+        """A connected socket on which the kernel serves the learner's server `number` (blocking)."""
+        token = secrets.token_hex(16)
+        future: Future = Future()
+        self._sessions[token] = future
+        try:
+            self.request("dial", id=number, token=token)
+            return future.result(HELLO_SECONDS * 3)
+        except TimeoutError:
+            raise BridgeClosed("the kernel did not open the MCP connection it was asked for") from None
+        finally:
+            self._sessions.pop(token, None)
+
+    def _serve_course_server(self, number: int, connection: socket.socket) -> None:
+        """Serve a server the checker lent the kernel (a lesson server) on the kernel's connection."""
+        try:
+            server = self._own(number)
+            if _kind(server) != "server":
+                raise BoundaryError("not a server")
+        except BoundaryError:
+            connection.close()
+            return
+        self._start_serving(server, connection)
+
+    def _start_serving(self, server: Any, connection: socket.socket) -> None:
+        from course_lib import wire
+
+        async def serve() -> None:
+            stream = await _stream_of(connection)
+            async with wire.line_streams(stream, MAX_LINE) as (read, write):
+                await wire.serve_streams(server, read, write)
+
+        self._loop.start(serve)
+
+    # what the kernel may ask: only calls and attributes of what the checker lent it
+
+    def handle(self, op: str, message: dict) -> Any:
+        target = self._own(message.get("id"))
+        if op == "call":
+            if not callable(target):
+                raise PermissionError("that object cannot be called")
+            args, kwargs = self._args(message)
+            return self.encode(target(*args, **kwargs), by_reference=False)
+        if op == "getattr":
+            name = message.get("name")
+            if not isinstance(name, str) or not _NAME.fullmatch(name) or name.startswith("_"):
+                raise AttributeError(f"{name!r} is not a public attribute")
+            value = getattr(target, name)
+            if _method_of(target, name):
+                return self._reference(value)
+            return self.encode(value, by_reference=False)
+        raise PermissionError(f"the kernel may not ask for {op!r}")
+
+    def _reference(self, value: Any) -> dict:
+        kind = _kind(value)
+        if kind == "awaitable":
+            raise PermissionError("an awaitable cannot cross to the kernel")
+        return {"$": "ref", "id": self._lend(value), "kind": kind, "type": _short_type(value)}
+
+    def _proxy(self, data: dict) -> Any:
+        number, base = data.get("id"), _REMOTE_KINDS.get(data.get("kind"))
+        if not isinstance(number, int) or base is None:
+            raise BoundaryError("a reference without its number or of an unknown kind")
+        type_name = data["type"] if isinstance(data.get("type"), str) and _NAME.fullmatch(data["type"]) else "object"
+        made = _remote_class(base, type_name)(self, number, type_name)
+        made.shown = data["repr"][:200] if isinstance(data.get("repr"), str) else f"<{type_name}>"
+        if base is RemoteFunction:
+            name = data.get("name")
+            made.__name__ = made.__qualname__ = name if isinstance(name, str) and _NAME.fullmatch(name) else "function"
+        return made
+
+    def _exception(self, data: Any) -> BaseException:
+        data = data if isinstance(data, dict) else {}
+        return learner_exception(data.get("type"), data.get("message"))
+
+    # what the runner asks
+
+    def lookup(self, name: str) -> Any:
+        """The value of a name in the kernel's namespace (a proxy unless it is data); NameError if undefined."""
+        return self.request("lookup", name=name)
+
+
+# --- the kernel's side ---------------------------------------------------------------------------------
+
+
+class _CourseFunction(_Proxy):
+    """In the kernel: a function of the checker's (a scripted person, a store's method)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._endpoint.request("call", id=self._id, args=self._endpoint.encode(list(args), True),
+                                      kwargs=self._endpoint.encode(dict(kwargs), True))
+
+
+class _CourseObject(_Proxy):
+    """In the kernel: an object of the checker's (an incident store, `Releases`): its public methods and data."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._endpoint.request("getattr", id=self._id, name=name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("_endpoint", "_id", "type_name"):
+            object.__setattr__(self, name, value)
+            return
+        raise AttributeError(f"the course's {self.type_name} cannot be changed from here; use its methods")
+
+
+class _CourseServer(_Proxy):
+    """In the kernel: a lesson server the checker lent, reached over MCP on the grader's socket."""
+
+    @asynccontextmanager
+    async def mcp_transport(self):
+        from course_lib import wire
+
+        agent: KernelAgent = self._endpoint  # type: ignore[assignment]
+        stream = await _open_stream(agent.grader_address)
+        hello = json.dumps({"serve": self._id, "token": agent.token}) + "\n"
+        await stream.send(hello.encode())
+        async with wire.line_streams(stream, MAX_LINE) as streams:
+            yield streams
+
+
+class KernelAgent(_Endpoint):
+    """The kernel's side: it lends the learner's objects and serves the learner's servers when asked."""
+
+    side = "kernel"
+    trusted_peer = True
+
+    def __init__(self, lines: _Lines, grader_address: Address, token: str, namespace: dict):
+        super().__init__(lines, workers=16)
+        self.grader_address, self.token, self.namespace = grader_address, token, namespace
+        self._loop = _Loop()
+
+    def handle(self, op: str, message: dict) -> Any:
+        if op == "lookup":
+            name = message.get("name")
+            if not isinstance(name, str) or name not in self.namespace:
+                raise NameError(f"name {name!r} is not defined")
+            return self.encode(self.namespace[name], by_reference=True)
+        if op == "enter":
+            manager = _course_callable(message.get("path"))(*self._args(message)[0])
+            return self._lend((manager, manager.__enter__()))
+        target = self._own(message.get("id"))
+        if op == "call":
+            args, kwargs = self._args(message)
+            return self.encode(target(*args, **kwargs), by_reference=True)
+        if op == "await":
+            async def finish() -> Any:
+                return await target
+
+            return self.encode(asyncio.run(finish()), by_reference=True)
+        if op == "describe":
+            return self.encode(describe(target), by_reference=False)
+        if op == "dial":
+            self._dial(target, str(message.get("token", "")))
+            return None
+        if op == "exit":
+            manager, value = target
+            manager.__exit__(None, None, None)
+            return self.encode(value, by_reference=False)
+        if op == "apply":
+            return self.encode(_course_callable(message.get("path"))(target), by_reference=False)
+        raise PermissionError(f"unknown request {op!r}")
+
+    def _dial(self, server: Any, token: str) -> None:
+        """Connect to the grader and serve `server` on that connection (in the agent's serving loop)."""
+        from course_lib import wire
+
+        if _kind(server) != "server":
+            raise TypeError(f"{type(server).__name__} is not an MCP server")
+
+        async def serve() -> None:
+            stream = await _open_stream(self.grader_address)
+            await stream.send((json.dumps({"session": token}) + "\n").encode())
+            async with wire.line_streams(stream, MAX_LINE) as (read, write):
+                await wire.serve_streams(server, read, write)
+
+        self._loop.start(serve)
+
+    def _reference(self, value: Any) -> dict:
+        kind = _kind(value)
+        found = {"$": "ref", "id": self._lend(value), "kind": kind, "type": _short_type(value)}
+        if kind == "function":
+            found["name"] = getattr(value, "__name__", None) or _short_type(value)
+        try:
+            found["repr"] = repr(value)[:200]
+        except Exception:  # a learner's __repr__ that fails: the type name is enough
+            pass
+        return found
+
+    def _proxy(self, data: dict) -> Any:
+        kind = data.get("kind")
+        cls = {"function": _CourseFunction, "object": _CourseObject, "server": _CourseServer}.get(kind)
+        if cls is None:
+            raise BoundaryError("a reference of an unknown kind")
+        return cls(self, data["id"], str(data.get("type", "object")))
+
+    def _exception(self, data: Any) -> BaseException:
+        return _trusted_exception(data)
+
+
+def _course_callable(path: Any) -> Any:
+    """In the kernel: the course function a "module:name" path names (only course_lib's)."""
+    import importlib
+
+    if not isinstance(path, str) or not _TYPE_PATH.fullmatch(path) or not path.startswith("course_lib."):
+        raise PermissionError(f"{path!r} is not a course function")
+    module_name, qualname = path.split(":")
+    found: Any = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
+_current: contextvars.ContextVar = contextvars.ContextVar("course_bridge", default=None)
+
+
+@contextmanager
+def checking(bridge: GraderBridge):
+    """While a checker runs in this thread: the bridge to its kernel, for `in_kernel`."""
+    token = _current.set(bridge)
+    try:
+        yield bridge
+    finally:
+        _current.reset(token)
+
+
+def current() -> GraderBridge | None:
+    """The bridge to the kernel of the check running in this thread, or None (a check in process)."""
+    return _current.get()
+
+
+@contextmanager
+def in_kernel(factory: Any, *args: Any):
+    """Enter the course context manager `factory(*args)` in the kernel of the running check too (if any).
+
+    Yields a list that, when the block ends, holds the value the kernel's context yielded (a list such as a
+    watch's calls is extended with it): data only. `factory` must be a course_lib function at module level.
+    """
+    bridge = current()
+    kept: list = []
+    if bridge is None:
+        yield kept
+        return
+    path = f"{factory.__module__}:{factory.__qualname__}"
+    number = bridge.request("enter", path=path, args=bridge.encode(list(args), False), kwargs={})
+    try:
+        yield kept
+    finally:
+        found = bridge.request("exit", id=number)
+        if isinstance(found, list):
+            kept.extend(found)
+        elif found is not None:
+            kept.append(found)
+
+
+def start_agent(grader_address: Address, token: str, namespace: dict) -> KernelAgent:
+    """In the kernel: connect to the grader and answer its requests from now on (in background threads)."""
+    connection = _connect(grader_address)
+    connection.sendall((json.dumps({"agent": token}) + "\n").encode())
+    agent = KernelAgent(_Lines(connection), grader_address, token, namespace)
+    agent.start()
+    return agent
+
+
+def describe(fn: Any) -> dict:
+    """A function's name, docstring and signature as data (what a checker may read of it)."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        signature = None
+
+    def text(annotation: Any) -> str | None:
+        if annotation is inspect.Parameter.empty:
+            return None
+        return annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+
+    parameters = [] if signature is None else [
+        {"name": p.name, "kind": p.kind.name, "annotation": text(p.annotation),
+         "default": None if p.default is inspect.Parameter.empty else repr(p.default)}
+        for p in signature.parameters.values()]
+    return {"name": getattr(fn, "__name__", type(fn).__name__), "doc": inspect.getdoc(fn),
+            "signature": None if signature is None else str(signature), "parameters": parameters,
+            "returns": None if signature is None else text(signature.return_annotation),
+            "is_async": inspect.iscoroutinefunction(fn)}

@@ -1,0 +1,214 @@
+"""A submission's IPython kernel: started confined (`sandbox`), driven cell by cell, watched, stopped.
+
+The kernel talks to the grader over ZMQ `ipc` sockets in its run folder (it has no network; on
+Windows, without Unix sockets or a sandbox, over loopback TCP), each message at most
+`boundary.MAX_LINE` bytes. Only the error a cell raised is kept from its output. A
+watcher notices within `WATCH_SECONDS` when the kernel dies (and with what exit code), or when it
+fills its run folder past `RUN_FOLDER_BYTES`, and stops it then.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from queue import Empty
+
+from course_lib.workbook import boundary, sandbox
+
+WATCH_SECONDS = 0.2
+RUN_FOLDER_BYTES = 256 << 20
+RUN_FOLDER_FILES = 2000
+
+
+@dataclass(frozen=True)
+class CellRun:
+    """How one cell ended: ok, error (with the exception's name and message), timeout or died."""
+
+    status: str
+    ename: str = ""
+    evalue: str = ""
+
+
+class KernelDied(Exception):
+    """The kernel stopped before it could be used."""
+
+
+def _text(value: object, limit: int = 500) -> str:
+    return (value if isinstance(value, str) else "")[:limit]
+
+
+class Kernel:
+    """One confined kernel in `run_dir`; use as a context manager (it is stopped on exit)."""
+
+    def __init__(self, run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None):
+        self.run_dir = Path(run_dir)
+        self.tcp = boundary.TCP if tcp is None else tcp  # loopback TCP only where there are no Unix sockets
+        self.confinement = sandbox.Confinement(self.run_dir, limits)
+        self.process = None
+        self.client = None
+        self.stopped_because = ""
+        self._watcher = threading.Thread(target=self._watch, name="course-kernel-watch", daemon=True)
+        self._done = threading.Event()
+        self.on_death = lambda reason: None
+
+    # lifecycle
+
+    def start(self, timeout: float = 60) -> None:
+        """Start the kernel and wait until it answers; `KernelDied` if it exits or stays silent."""
+        import zmq
+        from jupyter_client import BlockingKernelClient
+        from jupyter_client.connect import write_connection_file
+
+        where = {"transport": "tcp", "ip": "127.0.0.1"} if self.tcp else {"transport": "ipc",
+                                                                          "ip": str(self.run_dir / "k")}
+        connection, _ = write_connection_file(str(self.run_dir / "kernel.json"), **where)
+        os.chmod(connection, 0o644)
+        log = open(self.run_dir / "kernel.log", "wb")  # noqa: SIM115 - the kernel writes it until it stops
+        self.process = self.confinement.popen([sys.executable, "-m", "ipykernel_launcher", "-f", connection],
+                                              stdout=log, stderr=log)
+        log.close()
+        context = zmq.Context()
+        context.setsockopt(zmq.MAXMSGSIZE, boundary.MAX_LINE)  # a bigger message drops the kernel's connection
+        self.client = BlockingKernelClient(connection_file=connection, context=context)
+        self.client.load_connection_file()
+        self.client.start_channels()
+        self._watcher.start()
+        request = self.client.kernel_info()
+        deadline = time.monotonic() + timeout
+        while True:
+            self._check_alive()
+            try:
+                reply = self.client.get_shell_msg(timeout=0.1)
+            except Empty:
+                if time.monotonic() > deadline:
+                    self.stop("it did not start")
+                    raise KernelDied(f"the kernel did not answer within {timeout:g} s") from None
+                continue
+            if reply.get("parent_header", {}).get("msg_id") == request:
+                break
+        self._drain_iopub()
+
+    def _check_alive(self) -> None:
+        if self.exit_code is not None:
+            raise KernelDied(self.death())
+
+    @property
+    def exit_code(self) -> int | None:
+        """The kernel's exit code once it has stopped (a negative code or 128+N: killed by signal N)."""
+        return None if self.process is None else self.process.poll()
+
+    def death(self) -> str:
+        """How the kernel ended, in words."""
+        if self.stopped_because:
+            return f"the kernel was stopped: {self.stopped_because}"
+        code = self.exit_code
+        if code is not None and code < 0:
+            return f"the kernel died (killed by signal {-code}, {signal.Signals(-code).name})"
+        if code is not None and code > 128 and code - 128 in signal.valid_signals():
+            return f"the kernel died (exit code {code}: killed by signal {signal.Signals(code - 128).name})"
+        return f"the kernel died (exit code {code})"
+
+    def stop(self, reason: str = "") -> None:
+        """Stop the kernel and everything it started (its sandbox goes with it)."""
+        if reason and not self.stopped_because and self.exit_code is None:
+            self.stopped_because = reason
+        if self.process is not None and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError, AttributeError):
+                self.process.kill()
+            try:
+                self.process.wait(10)
+            except Exception:  # still going after SIGKILL: nothing more this process can do
+                pass
+        self._done.set()
+
+    def __enter__(self) -> Kernel:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+        if self.client is not None:
+            self.client.stop_channels()
+            self.client.context.destroy(linger=0)
+
+    def _watch(self) -> None:
+        """Notice a death or an overfull run folder within WATCH_SECONDS."""
+        while not self._done.wait(WATCH_SECONDS):
+            if self.exit_code is not None:
+                self.on_death(self.death())
+                return
+            size, files = _usage(self.run_dir)
+            if size > RUN_FOLDER_BYTES or files > RUN_FOLDER_FILES:
+                self.stop(f"it wrote more than {RUN_FOLDER_BYTES >> 20} MB or {RUN_FOLDER_FILES} files "
+                          "into its run folder")
+                self.on_death(self.death())
+                return
+
+    # running cells
+
+    def _drain_iopub(self) -> None:
+        while True:
+            try:
+                self.client.get_iopub_msg(timeout=0)
+            except Empty:
+                return
+
+    def run(self, code: str, timeout: float) -> CellRun:
+        """Run one cell; only its first error is kept. On a timeout the kernel is interrupted, then stopped."""
+        if self.exit_code is not None:
+            return CellRun("died")
+        message = self.client.execute(code, silent=False, store_history=False, allow_stdin=False,
+                                      stop_on_error=False)
+        deadline = time.monotonic() + timeout
+        error: CellRun | None = None
+        idle = replied = False
+        while not (idle and replied):
+            if self.exit_code is not None:
+                return CellRun("died")
+            if time.monotonic() > deadline:
+                self.stop(f"a cell ran longer than {timeout:g} s")
+                return CellRun("timeout")
+            try:
+                found = self.client.get_iopub_msg(timeout=0.05)
+            except Empty:
+                found = None
+            if found is not None and found.get("parent_header", {}).get("msg_id") == message:
+                kind, content = found.get("msg_type"), found.get("content") or {}
+                if kind == "error" and error is None:
+                    error = CellRun("error", _text(content.get("ename"), 100), _text(content.get("evalue")))
+                elif kind == "status" and content.get("execution_state") == "idle":
+                    idle = True
+            try:
+                reply = self.client.get_shell_msg(timeout=0)
+            except Empty:
+                continue
+            if reply.get("parent_header", {}).get("msg_id") == message:
+                replied = True
+        return error or CellRun("ok")
+
+
+def _usage(folder: Path) -> tuple[int, int]:
+    """Bytes and files under `folder` (counting stops early once either is clearly over its limit)."""
+    size = files = 0
+    stack = [str(folder)]
+    while stack and files <= RUN_FOLDER_FILES:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            files += 1
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.is_file(follow_symlinks=False):
+                    size += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+    return size, files

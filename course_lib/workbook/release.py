@@ -1,0 +1,88 @@
+"""`course release DIR` and `course autograder gradescope OUT.zip`: what leaves the instructor's course folder.
+
+A student release holds the lessons, the exercise notebooks, the `course_lib` package, the README and what
+installs it, the engine files (a GitHub Classroom workflow, Binder and a devcontainer), and in `.course/reference/`
+a copy of each exercise notebook as the course built it, whose setup and check cells `course check` uses.
+Never solutions/, never the kept answers or any other test. The Gradescope autograder holds the same package
+and reference notebooks, with Gradescope's `setup.sh` and `run_autograder`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import zipfile
+from pathlib import Path
+
+from course_lib.errors import UsageError
+from course_lib.workbook import build, runner
+
+TEMPLATES = Path(__file__).with_name("templates")
+TOP_FILES = ("README.md", "pyproject.toml", "LICENSE", ".gitignore")
+FOLDERS = ("notebooks", "exercises")
+ENGINE_FOLDERS = ("binder", ".devcontainer")
+CLASSROOM_WORKFLOW = Path(".github") / "workflows" / "course-check.yml"
+_SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", "*.egg-info")
+
+
+def _package(root: Path) -> Path:
+    import course_lib
+
+    return Path(course_lib.__file__).resolve().parent
+
+
+def references(root: Path) -> dict[str, str]:
+    """Each exercise notebook's file name and its text as the course builds it from solutions/."""
+    return {pair.exercise.name: build.render(build.student_version(build.read(pair.solution)))
+            for pair in build.notebook_pairs(root)}
+
+
+def _empty_target(out: Path) -> None:
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(f"{out} already exists and is not an empty folder: choose a new one")
+
+
+def release(root: Path, out: Path) -> list[Path]:
+    """Write the student release of the course at `root` into the new folder `out`; the files written."""
+    _empty_target(out)
+    stale = build.build(root, check_only=True)
+    if stale:
+        raise UsageError(f"exercises/ is out of date ({', '.join(p.name for p in stale)}): run `course build` first")
+    out.mkdir(parents=True, exist_ok=True)
+    for name in TOP_FILES:
+        if (root / name).is_file():
+            shutil.copy2(root / name, out / name)
+    for folder in FOLDERS + ENGINE_FOLDERS:
+        if (root / folder).is_dir():
+            shutil.copytree(root / folder, out / folder, ignore=_SKIP)
+    shutil.copytree(_package(root), out / "course_lib", ignore=_SKIP)
+    kept = out / runner.REFERENCE
+    kept.mkdir(parents=True)
+    for name, text in references(root).items():
+        (kept / name).write_text(text, encoding="utf-8")
+    workflow = out / CLASSROOM_WORKFLOW
+    workflow.parent.mkdir(parents=True)
+    shutil.copy2(TEMPLATES / "classroom.yml", workflow)
+    return sorted(path for path in out.rglob("*") if path.is_file())
+
+
+def gradescope(root: Path, out: Path) -> list[str]:
+    """Write Gradescope's autograder zip for the course at `root` to `out`; the names it holds."""
+    if out.suffix != ".zip":
+        raise UsageError(f"{out} should end in .zip (Gradescope takes a zip file)")
+    if out.exists():
+        raise UsageError(f"{out} already exists: choose a new file")
+    package = _package(root)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, template in (("setup.sh", "gradescope_setup.sh"), ("run_autograder", "gradescope_run_autograder")):
+            info = zipfile.ZipInfo(name)
+            info.external_attr = 0o100755 << 16  # executable, as Gradescope runs it
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, (TEMPLATES / template).read_text(encoding="utf-8"))
+        for name in ("README.md", "pyproject.toml"):
+            archive.write(root / name, name)
+        for path in sorted(package.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                archive.write(path, Path("course_lib") / path.relative_to(package))
+        for name, text in references(root).items():
+            archive.writestr(str(runner.REFERENCE / name), text)
+        return archive.namelist()

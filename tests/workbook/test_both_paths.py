@@ -1,0 +1,45 @@
+"""The kept answers across the grading boundary (`course check`, `course grade`), judged by the same checkers and
+the same oracle as in process (tests/checks/test_checkers.py): every right answer passes, every wrong one
+fails with its expected words and hint. The notebooks' side is tests/workbook/test_across_notebooks.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from boundary_helpers import check_across
+from conftest import ROOT
+from course_lib.workbook import manifest, runner
+from course_lib.workbook.ids import ExerciseId
+
+ANSWERS = ROOT / manifest.ANSWERS
+KEPT = sorted((ANSWERS / "right").glob("ex_*.py")) + sorted((ANSWERS / "wrong").glob("ex_*.py"))
+
+
+def expected_words(path) -> str:
+    """The words a kept wrong answer's failure must contain (its EXPECT), read without running the answer."""
+    import ast
+
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "EXPECT" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise LookupError(f"{path.name} has no EXPECT")
+
+
+@pytest.fixture(scope="module")
+def learner(tmp_path_factory):
+    """One confined kernel with the grader's agent, shared by every kept answer."""
+    with runner.learner_kernel(tmp_path_factory.mktemp("kept")) as (running, bridge):
+        assert running.run("from course_lib import checks, hints, show, wire", 120).status == "ok"
+        yield running, bridge
+
+
+@pytest.mark.parametrize("path", KEPT, ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_a_kept_answer_is_judged_across_the_boundary_as_in_process(path, learner):
+    running, bridge = learner
+    exercise = ExerciseId.from_answer_file(path.stem)[0]
+    found = check_across(running, bridge, path)
+    if path.parent.name == "right":
+        assert found.status == "passed", found.message
+        return
+    assert found.status == "failed" and found.message.startswith(f"Exercise {exercise}: "), found.message
+    assert expected_words(path) in found.message and exercise.hint_call in found.message, found.message

@@ -1,0 +1,339 @@
+"""The grading boundary on its own: what crosses and how, what the kernel may use, and hostile data refused.
+
+The kernel's side here is the real agent (`boundary.start_agent`) in this process, connected over the
+real Unix socket; a fake kernel (raw lines on that socket) sends what a hostile one could.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+import time
+
+import pytest
+
+from course_lib import wire
+from course_lib.host import Decision, Origin
+from course_lib.servers import deploy, incidents, weather
+from course_lib.workbook import boundary
+
+
+@pytest.fixture
+def pair(tmp_path):
+    """The grader's bridge and a kernel agent answering from `namespace` (a dict the test fills)."""
+    bridge = boundary.GraderBridge(tmp_path)
+    namespace: dict = {}
+    agent = boundary.start_agent(bridge.address, bridge.token, namespace)
+    bridge.wait_for_agent(10)
+    yield bridge, namespace, agent
+    bridge.close("the test is over")
+    agent.close("the test is over")
+
+
+VALUES = [None, True, 3, -2.5, "text", [1, [2, [3]]], {"a": {"b": [1, 2]}}, (1, "two", (3,)), {1, 2, 3},
+          frozenset({"x"}), b"\x00\xffbytes", {1: "int key", (2, 3): "tuple key"}, {"$": "a dollar key"},
+          math.inf, -math.inf, incidents.Note(noteId="N1", author="ana", text="Rolled back."),
+          Decision(True, "asks", retry=True), Origin("documents", "read_document", "DOC-1"),
+          deploy.Deployment(service="checkout", environment="staging", version="2.8.1", previousVersion="2.8.0")]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=lambda v: type(v).__name__)
+def test_data_and_course_data_types_cross_as_what_they_were(pair, value):
+    bridge, namespace, _ = pair
+    namespace["value"] = value
+    namespace["echo"] = lambda given: given
+    assert bridge.lookup("value") == value and type(bridge.lookup("value")) is type(value)
+    assert bridge.lookup("echo")(value) == value  # there and back again
+
+
+def test_a_nan_crosses_as_a_nan(pair):
+    bridge, namespace, _ = pair
+    namespace["value"] = math.nan
+    assert math.isnan(bridge.lookup("value"))
+
+
+def test_the_learners_functions_servers_and_objects_stay_in_the_kernel(pair):
+    bridge, namespace, _ = pair
+
+    class Notebookish:
+        pass
+
+    async def later(x):
+        return x * 2
+
+    namespace.update(add=lambda a, b: a + b, server=weather.build_server(), thing=Notebookish(), later=later)
+    add, server, thing = bridge.lookup("add"), bridge.lookup("server"), bridge.lookup("thing")
+    assert isinstance(add, boundary.RemoteFunction) and add(2, 3) == 5 and add.__name__ == "<lambda>" or \
+        add.__name__ == "function"
+    assert isinstance(server, boundary.RemoteServer) and type(server).__name__ == "MCPServer"
+    assert isinstance(thing, boundary.RemoteObject) and type(thing).__name__ == "Notebookish"
+    assert bridge.lookup("echo") if "echo" in namespace else True
+    namespace["same"] = lambda given: given is namespace["thing"]
+    assert bridge.lookup("same")(thing) is True  # a reference comes back as the very object
+    pending = bridge.lookup("later")(21)
+    assert isinstance(pending, boundary.RemoteAwaitable)
+
+    async def wait():
+        return await pending
+
+    assert wire.run_sync(wait) == 42
+
+
+def test_a_learner_server_is_reached_over_a_real_mcp_transport_in_both_eras(pair):
+    bridge, namespace, _ = pair
+    namespace["server"] = weather.build_server()
+    server = bridge.lookup("server")
+    for era in wire.ERAS:
+        tools = wire.run_sync(wire.list_tools, server, era)
+        assert "get_daily_forecast" in [tool.name for tool in tools]
+        result = wire.run_sync(wire.call_tool, server, "get_daily_forecast", {"city": "Oslo", "days": 1}, era)
+        assert result.structured_content["city"] == "Oslo"
+    tap = wire.Tap(server)
+
+    async def listed():
+        async with wire.connect(tap) as client:
+            await client.list_tools()
+
+    wire.run_sync(listed)
+    assert wire.requests_sent(tap.frames, "tools/list") == 1  # the JSON-RPC frames are real and recorded
+
+
+def test_the_kernel_uses_the_checkers_objects_only_through_their_public_methods_and_data(pair):
+    bridge, namespace, _ = pair
+    store = incidents.Store()
+
+    def use(store):
+        found = {"notes": [note.text for note in store.notes("INC-101")],
+                 "added": store.append_note("ana", "INC-103", "Cache flushed.").noteId,
+                 "delay": store.write_delay}
+        for attempt, action in (("private", lambda: store._records), ("write", lambda: setattr(store, "x", 1)),
+                                ("object", lambda: store.user("ana"))):
+            try:
+                action()
+                found[attempt] = "allowed"
+            except (AttributeError, PermissionError) as error:
+                found[attempt] = type(error).__name__
+        try:
+            store.get("gil", "INC-101")
+        except Exception as error:  # the course's ToolError, rebuilt as one in the kernel
+            found["refusal"] = f"{type(error).__module__}.{type(error).__name__}"
+        return found
+
+    namespace["use"] = use
+    found = bridge.lookup("use")(store)
+    assert found == {"notes": ["Latency rose after the 14:05 deploy of checkout 2.8.0."], "added": "N1",
+                     "delay": 0.0, "private": "AttributeError", "write": "AttributeError", "object": "allowed",
+                     "refusal": "mcp.server.mcpserver.exceptions.ToolError"}
+    assert [note.text for note in store.notes("INC-103")] == ["Cache flushed."]  # written in the grader's store
+
+
+def test_what_the_learners_code_raises_comes_back_by_type_name_and_message(pair):
+    bridge, namespace, _ = pair
+
+    def stub():
+        raise NotImplementedError("Exercise 1.4: return True only for valid names")
+
+    def broken():
+        raise ValueError("no such city")
+
+    class Private(Exception):
+        pass
+
+    def odd():
+        raise Private("mine")
+
+    namespace.update(stub=stub, broken=broken, odd=odd)
+    with pytest.raises(NotImplementedError, match="^Exercise 1.4: return True only for valid names$"):
+        bridge.lookup("stub")()
+    with pytest.raises(ValueError, match="^no such city$") as raised:
+        bridge.lookup("broken")()
+    assert isinstance(raised.value, boundary.LearnerRaised)
+    with pytest.raises(boundary.LearnerRaised) as raised:
+        bridge.lookup("odd")()
+    assert type(raised.value).__name__ == "Private" and str(raised.value) == "mine"
+    with pytest.raises(NameError, match="'missing' is not defined"):
+        bridge.lookup("missing")
+
+
+def test_describe_gives_name_docstring_and_signature_as_data(pair):
+    from course_lib.checks import core
+
+    bridge, namespace, _ = pair
+
+    def bounds(definition: dict, parameter: str = "days") -> tuple:
+        """Minimum and maximum of a parameter.
+
+        None where missing."""
+
+    namespace["bounds"] = bounds
+    remote = bridge.lookup("bounds")
+    assert core.docstring(remote) == core.docstring(bounds) == "Minimum and maximum of a parameter.\n\nNone where missing."
+    assert core.signature(remote) == core.signature(bounds) == {
+        "text": "(definition: 'dict', parameter: 'str' = 'days') -> 'tuple'", "returns": "tuple",  # postponed
+        "parameters": [{"name": "definition", "kind": "POSITIONAL_OR_KEYWORD", "annotation": "dict", "default": None},
+                       {"name": "parameter", "kind": "POSITIONAL_OR_KEYWORD", "annotation": "str",
+                        "default": "'days'"}]}
+
+
+# --- a hostile kernel ------------------------------------------------------------------------------
+
+
+def _fake_kernel(folder):
+    """The grader's bridge with a fake kernel: a raw socket on which the test writes whatever it likes."""
+    bridge = boundary.GraderBridge(folder)
+    fake = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    fake.connect(bridge.address)
+    fake.sendall((json.dumps({"agent": bridge.token}) + "\n").encode())
+    bridge.wait_for_agent(10)
+    return bridge, fake, fake.makefile("rb")
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    bridge, fake, reader = _fake_kernel(tmp_path)
+    yield bridge, fake, reader
+    bridge.close("the test is over")
+    fake.close()
+
+
+def _answer(fake, reader, value) -> None:
+    """Read the grader's next request and answer it with `value` (raw JSON, or bytes sent as they are)."""
+    request = json.loads(reader.readline())
+    line = value if isinstance(value, bytes) else (json.dumps({"reply": request["call"], "value": value}) + "\n").encode()
+    fake.sendall(line)
+
+
+@pytest.mark.parametrize("value, says", [
+    ({"$": "model", "type": "os:system", "json": "{}"}, "cannot cross"),
+    ({"$": "model", "type": "subprocess:Popen", "json": "{}"}, "cannot cross"),
+    ({"$": "dataclass", "type": "course_lib.host:Host", "fields": {}}, "cannot cross"),
+    ({"$": "model", "type": "course_lib.servers.incidents:Note", "json": "{\"noteId\": 1}"}, "cannot rebuild"),
+    ({"$": "no-such-tag"}, "unknown tag"),
+    ({"$": "float", "repr": "1e999999"}, "not nan"),
+    ({"$": "back", "id": 999}, "never lent"),
+    ({"$": "ref", "id": "x", "kind": "function"}, "without its number"),
+    ([[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],
+     "nested more than"),
+])
+def test_data_that_may_not_cross_is_refused(hostile, value, says):
+    import threading
+
+    bridge, fake, reader = hostile
+    threading.Thread(target=_answer, args=(fake, reader, value), daemon=True).start()
+    with pytest.raises(boundary.BoundaryError, match=says):
+        bridge.lookup("anything")
+
+
+@pytest.mark.parametrize("line, says", [
+    (b"not json\n", "not JSON"),
+    (b"[1, 2]\n", "not an object"),
+    (b'{"reply": 12345, "value": 1}\n', "a reply to nothing"),
+    (b'{"neither": 1}\n', "neither a request nor a reply"),
+    (b"[" * 200_000 + b"\n", "not JSON"),
+])
+def test_a_message_that_breaks_the_rules_closes_the_bridge_and_says_why(hostile, line, says):
+    import threading
+
+    bridge, fake, reader = hostile
+    threading.Thread(target=_answer, args=(fake, reader, line), daemon=True).start()
+    with pytest.raises(boundary.BridgeClosed, match=says):
+        bridge.lookup("anything")
+    assert says in bridge.closed
+
+
+def test_an_oversized_message_is_refused_without_reading_it_all(tmp_path, monkeypatch):
+    import threading
+
+    monkeypatch.setattr(boundary, "MAX_LINE", 1000)
+    bridge, fake, reader = _fake_kernel(tmp_path)
+    threading.Thread(target=_answer, args=(fake, reader, {"big": "x" * 5000}), daemon=True).start()
+    with pytest.raises(boundary.BridgeClosed, match="over the limit of 1,000 bytes"):
+        bridge.lookup("anything")
+    fake.close()
+
+
+def test_the_kernel_may_ask_only_for_what_the_checker_lent_it(hostile):
+    bridge, fake, reader = hostile
+    secret = {"grade": "A"}
+    bridge._lend(secret)  # noqa: SLF001 - lent to nobody: only numbers the kernel was given count
+
+    def ask(op: str, **fields) -> dict:
+        fake.sendall((json.dumps({"call": 7, "op": op, **fields}) + "\n").encode())
+        return json.loads(reader.readline())
+
+    assert "error" in ask("lookup", name="anything")  # the grader answers no lookups
+    assert "PermissionError" in ask("call", id=1, args=[], kwargs={})["error"]["type"]  # a dict is not callable
+    assert "AttributeError" in ask("getattr", id=1, name="__class__")["error"]["type"]
+    assert "BoundaryError" in ask("call", id=999, args=[], kwargs={})["error"]["type"]
+
+
+def test_a_broken_mcp_connection_taints_the_check(pair):
+    bridge, namespace, _ = pair
+    namespace["server"] = weather.build_server()
+    server = bridge.lookup("server")
+    assert bridge.broken is None
+    original = wire.serve_streams
+
+    async def drop(server_, read, write):
+        await read.receive()  # the client's first request, then the connection is gone
+        raise ConnectionError("dropped")
+
+    wire.serve_streams = drop
+    try:
+        with pytest.raises(Exception):
+            wire.run_sync(wire.list_tools, server)
+    finally:
+        wire.serve_streams = original
+    assert bridge.broken == "the other side closed the connection"
+
+
+def test_junk_connections_are_closed_and_a_second_agent_is_refused(pair):
+    bridge, _, _ = pair
+    for hello in (b"\n", b"garbage\n", json.dumps({"agent": bridge.token}).encode() + b"\n",
+                  json.dumps({"session": "no-such-token"}).encode() + b"\n",
+                  json.dumps({"serve": 1, "token": "wrong"}).encode() + b"\n"):
+        junk = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        junk.connect(bridge.address)
+        junk.sendall(hello)
+        junk.settimeout(10)
+        assert junk.recv(1) == b""  # closed by the grader
+        junk.close()
+    assert bridge.lookup.__self__ is bridge and bridge.closed is None  # the real agent still answers
+
+
+def test_a_connection_flood_stops_the_listener_and_taints_the_run(pair, monkeypatch):
+    monkeypatch.setattr(boundary, "MAX_CONNECTIONS", 20)
+    bridge, namespace, _ = pair
+    opened = []
+    for _ in range(25):
+        flood = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            flood.connect(bridge.address)
+        except OSError:
+            break
+        opened.append(flood)
+    deadline = time.monotonic() + 10
+    while bridge.broken is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for flood in opened:
+        flood.close()
+    assert bridge.broken == "the kernel opened more than 20 connections"
+
+
+def test_a_course_context_entered_in_the_kernel_too_gives_back_its_data(pair):
+    """`in_kernel`: what a course context records in the kernel (say, a watch's calls) comes back as data."""
+    import logging
+
+    bridge, namespace, _ = pair
+    namespace["warn"] = lambda: logging.getLogger("mcp").warning("seen in the kernel")
+    with boundary.checking(bridge):
+        with boundary.in_kernel(wire.sdk_warnings) as kept:
+            bridge.lookup("warn")()
+    assert kept == ["seen in the kernel"]
+    with boundary.in_kernel(wire.sdk_warnings) as kept:  # no check across the boundary: nothing to do
+        bridge.lookup("warn")()
+    assert kept == []
+    with boundary.checking(bridge), pytest.raises(PermissionError, match="is not a course function"):
+        with boundary.in_kernel(json.dumps, 1):
+            pass

@@ -1,0 +1,434 @@
+"""A corpus of cheating submissions, graded by `course grade` in one class with honest students.
+
+Each cheat starts from the unsolved exercises/01 notebook and adds what a student who wants marks without
+work would. None may pass an exercise; each must get a clear status; the honest students beside them (and
+their files) must come out exactly as they would alone. Fork and memory bombs are bounded by the sandbox's
+limits (their children sleep; the memory bomb stops at its MemoryError), so they are safe on 2 cores.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from conftest import ROOT
+from course_lib.workbook import sandbox
+
+LESSON = "01_bad_tool_rewrite.ipynb"
+EXERCISES = ("1.1", "1.2", "1.3", "1.4")
+NOT_PASSED = {"not done", "failed", "edited", "skipped", "timeout", "kernel died", "unreadable"}
+
+
+@dataclass(frozen=True)
+class Cheat:
+    name: str
+    make: Callable[[nbformat.NotebookNode, dict], None]
+    expect: dict[str, set[str]]  # exercise -> the statuses that are a clear report of this cheat
+    why: str
+
+
+CORPUS: list[Cheat] = []
+
+
+def cheat(*expected: str | set[str]):
+    """Register a cheat; `expected` gives each exercise's allowed statuses (one entry for all, or four)."""
+    def register(make):
+        found = [entry if isinstance(entry, set) else {entry} for entry in expected]
+        expect = dict(zip(EXERCISES, found * 4 if len(found) == 1 else found))
+        CORPUS.append(Cheat(make.__name__, make, expect, (make.__doc__ or "").strip()))
+        return make
+    return register
+
+
+def _code(notebook) -> list:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def _after_setup(notebook, source: str) -> None:
+    setup = next(i for i, cell in enumerate(notebook.cells) if "setup" in cell.metadata.get("tags", []))
+    notebook.cells.insert(setup + 1, nbformat.v4.new_code_cell(source))
+
+
+def _exercise(notebook, exercise: str):
+    return next(cell for cell in notebook.cells if cell.metadata.get("exercise", {}).get("id") == exercise)
+
+
+@cheat("not done")
+def forged_outcome_records(notebook, where):
+    """Appends passed records to the file COURSE_OUTCOMES names (and to likely places): the issue's first cheat."""
+    _after_setup(notebook, """
+import json, os
+record = lambda n: json.dumps({"exercise": f"1.{n}", "status": "passed", "message": "forged", "hint": "",
+                               "rule": ""})
+for target in filter(None, [os.environ.get("COURSE_OUTCOMES"), "outcomes.jsonl", "/tmp/outcomes.jsonl"]):
+    with open(target, "a") as out:
+        out.write("".join(record(n) + "\\n" for n in range(1, 5)))
+""")
+
+
+@cheat("not done")
+def record_rewrites_every_status(notebook, where):
+    """Replaces outcomes.record with one that rewrites every status to passed."""
+    _after_setup(notebook, """
+from dataclasses import replace
+from course_lib.workbook import outcomes
+real_record = outcomes.record
+outcomes.record = lambda outcome: real_record(replace(outcome, status="passed"))
+""")
+
+
+@cheat("not done")
+def registry_of_forged_checkers(notebook, where):
+    """Replaces checks.registered, the registry and every ex_01_N with functions that record a pass."""
+    _after_setup(notebook, """
+from course_lib import checks
+from course_lib.checks import core
+from course_lib.workbook import outcomes
+from course_lib.workbook.ids import ExerciseId
+
+def forged(exercise):
+    def passed(*answers):
+        outcomes.record(outcomes.Outcome(exercise, "passed", "forged"))
+        print(f"✅ Exercise {exercise} passed: forged")
+    return passed
+
+for n in range(1, 5):
+    core.REGISTRY[ExerciseId(1, n)] = forged(f"1.{n}")
+    setattr(checks, f"ex_01_{n}", forged(f"1.{n}"))
+checks.registered = lambda exercise: forged(str(exercise))
+""")
+
+
+@cheat("not done")
+def checker_helpers_switched_off(notebook, where):
+    """Makes checks.core.require, fail and call_learner no-ops (the issue's fourth cheat, and more)."""
+    _after_setup(notebook, """
+from course_lib.checks import core
+core.require = lambda *args, **kwargs: None
+core.require_deliberate = lambda *args, **kwargs: None
+core.call_learner = lambda fn, *args: None
+""")
+
+
+@cheat("edited")
+def check_cells_edited(notebook, where):
+    """Rewrites every check cell to print the pass line (tags kept)."""
+    for cell in _code(notebook):
+        if "check" in cell.metadata.get("tags", []):
+            number = cell.source.split("checks.ex_01_")[1][0]
+            cell.source = f'print("✅ Exercise 1.{number} passed: checked by hand")'
+
+
+@cheat("edited")
+def check_cells_removed(notebook, where):
+    """Deletes every check cell."""
+    notebook.cells = [cell for cell in notebook.cells if "check" not in cell.metadata.get("tags", [])]
+
+
+@cheat("not done", "not done", "not done", "failed")
+def sdk_and_client_patched(notebook, where):
+    """Patches the MCP client, the server's call_tool, wire and the lesson's checker module inside the kernel."""
+    _after_setup(notebook, """
+import mcp, mcp_types
+from mcp.client.session import ClientSession
+from mcp.server import MCPServer
+from course_lib import wire
+from course_lib.checks import l01
+
+async def forged_call(self, *args, **kwargs):
+    return mcp_types.CallToolResult(content=[], structured_content={"forged": True})
+
+async def always_ok(self, name, arguments, context=None):
+    return [mcp_types.TextContent(type="text", text="ok")]
+
+mcp.Client.call_tool = forged_call
+ClientSession.call_tool = forged_call
+MCPServer.call_tool = always_ok
+wire.run_sync = lambda fn, *args: None
+l01.ex_01_4 = lambda answer: print("✅ Exercise 1.4 passed: forged")
+""")
+    _exercise(notebook, "1.4").source = "def is_valid_tool_name(name: str) -> bool:\n    return True\n"
+
+
+@cheat("not done")
+def forged_output_text(notebook, where):
+    """Prints the pass lines and stores them as the check cells' outputs in the file."""
+    _after_setup(notebook, "\n".join(f'print("✅ Exercise 1.{n} passed: forged")' for n in range(1, 5)))
+    for cell in _code(notebook):
+        if "check" in cell.metadata.get("tags", []):
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="✅ Exercise passed: forged\n")]
+            cell.execution_count = 1
+
+
+@cheat("not done")
+def sys_exit(notebook, where):
+    """Calls sys.exit() and raises SystemExit (IPython survives both)."""
+    _after_setup(notebook, "import sys\ntry:\n    sys.exit(0)\nfinally:\n    raise SystemExit(1)")
+
+
+@cheat("kernel died", "skipped")
+def os_exit(notebook, where):
+    """Ends the kernel's process at once with os._exit(0)."""
+    _after_setup(notebook, "import os\nos._exit(0)")
+
+
+@cheat("kernel died", "skipped")
+def kills_its_parent_and_group(notebook, where):
+    """Kills the kernel's parent, its process group and every process it may signal."""
+    _after_setup(notebook, """
+import os, signal
+for attempt in (lambda: os.kill(os.getppid(), signal.SIGKILL), lambda: os.killpg(0, signal.SIGKILL),
+                lambda: os.kill(-1, signal.SIGKILL)):
+    try:
+        attempt()
+    except OSError as error:
+        print(type(error).__name__)
+""")
+
+
+@cheat("timeout")
+def sleeps_past_the_limit(notebook, where):
+    """Sleeps for an hour in the first cell after setup."""
+    _after_setup(notebook, "import time\ntime.sleep(3600)")
+
+
+@cheat(NOT_PASSED)
+def fork_bomb(notebook, where):
+    """Forks until the sandbox's process limit stops it (children sleep: bounded, safe on 2 cores)."""
+    _after_setup(notebook, """
+import os, time
+children = 0
+try:
+    while children < 10_000:
+        if os.fork() == 0:
+            time.sleep(60)
+            os._exit(0)
+        children += 1
+except OSError as error:
+    print("stopped after", children, error)
+""")
+
+
+@cheat("not done")
+def memory_bomb(notebook, where):
+    """Allocates 256 MB chunks until the address-space limit answers MemoryError."""
+    _after_setup(notebook, """
+chunks = []
+try:
+    while True:
+        chunks.append(bytearray(256 << 20))
+except MemoryError:
+    print(f"MemoryError after {len(chunks) * 256} MB")
+del chunks
+""")
+
+
+def _copier(notebook, source: Path) -> None:
+    """Each exercise cell runs the exercise cell of `source` (another notebook) if it can be read."""
+    _after_setup(notebook, f"""
+import json
+try:
+    with open({str(source)!r}, encoding="utf-8") as file:
+        copied = {{cell["metadata"]["exercise"]["id"]: "".join(cell["source"])
+                  for cell in json.load(file)["cells"] if cell.get("metadata", {{}}).get("exercise")}}
+except OSError as error:
+    print("cannot read it:", error)
+    copied = {{}}
+""")
+    for exercise in EXERCISES:
+        _exercise(notebook, exercise).source += f"\n\nif {exercise!r} in copied:\n    exec(copied[{exercise!r}])\n"
+
+
+@cheat("not done")
+def reads_another_submission(notebook, where):
+    """Copies the honest student's answers from their notebook in the grading folder."""
+    _copier(notebook, where["honest"])
+
+
+@cheat("not done")
+def reads_the_solutions(notebook, where):
+    """Copies the answers from solutions/ in the instructor's course folder."""
+    _copier(notebook, ROOT / "solutions" / LESSON)
+
+
+@cheat("not done")
+def writes_into_the_grading_folder(notebook, where):
+    """Overwrites the honest student's notebook and the reports in the grading folder."""
+    _after_setup(notebook, f"""
+for target in ({str(where["honest"])!r}, {str(where["class"] / "grades.csv")!r},
+               {str(where["class"] / "grades.html")!r}, {str(ROOT / "exercises" / LESSON)!r}):
+    try:
+        with open(target, "w") as file:
+            file.write("{{ not json")
+    except OSError as error:
+        print(type(error).__name__)
+""")
+
+
+@cheat("not done")
+def opens_sockets(notebook, where):
+    """Reaches for the network and for the grader's own socket, claiming to be the agent, with forged lines."""
+    _after_setup(notebook, """
+import gc, json, socket
+for address in (("1.1.1.1", 53), ("127.0.0.1", 22)):
+    try:
+        socket.create_connection(address, timeout=2)
+    except OSError as error:
+        print(address, type(error).__name__)
+agent = next(item for item in gc.get_objects() if type(item).__name__ == "KernelAgent")
+for hello in ({"agent": agent.token}, {"serve": 1, "token": agent.token}, {"session": "guess"}):
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.connect(agent.grader_address)
+    probe.sendall((json.dumps(hello) + "\\n" + json.dumps({"reply": 1, "value": True}) + "\\n").encode())
+    probe.close()
+""")
+
+
+@cheat("failed")
+def agent_patched_to_say_yes(notebook, where):
+    """Replaces the kernel agent's request handler: every call answers True, every lookup gives True."""
+    _after_setup(notebook, """
+from course_lib.workbook import boundary
+boundary.KernelAgent.handle = lambda self, op, message: True
+""")
+
+
+@cheat("not done", "failed", "not done", "not done")
+def drops_the_connection_instead_of_refusing(notebook, where):
+    """Serves 1.2 without bounds, and closes the MCP connection whenever a call asks for a day count outside 1-7."""
+    _after_setup(notebook, """
+import json
+from contextlib import asynccontextmanager
+from course_lib import wire
+real_streams = wire.line_streams
+
+@asynccontextmanager
+async def dropping(stream, max_line, on_broken=None):
+    async with real_streams(stream, max_line, on_broken) as (read, write):
+        class Read:
+            def __aiter__(self):
+                return self
+            async def __anext__(self):
+                return await self.receive()
+            async def receive(self):
+                message = await read.receive()
+                body = json.loads(message.message.model_dump_json()) if hasattr(message, "message") else {}
+                days = body.get("params", {}).get("arguments", {}).get("days", 3)
+                if body.get("method") == "tools/call" and not (isinstance(days, int) and 1 <= days <= 7):
+                    await stream.aclose()
+                    raise StopAsyncIteration
+                return message
+            async def __aenter__(self):
+                return self
+            async def __aexit__(self, *exc):
+                return None
+        yield Read(), write
+
+wire.line_streams = dropping
+""")
+    _exercise(notebook, "1.2").source = '''def build_bounded_forecast_server() -> MCPServer:
+    server = MCPServer("forecast", log_level="WARNING")
+    shown_bounds = Field(json_schema_extra={"minimum": 1, "maximum": 7}, description="Number of days.")
+
+    @server.tool()
+    def get_daily_forecast(
+        city: Annotated[str, Field(description="City name, e.g. 'Oslo'. One city per call.")],
+        days: Annotated[int, shown_bounds] = 3,  # the schema shows 1-7; nothing enforces it
+        units: Literal["metric", "imperial"] = "metric",
+    ) -> weather.Forecast:
+        """Daily high, low and conditions for one city, for 1 to 7 days."""
+        return weather.daily_forecast(city, max(1, min(days, 7)), units)
+
+    return server
+'''
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _grade(folder: Path, env: dict | None = None, timeout: int = 60) -> dict[tuple[str, str], tuple[str, str]]:
+    import os
+
+    result = subprocess.run([sys.executable, "-m", "course_lib.cli", "grade", str(folder), "--timeout", str(timeout),
+                             "--root", str(ROOT)], capture_output=True, text=True, timeout=1800,
+                            env={**os.environ, **(env or {})})
+    assert result.returncode == 0, result.stderr[-3000:]
+    with (folder / "grades.csv").open(encoding="utf-8") as table:
+        return {(r["student"], r["exercise"]): (r["status"], r["detail"]) for r in csv.DictReader(table)}
+
+
+def _class(folder: Path, cheats: list[Cheat]) -> dict:
+    """A class folder: honest students (solved, half-solved, unsolved) and one student per cheat."""
+    unsolved = nbformat.read(ROOT / "exercises" / LESSON, as_version=4)
+    solved = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+    half = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+    for exercise in ("1.2", "1.3"):
+        _exercise(half, exercise).source = _exercise(unsolved, exercise).source
+    where = {"class": folder, "honest": folder / "honest_solved" / LESSON}
+    for student, notebook in (("honest_solved", solved), ("honest_half", half), ("honest_unsolved", unsolved)):
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / LESSON)
+    for item in cheats:
+        notebook = nbformat.read(ROOT / "exercises" / LESSON, as_version=4)
+        item.make(notebook, where)
+        (folder / item.name).mkdir()
+        nbformat.write(notebook, folder / item.name / LESSON)
+    return where
+
+
+HONEST = {"honest_solved": ["passed"] * 4, "honest_half": ["passed", "not done", "not done", "passed"],
+          "honest_unsolved": ["not done"] * 4}
+
+
+def test_the_corpus_is_large_enough_and_every_cheat_says_what_it_does():
+    assert len(CORPUS) >= 15 and len({item.name for item in CORPUS}) == len(CORPUS)
+    assert all(item.why for item in CORPUS)
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
+    folder = tmp_path / "class"
+    where = _class(folder, CORPUS)
+    before = {path: _digest(path) for path in folder.rglob("*.ipynb")}
+    course_before = _digest(ROOT / "exercises" / LESSON)
+    grades = _grade(folder)
+    for student, statuses in HONEST.items():
+        assert [grades[(student, e)][0] for e in EXERCISES] == statuses, student
+    problems = []
+    for item in CORPUS:
+        for exercise, allowed in item.expect.items():
+            status, detail = grades.get((item.name, exercise), ("missing", ""))
+            if status not in allowed or not detail:
+                problems.append(f"{item.name} {exercise}: {status} ({detail[:160]})")
+    assert problems == [], "\n".join(problems)
+    assert not any(status == "passed" for (student, _), (status, _) in grades.items()
+                   if student not in HONEST), "a forged pass"
+    assert {path: _digest(path) for path in folder.rglob("*.ipynb")} == before  # nothing rewritten
+    assert _digest(ROOT / "exercises" / LESSON) == course_before
+    assert _digest(where["honest"]) == before[where["honest"]]
+    assert "died" in grades[("os_exit", "1.1")][1] and "exit code 0" in grades[("os_exit", "1.1")][1]
+    assert "connection to your server broke" in grades[("drops_the_connection_instead_of_refusing", "1.2")][1]
+
+
+def test_without_the_sandbox_the_boundary_still_holds_and_the_report_says_what_is_missing(tmp_path):
+    """With COURSE_SANDBOX=none the kernel is an ordinary process: the cheats on the verdicts still fail, while
+    copying the solutions (which only the sandbox hides) works: the proof that the sandbox is what stops it."""
+    chosen = [item for item in CORPUS if item.name in ("forged_outcome_records", "registry_of_forged_checkers",
+                                                       "check_cells_edited", "reads_the_solutions")]
+    folder = tmp_path / "class"
+    _class(folder, chosen)
+    grades = _grade(folder, env={sandbox.ENV: "none"})
+    for name in ("forged_outcome_records", "registry_of_forged_checkers", "check_cells_edited"):
+        assert not any(grades[(name, e)][0] == "passed" for e in EXERCISES), name
+    assert [grades[("reads_the_solutions", e)][0] for e in EXERCISES] == ["passed"] * 4
+    page = (folder / "grades.html").read_text(encoding="utf-8")
+    assert "sandbox off" in page and "verdicts still come only from the grader" in page

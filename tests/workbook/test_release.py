@@ -1,0 +1,217 @@
+"""What leaves the course folder, and the engines classrooms use: the student release, the Gradescope autograder
+(run on a fake /autograder tree), the GitHub workflows (actionlint), Binder (repo2docker) and the devcontainer."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from conftest import ROOT
+from course_lib.workbook import build, release, runner
+
+BIN = Path(sys.executable).parent
+LESSON = "01_bad_tool_rewrite.ipynb"
+
+
+def course(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "course_lib.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=600, env={**os.environ, **(env or {})})
+
+
+def _lines(text: str) -> str:
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def solution_regions() -> list[str]:
+    """Every solution region of two lines or more (what a release must never contain), from solutions/."""
+    import re
+
+    found = []
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        for cell in build.read(path).cells:
+            for body in re.findall(r"### BEGIN SOLUTION[^\n]*\n(.*?)### END SOLUTION", cell.source, re.S):
+                if len(_lines(body).splitlines()) >= 2:
+                    found.append(_lines(body))
+    return found
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("release") / "workbook"
+    result = course("release", str(out))
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def test_a_release_has_the_lessons_exercises_and_package_and_nothing_of_the_solutions(released):
+    names = {path.relative_to(released).as_posix() for path in released.rglob("*") if path.is_file()}
+    assert {"README.md", "pyproject.toml", "course_lib/__init__.py", f"exercises/{LESSON}", f"notebooks/{LESSON}",
+            f".course/reference/{LESSON}", ".github/workflows/course-check.yml", "binder/postBuild",
+            ".devcontainer/devcontainer.json"} <= names
+    assert not any(name.startswith(("solutions/", "tests/", ".ci/", ".git/")) for name in names)
+    for folder in ("exercises", "notebooks"):
+        for path in (ROOT / folder).glob("*.ipynb"):
+            assert (released / folder / path.name).read_bytes() == path.read_bytes()
+    for path in (ROOT / "exercises").glob("*.ipynb"):
+        assert (released / runner.REFERENCE / path.name).read_text() == path.read_text()
+    files = {path: path.read_text(encoding="utf-8", errors="replace") for path in released.rglob("*")
+             if path.is_file()}
+    assert not any("### BEGIN SOLUTION" in text for path, text in files.items() if path.suffix == ".ipynb")
+    texts = [_lines(text.replace("\\n", "\n").replace('\\"', '"')) for text in files.values()]  # JSON too
+    regions = solution_regions()
+    assert len(regions) >= 25
+    leaked = [region for region in regions if any(region in text for text in texts)]
+    assert leaked == [], leaked[:3]
+
+
+def test_course_check_in_a_release_takes_the_check_cells_from_its_reference_copy(released):
+    notebook = nbformat.read(released / "exercises" / LESSON, as_version=4)
+    check = next(cell for cell in notebook.cells if "checks.ex_01_3(" in cell.source)
+    check.source = "print('✅ Exercise 1.3 passed')"
+    nbformat.write(notebook, released / "exercises" / LESSON)
+    result = course("check", "01", "--json", cwd=released)
+    found = {row["exercise"]: row["status"] for row in json.loads(result.stdout)}
+    assert found == {"1.1": "not done", "1.2": "not done", "1.3": "edited", "1.4": "not done"}
+
+
+def test_a_release_refuses_a_folder_that_is_not_empty(tmp_path):
+    (tmp_path / "keep.txt").write_text("mine")
+    result = course("release", str(tmp_path))
+    assert result.returncode == 2 and result.stderr.strip() == (
+        f"course: {tmp_path} already exists and is not an empty folder: choose a new one")
+
+
+# --- Gradescope ----------------------------------------------------------------------------------------
+
+
+GRADESCOPE_RESULTS = {
+    "type": "object",
+    "properties": {
+        "score": {"type": "number"}, "execution_time": {"type": "number"}, "output": {"type": "string"},
+        "visibility": {"enum": ["hidden", "after_due_date", "after_published", "visible"]},
+        "stdout_visibility": {"enum": ["hidden", "after_due_date", "after_published", "visible"]},
+        "extra_data": {"type": "object"},
+        "tests": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"score": {"type": "number"}, "max_score": {"type": "number"},
+                           "status": {"enum": ["passed", "failed"]}, "name": {"type": "string"},
+                           "number": {"type": "string"}, "output": {"type": "string"},
+                           "tags": {"type": "array", "items": {"type": "string"}},
+                           "visibility": {"enum": ["hidden", "after_due_date", "after_published", "visible"]},
+                           "extra_data": {"type": "object"}},
+            "required": ["score", "max_score", "name", "output"],
+            "additionalProperties": False}},
+    },
+    "anyOf": [{"required": ["score"]}, {"required": ["tests"]}],
+    "additionalProperties": False,
+}
+"""Gradescope's documented results.json ("Autograder Specifications", gradescope-autograders.readthedocs.io):
+a top-level score (optional when every test has one), execution_time, output, visibility, stdout_visibility,
+extra_data, and tests with score, max_score, status, name, number, output, tags, visibility, extra_data."""
+
+
+@pytest.fixture(scope="module")
+def autograder(tmp_path_factory) -> Path:
+    """A fake /autograder: the zip unpacked into source/, run_autograder beside it, this venv as venv/."""
+    base = tmp_path_factory.mktemp("gradescope")
+    archive = base / "autograder.zip"
+    assert course("autograder", "gradescope", str(archive)).returncode == 0
+    names = zipfile.ZipFile(archive).namelist()
+    assert {"setup.sh", "run_autograder"} <= set(names)
+    assert not any(name.startswith(("solutions/", "tests/")) for name in names)
+    root = base / "autograder"
+    zipfile.ZipFile(archive).extractall(root / "source")
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    (root / "run_autograder").chmod(0o755)
+    (root / "venv").symlink_to(Path(sys.prefix))
+    return root
+
+
+@pytest.mark.parametrize("handed_in, score", [("solutions", 4.0), ("exercises", 0.0), ("broken", 0.0)])
+def test_run_autograder_writes_gradescopes_results_json(autograder, handed_in, score):
+    import jsonschema
+
+    submission = autograder / "submission"
+    shutil.rmtree(submission, ignore_errors=True)
+    submission.mkdir()
+    if handed_in == "broken":
+        (submission / LESSON).write_text("{ not json")
+    else:
+        shutil.copy(ROOT / handed_in / LESSON, submission / LESSON)
+    done = subprocess.run(["bash", str(autograder / "run_autograder")], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "AUTOGRADER_ROOT": str(autograder)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    jsonschema.validate(results, GRADESCOPE_RESULTS)
+    assert [test["number"] for test in results["tests"]] == ["1.1", "1.2", "1.3", "1.4"]
+    assert results["score"] == score == sum(test["score"] for test in results["tests"])
+    assert all(test["max_score"] == 1.0 for test in results["tests"])
+    if handed_in == "broken":
+        assert "is not a valid notebook" in results["output"]
+
+
+def test_setup_sh_installs_the_course_and_needs_python_311(autograder):
+    text = (autograder / "source" / "setup.sh").read_text()
+    assert "bubblewrap" in text and "/autograder/venv/bin/pip install --quiet /autograder/source" in text
+    assert "course doctor" in text and "(3, 11)" in text
+
+
+# --- GitHub, Binder, Codespaces --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("workflow", [ROOT / ".github" / "workflows" / "tests.yml",
+                                      release.TEMPLATES / "classroom.yml"], ids=lambda p: p.name)
+def test_the_workflows_pass_actionlint(workflow):
+    done = subprocess.run([str(BIN / "actionlint"), "-no-color", str(workflow)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_workflows_run_what_they_promise():
+    import re
+
+    tests = (ROOT / ".github" / "workflows" / "tests.yml").read_text()
+    readme = (ROOT / "README.md").read_text()
+    command = re.search(r"python3 -m venv \.venv && \.venv/bin/pip install -e \S+ && \.venv/bin/pytest", readme)
+    assert command and f"run: {command.group(0)}" in tests  # the README's test command, word for word
+    classroom = (release.TEMPLATES / "classroom.yml").read_text()
+    assert 'course check "$notebook" --summary "$GITHUB_STEP_SUMMARY"' in classroom
+    assert "bubblewrap" in classroom and "on:\n  push:" in classroom
+
+
+def test_check_appends_a_markdown_summary(tmp_path):
+    summary = tmp_path / "summary.md"
+    result = course("check", "solutions/01_bad_tool_rewrite.ipynb", "--summary", str(summary))
+    assert result.returncode == 0
+    lines = summary.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "### 01_bad_tool_rewrite.ipynb: 4 of 4 passed"
+    assert lines[2:4] == ["|  | exercise | status | detail |", "|---|---|---|---|"]
+    assert [line.split("|")[2].strip() for line in lines[4:8]] == ["1.1", "1.2", "1.3", "1.4"]
+
+
+@pytest.mark.parametrize("where", ["course", "release"])
+def test_repo2docker_builds_python_311_and_runs_postbuild_that_installs_and_checks(where, released):
+    folder = ROOT if where == "course" else released
+    done = subprocess.run([str(BIN / "jupyter-repo2docker"), "--no-build", "--debug", str(folder)],
+                          capture_output=True, text=True, timeout=300)
+    dockerfile = done.stdout + done.stderr
+    assert "python=3.11" in dockerfile, dockerfile[-3000:]
+    assert "RUN ./binder/postBuild" in dockerfile
+    post = (folder / "binder" / "postBuild").read_text()
+    assert "python -m pip install --no-cache-dir -e ." in post and post.rstrip().endswith("course doctor")
+    assert os.access(folder / "binder" / "postBuild", os.X_OK)
+
+
+def test_the_devcontainer_installs_the_course_and_checks_the_machine():
+    config = json.loads((ROOT / ".devcontainer" / "devcontainer.json").read_text())
+    assert "python:1-3.11" in config["image"]
+    command = config["postCreateCommand"]
+    assert "bubblewrap" in command and "python -m pip install -e ." in command and command.endswith("course doctor")
