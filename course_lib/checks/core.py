@@ -181,6 +181,18 @@ def learner_source(fn: Any) -> tuple[str, str]:
     return cost.portable_source(fn), getattr(fn, "__name__", "answer")
 
 
+def beside_learner(course_function: Callable[[Any], Any], fn: Any) -> Any:
+    """`course_function(fn)` computed where the learner's function lives (across the grading boundary: in the
+    submission's kernel), its result as data. For a probe that must hand one object to several calls, which
+    `call_learner` cannot (each of its calls sends its arguments afresh). `course_function` is a course function
+    of module level that catches the learner's errors itself and returns data."""
+    from course_lib.workbook.boundary import RemoteFunction
+
+    if not callable(fn):
+        raise fail("a function (pass the function itself, without calling it)", _type_name(fn))
+    return fn.apply(course_function) if isinstance(fn, RemoteFunction) else course_function(fn)
+
+
 def _type_name(value: Any) -> str:
     """The type of a value, also of one that stayed in the submission's kernel."""
     return getattr(value, "type_name", None) or type(value).__name__

@@ -7,7 +7,7 @@ from typing import Any
 
 from course_lib import wire
 from course_lib.errors import CheckFailed
-from course_lib.checks.core import call_learner, checker, fail, require, spec
+from course_lib.checks.core import beside_learner, call_learner, checker, fail, require, spec
 
 HINTS: dict[str, tuple[str, ...]] = {
     "0.1": (
@@ -70,24 +70,54 @@ def _judge(bounds: Any, definition: dict, parameter: str, passed: dict | None = 
     raise fail(rule, repr(got), where)
 
 
+_RESIZE = {"width": {"type": "integer", "minimum": 1, "maximum": 10},
+           "height": {"type": "integer", "minimum": 1, "maximum": 20}}
+_ASKED_AGAIN = ("width", "width", "depth", "height", "depth", "width")
+
+
 def _judge_again(bounds: Any) -> None:
     """Nothing carried from one call to the next: a same-named parameter of other definitions (of a same-named
-    tool too) has its own bounds; one definition object asked about twice answers twice, and stays as it was."""
-    resize = {"width": {"type": "integer", "minimum": 1, "maximum": 10},
-              "height": {"type": "integer", "minimum": 1, "maximum": 20}}
-    definitions = [_tool("resize", resize),
+    tool too) has its own bounds; one definition object asked about several times answers each time, and stays
+    as it was."""
+    definitions = [_tool("resize", _RESIZE),
                    _tool("resize", {"width": {"type": "integer", "minimum": 5, "maximum": 50},
                                     "height": {"type": "integer"}}),
                    _tool("crop", {"width": {"type": "number", "minimum": -3}, "height": {"type": "number"}})]
     for definition in (*definitions, *reversed(definitions)):
         for parameter in ("width", "height"):
             _judge(bounds, definition, parameter)
-    one = _tool("resize", {**resize, "depth": {"type": "integer", "maximum": 3}})
-    kept = copy.deepcopy(one)
-    for parameter in ("width", "width", "depth", "height", "depth", "width"):
-        _judge(bounds, kept, parameter, passed=one)
-    require(one == kept, "read", lambda: f"the definition changed: {_changed(kept, one)}",
+    one = _same_object()
+    asked = beside_learner(_asked_about_one_object, bounds)
+    for parameter, got in zip(_ASKED_AGAIN, asked["answers"]):
+        expected = _bounds_of(one["inputSchema"]["properties"][parameter])
+        where = f"bounds(<resize>, {parameter!r}) should be {expected}, asked again about the same definition"
+        require(not str(got).startswith("it raised"), "missing" if None in expected else "read", got, where)
+        require(isinstance(got, list) and len(got) == 2, "pair", repr(got), where)
+        require(tuple(got) == expected and [b is None for b in got] == [b is None for b in expected],
+                "missing" if any(e is None and g is not None for e, g in zip(expected, got)) else "read",
+                repr(tuple(got)), where)
+    require(not asked["changed"], "read", lambda: f"the definition changed: {asked['changed']}",
             "bounds() reads the definition and leaves it as it was")
+
+
+def _same_object() -> dict:
+    return _tool("resize", {**_RESIZE, "depth": {"type": "integer", "maximum": 3}})
+
+
+def _asked_about_one_object(bounds: Any) -> dict:
+    """Where the learner's function lives: one definition object asked about in `_ASKED_AGAIN` order. Each
+    answer (a pair as a list, or what went wrong) and how the definition changed ("" when it did not)."""
+    one = _same_object()
+    kept = copy.deepcopy(one)
+    answers: list[Any] = []
+    for parameter in _ASKED_AGAIN:
+        try:
+            got = bounds(one, parameter)
+        except Exception as error:  # the learner's error, as data
+            answers.append(f"it raised {type(error).__name__}: {error}")
+            continue
+        answers.append(list(got) if isinstance(got, (tuple, list)) else repr(got))
+    return {"answers": answers, "changed": _changed(kept, one) if one != kept else ""}
 
 
 def _changed(before: dict, after: dict) -> str:
