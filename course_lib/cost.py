@@ -506,12 +506,15 @@ _CHILD = """
 import json, sys, traceback
 payload = json.loads(sys.argv[1])
 try:
-    from course_lib import wire
     namespace = {"__name__": "__course_child__"}
     exec(compile(payload["source"], "<factory>", "exec"), namespace)
-    server = namespace[payload["name"]]()
-    tools = wire.run_sync(wire.list_tools, server)
-    print(json.dumps({"names": [t.name for t in tools], "listing": wire.to_json(tools)}))
+    function = namespace[payload["name"]]
+    if "arguments" in payload:  # a plain function: its JSON result
+        print(json.dumps({"value": function(*payload["arguments"])}))
+    else:  # a server factory: its tools/list
+        from course_lib import wire
+        tools = wire.run_sync(wire.list_tools, function())
+        print(json.dumps({"names": [t.name for t in tools], "listing": wire.to_json(tools)}))
 except BaseException as error:
     print(json.dumps({"error": f"{type(error).__name__}: {error}"}))
 """
@@ -530,41 +533,55 @@ def listings_across_processes(factory: Callable[..., Any], hash_seeds: Sequence[
 def listings_of_source(source: str, name: str, hash_seeds: Sequence[int] = (0, 1, 2, 3),
                        timeout: float = 60) -> list[Listing]:
     """`listings_across_processes` for a factory given as `portable_source` text and its function name."""
+    found = _in_fresh_processes({"source": source, "name": name}, hash_seeds, timeout, "building the server")
+    return [Listing(seed, tuple(data["names"]), data["listing"]) for seed, data in found]
+
+
+def results_of_source(source: str, name: str, arguments: Sequence[Any], hash_seeds: Sequence[int] = (0, 1, 2, 3),
+                      timeout: float = 60) -> list[tuple[int, Any]]:
+    """(seed, `name(*arguments)`) for a function given as `portable_source` text, called in one fresh process
+    per hash seed; arguments and result are JSON. What differs between them depends on the process."""
+    payload = {"source": source, "name": name, "arguments": list(arguments)}
+    return [(seed, data["value"]) for seed, data in _in_fresh_processes(payload, hash_seeds, timeout, "the call")]
+
+
+def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float, doing: str) -> list[tuple[int, dict]]:
+    """Run `_CHILD` on `payload` in one fresh process per hash seed, side by side: (seed, its JSON answer)."""
     import tempfile
 
     from course_lib.workbook import sandbox
 
-    payload = json.dumps({"source": source, "name": name})
+    text = json.dumps(payload)
     scratch = tempfile.TemporaryDirectory(prefix="course-seeds-")
     children = []
     for seed in hash_seeds:  # the learner's code runs in each child: confined, as a submission's kernel is
         run = Path(scratch.name) / f"seed-{seed}"
         run.mkdir()
         children.append((seed, sandbox.Confinement(run).popen(
-            [sys.executable, "-c", _CHILD, payload], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            [sys.executable, "-c", _CHILD, text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
             env={"PYTHONHASHSEED": str(seed)})))
-    listings = []
+    found = []
     try:
         for seed, child in children:
             try:
                 out, _ = child.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
-                raise ProcessBuildError(f"building the server took longer than {timeout:g} s") from None
+                raise ProcessBuildError(f"{doing} took longer than {timeout:g} s") from None
             last = out.strip().splitlines()[-1] if out.strip() else ""
             try:
                 data = json.loads(last)
             except json.JSONDecodeError:
-                raise ProcessBuildError(f"the process with hash seed {seed} printed no listing") from None
+                raise ProcessBuildError(f"the process with hash seed {seed} printed no answer") from None
             if "error" in data:
-                raise ProcessBuildError(f"in a fresh process, {name}() raised {data['error']}"[:300])
-            listings.append(Listing(seed, tuple(data["names"]), data["listing"]))
+                raise ProcessBuildError(f"in a fresh process, {payload['name']}() raised {data['error']}"[:300])
+            found.append((seed, data))
     finally:
         for _seed, child in children:
             if child.poll() is None:
                 child.kill()
                 child.communicate()
         scratch.cleanup()
-    return listings
+    return found
 
 
 async def list_requests_per_user(server: Any, users: Sequence[str] = ("alice", "bob")) -> list[int]:

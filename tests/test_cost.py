@@ -335,3 +335,26 @@ def test_a_shared_store_shares_only_public_entries():
 
     assert wire.run_sync(second_user_requests, "public") == [1, 0]
     assert wire.run_sync(second_user_requests, "private") == [1, 1]
+
+
+def salted_fingerprint(text):
+    return hash(text)
+
+
+def sha_fingerprint(text):
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def fails_on(text):
+    raise ValueError(f"no {text}")
+
+
+def test_a_function_called_in_fresh_processes_shows_what_depends_on_the_process():
+    salted = cost.results_of_source(cost.portable_source(salted_fingerprint), "salted_fingerprint", ["a"], (1, 2, 3))
+    same = cost.results_of_source(cost.portable_source(sha_fingerprint), "sha_fingerprint", ["a"], (1, 2))
+    assert [seed for seed, _ in salted] == [1, 2, 3] and len({value for _, value in salted}) == 3
+    assert [value for _, value in same] == [sha_fingerprint("a")] * 2
+    with pytest.raises(cost.ProcessBuildError, match=r"fails_on\(\) raised ValueError: no a"):
+        cost.results_of_source(cost.portable_source(fails_on), "fails_on", ["a"], (0,))

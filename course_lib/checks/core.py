@@ -181,6 +181,18 @@ def learner_source(fn: Any) -> tuple[str, str]:
     return cost.portable_source(fn), getattr(fn, "__name__", "answer")
 
 
+def beside_learner(course_function: Callable[[Any], Any], fn: Any) -> Any:
+    """`course_function(fn)` computed where the learner's function lives (across the grading boundary: in the
+    submission's kernel), its result as data. For a probe that must hand one object to several calls, which
+    `call_learner` cannot (each of its calls sends its arguments afresh). `course_function` is a course function
+    of module level that catches the learner's errors itself and returns data."""
+    from course_lib.workbook.boundary import RemoteFunction
+
+    if not callable(fn):
+        raise fail("a function (pass the function itself, without calling it)", _type_name(fn))
+    return fn.apply(course_function) if isinstance(fn, RemoteFunction) else course_function(fn)
+
+
 def _type_name(value: Any) -> str:
     """The type of a value, also of one that stayed in the submission's kernel."""
     return getattr(value, "type_name", None) or type(value).__name__
@@ -515,3 +527,25 @@ def replacing(*ids: str, token: str = "<id>") -> Callable[[str], str]:
     ordered = sorted((i for i in ids if i), key=len, reverse=True)
     pattern = re.compile("|".join(re.escape(i) for i in ordered)) if ordered else None
     return (lambda text: pattern.sub(token, text)) if pattern else (lambda text: text)
+
+
+def texts_of(value: Any, keys: bool = True) -> list[str]:
+    """Every scalar inside a JSON value (and every key, unless `keys` is false), as text."""
+    if isinstance(value, dict):
+        return [text for key, item in value.items()
+                for text in ([str(key)] if keys else []) + texts_of(item, keys)]
+    if isinstance(value, list):
+        return [text for item in value for text in texts_of(item, keys)]
+    return [] if value is None else [str(value)]
+
+
+def holding(result: dict, values: dict[str, str]) -> str:
+    """Which of `values` (label -> text) some part of a wire-form result holds, success or error alike:
+    "<label> in <part>" for the first found (every text block, structuredContent, _meta), or ""."""
+    names = {"content": "the text content", "structuredContent": "structuredContent", "_meta": "_meta"}
+    for part, name in names.items():
+        texts = texts_of(result.get(part))
+        for label, value in values.items():
+            if value and any(value in text for text in texts):
+                return f"{label} in {name}"
+    return ""

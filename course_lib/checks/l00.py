@@ -7,7 +7,7 @@ from typing import Any
 
 from course_lib import wire
 from course_lib.errors import CheckFailed
-from course_lib.checks.core import call_learner, checker, fail, require, spec
+from course_lib.checks.core import beside_learner, call_learner, checker, fail, require, spec
 
 HINTS: dict[str, tuple[str, ...]] = {
     "0.1": (
@@ -25,7 +25,9 @@ RULES_0_1 = spec(
      "random names and bounds (0, negative and fractional included)"),
     ("read", "read each bound from that parameter's own `minimum` and `maximum` keywords, as the number "
              "written there (a bound of 0 or -1.5 included)",
-     "every generated definition has other parameters with other bounds, and random tool names"),
+     "every generated definition has other parameters with other bounds, and random tool names; a parameter "
+     "name shared by definitions (of a same-named tool too) with other bounds; one definition asked about "
+     "twice, and compared with a copy after"),
     ("missing", "give `None` for a bound the parameter does not have; `exclusiveMinimum` and "
                 "`exclusiveMaximum` are other keywords and do not count",
      "parameters with only a minimum, only a maximum, neither, or only exclusive bounds"),
@@ -44,10 +46,12 @@ def _bounds_of(schema: dict) -> tuple[Any, Any]:
     return schema.get("minimum"), schema.get("maximum")
 
 
-def _judge(bounds: Any, definition: dict, parameter: str) -> None:
+def _judge(bounds: Any, definition: dict, parameter: str, passed: dict | None = None) -> None:
+    """Ask for `parameter`'s bounds of `definition` (or of `passed`, the object the check hands over when it
+    asks about one object several times) and fail on the rule a wrong answer breaks."""
     expected = _bounds_of(definition["inputSchema"]["properties"][parameter])
     try:
-        got = call_learner(bounds, copy.deepcopy(definition), parameter)
+        got = call_learner(bounds, copy.deepcopy(definition) if passed is None else passed, parameter)
     except CheckFailed as crash:  # the learner's function raised: name the rule that case probes
         if crash.rule or not str(crash.found).startswith("it raised"):
             raise
@@ -64,6 +68,66 @@ def _judge(bounds: Any, definition: dict, parameter: str) -> None:
     if missing and rule == "missing":
         where += f": {parameter} has no {' and no '.join(missing)}"
     raise fail(rule, repr(got), where)
+
+
+_RESIZE = {"width": {"type": "integer", "minimum": 1, "maximum": 10},
+           "height": {"type": "integer", "minimum": 1, "maximum": 20}}
+_ASKED_AGAIN = ("width", "width", "depth", "height", "depth", "width")
+
+
+def _judge_again(bounds: Any) -> None:
+    """Nothing carried from one call to the next: a same-named parameter of other definitions (of a same-named
+    tool too) has its own bounds; one definition object asked about several times answers each time, and stays
+    as it was."""
+    definitions = [_tool("resize", _RESIZE),
+                   _tool("resize", {"width": {"type": "integer", "minimum": 5, "maximum": 50},
+                                    "height": {"type": "integer"}}),
+                   _tool("crop", {"width": {"type": "number", "minimum": -3}, "height": {"type": "number"}})]
+    for definition in (*definitions, *reversed(definitions)):
+        for parameter in ("width", "height"):
+            _judge(bounds, definition, parameter)
+    one = _same_object()
+    asked = beside_learner(_asked_about_one_object, bounds)
+    for parameter, got in zip(_ASKED_AGAIN, asked["answers"]):
+        expected = _bounds_of(one["inputSchema"]["properties"][parameter])
+        where = f"bounds(<resize>, {parameter!r}) should be {expected}, asked again about the same definition"
+        require(not str(got).startswith("it raised"), "missing" if None in expected else "read", got, where)
+        require(isinstance(got, list) and len(got) == 2, "pair", repr(got), where)
+        require(tuple(got) == expected and [b is None for b in got] == [b is None for b in expected],
+                "missing" if any(e is None and g is not None for e, g in zip(expected, got)) else "read",
+                repr(tuple(got)), where)
+    require(not asked["changed"], "read", lambda: f"the definition changed: {asked['changed']}",
+            "bounds() reads the definition and leaves it as it was")
+
+
+def _same_object() -> dict:
+    return _tool("resize", {**_RESIZE, "depth": {"type": "integer", "maximum": 3}})
+
+
+def _asked_about_one_object(bounds: Any) -> dict:
+    """Where the learner's function lives: one definition object asked about in `_ASKED_AGAIN` order. Each
+    answer (a pair as a list, or what went wrong) and how the definition changed ("" when it did not)."""
+    one = _same_object()
+    kept = copy.deepcopy(one)
+    answers: list[Any] = []
+    for parameter in _ASKED_AGAIN:
+        try:
+            got = bounds(one, parameter)
+        except Exception as error:  # the learner's error, as data
+            answers.append(f"it raised {type(error).__name__}: {error}")
+            continue
+        answers.append(list(got) if isinstance(got, (tuple, list)) else repr(got))
+    return {"answers": answers, "changed": _changed(kept, one) if one != kept else ""}
+
+
+def _changed(before: dict, after: dict) -> str:
+    """The first change from `before` to `after`, for a failure line."""
+    old = before["inputSchema"]["properties"]
+    new = after["inputSchema"].get("properties", {})
+    for name in sorted(set(old) | set(new)):
+        if old.get(name) != new.get(name):
+            return f"{name} was {old.get(name)}, now {new.get(name, '(gone)')}"
+    return "outside its parameters"
 
 
 @checker("0.1", RULES_0_1)
@@ -87,6 +151,7 @@ def ex_00_1(bounds) -> str:
                                "strict": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 8}})
     for parameter in ("free", "low", "high", "n", "strict"):
         _judge(bounds, fixed, parameter)
+    _judge_again(bounds)
 
     names = st.from_regex(r"[a-z][a-z0-9_]{2,14}", fullmatch=True)
     bound = st.one_of(st.none(), st.integers(-50, 50), st.sampled_from([0, 0.5, -2.5, 100]))

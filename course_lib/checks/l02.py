@@ -9,8 +9,8 @@ from typing import Any
 from course_lib import wire
 from course_lib.errors import CheckFailed
 from course_lib.checks.core import (build_server, call_learner, checker, fail, first_difference, outcome, refused,
-                                    replacing, require, require_deliberate, result_text, session, shown, spec,
-                                    whole)
+                                    holding, replacing, require, require_deliberate, result_text, session, shown,
+                                    spec, texts_of, whole)
 from course_lib.checks.schemas import resolve, types
 from course_lib.servers import orders
 
@@ -49,15 +49,6 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 
 
-def leaves(value: Any) -> list[str]:
-    """Every scalar inside a JSON value, as text (keys excluded)."""
-    if isinstance(value, dict):
-        return [leaf for item in value.values() for leaf in leaves(item)]
-    if isinstance(value, list):
-        return [leaf for item in value for leaf in leaves(item)]
-    return [] if value is None else [str(value)]
-
-
 def _judge_refusals(seen_results: list[dict], tool: str, rule: str, foreign: str, missing: str) -> None:
     """Another customer's order and a missing one: deliberate errors, same words, nothing of the foreign order."""
     other, absent = seen_results
@@ -94,7 +85,8 @@ RULES_2_1 = spec(
     ("nothing-else", "keep out of every part of the result (structuredContent, each text block, _meta) the "
                      "carrier's API key and depot host, every scanner id and earlier scan, and the order row's "
                      "e-mail, payment token and fulfilment host",
-     "each value of the backend's record and row searched in the whole result"),
+     "each value of the backend's record and row searched in the whole result; every refusal searched for "
+     "every row's and record's private values"),
     ("not-shipped", "refuse an order that has not shipped with a tool error (ToolError) that names the order and "
                     "says when it is expected (its expected delivery date, e.g. 2026-10-07 or 7 October)",
      "ORD-1043 and ORD-1045; a hidden crash fails"),
@@ -127,12 +119,28 @@ def _date_forms(iso: str) -> list[str]:
     return forms
 
 
+def _secrets(store: orders.OrderStore, number: str) -> dict[str, str]:
+    """What no result may hold, whichever order it answers: every row's e-mail, payment token and fulfilment
+    host, every shipment's API key, depot host and scanner ids (refusals included); `number`'s named first."""
+    rows = sorted([*store.records(orders.SIGNED_IN), store.record("ORD-1050")],
+                  key=lambda row: row.order_number != number)
+    found: dict[str, str] = {}
+    for row in rows:
+        record = store.shipment(row.order_number)
+        values = {"the customer's e-mail": row.customer_email, "the payment token": row.payment_token,
+                  "the fulfilment host": row.fulfilment_host}
+        if record is not None:
+            values.update({"the carrier's API key": record.carrier_api_key, "the depot host": record.depot_host})
+            values.update({f"scanner id {scan.scanner_id}": scan.scanner_id for scan in record.scans})
+        of = "" if row.order_number == number else f" of {row.order_number}"
+        found.update({label + of: value for label, value in values.items() if value not in found.values()})
+    return found
+
+
 def _internals(store: orders.OrderStore, number: str) -> dict[str, str]:
-    record, row = store.shipment(number), store.record(number)
-    found = {"the carrier's API key": record.carrier_api_key, "the depot host": record.depot_host,
-             "the customer's e-mail": row.customer_email, "the payment token": row.payment_token,
-             "the fulfilment host": row.fulfilment_host}
-    found.update({f"scanner id {scan.scanner_id}": scan.scanner_id for scan in record.scans})
+    """`_secrets`, and a tracked order's earlier scans."""
+    record = store.shipment(number)
+    found = _secrets(store, number)
     found.update({f"an earlier scan ({scan.at}, {scan.description})": scan.at for scan in record.scans[:-1]})
     allowed = list(_latest_fields(store, number).values())
     for scan in record.scans[:-1]:  # earlier places and events, unless the latest scan's own text contains them
@@ -160,17 +168,18 @@ def ex_02_1(build_tracking_server) -> str:
     for number, result in zip(_TRACKED, seen.results):
         require(not refused(result) and "clientError" not in result, "fields", lambda: outcome(result),
                 f"track_order({number!r}) should succeed")
-        values = leaves(result.get("structuredContent") or {})
+        values = texts_of(result.get("structuredContent") or {}, keys=False)
         for label, value in _latest_fields(store, number).items():
             require(any(value in leaf for leaf in values), "fields",
                     f"no {value!r} in structuredContent {shown(json.dumps(result.get('structuredContent')), 120)}",
                     f"the {label} of {number}")
-        everything = json.dumps(result)
-        for label, marker in _internals(store, number).items():
-            if marker in everything:
-                where = "structuredContent" if marker in json.dumps(result.get("structuredContent")) else \
-                    "the text content (return an instance of your model built field by field)"
-                raise fail("nothing-else", f"{label} in {where}", f"track_order({number!r})")
+        leaked = holding(result, _internals(store, number))
+        require(not leaked, "nothing-else", lambda: leaked + (" (return an instance of your model built field by "
+                                                             "field)" if "text" in leaked else ""),
+                f"track_order({number!r})")
+    for number, result in zip(numbers[len(_TRACKED):], seen.results[len(_TRACKED):]):  # every refusal too
+        leaked = holding(result, _secrets(store, number))
+        require(not leaked, "nothing-else", f"{leaked} of track_order({number!r})")
     for number, result in zip(_UNSHIPPED, seen.results[2:4]):
         require_deliberate(result, "track_order", "not-shipped", f"{number} has not shipped")
         expected = store.record(number).expected_delivery
@@ -192,7 +201,7 @@ RULES_2_2 = spec(
     ("tool", "register a tool named get_order_status that takes one parameter, order_number", "list the tools"),
     ("schema", "keep a typed output model with the fields order_number, status, expected_delivery and "
                "tracking_code, so the tool has an outputSchema",
-     "the listed outputSchema, $ref resolved"),
+     "the listed outputSchema, $ref resolved; its fields and structuredContent's keys, no others"),
     ("required", "keep order_number, status and expected_delivery required and not nullable in the outputSchema",
      "the outputSchema's required list and each field's types"),
     ("every-order", "succeed for every order of the signed-in customer (ORD-1042 to ORD-1045) with its number, "
@@ -204,13 +213,47 @@ RULES_2_2 = spec(
     ("nullable", "let the outputSchema allow null for tracking_code", "the property's types, through anyOf"),
     ("private", "keep the rest of the backend's row (e-mail, payment token, hosts, customer id) out of every part "
                 "of the result, text content included",
-     "each private value of the row searched in the whole result"),
+     "no other row field in the outputSchema or structuredContent; every value of the row outside the four "
+     "fields searched in the whole result, and every row's e-mail, token, host and customer id in every "
+     "refusal"),
     ("refuse", "answer an unknown order (ORD-9999) and another customer's order (ORD-1050) with the same tool "
                "error (ToolError) in every part of the result, apart from the number it names",
      "ORD-9999 and ORD-1050, whole results compared; a hidden crash fails"),
 )
 
 _ADA = ("ORD-1042", "ORD-1043", "ORD-1044", "ORD-1045")
+_STATUS_FIELDS = ("order_number", "status", "expected_delivery", "tracking_code")
+
+
+def _judge_extra_fields(names: list[str], where: str) -> None:
+    """Only the four fields: another of the backend row's fields is "the rest" (private), any other is not the
+    model the text asks for (schema)."""
+    extra = [name for name in names if name not in _STATUS_FIELDS]
+    backend = [name for name in extra if name in orders.OrderRecord.model_fields]
+    require(not backend, "private", lambda: f"{where} has {', '.join(backend)} from the backend's row",
+            "only order_number, status, expected_delivery and tracking_code")
+    require(not extra, "schema", lambda: f"{where} has {', '.join(extra)} as well",
+            "only order_number, status, expected_delivery and tracking_code")
+
+
+def _private(store: orders.OrderStore) -> dict[str, str]:
+    """The private values the text names, of every row (the signed-in customer's and another's)."""
+    found: dict[str, str] = {}
+    for row in [*store.records(orders.SIGNED_IN), store.record("ORD-1050")]:
+        values = {"e-mail": row.customer_email, "payment token": row.payment_token,
+                  "fulfilment host": row.fulfilment_host, "customer id": row.customer_id}
+        found.update({f"the {label} {value!r}": value for label, value in values.items()})
+    return found
+
+
+def _rest_of_row(row: orders.OrderRecord) -> dict[str, str]:
+    """Every value of the row outside the four fields (carrier, lines, audit log, ...), unless one of the four
+    holds it (a status 'delivered' is also an audit action); of five characters or more (no quantities)."""
+    kept = [str(getattr(row, name)) for name in _STATUS_FIELDS]
+    rest = row.model_dump(mode="json", exclude=set(_STATUS_FIELDS))
+    values = [value for value in texts_of(rest, keys=False)
+              if len(value) >= 5 and not any(value in text for text in kept)]
+    return {f"{value!r} of the row": value for value in values}
 
 
 @checker("2.2", RULES_2_2)
@@ -224,10 +267,10 @@ def ex_02_2(build_order_status_server) -> str:
     params = list(tool["inputSchema"].get("properties", {}))
     require(params == ["order_number"], "tool", f"parameters {', '.join(params) or 'none'}")
     fields = _output_fields(tool)
-    wanted = ("order_number", "status", "expected_delivery", "tracking_code")
-    missing = [name for name in wanted if name not in fields]
+    missing = [name for name in _STATUS_FIELDS if name not in fields]
     require(fields and not missing, "schema", "no outputSchema with named fields (keep the -> model annotation)"
             if not fields else f"no {', '.join(missing)} in the outputSchema")
+    _judge_extra_fields(list(fields), "the outputSchema")
     output = tool.get("outputSchema") or {}
     required = set(resolve(output, output).get("required", []))
     for name in ("order_number", "status", "expected_delivery"):
@@ -245,19 +288,19 @@ def ex_02_2(build_order_status_server) -> str:
         for key in ("order_number", "status", "expected_delivery"):
             require(structured.get(key) == getattr(row, key), "every-order",
                     f"{key} {structured.get(key)!r}", f"{number} has {key} {getattr(row, key)!r}")
-        private = {"e-mail": row.customer_email, "payment token": row.payment_token,
-                   "fulfilment host": row.fulfilment_host, "customer id": row.customer_id}
-        where = {part: json.dumps(result.get(part)) for part in ("content", "structuredContent", "_meta")}
-        for label, value in private.items():
-            part = next((part for part, text in where.items() if value in text), None)
-            require(part is None, "private", f"the {label} {value!r} in {part} of get_order_status({number!r})",
-                    "return your model, built field by field: the text content is made from what you return")
+        _judge_extra_fields(list(structured), f"structuredContent of get_order_status({number!r})")
+        leaked = holding(result, _private(store) | _rest_of_row(row))
+        require(not leaked, "private", f"{leaked} of get_order_status({number!r})",
+                "return your model, built field by field: the text content is made from what you return")
         if row.tracking_code is None:
             require(structured.get("tracking_code", None) is None, "null",
                     f"tracking_code {structured.get('tracking_code')!r}", f"{number} has not shipped")
         else:
             require(structured.get("tracking_code") == row.tracking_code, "null",
                     f"tracking_code {structured.get('tracking_code')!r}", f"{number} has {row.tracking_code!r}")
+    for number, result in zip(numbers[len(_ADA):], seen.results[len(_ADA):]):  # refusals hold no row either
+        leaked = holding(result, _private(store))
+        require(not leaked, "private", f"{leaked} of get_order_status({number!r})")
     _judge_refusals(seen.results[4:6], "get_order_status", "refuse", "ORD-1050", "ORD-9999")
     return "get_order_status conforms for all 4 orders; tracking_code is null until an order ships; " \
            "foreign and missing orders get the same refusal"

@@ -281,7 +281,7 @@ RULES_5_2 = spec(
     ("request_uuid", "a requestId that is not a UUID refused", "a call with requestId 'retry-1' refused"),
     ("resolved_default", "includeResolved optional, with the default false in the schema (forgetting it shows "
                          "less, not more)",
-     "the listed default, and search_incidents() compared with store.search(user, '', False)"),
+     "the listed default, and search_incidents(query='') compared with store.search(user, '', False)"),
     ("search", "search_incidents(query, includeResolved) to return store.search(user, query, includeResolved) "
                "for the signed-in user", "four queries for three users (ana, ben, gil) on one store"),
     ("get", "get_incident(incidentId) to return store.get(user, incidentId) for the signed-in user, and to "
@@ -351,14 +351,14 @@ def ex_05_2(build_split_server) -> str:
 
     # searches, for three users
     for user, server in servers.items():
-        default, everything = _calls(server, [("search_incidents", {}),
-                                              ("search_incidents", {"includeResolved": True})])
+        default, everything = _calls(server, [("search_incidents", {"query": ""}),  # query's default is the answer's
+                                              ("search_incidents", {"query": "", "includeResolved": True})])
         want_default = store.search(user, "", False).model_dump(mode="json")
         want_all = store.search(user, "", True).model_dump(mode="json")
         require(default.get("structuredContent") == want_default, "resolved_default",
-                lambda: f"search_incidents() as {user} returned {_brief(default)}")
+                lambda: f"search_incidents(query='') as {user} returned {_brief(default)}")
         require(everything.get("structuredContent") == want_all, "search",
-                lambda: f"search_incidents(includeResolved=true) as {user} returned {_brief(everything)}")
+                lambda: f"search_incidents(query='', includeResolved=true) as {user} returned {_brief(everything)}")
         for query, resolved in (("checkout", False), ("payments", True), ("inventory sync", True)):
             got = _calls(server, [("search_incidents", {"query": query, "includeResolved": resolved})])[0]
             want = store.search(user, query, resolved).model_dump(mode="json")
@@ -428,7 +428,7 @@ def ex_05_2(build_split_server) -> str:
 
     fresh = incidents.Store()
     agent = host.Host(trusted={"incidents"}, person=host.person(default=True), echo=False)
-    calls = [("search_incidents", {}), ("get_incident", {"incidentId": "INC-101"}),
+    calls = [("search_incidents", {"query": ""}), ("get_incident", {"incidentId": "INC-101"}),
              ("add_incident_note", {"incidentId": "INC-101", "note": NOTE, "requestId": args["requestId"]})]
 
     async def run() -> list[dict]:
@@ -521,7 +521,7 @@ def ex_05_3(build_incident_server) -> str:
 
 RULES_5_4 = spec(
     ("tools", "two tools, preview_deployment(service, version, environment) and start_deployment(previewToken, "
-              "service, version, environment)", "tools/list"),
+              "service, version, environment)", "tools/list: exactly these parameters"),
     ("no_default", "environment required in both tools, with no default in their schemas: a call that leaves "
                    "it out is refused and deploys nothing",
      "each listed inputSchema (required, no default key), then both tools called without environment"),
@@ -535,7 +535,9 @@ RULES_5_4 = spec(
                 "deploy that version once, even when other previews were made in between",
      "two previews, then both applied in the other order; deployments compared"),
     ("exact", "a call whose service, version or environment differs from its token's preview to be refused "
-              "with a ToolError that deploys nothing", "one changed argument at a time, each on a fresh preview"),
+              "with a ToolError that deploys nothing",
+     "one changed argument at a time (each other environment and service, another version), each on a fresh "
+     "preview, on a server where every version is the same, with force/skipChecks/allowStale flags added"),
     ("once", "a token to apply once: the same call again is refused and deploys nothing", "an applied call repeated"),
     ("unknown", "a token no preview issued to be refused", "made-up tokens"),
     ("stale", "a token to be refused when what runs there changed after its preview (another deployment came "
@@ -565,6 +567,10 @@ def _preview_token(result: dict) -> str | None:
     return None
 
 
+_OVERRIDES = {"force": True, "skipChecks": True, "allowStale": True, "override": True, "confirmed": True}
+"""Arguments a call may add to get past the checks; the exact parameters leave them out, and they change nothing."""
+
+
 @checker("5.4", RULES_5_4)
 def ex_05_4(build_release_server) -> str:
     """Check a deploy whose environment has no default and whose preview binds the exact change, once."""
@@ -575,7 +581,7 @@ def ex_05_4(build_release_server) -> str:
                          ("start_deployment", {"previewToken", "service", "version", "environment"})):
         require(name in seen.names, "tools", ", ".join(seen.names) or "no tools")
         params = set(seen.tool(name)["inputSchema"].get("properties", {}))
-        require(wanted <= params, "tools", f"{name}({', '.join(sorted(params))})")
+        require(wanted == params, "tools", f"{name}({', '.join(sorted(params))})")
     for name in ("preview_deployment", "start_deployment"):
         schema = seen.tool(name)["inputSchema"]
         environment = resolve(schema.get("properties", {}).get("environment", {}), schema)
@@ -657,16 +663,24 @@ def ex_05_4(build_release_server) -> str:
             lambda: f"{len(deployed()) - len(before)} deployments from one redeploy token")
     before = deployed()
 
-    # exact: one argument changed at a time, on a fresh preview each time (the preview names what runs now: 2.8.1)
+    # exact: one argument changed at a time, on a fresh preview each time, on a server where every version runs
+    # 2.8.0 (so a check of what runs now cannot refuse it in the binding's place); extra flags change nothing
+    fresh_releases = deploy.Releases()
+    fresh = build_server(build_release_server, fresh_releases)
+    for base in ({"service": "checkout", "version": "2.8.2", "environment": "staging"},
+                 {"service": "payments", "version": "2.9.1", "environment": "production"}):
+        others = [("another environment", {"environment": other}) for other in ("staging", "production")
+                  if other != base["environment"]]
+        others += [("another service", {"service": other}) for other in ("checkout", "payments", "search")
+                   if other != base["service"]]
+        for label, changed in [*others, ("another version", {"version": "2.9.0"})]:
+            token = preview(base, fresh, fresh_releases)
+            got = run([("start_deployment", {**base, **changed, **_OVERRIDES, "previewToken": token})], fresh)[0]
+            refusal(got, f"{label} than previewed ({_json(changed)[1:-1]})", "exact")
+            require(not fresh_releases.deployments, "exact",
+                    f"{label} than previewed was deployed: {_json(fresh_releases.deployments[0].model_dump())}"
+                    if fresh_releases.deployments else "")
     c = {"service": "checkout", "version": "2.8.2", "environment": "staging"}
-    for label, changed in (("another environment", {"environment": "production"}),
-                           ("another version", {"version": "2.9.0"}),
-                           ("another service", {"service": "search"})):
-        token = preview(c)
-        before = deployed()
-        got = run([("start_deployment", {**c, **changed, "previewToken": token})])[0]
-        refusal(got, f"{label} than previewed", "exact")
-        require(deployed() == before, "exact", f"{label} than previewed was deployed")
     token = preview(c)
     exact = run([("start_deployment", {**c, "previewToken": token})])[0]
     require(not exact.get("isError") and deployed()[-1]["version"] == "2.8.2", "applies",
@@ -676,9 +690,10 @@ def ex_05_4(build_release_server) -> str:
     d = {"service": "search", "version": "4.0.0", "environment": "production"}
     preview(d)
     before = deployed()
-    for made_up in ("pv-0", "pv-1", "0", "previewToken", token_a):
-        got = run([("start_deployment", {**d, "previewToken": made_up})])[0]
-        refusal(got, f"the made-up token {made_up!r}", "unknown")
+    for made_up, flags in (("pv-0", {}), ("pv-1", {}), ("0", {}), ("previewToken", {}), (token_a, {}),
+                           ("pv-2", _OVERRIDES)):
+        got = run([("start_deployment", {**d, **flags, "previewToken": made_up})])[0]
+        refusal(got, f"the made-up token {made_up!r}" + (f" with {_json(flags)}" if flags else ""), "unknown")
     require(deployed() == before, "unknown", "a made-up token deployed something")
 
     # stale: two previews for one target, the second applied first
@@ -688,7 +703,7 @@ def ex_05_4(build_release_server) -> str:
                                       "previewToken": second})])[0]
     require(not done.get("isError"), "applies", lambda: f"applying the second preview gave {outcome(done)}")
     before = deployed()
-    late = run([("start_deployment", {**d, "previewToken": first})])[0]
+    late = run([("start_deployment", {**d, **_OVERRIDES, "previewToken": first})])[0]
     refusal(late, "a preview made before another deployment of the same target", "stale")
     require(deployed() == before, "stale", "the stale preview was deployed over the newer release")
 

@@ -6,8 +6,9 @@ import copy
 import json
 from typing import Any
 
-from course_lib import host, wire
-from course_lib.checks.core import call_learner, checker, probe, require, shown, spec, watched
+from course_lib import cost, host, wire
+from course_lib.checks.core import (call_learner, checker, fail, learner_source, probe, require, shown, spec,
+                                    watched)
 
 HINTS: dict[str, tuple[str, ...]] = {
     "7.1": (
@@ -319,7 +320,9 @@ RULES_7_3 = spec(
     ("str", "return a str", "every probe"),
     ("stable", "return the same fingerprint for the same definition: listed again, from a second server instance, "
                "or with its keys in another order",
-     "two clients, two instances, keys reversed at every depth"),
+     "two clients, two instances, keys reversed at every depth; the function rebuilt from its source in fresh "
+     "processes with PYTHONHASHSEED 0 to 3 (a host compares after a restart), when it needs no value computed "
+     "outside it"),
     ("text", "return a different fingerprint when any text the model reads changes in any way (a character "
              "added, removed or replaced, a letter's case, the spacing): the description, the title, a "
              "parameter's description (runbooks and runbooks-changed differ)",
@@ -388,6 +391,23 @@ def _print(fingerprint, definition: dict, what: str) -> str:
     return value
 
 
+def _judge_across_processes(fingerprint: Any, definition: dict, here: str) -> None:
+    """The fingerprint of `definition` computed by the function rebuilt from its source in fresh processes with
+    other hash seeds must be `here`, this process's: a host compares fingerprints after it restarts."""
+    try:
+        source, name = learner_source(fingerprint)
+    except cost.ProcessBuildError:  # it uses a value computed outside it: only this process can answer
+        return
+    try:
+        found = cost.results_of_source(source, name, [definition])
+    except cost.ProcessBuildError as error:
+        raise fail("stable", str(error), "computed again in a fresh process") from None
+    other = [(seed, value) for seed, value in found if value != here]
+    require(not other, "stable", lambda: f"{shown(repr(other[0][1]), 60)} in a process with PYTHONHASHSEED="
+                                         f"{other[0][0]}, {shown(repr(here), 60)} here",
+            "the same fingerprint in fresh processes, as a host computes it after a restart")
+
+
 @checker("7.3", RULES_7_3)
 def ex_07_3(fingerprint) -> str:
     """Check a definition fingerprint: stable across listings and key order, changed by any change."""
@@ -405,6 +425,7 @@ def ex_07_3(fingerprint) -> str:
     for tool in desk[:3]:
         require(_print(fingerprint, tool, tool["name"]) == _print(fingerprint, _reordered(tool), tool["name"]),
                 "stable", f"{tool['name']} with its keys in reverse order got another fingerprint")
+    _judge_across_processes(fingerprint, approved, first)
     require(first != _print(fingerprint, later, "runbooks-changed"), "text",
             "the same fingerprint for runbooks and runbooks-changed (the rug pull)")
     note = next(tool for tool in desk if tool["name"] == "add_incident_note")

@@ -125,10 +125,12 @@ RULES_9_2 = spec(
      "contract.replay against v1's output schemas, and each result compared with v1's own answer"),
     ("filter", "let `search_tickets` take an optional `priority` (`low`, `normal`, `high` or `urgent`) that keeps "
                "only the tickets with that priority, and counts only those in `total`",
-     "tickets of every priority created through create_ticket, then searched with each priority, with and "
-     "without a limit, and with no priority (which must answer as v1 does)"),
+     "the schema: v1's parameters and an optional priority, nothing else; tickets of every priority created "
+     "through create_ticket, then searched with each priority, with and without a limit, and with no priority "
+     "(which must answer as v1 does)"),
     ("reopen", "add a tool `reopen_ticket(ticket_id)` that makes a closed ticket open again and returns it",
-     "a ticket closed, reopened, then read with get_ticket; a second ticket too"),
+     "the schema: ticket_id and nothing else; a ticket closed, reopened, then read with get_ticket; a second "
+     "ticket too"),
     ("describe", "give `reopen_ticket` a description (the model picks tools by their descriptions)",
      "the listed definition"),
     ("unknown", "answer `reopen_ticket` for a ticket that does not exist with a tool error (a `ToolError`) that "
@@ -181,6 +183,13 @@ def ex_09_2(build_helpdesk_v2) -> str:
                 f"{name}({json.dumps(arguments)}) returned {shown(json.dumps(_structured(got)), 120)}",
                 f"v1 returns {shown(json.dumps(_structured(want)), 120)}")
 
+    v1_search = set(next(t for t in v1_tools if t["name"] == "search_tickets")["inputSchema"]["properties"])
+    search = v2_by_name.get("search_tickets", {}).get("inputSchema", {})
+    added = sorted(set(search.get("properties", {})) - v1_search)
+    require(added == ["priority"] and "priority" not in search.get("required", []), "filter",
+            f"search_tickets adds {', '.join(added) or 'nothing'}" + (", priority required" if "priority" in
+                                                                       search.get("required", []) else ""),
+            "one new parameter, an optional priority")
     creates = [("create_ticket", {"title": title, "priority": priority}) for title, priority in _CREATED]
     searches = [("search_tickets", {"query": "printer", "limit": 50})]
     searches += [("search_tickets", {"query": "printer", "priority": p, "limit": 50}) for p in _PRIORITIES]
@@ -225,6 +234,8 @@ def ex_09_2(build_helpdesk_v2) -> str:
             ("get_ticket", {"ticket_id": "T-1"})]
     listed = probe(server, plan)
     require("reopen_ticket" in listed.names, "reopen", ", ".join(listed.names), "no tool reopen_ticket")
+    params = sorted(listed.tool("reopen_ticket")["inputSchema"].get("properties", {}))
+    require(params == ["ticket_id"], "reopen", f"reopen_ticket({', '.join(params)})", "it takes ticket_id only")
     require(bool(listed.tool("reopen_ticket").get("description", "").strip()), "describe", "an empty description")
     for closed, reopened, read, ticket in ((0, 1, 2, "T-2"), (3, 4, 5, created_id)):
         got, after = listed.results[reopened], listed.results[read]
@@ -259,13 +270,14 @@ RULES_9_3 = spec(
      "what the server received"),
     ("yes", "when the person said yes (True) to a form whose one field is a boolean, accept with that field set "
             "to true",
-     "what the server received"),
+     "what the server received, and the callback's own content: exactly that field, the JSON boolean true"),
     ("choice", "when the person named an option (a string) that the form's one field offers in its `enum`, "
                "exactly as written there, accept with the field set to it",
-     "an offered option, on two forms"),
+     "an offered option, on two forms; the callback's own content: exactly that field, the option's string"),
     ("misfit", "decline every answer that does not fit the form: yes to a choice, an option the `enum` does not "
                "offer (`\"IT\"` for `\"it\"` included), any string (`\"true\"` too) to a yes/no question",
-     "each kind of misfit, on two servers"),
+     "each kind of misfit, on two servers: an option upper-cased, capitalised, with a space before or after, "
+     "cut to a prefix, lengthened, empty; 'true', 'yes', '' and an option to a yes/no form"),
     ("schema", "take the field's name and its options from `params.requested_schema`, never assume them",
      "two servers whose forms name their fields differently"),
     ("eras", "work in both protocol eras, 2026-07-28 and 2025-11-25",
@@ -374,8 +386,10 @@ def _expected(answer: Any, boolean_form: bool, options: tuple[str, ...]) -> tupl
 def _answers(options: tuple[str, ...]) -> tuple[tuple[bool, Any], ...]:
     """(asked on the yes/no form?, the person's answer): each rule, and each kind of answer that fits no form."""
     offered = options[1]
-    return ((True, True), (True, False), (True, None), (True, "true"), (True, offered),
-            (False, offered), (False, "legal"), (False, offered.upper()), (False, True), (False, False),
+    # strings that are not the option as written: its case, spaces around it, a prefix, a longer word, nothing
+    near = (offered.upper(), offered.capitalize(), f" {offered}", f"{offered} ", offered[:3], f"{offered}s", "")
+    return ((True, True), (True, False), (True, None), (True, "true"), (True, "yes"), (True, ""), (True, offered),
+            (False, offered), (False, "legal"), *((False, text) for text in near), (False, True), (False, False),
             (False, None))
 
 
@@ -403,13 +417,14 @@ def ex_09_3(make_callback) -> str:
                 situation = (f"{tool} in {era}, the person answering {answer!r}"
                              + (f" to a form whose options are {', '.join(options)}" if not boolean_form else
                                 " to a yes/no form"))
-                (result,) = _ask(make_callback, person, server, era, [tool], situation)
+                (result,), (given,) = _ask(make_callback, person, server, era, [tool], situation)
                 _judge_answer(result, person, tool, rule, want, situation)
+                _judge_content(given, rule, want, situation)
                 cases += 1
         # one callback, the same question twice: the person is asked twice (a retry is a new request)
         person = _Person(True)
         situation = f"{yes_tool} called twice through one client and one callback"
-        again = _ask(make_callback, person, server, wire.ERAS[0], [yes_tool, yes_tool], situation)
+        again, _given = _ask(make_callback, person, server, wire.ERAS[0], [yes_tool, yes_tool], situation)
         require(len(person.shown) == 2, "ask", f"the person was asked {len(person.shown)} time(s)", situation)
         for result in again:
             require((_structured(result) or {}).get("action") == "accept", "ask",
@@ -418,14 +433,18 @@ def ex_09_3(make_callback) -> str:
             "that fit no form) on two servers with different forms, in both protocol eras; every question asked")
 
 
-def _ask(make_callback: Any, person: Any, server: Any, era: str, tools: list[str], situation: str) -> list[dict]:
-    """Call `tools` through one client whose elicitation callback is the learner's, built for `person`."""
+def _ask(make_callback: Any, person: Any, server: Any, era: str, tools: list[str],
+         situation: str) -> tuple[list[dict], list[tuple[Any, Any]]]:
+    """Call `tools` through one client whose elicitation callback is the learner's, built for `person`:
+    (the wire results, (the form it was given, the ElicitResult it returned) per question)."""
     import mcp_types
 
     callback = learner_coroutine(call_learner(make_callback, person), "callback")
     returned: list[Any] = []
+    forms: list[Any] = []
 
     async def recorded(ctx: Any, params: Any) -> Any:
+        forms.append(params)
         returned.append(await callback(ctx, params))
         if not isinstance(returned[-1], mcp_types.ElicitResult):
             raise TypeError(type(returned[-1]).__name__)
@@ -436,7 +455,7 @@ def _ask(make_callback: Any, person: Any, server: Any, era: str, tools: list[str
             return [wire.dump(await client.call_tool(name, _ARGUMENTS[name])) for name in tools]
 
     try:
-        return wire.run_sync(run)
+        return wire.run_sync(run), list(zip(forms, returned))
     except (CheckFailed, ExerciseNotDone):
         raise
     except Exception as error:
@@ -444,6 +463,20 @@ def _ask(make_callback: Any, person: Any, server: Any, era: str, tools: list[str
         require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} {shown(repr(odd[0]), 60)}",
                 situation)
         raise fail("eras", f"the call failed: {type(error).__name__}: {shown(error, 120)}", situation) from None
+
+
+def _judge_content(given: tuple[Any, Any], rule: str, want: tuple[str, Any], situation: str) -> None:
+    """The callback's own ElicitResult, not what the server made of it: an accept holds exactly the form's one
+    field with the value and JSON type the form asks for (true, not "true" or 1, which lax validation coerces)."""
+    form, returned = given
+    if want[0] != "accept":
+        return
+    (name,) = form.requested_schema["properties"]
+    content = returned.content or {}
+    value = content.get(name)
+    right = list(content) == [name] and type(value) is type(want[1]) and value == want[1]
+    require(right, rule, lambda: f"the callback accepted with {json.dumps(content)}",
+            f"{situation}: content {json.dumps({name: want[1]})}, the type the form asks for")
 
 
 def _judge_answer(result: dict, person: Any, tool: str, rule: str, want: tuple[str, Any], situation: str) -> None:

@@ -526,3 +526,30 @@ def test_learner_source_is_code_that_rebuilds_the_function_never_a_value(registe
 
     with pytest.raises(cost.ProcessBuildError):
         core.learner_source(uses_a_value)
+
+
+def test_holding_finds_a_value_in_any_part_of_a_result_errors_included():
+    values = {"the host": "wh-eu-3.corp.internal", "the token": "sk_demo"}
+    refusal = {"isError": True, "content": [{"type": "text", "text": "Not shipped (packed at wh-eu-3.corp.internal)."}]}
+    assert core.holding(refusal, values) == "the host in the text content"
+    assert core.holding({"content": [], "_meta": {"debug": {"sk_demo": 1}}}, values) == "the token in _meta"
+    assert core.holding({"content": [], "structuredContent": {"row": ["a", {"b": "sk_demo_1"}]}}, values) == \
+        "the token in structuredContent"
+    assert core.holding({"isError": True, "content": [{"type": "text", "text": "Order not found."}]}, values) == ""
+    assert core.texts_of({"a": [1, {"b": None}]}) == ["a", "1", "b"] and core.texts_of({"a": 1}, keys=False) == ["1"]
+
+
+def _lengths(fn):
+    """A course function applied beside the learner's: one list handed to two calls."""
+    shared = [1, 2, 3]
+    return [fn(shared), fn(shared), shared]
+
+
+def test_beside_learner_hands_one_object_to_several_calls(registered):
+    def takes_one(items):
+        return len(items.pop() and items)
+
+    check = registered(20, lambda fn: str(core.beside_learner(_lengths, fn)))
+    with pytest.raises(CheckFailed, match="a function"):
+        check("not a function")
+    assert core.beside_learner(_lengths, takes_one) == [2, 1, [1]]

@@ -5,7 +5,7 @@ from pydantic import BaseModel
 
 from course_lib.servers import orders
 
-EXPECT = "the e-mail 'ada.lovelace@example.com' in content"
+EXPECT = "the e-mail 'ada.lovelace@example.com' in the text content"
 
 
 def answer():
