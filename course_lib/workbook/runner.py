@@ -54,7 +54,27 @@ def execute(path: Path, timeout: int = 120) -> None:
         raise BadFile(f"{path}: a cell raised {error.ename}: {first_line}"[:300]) from None
     import nbformat
 
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = coalesced(cell.outputs)
     nbformat.write(notebook, path)
+
+
+def coalesced(outputs: list) -> list:
+    """`outputs` with each run of stream outputs to the same stream joined into one, as Jupyter shows them.
+
+    How a kernel splits printed text into messages depends on timing; joined, a saved notebook is the same on
+    every run.
+    """
+    joined: list = []
+    for output in outputs:
+        last = joined[-1] if joined else None
+        if output.get("output_type") == "stream" and last is not None and last.get("output_type") == "stream" \
+                and last.get("name") == output.get("name"):
+            last["text"] = last["text"] + output["text"]
+        else:
+            joined.append(output)
+    return joined
 
 
 # --- the plan: which cells run, and where each check happens ---------------------------------------------

@@ -179,3 +179,20 @@ def test_without_unix_sockets_the_boundary_runs_over_loopback_tcp(tmp_path, monk
     found = runner.check(ROOT / "solutions" / "01_bad_tool_rewrite.ipynb", reference=reference("01_bad_tool_rewrite"))
     assert [(o.exercise, o.status) for o in found] == [(f"1.{n}", "passed") for n in range(1, 5)]
     assert len(listened) == 1 and listened[0][0] == "127.0.0.1" and isinstance(listened[0][1], int)
+
+
+def test_execute_saves_each_run_of_printed_text_as_one_output(tmp_path):
+    """Printed text reaches the kernel's client in as many messages as timing makes; the saved file has one."""
+    source = ("import sys, time\n"
+              "for n in range(3):\n"
+              "    print('out', n, flush=True); time.sleep(0.05)\n"
+              "print('err', file=sys.stderr, flush=True)\n"
+              "for n in range(2):\n"
+              "    print('more', n, flush=True); time.sleep(0.05)")
+    path = tmp_path / "printing.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), path)
+    runner.execute(path)
+    outputs = nbformat.read(path, as_version=4).cells[0].outputs
+    assert [(o.output_type, o.name, o.text) for o in outputs] == [
+        ("stream", "stdout", "out 0\nout 1\nout 2\n"), ("stream", "stderr", "err\n"),
+        ("stream", "stdout", "more 0\nmore 1\n")]
