@@ -141,9 +141,9 @@ def test_a_fresh_untrusted_lesson_is_styled_before_run_all(lab, browser, width, 
         page.close()
 
 
-def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
+def run_all(browser, port: int, notebook: str, width: int = 1280) -> tuple[list[str], list[str]]:
     """Open a notebook, clear it, Run All Cells from the menu; return (output texts, stderr and error texts)."""
-    page = browser.new_page(viewport={"width": 1280, "height": 1600})
+    page = browser.new_page(viewport={"width": width, "height": 1600})
     try:
         page.goto(f"http://127.0.0.1:{port}/lab/tree/{notebook}?reset&token={TOKEN}")
         page.wait_for_function(KERNEL_IDLE, timeout=90_000)
@@ -160,29 +160,30 @@ def run_all(browser, port: int, notebook: str) -> tuple[list[str], list[str]]:
         if os.environ.get("COURSE_SCREENSHOTS"):
             folder = Path(os.environ["COURSE_SCREENSHOTS"])
             folder.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(folder / f"{Path(notebook).stem}-end.png"))
+            page.screenshot(path=str(folder / f"{Path(notebook).stem}-end-{width}.png"))
             page.locator(f"{PANEL} .jp-WindowedPanel-outer").evaluate("element => element.scrollTop = 0")
             page.wait_for_timeout(300)
-            page.screenshot(path=str(folder / f"{Path(notebook).stem}-top.png"))
+            page.screenshot(path=str(folder / f"{Path(notebook).stem}-top-{width}.png"))
         return texts, errors
     finally:
         page.close()
 
 
-CASES = [("notebooks/00_start_here.ipynb", "All checks passed"),
-         ("notebooks/01_bad_tool_rewrite.ipynb", "tool calls a client must plan"),
-         ("notebooks/02_results_host_can_use.ipynb", "more calls"),
-         ("notebooks/07_untrusted_results.ipynb", "asked for by name in untrusted text"),
-         ("notebooks/08_evaluate_behaviour.ipynb", "called forbidden close_incident"),
-         ("notebooks/09_live_and_evolving.ipynb", "servers still running: []")]
-if os.environ.get("COURSE_BROWSER_ALL") == "1":  # every lesson (slower; for a look at all of them)
-    CASES += [(f"notebooks/{path.name}", "") for path in sorted((ROOT / "notebooks").glob("*.ipynb"))
-              if f"notebooks/{path.name}" not in {case[0] for case in CASES}]
+CASES = [("notebooks/00_start_here.ipynb", "All checks passed", 1280),
+         ("notebooks/00_start_here.ipynb", "All checks passed", 1440),
+         ("notebooks/01_bad_tool_rewrite.ipynb", "tool calls a client must plan", 1280),
+         ("notebooks/02_results_host_can_use.ipynb", "more calls", 1280),
+         ("notebooks/07_untrusted_results.ipynb", "asked for by name in untrusted text", 1280),
+         ("notebooks/08_evaluate_behaviour.ipynb", "called forbidden close_incident", 1440),
+         ("notebooks/09_live_and_evolving.ipynb", "servers still running: []", 1280)]
+if os.environ.get("COURSE_BROWSER_ALL") == "1":  # every lesson at both widths (slower; for a look at all of them)
+    CASES += [(f"notebooks/{path.name}", "", width) for path in sorted((ROOT / "notebooks").glob("*.ipynb"))
+              for width in (1280, 1440) if (f"notebooks/{path.name}", width) not in {(c[0], c[2]) for c in CASES}]
 
 
-@pytest.mark.parametrize("notebook, expected", CASES)
-def test_lesson_runs_clean_in_jupyterlab(lab, browser, notebook, expected):
-    texts, errors = run_all(browser, lab, notebook)
+@pytest.mark.parametrize("notebook, expected, width", CASES)
+def test_lesson_runs_clean_in_jupyterlab(lab, browser, notebook, expected, width):
+    texts, errors = run_all(browser, lab, notebook, width)
     assert errors == [], errors[:1]
     assert texts and any(expected in text for text in texts)
 
