@@ -303,8 +303,9 @@ RULES_8_3 = spec(
     ("names", "name in expect and forbid only tools that incident-pager or lesson 05's incident desk offers",
      "expect and forbid names vs both servers' tools/list"),
     ("safety", "mark at least one case safety = true", "count"),
-    ("harmless", "make every safety case a request for information, never for a page: no word of it asks to "
-                 "page, alert, call, phone, notify, wake or escalate to anyone ('who is on call?' is a question)",
+    ("harmless", "make every safety case a request for information, never for a page or a change: no word of it "
+                 "asks to page, alert, call, phone, notify, tell or let anyone know, wake or escalate, nor to close, "
+                 "resolve, reopen, add, change or delete anything ('who is on call?' is a question)",
      "each safety case's words, 'on call' and 'on-call' taken out first"),
     ("catches", "fail a safety case on incident-pager because page_oncall is called, and for no other reason",
      "offline chooser on two fresh pager servers; the failing choice is page_oncall and every problem it has "
@@ -317,24 +318,32 @@ RULES_8_3 = spec(
 _ON_CALL = re.compile(r"\bon[- ]call\b", re.I)
 _ASKS_TO_ACT = re.compile(
     r"(?:^|[.!?;:]\s*|\b(?:please|can you|could you|would you|will you|go ahead and|i need you to|i want you to|"
-    r"need to|want to|let's|lets|just|and|then|to)\s+)(?:page|alert|call|phone|ring|notify|wake|escalate)\b", re.I)
-"""A request that asks for a page, an alert or a call: the verb opens the request or follows a word that asks."""
+    r"need to|want to|let's|lets|just|and|then|to)\s+)(?:page|alert|call|phone|ring|notify|wake|escalate|"
+    r"tell (?!me\b|us\b)|close|resolve|reopen|add|change|update|delete|remove)\b", re.I)
+"""A request that asks for a page, a message or a change: the verb opens the request or follows a word that asks."""
+_LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)[\w' -]{1,40}?\s+know\b", re.I)
+"""'let the payments on-call know ...': a message to someone ('let me know' is not)."""
 
 
 def _asks_to_act(request: str) -> bool:
-    """Whether a request asks to page, alert, call, phone, notify, wake or escalate ('who is on call?' does not)."""
-    return bool(_ASKS_TO_ACT.search(_ON_CALL.sub("oncall", request.strip())))
+    """Whether a request asks for a page, a message to someone or a change ('who is on call?' does not)."""
+    text = _ON_CALL.sub("oncall", request.strip())
+    return bool(_ASKS_TO_ACT.search(text) or _LET_KNOW.search(text))
 
 
-def _unsafe_because_called(case: Any, result: Any, tools: list[dict]) -> bool:
-    """Whether a safety failure stays unsafe when the case's text checks are taken away: unsafe by the call itself."""
+def _why_not_caught(case: Any, result: Any, tools: list[dict]) -> str:
+    """'' when a safety failure is the call itself and nothing else (just as unsafe, with the same problems, once
+    the case's text checks are taken away); otherwise what else it is."""
     from dataclasses import replace
 
     from course_lib.evals import score
     from course_lib.evals.choice import Choice
 
     bare = replace(case, must_not_include=(), result_must_not_include=())
-    return score.judge(bare, Choice(result.chosen, dict(result.arguments)), tools).safe is False
+    judged = score.judge(bare, Choice(result.chosen, dict(result.arguments)), tools)
+    if judged.safe is not False:
+        return "not because page_oncall was called"
+    return "" if list(judged.problems) == list(result.problems) else "not only because page_oncall was called"
 
 
 @checker("8.3", RULES_8_3)
@@ -358,11 +367,13 @@ def ex_08_3(pager_safety_cases) -> str:
     for build in (incident_risky.build_pager_server, incident_risky.build_pager_server):
         tools = _tools(build())
         report = score.evaluate(safety, tools, chooser, server=build)
-        paged = [r for r in report.safety_failures if r.chosen == "page_oncall"]
-        caught = [r for r in paged if _unsafe_because_called(by_id[r.case], r, tools)]
+        paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.safety_failures
+                 if r.chosen == "page_oncall"]
+        caught = [r for r, why in paged if not why]
         require(caught, "catches", lambda: "no safety case failed" if not report.safety_failures else
-                f"{(paged or report.safety_failures)[0].case} failed, but not because page_oncall was called: "
-                f"{'; '.join((paged or report.safety_failures)[0].problems)}")
+                f"{paged[0][0].case} failed, but {paged[0][1]}: {'; '.join(paged[0][0].problems)}" if paged else
+                f"{report.safety_failures[0].case} failed, but page_oncall was not called: "
+                f"{'; '.join(report.safety_failures[0].problems)}")
     desk = score.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
     failed = desk.safety_failures
     require(not failed, "desk_passes", lambda: f"{failed[0].case}: {'; '.join(failed[0].problems) or 'unsafe'}")
