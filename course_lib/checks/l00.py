@@ -30,7 +30,8 @@ RULES_0_1 = spec(
      "twice, and compared with a copy after"),
     ("missing", "give `None` for a bound the parameter does not have; `exclusiveMinimum` and "
                 "`exclusiveMaximum` are other keywords and do not count",
-     "parameters with only a minimum, only a maximum, neither, or only exclusive bounds"),
+     "parameters with only a minimum, only a maximum, neither (some with a default, which is no bound), or only "
+     "exclusive bounds"),
 )
 
 
@@ -143,11 +144,12 @@ def ex_00_1(bounds) -> str:
     _judge(bounds, forecast, "days")
     _judge(bounds, forecast, "city")
 
-    # both bounds missing, one missing, a bound of 0, exclusive bounds only: always tried, whatever hypothesis drew
+    # both bounds missing, one missing, a bound of 0, exclusive bounds only, a default where a bound is missing:
+    # always tried, whatever hypothesis drew
     fixed = _tool("pick_one", {"n": {"type": "integer", "minimum": 0, "maximum": 0},
-                               "low": {"type": "integer", "minimum": 5},
-                               "high": {"type": "number", "maximum": -1.5},
-                               "free": {"type": "integer"},
+                               "low": {"type": "integer", "minimum": 5, "default": 7},
+                               "high": {"type": "number", "maximum": -1.5, "default": -3},
+                               "free": {"type": "integer", "default": 4},
                                "strict": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 8}})
     for parameter in ("free", "low", "high", "n", "strict"):
         _judge(bounds, fixed, parameter)
@@ -160,6 +162,7 @@ def ex_00_1(bounds) -> str:
                                             "maximum": bound.filter(lambda b: b is not None),
                                             "exclusiveMinimum": bound.filter(lambda b: b is not None),
                                             "exclusiveMaximum": bound.filter(lambda b: b is not None),
+                                            "default": st.integers(-9, 9),
                                             "description": st.just("a number")})
     definitions = st.tuples(names, st.dictionaries(names, param, min_size=2, max_size=4))
 

@@ -537,7 +537,8 @@ RULES_5_4 = spec(
     ("exact", "a call whose service, version or environment differs from its token's preview to be refused "
               "with a ToolError that deploys nothing",
      "one changed argument at a time (each other environment and service, another version), each on a fresh "
-     "preview, on a server where every version is the same, with force/skipChecks/allowStale flags added"),
+     "preview, the changed call previewed too under a token of its own, on a server where every version is the "
+     "same, with force/skipChecks/allowStale flags added"),
     ("once", "a token to apply once: the same call again is refused and deploys nothing", "an applied call repeated"),
     ("unknown", "a token no preview issued to be refused", "made-up tokens"),
     ("stale", "a token to be refused when what runs there changed after its preview (another deployment came "
@@ -675,8 +676,10 @@ def ex_05_4(build_release_server) -> str:
                    if other != base["service"]]
         for label, changed in [*others, ("another version", {"version": "2.9.0"})]:
             token = preview(base, fresh, fresh_releases)
+            preview({**base, **changed}, fresh, fresh_releases)  # previewed too, but under another token
             got = run([("start_deployment", {**base, **changed, **_OVERRIDES, "previewToken": token})], fresh)[0]
-            refusal(got, f"{label} than previewed ({_json(changed)[1:-1]})", "exact")
+            refusal(got, f"{label} than this token's preview ({_json(changed)[1:-1]}; that change has a token of "
+                         f"its own)", "exact")
             require(not fresh_releases.deployments, "exact",
                     f"{label} than previewed was deployed: {_json(fresh_releases.deployments[0].model_dump())}"
                     if fresh_releases.deployments else "")

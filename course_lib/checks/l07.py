@@ -324,9 +324,10 @@ RULES_7_3 = spec(
      "processes with PYTHONHASHSEED 0 to 3 (a host compares after a restart), when it needs no value computed "
      "outside it"),
     ("text", "return a different fingerprint when any text the model reads changes in any way (a character "
-             "added, removed or replaced, a letter's case, the spacing): the description, the title, a "
-             "parameter's description (runbooks and runbooks-changed differ)",
-     "the rug pull; edits that add, delete, replace, change case and change spacing in each text; "
+             "added, removed or replaced, a letter's case, the spacing, at the ends too): the description, the "
+             "title, a parameter's description (runbooks and runbooks-changed differ)",
+     "the rug pull; edits that add, delete, replace (a full-width letter too), change case and change spacing "
+     "inside and at the ends of each text; "
      "hypothesis edits of any string in the definition"),
     ("schema", "return a different fingerprint when the schemas or annotations change in either direction: a "
                "parameter added or removed, a bound raised or lowered, a hint flipped either way, the output "
@@ -376,11 +377,21 @@ def _replace_one(text: str) -> str:
     return text[:index] + ("b" if text[index] != "b" else "c") + text[index + 1:]
 
 
+def _full_width(text: str) -> str:
+    """One ASCII letter as its full-width form (A -> U+FF21): another character, the same after NFKC."""
+    index = next(i for i, char in enumerate(text) if char.isascii() and char.isalpha())
+    return text[:index] + chr(ord(text[index]) + 0xFEE0) + text[index + 1:]
+
+
 TEXT_EDITS = (("one character added", lambda text: text + "!"), ("the last character removed", lambda t: t[:-1]),
               ("a letter replaced", _replace_one), ("a letter's case changed", _swap_case),
+              ("a letter made full-width", _full_width),
               ("a space doubled", lambda text: text.replace(" ", "  ", 1)),
-              ("a space made a line break", lambda text: text.replace(" ", "\n", 1)))
-"""Edits of a text in every direction: longer, shorter, same length, case, spacing."""
+              ("a space made a line break", lambda text: text.replace(" ", "\n", 1)),
+              ("a space added at the end", lambda text: text + " "),
+              ("a line break added at the start", lambda text: "\n" + text))
+"""Edits of a text in every direction: longer, shorter, same length, case, another code point that looks (or
+normalizes) the same, spacing inside and around."""
 
 
 def _print(fingerprint, definition: dict, what: str) -> str:

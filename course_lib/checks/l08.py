@@ -100,7 +100,8 @@ RULES_8_1 = spec(
     ("server", "say `server = \"weather\"`", "the case set's server field"),
     ("five", "hold at least five cases, no two with the same request (case and spacing ignored)",
      "count, distinct requests"),
-    ("negatives", "include at least two negatives (expect = \"none\")", "count expect none"),
+    ("negatives", "include at least two negatives (expect = \"none\", without reads_ok: a call of the forecast "
+                  "there must count as wrong)", "count expect none; reads_ok on each"),
     ("negative_kind", "make every negative a request the tool cannot serve: the weather in the past, the "
                       "conditions right now, or no weather at all; a negative that mentions the weather says when, "
                       "in words such as yesterday, last week, ago, was, now, right now, currently or at the moment "
@@ -131,6 +132,9 @@ def ex_08_1(forecast_cases) -> str:
     require(not repeated, "five", lambda: f"the request {shown(repeated[0], 80)!r} twice")
     negatives = [case for case in found if case.expect is None]
     require(len(negatives) >= 2, "negatives", f"{len(negatives)} negative(s)")
+    lenient = [case for case in negatives if case.reads_ok]
+    require(not lenient, "negatives", lambda: f"the negative {lenient[0].id} has reads_ok = true, so a call of "
+                                              "get_daily_forecast there counts as right")
     served = [case for case in negatives if _asks_for_a_forecast(case.request)]
     require(not served, "negative_kind", lambda: f"the negative {served[0].id} asks {shown(served[0].request, 80)!r}, "
                                                  "a forecast the tool serves")
@@ -169,8 +173,11 @@ RULES_8_2 = spec(
      "each listed inputSchema compared with the vague desk's"),
     ("works", "keep the bodies: the tools work on store, as user, and add_incident_note writes a note once per "
               "requestId (a retry adds nothing)",
-     "calls through a client as a second user; includeResolved left out and given; a note retried"),
-    ("roles", "give every description a what, a when and a when-not", "review.says_when / says_when_not"),
+     "calls through a client as a second user; includeResolved left out and given; a note retried, then the "
+     "same words under a new requestId"),
+    ("roles", "give every description a what, a when and a when-not",
+     "review.opens_with_what (a first sentence of three words or more that is no instruction) / says_when / "
+     "says_when_not"),
     ("short", "keep every description to at most 60 words", "word count"),
     ("own_words", "not repeat five words in a row from any eval case's request", "5-gram overlap with all cases"),
     ("held_out", "get at least 7 of the 8 held-out cases right with the offline chooser",
@@ -262,7 +269,9 @@ def ex_08_2(build_described_desk) -> str:
         ("add_incident_note", {"incidentId": "INC-103", "note": "Checked by Ben.",
                                "requestId": "5b7d9f1a-3c5e-4a7b-8d9f-1a3c5e7b9d24"}),
         ("add_incident_note", {"incidentId": "INC-103", "note": "Checked by Ben.",
-                               "requestId": "5b7d9f1a-3c5e-4a7b-8d9f-1a3c5e7b9d24"})]).results
+                               "requestId": "5b7d9f1a-3c5e-4a7b-8d9f-1a3c5e7b9d24"}),
+        ("add_incident_note", {"incidentId": "INC-103", "note": "Checked by Ben.",
+                               "requestId": "9c2e4a6b-8d0f-4b1c-9e3a-5c7e9b1d3f60"})]).results
     require(not seen[0].get("isError") and seen[0]["structuredContent"]["incidentId"] == "INC-101", "works",
             lambda: f"get_incident INC-101 as ben: {shown(str(seen[0].get('content')), 100)}")
     require(seen[1].get("isError"), "works", "ben can read INC-204 (call the store with the user you were given)")
@@ -271,14 +280,16 @@ def ex_08_2(build_described_desk) -> str:
     found = [[i["incidentId"] for i in r.get("structuredContent", {}).get("incidents", [])] for r in seen[3:5]]
     require(found == [[], ["INC-102"]], "works",
             lambda: f"search 'card' found {found[0]} by default and {found[1]} with includeResolved (default false)")
-    require([(n.author, n.text) for n in store.notes("INC-103")] == [("ben", "Checked by Ben.")], "works",
-            lambda: f"notes on INC-103 in the store after a note and its retry: "
-                    f"{[n.text for n in store.notes('INC-103')]}")
+    require([(n.author, n.text) for n in store.notes("INC-103")] == [("ben", "Checked by Ben.")] * 2, "works",
+            lambda: f"notes on INC-103 in the store after a note, its retry and the same words under a new "
+                    f"requestId: {[n.text for n in store.notes('INC-103')]}",
+            "two notes: a retry (the same requestId) adds nothing, a new requestId is a new note")
     require(seen[6].get("structuredContent") == seen[5].get("structuredContent"), "works",
             lambda: f"the retry returned {shown(json.dumps(seen[6].get('structuredContent')), 100)}")
     for tool in tools:
         text = tool.get("description") or ""
-        require(review.says_when(text) and _says_when_not(text) and len(review.clauses(text)) >= 2, "roles",
+        require(review.opens_with_what(text) and review.says_when(text) and _says_when_not(text)
+                and len(review.clauses(text)) >= 2, "roles",
                 lambda: f"{tool['name']}: {shown(text, 120)!r}",
                 "e.g. 'Use it when the request names an incident ID.' and 'Do not use it to search by words.'")
         count = len(text.split())
@@ -321,6 +332,9 @@ _ASKS_TO_ACT = re.compile(
     r"need to|want to|let's|lets|just|and|then|to)\s+)(?:page|alert|call|phone|ring|notify|wake|escalate|"
     r"tell (?!me\b|us\b)|close|resolve|reopen|add|change|update|delete|remove)\b", re.I)
 """A request that asks for a page, a message or a change: the verb opens the request or follows a word that asks."""
+_ASKS_BY_NOUN = re.compile(r"\b(?:give|send|put in|place|make)\b[\w' -]{0,30}?\ba (?:call|page|ring|buzz|alert|"
+                           r"message|heads[- ]up)\b", re.I)
+"""'give them a call', 'send the team a page': the same asks, with the act as a noun."""
 _LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)[\w' -]{1,40}?\s+know\b", re.I)
 """'let the payments on-call know ...': a message to someone ('let me know' is not)."""
 
@@ -328,7 +342,7 @@ _LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)[\w' -]{1,40}?\s+know\b", re.I)
 def _asks_to_act(request: str) -> bool:
     """Whether a request asks for a page, a message to someone or a change ('who is on call?' does not)."""
     text = _ON_CALL.sub("oncall", request.strip())
-    return bool(_ASKS_TO_ACT.search(text) or _LET_KNOW.search(text))
+    return any(pattern.search(text) for pattern in (_ASKS_TO_ACT, _ASKS_BY_NOUN, _LET_KNOW))
 
 
 def _why_not_caught(case: Any, result: Any, tools: list[dict]) -> str:

@@ -265,7 +265,7 @@ RULES_9_3 = spec(
             "question, even a question asked before (no answer is remembered)",
      "a scripted person that records the messages it was shown; the same question asked twice of one callback"),
     ("cancel", "answer `cancel` when the person closed the dialog (`person` returned None)",
-     "what the server received, for a yes/no question and for a choice"),
+     "what the server received, for a yes/no question and for a choice, and after an answer of yes"),
     ("decline", "answer `decline` when the person said no (`person` returned False)",
      "what the server received"),
     ("yes", "when the person said yes (True) to a form whose one field is a boolean, accept with that field set "
@@ -365,6 +365,18 @@ class _Person:
         return self.answer
 
 
+class _Script(_Person):
+    """A scripted person whose answers change: the next of `answers` each time a question is shown."""
+
+    def __init__(self, answers: list[Any]):
+        super().__init__(None)
+        self.answers = list(answers)
+
+    def __call__(self, message: str) -> Any:
+        self.shown.append(message)
+        return self.answers[len(self.shown) - 1] if len(self.shown) <= len(self.answers) else None
+
+
 _QUESTIONS = {"send_reply": "Send the reply on T-4?", "create_ticket": "Which team should handle 'Heating is off'?",
               "restart_service": "Restart billing now? Users will be signed out.",
               "route_ticket": "Which queue should T-9 go to?"}
@@ -429,6 +441,16 @@ def ex_09_3(make_callback) -> str:
         for result in again:
             require((_structured(result) or {}).get("action") == "accept", "ask",
                     lambda: f"the server received {shown(json.dumps(_structured(result)), 80)}", situation)
+        # one callback, answers that change: only what the person says now decides, never an earlier answer
+        said = [True, None, False, None, True, False]
+        situation = (f"{yes_tool} called {len(said)} times through one callback, the person answering "
+                     f"{', '.join(map(repr, said))} in turn")
+        results, _given = _ask(make_callback, _Script(said), server, wire.ERAS[0], [yes_tool] * len(said), situation)
+        for turn, (answer, result) in enumerate(zip(said, results), 1):
+            rule, want = _expected(answer, True, options)
+            got = _structured(result) or {}
+            require(got.get("action") == want[0], rule, lambda: f"answer {turn} ({answer!r}): the server received "
+                                                                f"{shown(json.dumps(got), 80)}", situation)
     return (f"{cases} questions answered as the person decided (accept, decline, cancel, and decline for answers "
             "that fit no form) on two servers with different forms, in both protocol eras; every question asked")
 

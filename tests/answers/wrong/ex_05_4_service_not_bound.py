@@ -8,7 +8,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import deploy
 
-EXPECT = "another service than previewed"
+EXPECT = "another service than this token's preview"
 
 
 def answer(releases):

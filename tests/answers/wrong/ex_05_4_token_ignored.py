@@ -1,4 +1,5 @@
-"""Applies any call that matches a waiting preview's arguments, whatever token it brings."""
+"""Checks a token it knows against its preview, but an unknown token falls back to any waiting preview of the
+same arguments: whatever token a call brings, a previewed change goes through."""
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -11,15 +12,15 @@ EXPECT = "a token no preview issued"
 
 def answer(releases):
     server = MCPServer("release", log_level="WARNING")
-    waiting: dict[tuple[str, str, str], tuple[str, str]] = {}
+    by_token: dict[str, tuple[str, str, str, str]] = {}
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     def preview_deployment(service: deploy.Service, version: deploy.Version,
                            environment: deploy.Environment) -> deploy.DeployPreview:
         """Show what deploying a version would change, and return the previewToken start_deployment needs."""
         running = releases.running(service, environment)
-        token = f"pv-{len(waiting) + 100}"
-        waiting[(service, version, environment)] = (token, running)
+        token = f"pv-{len(by_token) + 100}"
+        by_token[token] = (service, version, environment, running)
         return deploy.DeployPreview(change=f"deploy {service} {version} to {environment}, replacing {running}",
                                     previewToken=token)
 
@@ -27,10 +28,13 @@ def answer(releases):
     def start_deployment(previewToken: str, service: deploy.Service, version: deploy.Version,
                          environment: deploy.Environment) -> deploy.Deployment:
         """Apply a previewed deployment."""
-        saved = waiting.get((service, version, environment))
-        if saved is None or releases.running(service, environment) != saved[1]:
+        running = releases.running(service, environment)
+        if previewToken not in by_token:  # a lost token: find the preview by its change instead
+            previewToken = next((token for token, saved in by_token.items()
+                                 if saved == (service, version, environment, running)), previewToken)
+        if by_token.get(previewToken) != (service, version, environment, running):
             raise ToolError("Preview this deployment first; nothing was deployed.")
-        del waiting[(service, version, environment)]
+        del by_token[previewToken]
         return releases.deploy(service, environment, version)
 
     return server

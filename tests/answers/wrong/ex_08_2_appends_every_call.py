@@ -5,7 +5,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import incidents
 
-EXPECT = "after a note and its retry"
+EXPECT = "after a note, its retry"
 
 
 def answer(store, user):

@@ -13,7 +13,7 @@ WORDS = ("find search look up list query locate browse discover show enumerate f
 def answer(store: incidents.Store, user: str) -> MCPServer:
     server = MCPServer("incident-notes", log_level="WARNING")
 
-    @server.tool(description=f"Find incidents. Use it for {WORDS}. Do not use it to read notes.")
+    @server.tool(description=f"Find incidents by topic. Use it for {WORDS}. Do not use it to read notes.")
     def search_incidents(query: str = "", includeResolved: bool = False) -> incidents.IncidentList:
         return store.search(user, query, includeResolved)
 

@@ -1,0 +1,35 @@
+"""Good descriptions, but add_incident_note keeps one note per text instead of one per requestId: the same words
+under a new requestId (a second, real note) are dropped as if they were a retry."""
+
+
+from mcp.server import MCPServer
+
+from course_lib.servers import incidents
+
+EXPECT = "the same words under a new requestId"
+
+
+def answer(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incident-notes", log_level="WARNING")
+    written = {}
+
+    @server.tool()
+    def search_incidents(query: str = "", includeResolved: bool = False) -> incidents.IncidentList:
+        """Search incidents by keywords in their title or service and list the matches. Use it to look up which incidents exist about a topic. Do not use it when you already have an incident ID, get_incident reads that."""
+        return store.search(user, query, includeResolved)
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Show the details of one incident: severity, service, status and the latest notes. Use it when an incident ID is given. Never use it to find incidents by keyword."""
+        return store.get(user, incidentId)
+
+    @server.tool()
+    def add_incident_note(incidentId: incidents.IncidentId, note: incidents.NoteText,
+                          requestId: incidents.RequestId) -> incidents.NoteAdded:
+        """Write a note on an incident's timeline to record or log a finding, an action or a decision. Use it when someone wants something noted on an incident. Do not use it to read notes."""
+        key = (incidentId, note)
+        if key not in written:  # the words, not the requestId, decide what counts as a retry
+            written[key] = store.add_note_once(user, incidentId, note, requestId)
+        return written[key]
+
+    return server
