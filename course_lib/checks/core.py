@@ -281,7 +281,9 @@ def _display(bundle: dict[str, str]) -> None:
 def _report(outcome: outcomes.Outcome, error: Exception | None) -> None:
     outcomes.record(outcome)
     LAST[ExerciseId.parse(outcome.exercise)] = outcome.status
-    if error is None:
+    if error is None and _interactive():  # styled, so a long line wraps at spaces, never inside a word
+        _display(status_bundle("✅", "passed", f"Exercise {outcome.exercise} passed: {outcome.message}"))
+    elif error is None:
         print(f"✅ Exercise {outcome.exercise} passed: {outcome.message}")
     elif _interactive():  # a learner's own kernel: a styled status, and Run All goes on
         _display(status_bundle(outcome.symbol, outcome.status, _without_hint(outcome.message, outcome.hint),

@@ -111,6 +111,24 @@ def test_in_a_learners_jupyterlab_kernel_a_failed_check_shows_its_status_instead
         checks.ex_01_4(lambda name: True)
 
 
+def test_in_a_learners_jupyterlab_kernel_a_pass_is_styled_and_wraps_at_spaces(monkeypatch, capsys):
+    """JupyterLab breaks printed lines inside words; a pass line, often long, is shown as a styled status."""
+    from course_lib.checks import core
+    from course_lib.workbook import outcomes
+
+    shown_bundles: list[dict] = []
+    monkeypatch.setattr(core, "_display", shown_bundles.append)
+    monkeypatch.setenv("JPY_SESSION_NAME", "exercises/01_bad_tool_rewrite.ipynb")
+    monkeypatch.delenv(outcomes.ENV, raising=False)
+    checks.ex_01_4(lambda name: re.fullmatch(r"[A-Za-z0-9_.-]{1,128}", name) is not None)
+    assert capsys.readouterr().out == ""
+    assert shown_bundles[0]["text/plain"].startswith("✅ Exercise 1.4 passed: ")
+    assert "word-break:normal" in shown_bundles[0]["text/html"] and "break-all" not in shown_bundles[0]["text/html"]
+    monkeypatch.delenv("JPY_SESSION_NAME")  # any other kernel (nbval, a script): the plain line, as stored
+    checks.ex_01_4(lambda name: re.fullmatch(r"[A-Za-z0-9_.-]{1,128}", name) is not None)
+    assert capsys.readouterr().out.startswith("✅ Exercise 1.4 passed: ")
+
+
 def test_a_notebook_kernel_completes_checks_dot_tab_to_every_checker():
     from jupyter_client.manager import start_new_kernel
 
