@@ -1,4 +1,5 @@
-"""What a learner meets on screen: code lines that fit at 1280 px, and a lesson that says where to go next."""
+"""What a learner meets on screen: code lines and printed lines that fit at 1280 px, and a lesson that says where
+to go next."""
 
 from __future__ import annotations
 
@@ -38,6 +39,54 @@ def test_code_lines_fit_the_screen(stem, request):
         request.applymarker(pytest.mark.xfail(strict=True, reason="issue 20: code lines not yet within 88"))
     found = wide_lines(nbformat.read(ROOT / f"{stem}.ipynb", as_version=4))
     assert not found, f"{stem}: {len(found)} code line(s) over {WIDTH} characters: " + "; ".join(found[:5])
+
+
+PRINTED_WIDTH = 100
+"""Printed lines longer than this break mid-word in JupyterLab: its plain output (`print`, a result with text/plain
+alone) uses word-break:break-all, and about 105 characters fit at 1280 px with the file browser open. Lessons show
+long text with `show.text`, which the browser wraps at spaces."""
+EXECUTED = ("notebooks", "solutions")
+"""The folders whose notebooks are stored with their outputs."""
+PASS_LINE = "✅ Exercise"
+"""A check's pass line: in a learner's kernel it is shown styled, not as plain printed text."""
+
+
+def long_printed_lines(notebook) -> list[str]:
+    """Every line over PRINTED_WIDTH in a stream output or a text/plain-only result, as 'code cell N: <start>'."""
+    found = []
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    for number, cell in enumerate(code):
+        for output in cell.get("outputs", []):
+            if output.output_type == "stream":
+                text = output.text
+            elif output.output_type in ("execute_result", "display_data") and "text/html" not in output.data:
+                text = output.data.get("text/plain", "")
+            else:
+                continue
+            found += [f"code cell {number}: {line[:50]}…" for line in text.splitlines()
+                      if len(line) > PRINTED_WIDTH and not line.startswith(PASS_LINE)]
+    return found
+
+
+def test_long_printed_lines_names_plain_output_lines_over_the_width_only():
+    v4 = nbformat.v4
+    wide = "w" * 101
+    printed = v4.new_code_cell("print()", outputs=[v4.new_output("stream", name="stdout", text="ok\n" + wide)])
+    plain = v4.new_code_cell("x", outputs=[v4.new_output("execute_result", data={"text/plain": "p" * 101})])
+    styled = v4.new_code_cell("y", outputs=[v4.new_output("display_data", data={"text/plain": wide,
+                                                                                 "text/html": "<pre>w</pre>"})])
+    fits = v4.new_code_cell("z", outputs=[v4.new_output("stream", name="stdout", text="f" * 100),
+                                          v4.new_output("stream", name="stdout", text=PASS_LINE + " 1.1" * 40)])
+    notebook = v4.new_notebook(cells=[v4.new_markdown_cell("m" * 200), printed, styled, plain, fits])
+    assert long_printed_lines(notebook) == [f"code cell 0: {'w' * 50}…", f"code cell 2: {'p' * 50}…"]
+
+
+@pytest.mark.parametrize("stem", sorted(f"{folder}/{path.stem}" for folder in EXECUTED
+                                        for path in (ROOT / folder).glob("*.ipynb")))
+def test_printed_lines_fit_the_screen(stem):
+    found = long_printed_lines(nbformat.read(ROOT / f"{stem}.ipynb", as_version=4))
+    assert not found, (f"{stem}: {len(found)} printed line(s) over {PRINTED_WIDTH} characters break mid-word; "
+                       "show them with show.text or print shorter lines: " + "; ".join(found[:5]))
 
 
 def next_links(lesson: manifest.Lesson) -> list[str]:
