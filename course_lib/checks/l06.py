@@ -85,7 +85,8 @@ RULES_6_1 = spec(
     ("limit", "limit an integer from 1 to 20 (inclusive), default 5, in the schema and enforced",
      "type integer, bounds (exclusive bounds converted), default; 0, 21 and 2.5 refused, 1 and 20 accepted"),
     ("results", "the backend's tickets: workspace.search_tickets(backend, query, status, limit)",
-     "several queries, statuses and limits, and the defaults"),
+     "several queries (capitals too, compared with the query echoed as sent), statuses and limits, and the "
+     "defaults"),
     ("output", "the workspace.TicketList output schema", "outputSchema equal to TicketList's"),
     ("says_when", "a sentence that says when to use it", "review.invites_use on clauses in any position, up to the first limiting clause of each sentence"),
     ("when_not", "a sentence that limits its use and points to get_ticket as the tool to use instead "
@@ -182,7 +183,9 @@ def ex_06_1(build_lean_server) -> str:
              ({"query": "in", "status": "pending", "limit": 20}, ("in", "pending", 20)),
              ({"query": "xx" * 50}, ("xx" * 50, "open", 5)), ({"query": "ex", "limit": 1}, ("ex", "open", 1)),
              ({"query": "a dark mode", "status": "closed", "limit": 1}, ("a dark mode", "closed", 1)),
-             ({"query": "or", "status": "open", "limit": 1}, ("or", "open", 1))]
+             ({"query": "or", "status": "open", "limit": 1}, ("or", "open", 1)),
+             ({"query": "Login"}, ("Login", "open", 5)), ({"query": "dark MODE", "status": "closed"},
+                                                          ("dark MODE", "closed", 5))]
     results = probe(server, [("search_tickets", args) for args, _ in cases]).results
     for (args, (q, s, n)), result in zip(cases, results):
         expected = workspace.search_tickets(backend, q, s, n).model_dump(mode="json")
@@ -253,7 +256,8 @@ RULES_6_3 = spec(
     ("int", "a plain (not async) function that returns an int, a number of tokens", "the returned type"),
     ("every_definition", "the tokens of every definition of every server, each counted whole as the host "
                          "receives it: the compact JSON of its tools/list entry, outputSchema included",
-     "servers of the course and servers built in the check, in several combinations"),
+     "servers of the course and servers built in the check, in several combinations; one with German and "
+     "Japanese text and a quoted <|endoftext|> in its definitions"),
     ("encoding", "counted in the encoding passed as encoding", "o200k_base and cl100k_base"),
     ("twice", "a tool that two servers both offer counted once per server (each server sends its own "
               "definition)", "two servers that share tool names"),
@@ -290,6 +294,30 @@ def _generated_server(seed: int) -> Any:
     return server
 
 
+def _multilingual_server() -> Any:
+    """A server whose definitions hold non-ASCII text and a model's special-token text quoted as data."""
+    from typing import Annotated
+
+    from mcp.server import MCPServer
+    from pydantic import BaseModel, Field
+
+    class Invoices(BaseModel):
+        ids: list[str] = Field(description="Rechnungsnummern, älteste zuerst (請求書番号).")
+
+    server = MCPServer("rechnungen", log_level="WARNING")
+
+    def find_invoices(words):  # pragma: no cover - never called
+        raise NotImplementedError
+
+    find_invoices.__annotations__ = {  # real objects, not strings: this module uses postponed annotations
+        "words": Annotated[str, Field(max_length=80, description="Wörter aus dem Betreff; tickets may quote "
+                                                                 "markers such as <|endoftext|> as text.")],
+        "return": Invoices}
+    server.tool(description="Rechnungen über einem Betrag in € finden. 請求書を金額で検索します。 "
+                            "Use it for questions about invoices; not for reminders.")(find_invoices)
+    return server
+
+
 def _variants(servers: list[Any], encoding: str) -> dict[str, int]:
     """The right total and the totals of typical mistakes, measured on the servers themselves."""
     listed = [wire.dump(tool) for server in servers for tool in wire.run_sync(wire.list_tools, server)]
@@ -300,6 +328,8 @@ def _variants(servers: list[Any], encoding: str) -> dict[str, int]:
         "twice": sum(tokens.count(tool, encoding) for tool in by_name.values()),
         "encoding": sum(tokens.count(tool, other) for tool in listed),
         "no outputSchema": sum(tokens.count(tokens.definition(tool, output_schema=False), encoding) for tool in listed),
+        "non-ASCII characters \\u-escaped": sum(tokens.count(json.dumps(tool, separators=(",", ":")), encoding)
+                                               for tool in listed),
     }
 
 
@@ -313,6 +343,8 @@ def _cases() -> list[tuple[str, list[Any], str]]:
         ("generated, weather-chain, generated", [_generated_server(2), weather.build_chain_server(),
                                                  _generated_server(7)], "o200k_base"),
         ("clock, clock", [clock.build_server(), clock.build_server()], "cl100k_base"),
+        ("rechnungen (German, Japanese, <|endoftext|>), clock", [_multilingual_server(), clock.build_server()],
+         "o200k_base"),
         ("generated", [_generated_server(5)], "cl100k_base"),
         ("no servers", [], "o200k_base"),
     ]
@@ -343,8 +375,11 @@ def ex_06_3(turn_overhead) -> str:
 # --- 6.4 cache hints ------------------------------------------------------------------------------------
 
 RULES_6_4 = spec(
-    ("tools", "the workspace server with every workspace tool, as the stub registers them",
-     "tools/list names equal workspace.TOOL_NAMES, in order"),
+    ("tools", "the workspace server with every workspace tool, as the stub registers them: in order, sharing one "
+              "workspace (a comment added with add_ticket_comment shows in get_ticket, an event made with "
+              "create_event in list_events)",
+     "tools/list names equal workspace.TOOL_NAMES, in order; add_ticket_comment then get_ticket, create_event "
+     "then list_events, through one client"),
     ("duration", "clients told they may reuse the tool list for 30 minutes, so a 2026-07-28 client sends one "
                  "tools/list request for three list_tools() calls",
      "ttlMs on the 2026-07-28 tools/list result; three list_tools() through a tapped client"),
@@ -357,6 +392,21 @@ RULES_6_4 = spec(
 )
 HALF_HOUR_MS = 30 * 60 * 1000
 OTHER_LISTS = ("prompts/list", "resources/list", "resources/templates/list")
+
+
+def _require_one_workspace(server: Any) -> None:
+    """A change made with one tool shows through another: the tools share one workspace's state."""
+    comment, event = "Customer confirmed the fix.", {"title": "Cache review", "date": "2026-10-02", "start": "16:00"}
+    results = probe(server, [("add_ticket_comment", {"ticket_id": "TCK-402", "comment": comment}),
+                             ("get_ticket", {"ticket_id": "TCK-402"}), ("create_event", event),
+                             ("list_events", {"date": event["date"]})]).results
+    comments = (results[1].get("structuredContent") or {}).get("comments", [])
+    require(comment in comments, "tools",
+            lambda: f"get_ticket('TCK-402') shows comments {json.dumps(comments)} after add_ticket_comment added one")
+    titles = [item.get("title") for item in (results[3].get("structuredContent") or {}).get("events", [])]
+    require(event["title"] in titles, "tools",
+            lambda: f"list_events('2026-10-02') shows {json.dumps(titles)} after create_event added "
+                    f"{event['title']!r}")
 
 
 @checker("6.4", RULES_6_4)
@@ -379,6 +429,7 @@ def ex_06_4(build_cached_server) -> str:
     listed, sent, per_user, others = wire.run_sync(run)
     names = tuple(tool.get("name") for tool in listed.get("tools", []))
     require(names == tuple(workspace.TOOL_NAMES), "tools", ", ".join(names) or "no tools")
+    _require_one_workspace(server)
     ttl = listed.get("ttlMs")
     require(ttl == HALF_HOUR_MS, "duration",
             f"ttlMs {ttl}" + (" (ttlMs counts milliseconds)" if ttl in (30, 1800, 0.5) else ""))
