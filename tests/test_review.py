@@ -469,3 +469,10 @@ def test_documents_and_typed_results_need_no_output_schema(description, output, 
     ("This tool gives you the local time in one city.", False), ("Returns what you asked for, newest first.", False)])
 def test_text_that_rewrites_the_models_earlier_instructions_is_an_order(text, flagged):
     assert ("a change to what the model was told before" in review.orders(text)) is flagged
+
+
+def test_leaks_finds_a_host_it_is_told_about():
+    """Across the grading boundary the server runs in a sandbox with a name of its own, which the checker passes."""
+    assert review.leaks("refused by sandbox: nothing changed", ["sandbox"]) == ["internal host"]
+    assert review.leaks("refused by sandbox-2: nothing changed", ["sandbox"]) == []
+    assert review.leaks("refused: nothing changed", ["sandbox"]) == []
