@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from course_lib import review_rules, wire
 
@@ -500,6 +501,24 @@ _LEAKS: dict[str, re.Pattern] = {
 }
 
 
-def leaks(text: str) -> list[str]:
-    """The kinds of internals an error text gives away: stack traces, paths, SQL, secrets, hosts."""
-    return [kind for kind, pattern in _LEAKS.items() if pattern.search(text)]
+def hostname(_: Any = None) -> str:
+    """The name of the machine this runs on (the argument is ignored, so a checker can ask it beside a
+    learner's function, where that function's server runs)."""
+    return socket.gethostname()
+
+
+def _names_a_machine(text: str, hosts: Iterable[str]) -> bool:
+    """Whether `text` names one of `hosts` or this machine, whole or by its first label."""
+    names = {hostname(), *hosts}
+    forms = {form for name in names if name for form in (name, name.split(".")[0]) if form}
+    return any(re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text) for form in forms)
+
+
+def leaks(text: str, hosts: Iterable[str] = ()) -> list[str]:
+    """The kinds of internals an error text gives away: stack traces, paths, SQL, secrets, hosts (an
+    internal domain or address, or the bare name of this machine or of one of `hosts`, such as the machine
+    a server under review runs on)."""
+    found = [kind for kind, pattern in _LEAKS.items() if pattern.search(text)]
+    if "internal host" not in found and _names_a_machine(text, hosts):
+        found.append("internal host")
+    return [kind for kind in _LEAKS if kind in found]

@@ -283,6 +283,17 @@ def _run_cell(source: str, namespace: dict) -> None:
         wire.run_sync(finish)
 
 
+def _cell_namespace(name: str, values: dict) -> dict:
+    """A fresh module's namespace holding `values`, registered in sys.modules as IPython's `__main__` is: pydantic
+    resolves a model's annotations in its module, so a model defined in a cell must find the cell's names there."""
+    import types
+
+    module = types.ModuleType(name)
+    module.__dict__.update({key: value for key, value in values.items() if key not in ("__name__", "__spec__")})
+    sys.modules[name] = module
+    return module.__dict__
+
+
 class _Timeout(Exception):
     pass
 
@@ -306,7 +317,7 @@ def _judge(exercise: str, mutants: list[Mutant]) -> list[dict]:
     from course_lib import checks
 
     before, _, argument = exercise_context(exercise)
-    base = {"__name__": "__main__", "display": lambda *a, **k: None}
+    base = _cell_namespace("course_cells", {"display": lambda *a, **k: None})
     with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
         for cell in before:
             _run_cell(cell, base)
@@ -318,7 +329,7 @@ def _judge(exercise: str, mutants: list[Mutant]) -> list[dict]:
     signal.signal(signal.SIGALRM, alarm)
     verdicts = []
     for mutant in mutants:
-        namespace = dict(base)
+        namespace = _cell_namespace("course_cells_mutant", base)
         signal.alarm(PER_MUTANT_SECONDS)
         try:
             with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):

@@ -123,6 +123,24 @@ def test_leaks_passes_the_courses_own_good_messages(text):
     assert review.leaks(text) == []
 
 
+@pytest.mark.parametrize("hostname", ["vm", "ci-runner-7.example.net"])
+def test_leaks_finds_the_name_of_the_machine_it_runs_on(monkeypatch, hostname):
+    """A bare machine name matches no domain pattern; a message that names this machine still leaks it."""
+    monkeypatch.setattr(review.socket, "gethostname", lambda: hostname)
+    short = hostname.split(".")[0]
+    for text in (f"conflict on {hostname}: nothing was changed", f"worker {short} refused the call.",
+                 f"({short})"):
+        assert review.leaks(text) == ["internal host"], text
+    for text in (f"the {short}x pool", f"see {short}-2", f"a{short} b", *CLEAN):
+        assert review.leaks(text) == [], text
+
+
+def test_leaks_finds_this_machines_real_name():
+    import socket
+
+    assert "internal host" in review.leaks(f"requestId conflict on {socket.gethostname()}: nothing changed")
+
+
 @pytest.mark.parametrize("description, opens", [
     ("Current local time and UTC offset for one city. Use it for the time now.", True),
     ("Use it to get the local time in a city. Do not use it for dates.", False),
@@ -451,3 +469,10 @@ def test_documents_and_typed_results_need_no_output_schema(description, output, 
     ("This tool gives you the local time in one city.", False), ("Returns what you asked for, newest first.", False)])
 def test_text_that_rewrites_the_models_earlier_instructions_is_an_order(text, flagged):
     assert ("a change to what the model was told before" in review.orders(text)) is flagged
+
+
+def test_leaks_finds_a_host_it_is_told_about():
+    """Across the grading boundary the server runs in a sandbox with a name of its own, which the checker passes."""
+    assert review.leaks("refused by sandbox: nothing changed", ["sandbox"]) == ["internal host"]
+    assert review.leaks("refused by sandbox-2: nothing changed", ["sandbox"]) == []
+    assert review.leaks("refused: nothing changed", ["sandbox"]) == []

@@ -178,8 +178,9 @@ def _text_of(result: dict) -> str:
 # --- 3.1 a failure that looks like success --------------------------------------------------------
 
 RULES_3_1 = spec(
-    ("tool", "keep one tool named `get_order` that takes `order_number`",
-     "tools/list through a real in-process client"),
+    ("tool", "keep one tool named `get_order` that takes `order_number` and nothing else, and no other tool "
+             "(the signed-in customer is the server's to know, never an argument)",
+     "tools/list through a real in-process client: the tool names and get_order's input schema"),
     ("typed", "return a found order as an `orders.OrderSummary` (`-> orders.OrderSummary`), so it comes with "
               "`structuredContent`",
      "outputSchema compared with the course server's get_order; every order of the signed-in customer "
@@ -189,8 +190,21 @@ RULES_3_1 = spec(
      "fixed and hypothesis-generated unknown order numbers; a plain exception counts as a hidden crash"),
     ("foreign", "give another customer's order exactly the same answer as a missing one, in every part of the "
                 "result (only the number differs)",
-     "two orders of another customer, each whole result compared with the answer for missing numbers"),
+     "two orders of another customer, each whole result compared with the answer for missing numbers; again "
+     "with the owner's id sent under names a schema does not list (customer_id, customer, ...), compared with a "
+     "missing number sent the same way"),
 )
+
+_OWNER_ARGUMENTS = ("customer_id", "customer", "customerId", "user_id", "owner")
+"""Argument names a caller might try to pick whose order it reads (the SDK drops them unless a tool reads them)."""
+
+
+def _owner_calls(foreign: list[str], missing: str) -> list[tuple[str, dict, dict]]:
+    """(foreign number, a call naming its owner, the same call for `missing`) for each owner argument name."""
+    store = orders.OrderStore()
+    return [(number, {"order_number": number, name: store.record(number).customer_id},
+             {"order_number": missing, name: store.record(number).customer_id})
+            for number in foreign for name in _OWNER_ARGUMENTS]
 
 
 @checker("3.1", RULES_3_1)
@@ -202,12 +216,23 @@ def ex_03_1(build_honest_desk_server) -> str:
         missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
         numbers = own + foreign + missing
         results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers], "tool")))
-        tool = probe(server).tool("get_order")
-        require("order_number" in tool.get("inputSchema", {}).get("properties", {}), "tool",
-                lambda: f"get_order takes {', '.join(tool.get('inputSchema', {}).get('properties', {})) or 'nothing'}")
+        listed = probe(server)
+        require(listed.names == ["get_order"], "tool", f"the server lists {', '.join(listed.names)}",
+                "get_order alone: another tool is another way to read an order, with failures of its own")
+        tool = listed.tool("get_order")
+        takes = list(tool.get("inputSchema", {}).get("properties", {}))
+        require(takes == ["order_number"], "tool", f"get_order takes {', '.join(takes) or 'nothing'}",
+                "order_number only")
         _require_summaries(tool, {n: results[n] for n in own}, "typed")
         _check_missing(results, missing, "missing")
         _check_foreign(results, foreign, missing[0], "foreign")
+        owner_calls = _owner_calls(foreign, missing[0])
+        answered = _calls(server, "get_order", [call for _, *pair in owner_calls for call in pair], "tool")
+        for index, (number, sent, _) in enumerate(owner_calls):
+            (owner_argument,) = set(sent) - {"order_number"}
+            pair = {number: answered[2 * index], missing[0]: answered[2 * index + 1]}
+            _check_foreign(pair, [number], missing[0], "foreign",
+                           f" (both sent with {owner_argument}={sent[owner_argument]!r})")
 
         def unknown_number(number: str) -> None:
             (result,) = _calls(server, "get_order", [{"order_number": number}], "tool")
@@ -229,17 +254,18 @@ def _check_missing(results: dict[str, dict], numbers: list[str], rule: str) -> N
                 f"{number} is not in the message")
 
 
-def _check_foreign(results: dict[str, dict], foreign: list[str], missing: str, rule: str) -> None:
+def _check_foreign(results: dict[str, dict], foreign: list[str], missing: str, rule: str, sent: str = "") -> None:
+    """Each `foreign` order answered exactly as `missing` (`sent` says how both calls were made, if unusually)."""
     reference = _text_of(results[missing])
     for number in foreign:
         result = results[number]
-        require_deliberate(result, "get_order", rule, number)
+        require_deliberate(result, "get_order", rule, number + sent)
         require(_same_answer(_text_of(result), number, reference, missing), rule,
-                lambda: shown(_text_of(result)), f"{number}; for {missing} it says: {shown(reference, 100)}")
+                lambda: shown(_text_of(result)), f"{number}{sent}; for {missing} it says: {shown(reference, 100)}")
         difference = first_difference(whole(result, lambda text, n=number: _blank(text, n)),
                                       whole(results[missing], lambda text: _blank(text, missing)))
         require(not difference, rule, f"the same text, but {number} and {missing} differ in {difference}",
-                "the whole result, not only its text")
+                f"the whole result, not only its text{sent}")
 
 
 # --- 3.2 messages a model can recover from ---------------------------------------------------------
@@ -325,9 +351,13 @@ def ex_03_2(build_helpful_desk_server) -> str:
         require(not used, "own", f"get_order called orders.customer_order {len(used)} time(s)")
         with course_state(_archived, _SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
-        tool = probe(server).tool("get_order")
-        require("order_number" in tool.get("inputSchema", {}).get("properties", {}), "tool",
-                lambda: f"get_order takes {', '.join(tool.get('inputSchema', {}).get('properties', {})) or 'nothing'}")
+        listed = probe(server)
+        require(listed.names == ["get_order"], "tool", f"the server lists {', '.join(listed.names)}",
+                "get_order alone: another tool is another way to read an order, with failures of its own")
+        tool = listed.tool("get_order")
+        takes = list(tool.get("inputSchema", {}).get("properties", {}))
+        require(takes == ["order_number"], "tool", f"get_order takes {', '.join(takes) or 'nothing'}",
+                "order_number only")
         _require_summaries(tool, {n: results[n] for n in own}, "found")
         failed = foreign + missing + [orders.ARCHIVED, _SECOND_OUTAGE]
         internals = _backend_internals()

@@ -173,8 +173,10 @@ RULES_4_2 = spec(
     ("untrusted", "from a server that is not trusted, ask before every call, whatever its annotations say",
      "a lying server in a real host, and every combination of hints with trusted=False"),
     ("inside_reads", "from a trusted server, run without asking a tool that only reads and stays inside the "
-                     "server (`readOnlyHint` true, `openWorldHint` false)",
-     "trusted read-only tools of the incidents server, and every combination of hints"),
+                     "server (`readOnlyHint` true, `openWorldHint` false), whatever `destructiveHint` says (the "
+                     "2025-11-25 schema: it is \"meaningful only when `readOnlyHint == false`\")",
+     "trusted read-only tools of the incidents server, and every combination of hints, read-only tools that "
+     "also say destructiveHint true among them"),
     ("ask_else", "from a trusted server, ask before everything else",
      "changes, reads that reach outside, and every other combination of hints"),
     ("defaults", "read an absent hint as its default (`host.effective_hints` fills them in)",
@@ -280,8 +282,6 @@ def ex_04_2(team_policy) -> str:
     cases, reasons = 0, {}
     for values in itertools.product((True, False, None), repeat=4):
         annotations = {hint: value for hint, value in zip(host.HINTS, values) if value is not None}
-        if annotations.get("readOnlyHint") is True and annotations.get("destructiveHint") is True:
-            continue  # contradictory hints: asking or not are both defensible
         for extra in ({}, {"title": "A tool"}):
             for trusted in (True, False):
                 should_ask, rule = team_rule(annotations, trusted)

@@ -8,8 +8,9 @@ import uuid
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks.core import (build_server, checker, first_difference, outcome, probe, replacing, require,
-                                   require_deliberate, result_text, session, shown, spec, whole)
+from course_lib.checks.core import (beside_learner, build_server, checker, first_difference, outcome, probe,
+                                   replacing, require, require_deliberate, result_text, session, shown, spec,
+                                   whole)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import deploy, incidents
 
@@ -133,7 +134,8 @@ RULES_5_1 = spec(
     ("conflict", "the same requestId with a different incident or note refused with a ToolError that changes "
                  "nothing and leaks no internals (stack traces, paths, SQL, hostnames); a retry of the original "
                  "call still returns its first result",
-     "a reused requestId with another note, then with another incident; notes counted on both; review.leaks; "
+     "a reused requestId with another note, then with another incident; notes counted on both; review.leaks "
+     "(an internal domain or address, or the name of the machine the server runs on, count as hostnames); "
      "the original retried"),
     ("new_key", "a new requestId to add a new note, even with the same text",
      "the first call's incident and text with a fresh requestId"),
@@ -154,6 +156,7 @@ def ex_05_1(build_notes_server) -> str:
             "0d2f4b6a-8c1e-4a3b-9d5f-7e9a1c3b5d68"]
     store = _WatchedStore(write_delay=0.05)  # a slow database write, as in production
     server = build_server(build_notes_server, store, "ana")
+    server_host = beside_learner(review.hostname, build_notes_server)  # the machine its messages must not name
     seen = probe(server)
     require("add_incident_note" in seen.names, "tool", ", ".join(seen.names) or "no tools")
     params = set(seen.tool("add_incident_note")["inputSchema"].get("properties", {}))
@@ -234,7 +237,7 @@ def ex_05_1(build_notes_server) -> str:
         conflict = call({**a, **changed})
         require_deliberate(conflict, "add_incident_note", "conflict", f"{label}")
         require((count("INC-101"), count("INC-103")) == counts, "conflict", f"{label}: a note was written")
-        leaked = review.leaks(result_text(conflict))
+        leaked = review.leaks(result_text(conflict), [server_host])
         require(not leaked, "conflict", lambda: f"{', '.join(leaked)} in {_brief(conflict)}")
     again = call(a)
     require(not again.get("isError") and again.get("structuredContent") == first.get("structuredContent"),
@@ -482,6 +485,7 @@ def ex_05_3(build_incident_server) -> str:
     """Check that forbidden, foreign and missing incidents get one answer, and allowed reads still work."""
     store = incidents.Store()
     allowed_reads = refusals = 0
+    server_host = beside_learner(review.hostname, build_incident_server)  # the machine refusals must not name
     for user in ("ben", "gil", "ana"):
         server = build_server(build_incident_server, store, user)
         results = _calls(server, [("get_incident", {"incidentId": i}) for i in _CANDIDATES])
@@ -500,7 +504,7 @@ def ex_05_3(build_incident_server) -> str:
             shown_data = _data_in(got, record)
             require(not shown_data, "refused", lambda: f"{user}'s refusal of {incident_id} holds {shown_data}")
             require_deliberate(got, "get_incident", "deliberate", f"get_incident({incident_id!r}) as {user}")
-            leaked = review.leaks(result_text(got))
+            leaked = review.leaks(result_text(got), [server_host])
             require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(got)}")
             wholes[incident_id] = whole(got, replacing(incident_id))
             refusals += 1
@@ -533,7 +537,8 @@ RULES_5_4 = spec(
      "previews of two services in both environments, one after a deployment changed what runs"),
     ("applies", "start_deployment with a preview's token and exactly its service, version and environment to "
                 "deploy that version once, even when other previews were made in between",
-     "two previews, then both applied in the other order; deployments compared"),
+     "two previews, then both applied in the other order; two previews of one target with different versions, "
+     "then the first applied (nothing ran in between); deployments compared"),
     ("exact", "a call whose service, version or environment differs from its token's preview to be refused "
               "with a ToolError that deploys nothing",
      "one changed argument at a time (each other environment and service, another version), each on a fresh "
@@ -577,6 +582,7 @@ def ex_05_4(build_release_server) -> str:
     """Check a deploy whose environment has no default and whose preview binds the exact change, once."""
     releases = deploy.Releases()
     server = build_server(build_release_server, releases)
+    server_host = beside_learner(review.hostname, build_release_server)  # the machine refusals must not name
     seen = probe(server)
     for name, wanted in (("preview_deployment", {"service", "version", "environment"}),
                          ("start_deployment", {"previewToken", "service", "version", "environment"})):
@@ -607,7 +613,7 @@ def ex_05_4(build_release_server) -> str:
         require(result.get("isError") or "protocolError" in result, rule, lambda: f"{label}: {outcome(result)}")
         if result.get("isError"):
             require_deliberate(result, "start_deployment", rule, label)
-            leaked = review.leaks(result_text(result))
+            leaked = review.leaks(result_text(result), [server_host])
             require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(result)}")
 
     def preview(args: dict, on: Any = server, releases_: deploy.Releases = releases) -> str:
@@ -648,6 +654,17 @@ def ex_05_4(build_release_server) -> str:
                 lambda: f"applying preview {label} {_json(args)} gave {outcome(got)}")
     want = [dict(service=x["service"], environment=x["environment"], version=x["version"], previousVersion="2.8.0")
             for x in (b, a)]
+    require(deployed() == want, "applies", lambda: f"deployments {_json(deployed())} instead of {_json(want)}")
+
+    # two previews of one target with different versions: the first still applies, since nothing ran in between
+    earlier, later = ({"service": "checkout", "version": version, "environment": "production"}
+                      for version in ("2.9.0", "2.9.1"))
+    token_earlier, _ = preview(earlier), preview(later)
+    got = run([("start_deployment", {**earlier, "previewToken": token_earlier})])[0]
+    require(not got.get("isError") and "clientError" not in got, "applies",
+            lambda: f"applying the first of two previews of checkout in production ({earlier['version']}, then "
+                    f"{later['version']}; nothing deployed in between) gave {outcome(got)}")
+    want.append({**earlier, "previousVersion": "2.8.0"})
     require(deployed() == want, "applies", lambda: f"deployments {_json(deployed())} instead of {_json(want)}")
 
     # once

@@ -121,8 +121,11 @@ RULES_9_2 = spec(
     ("descriptions", "keep the description of every v1 tool exactly as v1 has it (the model reads it: new wording "
                      "changes what the model does)",
      "each listed description compared with v1's"),
-    ("replay", "answer every recorded v1 call (`evolving.V1_CALLS`) as v1 does",
-     "contract.replay against v1's output schemas, and each result compared with v1's own answer"),
+    ("replay", "answer every recorded v1 call (`evolving.V1_CALLS`) as v1 does, and keep every v1 tool doing what "
+               "v1's description says (closing a closed ticket changes nothing)",
+     "contract.replay against v1's output schemas, and each result compared with v1's own answer; then a longer "
+     "run of v1 calls on fresh builds of both (a ticket closed twice, an unknown id, a created ticket closed "
+     "twice, reads and searches), each answer compared with v1's: error or not, and the structured result"),
     ("filter", "let `search_tickets` take an optional `priority` (`low`, `normal`, `high` or `urgent`) that keeps "
                "only the tickets with that priority, and counts only those in `total`",
      "the schema: v1's parameters and an optional priority, nothing else; tickets of every priority created "
@@ -137,6 +140,16 @@ RULES_9_2 = spec(
                 "names the ticket, not a crash",
      "reopen_ticket on two unknown ids"),
 )
+
+_V1_SESSION = [("close_ticket", {"ticket_id": "T-1", "resolution": "Paper tray cleaned."}),
+               ("close_ticket", {"ticket_id": "T-1", "resolution": "Cleaned again."}),
+               ("get_ticket", {"ticket_id": "T-1"}),
+               ("close_ticket", {"ticket_id": "T-404", "resolution": "Nothing to do."}),
+               ("create_ticket", {"title": "Printer toner low"}),
+               ("close_ticket", {"ticket_id": "T-3", "resolution": "Toner replaced."}),
+               ("close_ticket", {"ticket_id": "T-3", "resolution": "Toner replaced."}),
+               ("search_tickets", {"query": "printer"}), ("get_ticket", {"ticket_id": "T-2"})]
+"""A v1 client's session beyond the recorded calls: what v1's descriptions promise, closing twice included."""
 
 _PRIORITIES = ("low", "normal", "high", "urgent")
 _CREATED = [("Printer out of toner", "low"), ("Printer offline in room 4", "high"),
@@ -182,6 +195,14 @@ def ex_09_2(build_helpdesk_v2) -> str:
         require(_structured(got) == _structured(want), "replay",
                 f"{name}({json.dumps(arguments)}) returned {shown(json.dumps(_structured(got)), 120)}",
                 f"v1 returns {shown(json.dumps(_structured(want)), 120)}")
+    theirs = probe(build_server(build_helpdesk_v2), _V1_SESSION).results
+    ours = probe(evolving.build_v1(), _V1_SESSION).results
+    for step, ((name, arguments), got, want) in enumerate(zip(_V1_SESSION, theirs, ours), 1):
+        same = bool(got.get("isError")) == bool(want.get("isError")) and _structured(got) == _structured(want)
+        require(same, "replay", lambda: f"{name}({json.dumps(arguments)}), call {step} of a fresh build's "
+                                        f"session, answered {shown(result_text(got), 100)}",
+                "v1 answers " + ("with a tool error" if want.get("isError") else
+                                 shown(json.dumps(_structured(want)), 100)))
 
     v1_search = set(next(t for t in v1_tools if t["name"] == "search_tickets")["inputSchema"]["properties"])
     search = v2_by_name.get("search_tickets", {}).get("inputSchema", {})
@@ -279,14 +300,16 @@ RULES_9_3 = spec(
      "each kind of misfit, on two servers: an option upper-cased, capitalised, with a space before or after, "
      "cut to a prefix, lengthened, empty; 'true', 'yes', '' and an option to a yes/no form"),
     ("schema", "take the field's name and its options from `params.requested_schema`, never assume them",
-     "two servers whose forms name their fields differently"),
+     "two servers whose forms name their fields differently, the second with field titles unlike the names "
+     "('Support queue' for queue, 'Go ahead' for approved)"),
     ("eras", "work in both protocol eras, 2026-07-28 and 2025-11-25",
      "every question asked through a 2026-07-28 client and a 2025-11-25 client"),
 )
 
 
 def _asking_servers() -> list[tuple[Any, str, str, tuple[str, ...]]]:
-    """Two servers that each ask a yes/no question and a choice, with different field names.
+    """Two servers that each ask a yes/no question and a choice, with different field names (the second
+    server's fields have titles unlike their names).
 
     Each entry: (server, yes/no tool, choice tool, the choice's options). Every tool returns what it
     received: the person's action and, when accepted, the value of the form's field. (This module does
@@ -310,11 +333,11 @@ def _asking_servers() -> list[tuple[Any, str, str, tuple[str, ...]]]:
     class Team(BaseModel):
         team: Literal["it", "facilities", "finance"] = Field(description="Which team handles it?")
 
-    class Approval(BaseModel):
-        approved: bool = Field(description="Restart now?")
+    class Approval(BaseModel):  # ops titles its fields: a title is what a dialog shows, not the field's name
+        approved: bool = Field(title="Go ahead", description="Restart now?")
 
     class Queue(BaseModel):
-        queue: Literal["tier1", "tier2", "vendor"] = Field(description="Where should it go?")
+        queue: Literal["tier1", "tier2", "vendor"] = Field(title="Support queue", description="Where should it go?")
 
     def ask_send(ticket_id: str) -> Elicit[Confirm]:
         return Elicit(f"Send the reply on {ticket_id}?", Confirm)
