@@ -226,6 +226,8 @@ def test_a_malformed_argument_string_is_one_scored_error_not_a_crash(desk):
 
 
 def test_the_cache_key_holds_provider_base_url_model_system_max_tokens_tools_and_messages(desk, tmp_path):
+    pytest.importorskip("openai")
+    pytest.importorskip("anthropic")
     cache = models.ResponseCache(tmp_path / "answers")
     reply = openai_reply([("get_incident", '{"incidentId": "INC-101"}')])
     with FakeProvider([reply], repeat_last=True) as fake, FakeProvider([reply], repeat_last=True) as other:
@@ -249,6 +251,7 @@ def test_the_cache_key_holds_provider_base_url_model_system_max_tokens_tools_and
 
 
 def test_trials_are_cached_apart(desk, tmp_path):
+    pytest.importorskip("openai")
     reply = openai_reply([("get_incident", '{"incidentId": "INC-101"}')])
     case = cases.Case("read", "Show INC-101.", "get_incident")
     with FakeProvider([reply], repeat_last=True) as fake:
