@@ -65,10 +65,11 @@ def _exercise(notebook, exercise: str):
 def forged_outcome_records(notebook, where):
     """Appends passed records to the file COURSE_OUTCOMES names (and to likely places): the issue's first cheat."""
     _after_setup(notebook, """
-import json, os
+import json, os, tempfile
 record = lambda n: json.dumps({"exercise": f"1.{n}", "status": "passed", "message": "forged", "hint": "",
                                "rule": ""})
-for target in filter(None, [os.environ.get("COURSE_OUTCOMES"), "outcomes.jsonl", "/tmp/outcomes.jsonl"]):
+for target in filter(None, [os.environ.get("COURSE_OUTCOMES"), "outcomes.jsonl",
+                            os.path.join(tempfile.gettempdir(), "outcomes.jsonl")]):
     with open(target, "a") as out:
         out.write("".join(record(n) + "\\n" for n in range(1, 5)))
 """)

@@ -110,7 +110,7 @@ def test_limits_hold_inside(tmp_path):
     limits = sandbox.Limits(cpu_seconds=30, memory_bytes=1 << 30, open_files=64, processes=32, file_bytes=1 << 20,
                             tmpfs_bytes=8 << 20)
     code = """
-import json, os, resource, time
+import json, os, resource, tempfile, time
 found = {name: resource.getrlimit(getattr(resource, name))[0]
          for name in ("RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_NOFILE", "RLIMIT_FSIZE")}
 try:
@@ -139,7 +139,7 @@ for pid in children:
 found["children"] = len(children)
 try:
     for n in range(10):
-        with open(f"/tmp/fill{n}", "wb") as out:
+        with open(os.path.join(tempfile.gettempdir(), f"fill{n}"), "wb") as out:
             out.write(b"x" * (1 << 20))
     found["tmpfs"] = "filled"
 except OSError as error:
