@@ -67,25 +67,40 @@ def _spelled(run: list[str]) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def reveal(text: str) -> str:
-    """`text` with every invisible character shown: hidden runs decoded as ⟦hidden text: '…'⟧, others as ⟦U+XXXX⟧."""
-    out: list[str] = []
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """`text` cut into (kind, piece): "" visible text, "char" one invisible character, "run" a hidden run."""
+    pieces: list[tuple[str, str]] = []
     run: list[str] = []
     kind = ""
+
+    def close() -> None:
+        if run:
+            pieces.append(("run", "".join(run)) if kind == "tag" or len(run) > 1 else ("char", run[0]))
+            run.clear()
+
     for i, char in enumerate(text):
-        this = "tag" if ord(char) in TAGS else "vs" if variation_byte(char) is not None and not _presentation(text, i) \
-            else ""
-        if run and this != kind:
-            out.append(f"⟦hidden text: {_spelled(run)!r}⟧" if kind == "tag" or len(run) > 1
-                       else f"⟦U+{ord(run[0]):04X}⟧")
-            run = []
+        this = "tag" if ord(char) in TAGS else \
+            "vs" if variation_byte(char) is not None and not _presentation(text, i) else ""
+        if this != kind:
+            close()
         kind = this
         if this:
             run.append(char)
         elif is_ignorable(char) and not _presentation(text, i):
-            out.append(f"⟦U+{ord(char):04X}⟧")
+            pieces.append(("char", char))
         else:
-            out.append(char)
-    if run:
-        out.append(f"⟦hidden text: {_spelled(run)!r}⟧" if kind == "tag" or len(run) > 1 else f"⟦U+{ord(run[0]):04X}⟧")
-    return "".join(out)
+            pieces.append(("", char))
+    close()
+    return pieces
+
+
+def reveal(text: str) -> str:
+    """`text` with every invisible character shown: hidden runs decoded as ⟦hidden text: '…'⟧, others as ⟦U+XXXX⟧."""
+    return "".join(f"⟦hidden text: {_spelled(list(piece))!r}⟧" if kind == "run"
+                   else f"⟦U+{ord(piece):04X}⟧" if kind == "char" else piece
+                   for kind, piece in _pieces(text))
+
+
+def spelled(text: str) -> str:
+    """Only what the hidden runs of `text` spell (tag characters as ASCII, variation selectors as bytes)."""
+    return "".join(_spelled(list(piece)) for kind, piece in _pieces(text) if kind == "run")

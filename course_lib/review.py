@@ -297,7 +297,7 @@ def with_hidden(text: str) -> str:
     """A text followed by what its invisible characters spell (tag characters, variation-selector bytes)."""
     from course_lib import invisible
 
-    return text + " " + invisible.reveal(text)
+    return text + " " + invisible.spelled(text)
 
 
 def orders(text: str) -> list[str]:

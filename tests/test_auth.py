@@ -340,3 +340,16 @@ def test_tokens_beyond_loopback_over_plain_http_are_warned_about(host, tokens, w
     assert (warning is not None) is warns
     if warns:
         assert "clear text" in warning and "TLS" in warning and "\n" not in warning
+
+
+def test_course_token_prints_a_token_and_the_file_gets_only_its_hash(tmp_path):
+    path = tmp_path / "tokens.txt"
+    done = subprocess.run([sys.executable, "-m", "course_lib.cli", "token", "ben", "--file", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    token = done.stdout.strip()
+    assert auth.weakness(token) is None and token not in path.read_text()
+    assert auth.read_tokens(path) == {"sha256:" + hashlib.sha256(token.encode()).hexdigest(): "ben"}
+    bad = subprocess.run([sys.executable, "-m", "course_lib.cli", "token", "ben", "--file", str(tmp_path / "no/such")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "cannot write the token file" in bad.stderr
