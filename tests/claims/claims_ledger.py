@@ -70,7 +70,7 @@ def cited_claims(cells: list[Cell]) -> dict[str, list[str]]:
     return cited
 
 
-def tested_claims(folder: Path = HERE) -> dict[str, list[str]]:
+def claims_tested(folder: Path = HERE) -> dict[str, list[str]]:
     """Claim id -> the tests that carry `@claim(id)`, read from the source (nothing is imported)."""
     tested: dict[str, list[str]] = {}
     for path in sorted(folder.glob("test_*.py")):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims_ledger import (SPEC, Cell, markdown_cells, cited_claims, tested_claims, spec_quotes, quote_found,
+from claims_ledger import (SPEC, Cell, markdown_cells, cited_claims, claims_tested, spec_quotes, quote_found,
                            sentences, behaviour_claim, exempt, unmarked_behaviour, claim)
 
 PENDING_BEHAVIOUR = {"05", "07", "09"}
@@ -19,7 +19,7 @@ def cells() -> list[Cell]:
 
 
 def test_every_cited_claim_has_exactly_one_test(cells):
-    tested = tested_claims()
+    tested = claims_tested()
     missing = {claim_id: where for claim_id, where in cited_claims(cells).items() if claim_id not in tested}
     assert not missing, f"cited with no @claim test in tests/claims/: {missing}"
     twice = {claim_id: tests for claim_id, tests in tested.items() if len(tests) > 1}
@@ -27,7 +27,7 @@ def test_every_cited_claim_has_exactly_one_test(cells):
 
 
 def test_every_claim_test_is_cited_by_a_notebook(cells):
-    uncited = sorted(set(tested_claims()) - set(cited_claims(cells)))
+    uncited = sorted(set(claims_tested()) - set(cited_claims(cells)))
     assert not uncited, f"@claim tests that no notebook cites (cite them or delete them): {uncited}"
 
 
