@@ -70,6 +70,16 @@ def cited_claims(cells: list[Cell]) -> dict[str, list[str]]:
     return cited
 
 
+def cited_paragraphs(claim_id: str, cells: list[Cell] | None = None) -> list[str]:
+    """The paragraph after each `<!-- claim: claim_id -->` marker (to the next blank line), whitespace collapsed:
+    what a claim test can read to assert the very numbers the sentence states."""
+    found = []
+    for cell in cells if cells is not None else markdown_cells():
+        for mark in re.finditer(rf"<!--\s*claim:\s*{re.escape(claim_id)}\s*-->", cell.source):
+            found.append(" ".join(re.split(r"\n\s*\n", cell.source[mark.end():].strip(), maxsplit=1)[0].split()))
+    return found
+
+
 def claims_tested(folder: Path = HERE) -> dict[str, list[str]]:
     """Claim id -> the tests that carry `@claim(id)`, read from the source (nothing is imported)."""
     tested: dict[str, list[str]] = {}

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from claims_ledger import claim
+from claims_ledger import cited_paragraphs, claim
 from course_lib import tokens, wire
 
 
@@ -23,12 +23,15 @@ def test_provider_request_types_have_slots_for_name_description_and_input_schema
 
 
 @claim("weather-output-schema-share")
-def test_the_rewrites_output_schema_is_185_of_386_tokens():
+def test_the_rewrites_output_schema_share_is_what_lesson_00_says():
     from course_lib.servers import weather
 
     tool = {t.name: t for t in wire.run_sync(wire.list_tools, weather.build_server())}["get_daily_forecast"]
-    share = tokens.count(wire.dump(tool)["outputSchema"]), tokens.count(tool)
-    assert share == (185, 386) and round(100 * share[0] / share[1]) == 48
+    schema, whole = tokens.count(wire.dump(tool)["outputSchema"]), tokens.count(tool)
+    (sentence,) = cited_paragraphs("weather-output-schema-share")
+    stated = re.search(r"(\d+) of the rewrite's (\d+) tokens \((\d+) %\)", sentence)
+    assert stated, f"the sentence no longer states the share as 'N of the rewrite's M tokens (P %)': {sentence}"
+    assert tuple(map(int, stated.groups())) == (schema, whole, round(100 * schema / whole))
 
 
 @claim("desk-messages-name-only-its-tools")

@@ -14,7 +14,7 @@ import pytest
 from mcp.server import MCPServer
 from pydantic import BaseModel, BeforeValidator, Field
 
-from claims_ledger import claim
+from claims_ledger import cited_paragraphs, claim
 from course_lib import wire
 
 
@@ -45,6 +45,11 @@ def test_lax_date_takes_midnight_timestamps_and_midnight_in_any_offset(era):
            [1791072000, 1791072000.0, "1791072000", "2026-10-09T00:00:00+02:00", "2026-10-09T00:00:00Z",
             "2026-10-09T00:00:01"]}
     accepted = {sent: r.content[0].text for sent, r in got.items() if not r.is_error}
+    (sentence,) = cited_paragraphs("lax-date-takes-midnight")
+    stated = re.findall(r"`(\d+|\"[^`\"]+\")` (?:became|becomes) (\d{4}-\d\d-\d\d)", sentence)
+    assert len(stated) == 2, f"lesson 01 no longer gives two examples as '`input` became date': {sentence}"
+    for sent, day in stated:
+        assert accepted[repr(int(sent)) if sent.isdigit() else repr(sent.strip('"'))] == day, (sent, day)
     assert accepted == {"1791072000": "2026-10-04", "1791072000.0": "2026-10-04", "'1791072000'": "2026-10-04",
                         "'2026-10-09T00:00:00+02:00'": "2026-10-09", "'2026-10-09T00:00:00Z'": "2026-10-09"}
 
