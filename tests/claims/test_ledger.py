@@ -87,6 +87,7 @@ def test_detector_exempts_marked_spec_questions_and_course_hosts(sentence, why):
 @pytest.mark.parametrize("sentence", [
     "A model may report a forecast for last week.",  # a possibility, stated with a modal
     "`host.careful` runs every trusted read.",  # course code, in a code span
+    "Return True when any text the model reads holds invisible characters.",  # names the model's input
     "The server refuses the call.",
 ])
 def test_detector_leaves_other_sentences_alone(sentence):
