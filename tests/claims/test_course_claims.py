@@ -53,3 +53,14 @@ def test_the_order_desk_messages_send_the_model_to_no_tool_it_lacks(era):
         named = set(re.findall(r"\b[a-z]+_[a-z_]+\b", text)) - {"order_number"}
         assert named <= names, text
     assert "Check the number with the person" in messages[0]
+
+
+@claim("openai-function-name-rule")
+def test_the_openai_sdk_states_the_function_name_rule_lesson_01_quotes():
+    import inspect
+
+    shared = pytest.importorskip("openai.types.shared_params.function_definition")
+    source = " ".join(inspect.getsource(shared).split())
+    (paragraph,) = cited_paragraphs("openai-function-name-rule")
+    quoted = re.search(r'"([^"]+)"', paragraph).group(1)
+    assert " ".join(quoted.split()) in source
