@@ -20,6 +20,11 @@ def test_provider_request_types_have_slots_for_name_description_and_input_schema
     assert {"name", "description", "parameters"} <= openai_keys
     for keys in (anthropic_keys, openai_keys):
         assert not keys & {"title", "output_schema", "outputSchema", "annotations"}
+    import inspect
+
+    deferred = " ".join(inspect.getsource(anthropic.tool_param).split())
+    assert "If true, tool will not be included in initial system prompt. Only loaded when returned via " \
+           "tool_reference from tool search." in deferred
 
 
 @claim("weather-output-schema-share")

@@ -172,7 +172,8 @@ def test_a_returned_iserror_result_carries_structured_content_and_a_raised_one_d
 
 
 @claim("client-fetches-tools-list-for-uncached-tool")
-def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_result():
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_result(era):
     from mcp.server.mcpserver.exceptions import ToolError
 
     server = _server()
@@ -190,7 +191,7 @@ def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_resul
     async def scenario():
         tap = wire.Tap(server)
         counts = []
-        async with wire.connect(tap, wire.HANDSHAKE) as client:
+        async with wire.connect(tap, era) as client:
             for name in ["bad", "bad", "ok", "ok", "ghost", "ghost"]:
                 await client.call_tool(name, {"n": 1})
                 counts.append(wire.requests_sent(tap.frames, "tools/list"))
@@ -209,7 +210,7 @@ def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_resul
         from mcp.server import Server
 
         tap = wire.Tap(Server("unlisted", on_list_tools=list_nothing, on_call_tool=answer_anything))
-        async with wire.connect(tap, wire.HANDSHAKE) as client:
+        async with wire.connect(tap, era) as client:
             for _ in range(3):
                 await client.call_tool("hidden", {})
         return wire.requests_sent(tap.frames, "tools/list")
