@@ -407,3 +407,44 @@ def test_the_validation_text_links_the_installed_pydantic_version_and_echoes_the
     text = call(server, "take", {"quantity": "many"}).content[0].text
     major_minor = ".".join(pydantic.VERSION.split(".")[:2])
     assert f"errors.pydantic.dev/{major_minor}/" in text and "input_value='many'" in text
+
+
+@claim("client-modes-and-eras")
+def test_client_modes_speak_2026_07_28_and_the_2025_11_25_handshake():
+    from mcp import Client
+
+    async def eras():
+        server = _server()
+        found = []
+        for mode in ("auto", "legacy"):
+            async with Client(server, mode=mode) as client:
+                found.append(client.protocol_version)
+        tap = wire.Tap(server)
+        async with Client(tap, mode="legacy"):
+            pass
+        opening = next(frame for direction, frame in tap.frames if direction == "C->S")
+        return found, opening["method"]
+
+    assert wire.run_sync(eras) == (["2026-07-28", "2025-11-25"], "initialize")
+
+
+@claim("non-object-return-wrapped-in-result")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_a_non_object_return_gets_a_result_schema_and_is_wrapped_in_both_eras(era):
+    server = _server()
+
+    @server.tool()
+    def word() -> str:
+        """A word."""
+        return "around 12"
+
+    @server.tool()
+    def numbers() -> list[int]:
+        """Numbers."""
+        return [1, 2]
+
+    for tool in wire.run_sync(wire.list_tools, server):
+        schema = wire.dump(tool)["outputSchema"]
+        assert list(schema["properties"]) == ["result"] and schema["required"] == ["result"], schema
+    assert call(server, "word", {}, era).structured_content == {"result": "around 12"}
+    assert call(server, "numbers", {}, era).structured_content == {"result": [1, 2]}
