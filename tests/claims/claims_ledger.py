@@ -218,8 +218,16 @@ def exempt(sentence: str) -> str | None:
     return None
 
 
+POPULATION = re.compile(rf"\b(?:many|most|few|some|all)\s+(?:\w+\s+)?{ACTORS}\b(?!`|\.\w|_)", re.I)
+"""'many hosts', 'most models': a claim about a population, whatever its verb."""
+
+
 def behaviour_claim(sentence: str) -> bool:
-    """A sentence whose subject is a model, host, person, learner, user, reader or client doing something."""
+    """A sentence whose subject is a model, host, person, learner, user or reader doing something, or that
+    says what many, most, few, some or all of them do."""
+    for population in POPULATION.finditer(sentence):
+        if not MODAL.match(sentence[population.end():].lstrip()):
+            return True
     for subject in SUBJECT.finditer(sentence):
         if MODEL_INPUT.search(sentence[:subject.start() + 1]):
             continue

@@ -67,6 +67,7 @@ def test_sentences_about_behaviour_are_measured_or_predictions(lesson, cells, re
     "The model reads SQL and a host name.",
     "Hosts prefix names with their own key.",
     "A careless model quickly picks the first tool.",
+    "It speaks the handshake era, as many hosts still do.",
 ])
 def test_detector_flags_unmarked_behaviour(sentence):
     assert behaviour_claim(sentence) and exempt(sentence) is None
