@@ -13,6 +13,7 @@ import socket
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable
 
 from course_lib import review_rules, wire
@@ -77,6 +78,8 @@ _CAUTION = re.compile(r"\buse (?:it |this |this tool )?(?:with caution|with care
 """A warning, not a when ("Use with caution as it overwrites files")."""
 
 
+SECRETS = "a secret or a file the tool does not need"
+"""The one kind of order that is only a warning alone: naming a secret can be how a tool asks for its own key."""
 _ORDERS: dict[str, re.Pattern] = {
     "a hidden block": re.compile(r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin)\s*>", re.I),
     "an order to ignore other instructions": re.compile(
@@ -85,9 +88,11 @@ _ORDERS: dict[str, re.Pattern] = {
     "an order to keep something from the person": re.compile(
         r"\b(?:do not|don't|never|without)\s+(?:tell|telling|mention|mentioning|reveal|revealing|show|showing|"
         r"inform|informing|alert|alerting|notify|notifying|asking)\b[^.]{0,40}\b(?:user|person|human|anyone)\b", re.I),
-    "a secret or a file the tool does not need": re.compile(
-        r"~/|\$HOME\b|\bid_rsa\b|\.ssh\b|\.aws\b|/etc/passwd|(?<![\w-])\.env\b|\bprivate keys?\b|"
-        r"\bapi[ _-]?keys?\b|\bpasswords?\b|\bcredentials? files?\b", re.I),
+    SECRETS: re.compile(
+        r"~/|\$HOME\b|\bid_rsa\b|(?<![\w.-])\.(?:ssh|aws|env)\b(?![.-]\w)|/etc/passwd|"
+        r"\b(?:read|pass|include|send|attach|copy|upload|append|provide|put|add|cat|open)\b[^.]{0,60}"
+        r"\b(?:private keys?|api[ _-]?keys?|passwords?|credentials?(?: files?)?|(?:access|auth|bearer) tokens?|"
+        r"secrets?)\b", re.I),
     "a new role for the model": re.compile(r"\bsystem prompt\b|\byou are now\b|\bnew instructions\b", re.I),
     "a change to what the model was told before": re.compile(
         r"\byou (?:were|have been) (?:\w+ )?(?:advised|told|instructed|asked|trained|not allowed|forbidden)\b|"
@@ -111,6 +116,9 @@ class Finding:
     advice: str
     parameter: str = ""
     """The parameter the advice is about, for the parameter rules."""
+    level: str = ""
+    """This finding's severity when it differs from its rule's default (a destructive tool without annotations
+    is an error where another changing tool is a warning), else ""."""
 
     @property
     def id(self) -> str:
@@ -119,8 +127,8 @@ class Finding:
 
     @property
     def severity(self) -> str:
-        """The rule's default severity: error, warning or info."""
-        return review_rules.BY_NAME[self.rule].severity
+        """The finding's severity: its own `level`, else its rule's default (error, warning or info)."""
+        return self.level or review_rules.BY_NAME[self.rule].severity
 
 
 def is_valid_name(name: str) -> bool:
@@ -133,41 +141,99 @@ def name_words(name: str) -> list[str]:
     return [word.lower() for word in _WORD_SPLIT.split(name) if word]
 
 
-def namespace(names: list[str]) -> str:
-    """The `prefix_` (or `prefix-`) that every one of two or more tool names shares, such as `git_`, or "".
+Prefixes = str | Iterable[str]
+"""A server's namespaces: one `prefix_` or several (`jira_`, `confluence_`)."""
 
-    A shared verb (`get_`) is not a namespace: it is the start of each intent.
+
+@lru_cache(maxsize=None)
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """The parts of speech an English lexicon gives a word, with its lemmas for each ({} for an unknown word).
+
+    The lexicon is lemminflect's (built from the SPECIALIST lexicon and AGID), which ships in its wheel."""
+    import lemminflect
+
+    return lemminflect.getAllLemmas(word)
+
+
+def is_verb(word: str) -> bool:
+    """Whether an English lexicon has `word` as the base form of a verb, or it is a tool verb of `VERBS`
+    (gzip, upsert, ...); a verb with un- or re- in front counts (unwatch, reindex)."""
+    word = word.lower()
+    if word in VERBS or word in _lemmas(word).get("VERB", ()):
+        return True
+    return word[:2] in ("un", "re") and len(word) > 4 and is_verb(word[2:])
+
+
+def is_noun(word: str) -> bool:
+    """Whether an English lexicon has `word` as a noun (`shell`, `link`, `forecast`)."""
+    return "NOUN" in _lemmas(word.lower())
+
+
+def verb_of(words: list[str]) -> str:
+    """The verb of a name's words: the first word, unless the name is noun_verb (`shell_execute`: a noun, then
+    a word that is only a verb), then the last."""
+    if len(words) >= 2 and is_verb(words[-1]) and not is_noun(words[-1]) and is_noun(words[0]) \
+            and words[0] not in VERBS:
+        return words[-1]
+    return words[0] if words else ""
+
+
+def _prefixes(prefix: Prefixes) -> tuple[str, ...]:
+    return (prefix,) if isinstance(prefix, str) else tuple(prefix)
+
+
+def namespaces(names: list[str]) -> tuple[str, ...]:
+    """The `prefix_` (or `prefix-`) namespaces of a server's tools, longest first: a prefix two or more tools
+    share (`jira_` and `confluence_`, or `kubectl_` on half the tools), unless it is their verb.
+
+    A shared verb (`get_`) is not a namespace: it is the start of each intent. A prefix that a lexicon calls a
+    verb is still a namespace when every name after it starts with a verb (`file_read`, `file_write`).
     """
-    heads = {re.match(r"([A-Za-z0-9]+[_-])(?=[A-Za-z0-9])", name.rsplit(".", 1)[-1]) for name in names}
-    prefixes = {head.group(1) for head in heads if head}
-    if len(names) < 2 or len(prefixes) != 1 or None in heads:
-        return ""
-    prefix = prefixes.pop()
-    return "" if prefix[:-1].lower() in VERBS else prefix
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        head = re.match(r"([A-Za-z0-9]+[_-])(?=[A-Za-z0-9])", name.rsplit(".", 1)[-1])
+        if head:
+            groups.setdefault(head.group(1), []).append(name.rsplit(".", 1)[-1][len(head.group(1)):])
+    found = []
+    for prefix, rests in groups.items():
+        verb = prefix[:-1].lower() in VERBS or is_verb(prefix[:-1])
+        if len(rests) >= 2 and (not verb or all(is_verb((name_words(rest) or [""])[0]) for rest in rests)):
+            found.append(prefix)
+    return tuple(sorted(found, key=lambda p: (-len(p), p)))
 
 
-def _intent(name: str, prefix: str = "") -> tuple[list[str], bool]:
+def namespace(names: list[str]) -> str:
+    """The one namespace of a server's tools (`namespaces`), or "" when there is none or more than one."""
+    found = namespaces(names)
+    return found[0] if len(found) == 1 and all(name.rsplit(".", 1)[-1].startswith(found[0]) for name in names) \
+        else ""
+
+
+def _intent(name: str, prefix: Prefixes = "") -> tuple[list[str], bool]:
     """The words of a name's intent (after a dotted namespace and a shared `prefix`), and whether it had one."""
     rest = name.rsplit(".", 1)[-1]
     spaced = "." in name
-    if prefix and rest.startswith(prefix) and len(rest) > len(prefix):
-        rest, spaced = rest[len(prefix):], True
+    for one in _prefixes(prefix):
+        if one and rest.startswith(one) and len(rest) > len(one):
+            rest, spaced = rest[len(one):], True
+            break
     return name_words(rest), spaced
 
 
-def is_verb_object(name: str, prefix: str = "") -> bool:
+def is_verb_object(name: str, prefix: Prefixes = "") -> bool:
     """Whether a name starts with a verb and names an object after it (any spec-legal casing).
 
     A dotted prefix is a namespace, not part of the intent: `weather.get_forecast` is judged as `get_forecast`;
-    so is a `prefix` the server's tools share (`namespace`). After a namespace the verb alone will do, since
-    the namespace is its object (`git_commit`), as will a state word (`git_status`).
+    so is a `prefix` the server's tools share (`namespaces`). After a namespace the verb alone will do, since
+    the namespace is its object (`git_commit`), as will a state word (`git_status`). A verb is a word an
+    English lexicon has as a verb (`is_verb`); a noun_verb name (`shell_execute`) does not count.
     """
     words, spaced = _intent(name, prefix)
     if not words or not all(word.isalnum() and word.isascii() for word in words):
         return False
-    if prefix and spaced and len(words) == 1:
-        return words[0] in VERBS or words[0] in STATE_WORDS
-    return len(words) >= 2 and words[0] in VERBS
+    if any(_prefixes(prefix)) and spaced and len(words) == 1:
+        return is_verb(words[0]) or words[0] in STATE_WORDS
+    return len(words) >= 2 and is_verb(words[0]) and verb_of(words) == words[0]
 
 
 MUTATING_VERBS = frozenset(
@@ -181,13 +247,33 @@ MUTATING_VERBS = frozenset(
 """Verbs whose tools change something; such a tool without annotations leaves every host guessing."""
 
 
-def mutates(name: str, prefix: str = "") -> bool:
+def mutates(name: str, prefix: Prefixes = "") -> bool:
     """Whether a tool's name says it changes things: its verb (first word, or last in noun_verb order) does."""
     words, _ = _intent(name, prefix)
     if not words:
         return False
-    verb = words[0] if words[0] in VERBS or len(words) == 1 else words[-1]
+    verb = verb_of(words) if is_verb(words[0]) else words[-1]
     return verb in MUTATING_VERBS
+
+
+DESTRUCTIVE_VERBS = frozenset(
+    "delete remove drop truncate purge destroy erase wipe kill terminate reset revert overwrite clear uninstall "
+    "unlink unpublish".split())
+"""Verbs whose tools delete or overwrite; such a tool without annotations is an error, not a warning."""
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+"""The annotations that say how a tool acts (a `title` says nothing about it)."""
+
+
+def hints(definition: dict) -> dict[str, Any]:
+    """The behaviour hints among a definition's annotations (a title-only annotations object has none)."""
+    annotations = definition.get("annotations") or {}
+    return {key: annotations[key] for key in HINTS if isinstance(annotations, dict) and key in annotations}
+
+
+def destroys(name: str, prefix: Prefixes = "") -> bool:
+    """Whether a tool's name says it deletes or overwrites: its verb is a destructive one."""
+    words, _ = _intent(name, prefix)
+    return bool(words) and (words[0] in DESTRUCTIVE_VERBS or words[-1] in DESTRUCTIVE_VERBS)
 
 
 def probe_findings(probed: dict[str, tuple[bool, str]], sdk: str | None = None) -> list[Finding]:
@@ -306,26 +392,50 @@ def persuades(text: str) -> bool:
     return _PERSUASION.search(text) is not None
 
 
+_FIELDISH = frozenset("id ids at by count type name names url uri status time date key keys value values".split())
+"""Last words that make a snake_case word a field of a result or an argument (`query_id`), not a tool."""
+
+
 def tool_names_in(text: str) -> list[str]:
-    """Words of a text that look like snake_case tool names (verb_object)."""
-    return [word for word in dict.fromkeys(_TOOLISH.findall(text)) if is_verb_object(word)]
+    """Words of a text that look like snake_case tool names: a tool verb (`VERBS`), then an object that is not a
+    field's last word or a past participle (`rate_limited`, `query_id` are result fields)."""
+    def toolish(word: str) -> bool:
+        words = name_words(word)
+        return words[0] in VERBS and is_verb_object(word) and words[-1] not in _FIELDISH \
+            and not words[-1].endswith("ed")
+    return [word for word in dict.fromkeys(_TOOLISH.findall(text)) if toolish(word)]
 
 
-def _poisoning(definition: dict) -> list[tuple[str, str]]:
-    """(rule, advice) for instructions, persuasion and hidden characters in the texts a model reads."""
+def _keys_in(schema: Any) -> set[str]:
+    """Every property name and enum value anywhere in a schema (fields a description may speak of)."""
+    found: set[str] = set()
+    if isinstance(schema, dict):
+        found |= set(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else set()
+        found |= {value for value in schema.get("enum") or () if isinstance(value, str)}
+        for value in schema.values():
+            found |= _keys_in(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            found |= _keys_in(value)
+    return found
+
+
+def _poisoning(definition: dict) -> list[tuple[str, str, str]]:
+    """(rule, advice, level) for instructions, persuasion and hidden characters in the texts a model reads."""
     found = []
     for where, text in texts_read(definition):
         hidden = hidden_characters(text)
         if hidden:
             found.append(("description-hidden-text", f"the {where} holds {len(hidden)} invisible character(s) "
-                          f"({', '.join(dict.fromkeys(hidden[:3]))}...): a model reads them, a person does not"))
+                          f"({', '.join(dict.fromkeys(hidden[:3]))}...): a model reads them, a person does not", ""))
         kinds = orders(with_hidden(text))
         if kinds:
             found.append(("description-instructions", f"the {where} gives the model orders ({', '.join(kinds)}): "
-                          "describe the tool; never tell the model what else to do"))
+                          "describe the tool; never tell the model what else to do", "warning" if kinds == [SECRETS]
+                          else ""))
         if persuades(text):
             found.append(("description-persuasion", f"the {where} urges the model to prefer this tool: say when "
-                          "to use it and when not, and let the model choose"))
+                          "to use it and when not, and let the model choose", ""))
     return found
 
 
@@ -410,7 +520,7 @@ def _prose_output(output: dict) -> bool:
     return set(properties) == {"result"} and (properties["result"] or {}).get("type") in (None, "string")
 
 
-def review_tool(tool: Any, sdk: str | None = None, prefix: str = "") -> list[Finding]:
+def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "") -> list[Finding]:
     """The findings for one tool definition (an SDK `Tool` or its wire dict).
 
     `sdk` ("python" or "typescript") adds that SDK's idiom to the advice; `prefix` is the server's shared
@@ -421,8 +531,8 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: str = "") -> list[Fin
     description = definition.get("description") or ""
     findings: list[Finding] = []
 
-    def add(rule: str, advice: str, parameter: str = "") -> None:
-        findings.append(Finding(name, rule, advice, parameter))
+    def add(rule: str, advice: str, parameter: str = "", level: str = "") -> None:
+        findings.append(Finding(name, rule, advice, parameter, level))
 
     if not is_valid_name(name):
         add("name-spec", "use 1-128 characters of A-Z a-z 0-9 _ - . (the SDK only warns)")
@@ -445,12 +555,14 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: str = "") -> list[Fin
         if _unbounded(param, schema):
             add("param-bounds", f"bound integer {param!r} with a minimum and a maximum"
                 + _idiom("param-bounds", sdk), param)
-    if not definition.get("annotations") and mutates(name, prefix):
-        add("annotations-missing", "this tool changes things: say how with annotations (readOnlyHint false, "
-                                   "destructiveHint, idempotentHint), or every host must assume the worst"
-            + _idiom("annotations-missing", sdk))
-    for rule, advice in _poisoning(definition):
-        add(rule, advice)
+    if not hints(definition) and mutates(name, prefix):
+        destructive = destroys(name, prefix)
+        add("annotations-missing", f"this tool {'deletes or overwrites' if destructive else 'changes'} things: say how "
+                                   "with annotations (readOnlyHint false, destructiveHint, idempotentHint), or every "
+                                   "host must assume the worst" + _idiom("annotations-missing", sdk),
+            level="error" if destructive else "")
+    for rule, advice, level in _poisoning(definition):
+        add(rule, advice, level=level)
     output = definition.get("outputSchema") or {}
     if (not output or _prose_output(output)) and not returns_document(definition):
         add("output-structured", "declare an outputSchema with named fields, so hosts get structuredContent"
@@ -461,10 +573,11 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: str = "") -> list[Fin
 def review(tools: list[Any], sdk: str | None = None) -> list[Finding]:
     """The findings for a whole tool list, including names used twice and other servers' tools spoken of."""
     definitions = [wire.dump(tool) for tool in tools]
-    prefix = namespace([d.get("name") for d in definitions if isinstance(d.get("name"), str)])
+    prefix = namespaces([d.get("name") for d in definitions if isinstance(d.get("name"), str)])
     findings = [finding for definition in definitions for finding in review_tool(definition, sdk, prefix)]
     names = {d.get("name") for d in definitions}
-    params = {p for d in definitions for p in (d.get("inputSchema") or {}).get("properties", {})}
+    names |= {name[len(one):] for name in names if isinstance(name, str) for one in prefix if name.startswith(one)}
+    params = {key for d in definitions for key in _keys_in([d.get("inputSchema"), d.get("outputSchema")])}
     for definition in definitions:
         read = " ".join(with_hidden(text) for _, text in texts_read(definition))
         foreign = [word for word in tool_names_in(read) if word not in names and word not in params]

@@ -106,12 +106,12 @@ RULES: tuple[Rule, ...] = (
          "unrelated instructions; lesson 07).",
          "Describe the tool in \"description\" and each parameter's \"description\"; remove every order to the "
          "model about anything else."),
-    Rule("MCP302", "description-persuasion", "error",
+    Rule("MCP302", "description-persuasion", "warning",
          "A text the model reads urges it to prefer this tool over others.",
          "\"Always prefer this tool\" or \"the only tool you need\" is persuasion, not decision support; it pulls "
          "calls away from the right tool (seed \"Tool Design for Models\": no persuasion; lesson 07).",
          "Replace the urging with when to use the tool and when not, and let the model choose."),
-    Rule("MCP303", "description-other-tools", "error",
+    Rule("MCP303", "description-other-tools", "warning",
          "A text the model reads speaks of tools this server does not have.",
          "A description that tells the model how to call other servers' tools (\"whenever you call send_email, "
          "...\") shadows them: it changes how another server is used without that server's owner or the person "

@@ -182,8 +182,22 @@ def test_a_bare_definition_gets_every_applicable_finding_in_order_and_in_full():
     assert review.review_tool({**GOOD, "name": "forecast"}) == [
         review.Finding("forecast", "name-intent", "name the intent as verb_object, e.g. get_daily_forecast")]
     assert review.review_tool({**GOOD, "outputSchema": {"type": "object", "additionalProperties": True}}) == []
+    assert review.review_tool({**GOOD, "name": "create_forecast"}) == [
+        review.Finding("create_forecast", "annotations-missing", ADVICE["annotations-missing"])]
     assert review.review_tool({**GOOD, "name": "delete_forecast"}) == [
-        review.Finding("delete_forecast", "annotations-missing", ADVICE["annotations-missing"])]
+        review.Finding("delete_forecast", "annotations-missing", ADVICE["annotations-missing"].replace(
+            "changes things", "deletes or overwrites things"), level="error")]
+
+
+@pytest.mark.parametrize("name, annotations, severity", [
+    ("delete_runbook", None, "error"), ("drop_table", {"title": "Drop a table"}, "error"),  # a title says nothing
+    ("git_reset", None, "error"), ("create_ticket", {"title": "New ticket"}, "warning"),
+    ("send_message", None, "warning"), ("delete_runbook", {"title": "x", "destructiveHint": True}, None),
+])
+def test_a_destructive_tool_without_hints_is_an_error_and_a_title_is_no_hint(name, annotations, severity):
+    tool = changed(name=name, **({} if annotations is None else {"annotations": annotations}))
+    found = [f.severity for f in review.review([tool]) if f.rule == "annotations-missing"]
+    assert found == ([severity] if severity else [])
 
 
 def test_parameter_findings_name_the_parameter():

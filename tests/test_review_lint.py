@@ -78,6 +78,8 @@ def test_every_rule_in_the_catalogue_is_one_the_review_can_report():
 
 @pytest.mark.parametrize("keys, expected", [
     (["MCP4"], {"param-described", "param-enum", "param-bounds"}),
+    (["mcp4"], {"param-described", "param-enum", "param-bounds"}),  # a prefix in any case
+    (["Mcp10"], {"name-spec", "name-unique", "name-intent"}),
     (["name-intent", "mcp101"], {"name-intent", "name-spec"}),
     (["ALL"], set(review_rules.BY_NAME)),
 ])
@@ -136,6 +138,15 @@ def test_command_line_select_replaces_and_ignore_adds(tmp_path):
     assert {f["rule"] for f in json.loads(both.stdout)["findings"]} == {"MCP201", "MCP202"}
     replaced = course("review", "weather", "--json", "--select", "MCP1", "--ignore", "MCP101", cwd=tmp_path)
     assert {f["rule"] for f in json.loads(replaced.stdout)["findings"]} == {"MCP103"}
+
+
+def test_command_line_ignore_adds_to_the_config_files_ignore_list(tmp_path):
+    (tmp_path / "course-review.toml").write_text("ignore = ['MCP203']\n")
+    settings = lint.with_options(lint.project_settings(tmp_path), ignore=["MCP202"])
+    assert settings.ignore == ("MCP203", "MCP202")
+    report = json.loads(course("review", "weather", "--json", "--ignore", "MCP202", cwd=tmp_path).stdout)
+    rules = {f["rule"] for f in report["findings"]}
+    assert "MCP201" in rules and not rules & {"MCP202", "MCP203"}
 
 
 def test_per_tool_ignores_drop_one_tools_findings_only(tmp_path):
