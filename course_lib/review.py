@@ -164,6 +164,44 @@ def is_verb(word: str) -> bool:
     return word[:2] in ("un", "re") and len(word) > 4 and is_verb(word[2:])
 
 
+def _verb_forms(word: str) -> set[str]:
+    import lemminflect
+
+    return {word} | {form for forms in lemminflect.getAllInflections(word, "VERB").values() for form in forms}
+
+
+def is_verb_here(word: str, description: str) -> bool:
+    """Whether `word` opens a name as a verb, read with the tool's description: a tool verb of `VERBS`, a word an
+    English lexicon has only as a verb, or a noun-and-verb (`fill`, `place`) that the description uses as a verb
+    (a sentence or clause opens with it, or it follows "to": "Fill form fields"; not "Get details of a place")."""
+    word = word.lower()
+    if word in VERBS:
+        return True
+    if word[:2] in ("un", "re") and len(word) > 4 and not _lemmas(word) and is_verb_here(word[2:], description):
+        return True
+    if not is_verb(word):
+        return False
+    if (not is_noun(word) and "ADJ" not in _lemmas(word)) or _irregular(word):
+        return True
+    return used_as_verb(word, description)
+
+
+def used_as_verb(word: str, description: str) -> bool:
+    """Whether a description uses `word` as a verb: a sentence or clause opens with one of its verb forms, or one
+    follows "to", "then", "and", "or", "can" or "will"."""
+    forms = "|".join(sorted(map(re.escape, _verb_forms(word.lower()))))
+    return re.search(rf"(?:^|[.!?:;,]\s+|\n\s*|\b(?:to|then|and|or|can|will)\s+)(?:{forms})\b", description.strip(),
+                     re.I) is not None
+
+
+def _irregular(word: str) -> bool:
+    """Whether the lexicon gives `word` an irregular past tense (take/took, go/went): such words are verbs first."""
+    import lemminflect
+
+    past = lemminflect.getAllInflections(word, "VERB").get("VBD", ())
+    return bool(past) and not any(form.endswith("ed") for form in past)
+
+
 def is_noun(word: str) -> bool:
     """Whether an English lexicon has `word` as a noun (`shell`, `link`, `forecast`)."""
     return "NOUN" in _lemmas(word.lower())
@@ -186,18 +224,24 @@ def namespaces(names: list[str]) -> tuple[str, ...]:
     """The `prefix_` (or `prefix-`) namespaces of a server's tools, longest first: a prefix two or more tools
     share (`jira_` and `confluence_`, or `kubectl_` on half the tools), unless it is their verb.
 
-    A shared verb (`get_`) is not a namespace: it is the start of each intent. A prefix that a lexicon calls a
-    verb is still a namespace when every name after it starts with a verb (`file_read`, `file_write`).
+    A shared tool verb (`get_`, `list_`) is not a namespace: it is the start of each intent. A prefix that a
+    lexicon calls a verb is still a namespace when every name after it starts with a verb (`file_read`,
+    `file_write`).
     """
     groups: dict[str, list[str]] = {}
     for name in names:
-        head = re.match(r"([A-Za-z0-9]+[_-])(?=[A-Za-z0-9])", name.rsplit(".", 1)[-1])
-        if head:
-            groups.setdefault(head.group(1), []).append(name.rsplit(".", 1)[-1][len(head.group(1)):])
+        last = name.rsplit(".", 1)[-1]
+        for head in re.finditer(r"[_-](?=[A-Za-z0-9])", last):
+            prefix = last[:head.end()]
+            if any(word in VERBS for word in name_words(prefix)):
+                break  # a prefix that holds a tool verb is the start of an intent (`get_`, `kubectl_get_`)
+            groups.setdefault(prefix, []).append(last[head.end():])
     found = []
     for prefix, rests in groups.items():
-        verb = prefix[:-1].lower() in VERBS or is_verb(prefix[:-1])
-        if len(rests) >= 2 and (not verb or all(is_verb((name_words(rest) or [""])[0]) for rest in rests)):
+        words = name_words(prefix)
+        if len(rests) < 2:
+            continue
+        if not is_verb(words[0]) or all(is_verb((name_words(rest) or [""])[0]) for rest in rests):
             found.append(prefix)
     return tuple(sorted(found, key=lambda p: (-len(p), p)))
 
@@ -220,20 +264,24 @@ def _intent(name: str, prefix: Prefixes = "") -> tuple[list[str], bool]:
     return name_words(rest), spaced
 
 
-def is_verb_object(name: str, prefix: Prefixes = "") -> bool:
+def is_verb_object(name: str, prefix: Prefixes = "", description: str | None = None) -> bool:
     """Whether a name starts with a verb and names an object after it (any spec-legal casing).
 
     A dotted prefix is a namespace, not part of the intent: `weather.get_forecast` is judged as `get_forecast`;
     so is a `prefix` the server's tools share (`namespaces`). After a namespace the verb alone will do, since
     the namespace is its object (`git_commit`), as will a state word (`git_status`). A verb is a word an
-    English lexicon has as a verb (`is_verb`); a noun_verb name (`shell_execute`) does not count.
+    English lexicon has as a verb (`is_verb`), or, given the tool's `description`, one it uses as a verb
+    (`is_verb_here`); a noun_verb name (`shell_execute`) does not count.
     """
     words, spaced = _intent(name, prefix)
     if not words or not all(word.isalnum() and word.isascii() for word in words):
         return False
     if any(_prefixes(prefix)) and spaced and len(words) == 1:
         return is_verb(words[0]) or words[0] in STATE_WORDS
-    return len(words) >= 2 and is_verb(words[0]) and verb_of(words) == words[0]
+    if description is None:
+        return len(words) >= 2 and is_verb(words[0]) and verb_of(words) == words[0]
+    return len(words) >= 2 and is_verb_here(words[0], description) and (
+        verb_of(words) == words[0] or used_as_verb(words[0], description))
 
 
 MUTATING_VERBS = frozenset(
@@ -536,7 +584,7 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "") -> lis
 
     if not is_valid_name(name):
         add("name-spec", "use 1-128 characters of A-Z a-z 0-9 _ - . (the SDK only warns)")
-    elif not is_verb_object(name, prefix):
+    elif not is_verb_object(name, prefix, description):
         add("name-intent", "name the intent as verb_object, e.g. get_daily_forecast")
     if not says_what(description, name if isinstance(name, str) else ""):
         add("description-what", "say what it does and returns in a full sentence, then when to use it")

@@ -138,9 +138,9 @@ LESSON_EXPECTED: dict[str, dict[str, set[str]]] = {
         "param-bounds": {"get_forecast:days"},
         "output-structured": {"get_city_id"},
     },
-    # tidy is an English verb (the lexicon says so; the old hand list did not): tidy_drafts names verb and object.
-    # What lesson 04 teaches about it (its annotations claim read-only; it deletes) no definition can show.
-    "drafts": {},
+    # tidy is a noun, an adjective and a verb, and its description ("Show your drafts neatly sorted") never uses it
+    # as a verb: the name does not say the intent (and hides what lesson 04 shows: it deletes).
+    "drafts": {"name-intent": {"tidy_drafts"}},
     "incident-overloaded": {"name-intent": {"incident"}, "description-when-not": {"incident"},
                             "param-described": {"incident:id", "incident:text"}, "output-structured": {"incident"}},
     # Lesson 04's servers carry one-sentence descriptions that say what (description-what fired on all before);
