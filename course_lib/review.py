@@ -58,8 +58,13 @@ _SUBJECT_NEGATION = re.compile(r"\b(?:it|this|this tool|the tool|this server|the
                                r"may not|need not|cannot|can't|do not need)\b", re.I)
 _ELSEWHERE = re.compile(r"\b(?:instead|rather than|except|not (?:for|meant|intended|designed|suited|suitable|to be "
                         r"used))\b", re.I)
-_RESTRICTING = re.compile(r"\b(?:only (?:after|when|if|for|to|with|once)|unless)\b", re.I)
-_NOT_LIMITING = re.compile(r"\b(?:do not|don't|never|not) hesitate\b|\bnot only\b|\bnot just\b|\bno matter\b|"
+_RESTRICTING = re.compile(r"\b(?:only (?:after|when|if|for|to|with|once|available|supported|works?)|unless|"
+                          r"not (?:available|supported)|unavailable|(?:is|are) (?:limited|restricted) to|"
+                          r"(?:is|are) (?:skipped|excluded|ignored|not copied)|cannot be \w+ed)\b|\bonly\s*\)?\s*$",
+                          re.I)
+_NOT_LIMITING = re.compile(r"\b(?:do not|don't|never) (?:follow|obey|execute|trust|act on) (?:any )?(?:\w+ )?"
+                           r"instructions\b|\b(?:cannot|can't|can not) be undone\b|\brather than \w+ing\b|"
+                           r"\b(?:do not|don't|never|not) hesitate\b|\bnot only\b|\bnot just\b|\bno matter\b|"
                            r"\bnot limited\b|\bnever fails?\b|\bnot a problem\b", re.I)
 _PART_SPLIT = re.compile(r",|\band\b|\bor\b|\bnor\b", re.I)
 _EMPTY_WORDS = frozenset(
@@ -69,10 +74,11 @@ _EMPTY_WORDS = frozenset(
     "instead rather than cannot can't won't should shouldn't must mustn't".split())
 _OPENS_WITH_INSTRUCTION = re.compile(r"\W*(?:use|call|invoke|do not|don't|never|avoid|only|except|unless)\b", re.I)
 _NEGATIONS = re.compile(r"\b(?:no|not|never|none|nothing)\b|n't\b", re.I)
-_USE = re.compile(r"\b(?:use|using|call|calling|whenever|when asked|(?:when|if)\s+(?:the |a |an |your )?(?:users?|"
+_USE = re.compile(r"\b(?:use|call|whenever|when asked|(?:when|if)\s+(?:the |a |an |your )?(?:users?|"
                   r"persons?|people|someone|somebody|you|they|customers?|callers?|questions?|requests?)|helpful|useful|"
                   r"suited|ideal|designed|meant|intended|good for|best for|great for|perfect for|essential for|answers?|"
-                  r"asks?|needs?|wants?|for questions|for requests|before|after|to find|to look up|to get|to read|"
+                  r"asks?|needs?|wants?|for questions|for requests|(?:before|after) (?:calling|using|you|the user|creating|"
+                  r"running|making|any|each|every|this|that|a |an )|start here|to find|to look up|to get|to read|"
                   r"to check|to record|to see)\b", re.I)
 _CAUTION = re.compile(r"\buse (?:it |this |this tool )?(?:with caution|with care|carefully)\b", re.I)
 """A warning, not a when ("Use with caution as it overwrites files")."""
@@ -89,7 +95,8 @@ _ORDERS: dict[str, re.Pattern] = {
         r"\b(?:do not|don't|never|without)\s+(?:tell|telling|mention|mentioning|reveal|revealing|show|showing|"
         r"inform|informing|alert|alerting|notify|notifying|asking)\b[^.]{0,40}\b(?:user|person|human|anyone)\b", re.I),
     SECRETS: re.compile(
-        r"~/|\$HOME\b|\bid_rsa\b|(?<![\w.-])\.(?:ssh|aws|env)\b(?![.-]\w)|/etc/passwd|"
+        r"~/\.\w|\$HOME/\.\w|\bid_rsa\b|(?<![\w.\"'`-])\.(?:ssh|aws|env)\b(?![.\"'`-])|/etc/passwd|"
+        r"(?<!not )(?<!n't )(?<!never )(?<!without )"
         r"\b(?:read|pass|include|send|attach|copy|upload|append|provide|put|add|cat|open)\b[^.]{0,60}"
         r"\b(?:private keys?|api[ _-]?keys?|passwords?|credentials?(?: files?)?|(?:access|auth|bearer) tokens?|"
         r"secrets?)\b", re.I),
@@ -100,8 +107,8 @@ _ORDERS: dict[str, re.Pattern] = {
         r"\byou (?:now )?(?:have|are granted|are given) (?:\w+ ){0,2}access\b", re.I),
 }
 _PERSUASION = re.compile(
-    r"\b(?:always|only ever)\s+(?:use|prefer|choose|pick|call|select)\b|\bprefer (?:this|me)\b|"
-    r"\b(?:the )?(?:best|only|most (?:accurate|reliable|trusted|powerful|complete))(?: \w+)?\s+tool\b|"
+    r"\b(?:always|only ever)\s+(?:use|prefer|choose|pick|call|select)\s+(?:this|me|it|our)\b|\bprefer (?:this|me)\b|"
+    r"\b(?:the )?(?:best|most (?:accurate|reliable|trusted|powerful|complete))(?: \w+)?\s+tool\b|"
     r"\b(?:over|instead of|rather than|before)\s+(?:any|all|every)\s+other\s+tools?\b|"
     r"\bonly (?:tool|one) you (?:will )?need\b|\bnever use (?:any )?other tools?\b", re.I)
 _TOOLISH = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w-])")
@@ -190,8 +197,8 @@ def used_as_verb(word: str, description: str) -> bool:
     """Whether a description uses `word` as a verb: a sentence or clause opens with one of its verb forms, or one
     follows "to", "then", "and", "or", "can" or "will"."""
     forms = "|".join(sorted(map(re.escape, _verb_forms(word.lower()))))
-    return re.search(rf"(?:^|[.!?:;,]\s+|\n\s*|\b(?:to|then|and|or|can|will)\s+)(?:{forms})\b", description.strip(),
-                     re.I) is not None
+    return re.search(rf"(?:^|[.!?:;,]\s+|\n\s*|\b(?:to|then|and|or|can|will)\s+|\bperform(?:s|ing)?\s+(?:an?\s+)?)"
+                     rf"(?:{forms})\b", description.strip(), re.I) is not None
 
 
 def _irregular(word: str) -> bool:
@@ -277,7 +284,8 @@ def is_verb_object(name: str, prefix: Prefixes = "", description: str | None = N
     if not words or not all(word.isalnum() and word.isascii() for word in words):
         return False
     if any(_prefixes(prefix)) and spaced and len(words) == 1:
-        return is_verb(words[0]) or words[0] in STATE_WORDS
+        verb = is_verb(words[0]) if description is None else is_verb_here(words[0], description)
+        return verb or words[0] in STATE_WORDS
     if description is None:
         return len(words) >= 2 and is_verb(words[0]) and verb_of(words) == words[0]
     return len(words) >= 2 and is_verb_here(words[0], description) and (
@@ -347,9 +355,23 @@ def _idiom(rule: str, sdk: str | None, otherwise: str = "", values: list[str] = 
     return f"; {idiom}" if idiom else otherwise
 
 
+_ABBREVIATION = re.compile(r"\b(?:e\.\s?g|i\.\s?e|etc|vs|cf|approx|incl|esp|resp|no|min|max|sec|ms)\.(?=\s)", re.I)
+_CODE_SPAN = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+
+
 def sentences(text: str) -> list[str]:
-    """The sentences of a description (split on ., ! or ? followed by space or end)."""
-    return [part.strip() for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part.strip()]
+    """The sentences of a description: split on ., ! or ? followed by space, and at blank lines, but not after an
+    abbreviation ("e.g. 'a'", "etc.") nor inside a code span (`a.b`)."""
+    kept: list[str] = []
+
+    def hide(match: re.Match) -> str:
+        kept.append(match.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    masked = _ABBREVIATION.sub(hide, _CODE_SPAN.sub(hide, text.strip()))
+    parts = re.split(r"(?<=[.!?])\s+|\n\s*\n", masked)
+    restore = lambda part: re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], part)  # noqa: E731
+    return [restore(part).strip() for part in parts if part.strip()]
 
 
 def clauses(text: str) -> list[str]:
@@ -400,9 +422,19 @@ def says_when(description: str) -> bool:
     return any(invites_use(clause) for clause in clauses(description)[1:] or clauses(description))
 
 
-def says_when_not(description: str) -> bool:
-    """Whether a description has a clause that limits when to use the tool."""
-    return any(limits_use(clause) for clause in clauses(description))
+def names_alternative(clause: str, siblings: Iterable[str]) -> bool:
+    """Whether a clause sends the model to another of the server's tools ("Use firecrawl_search when ...",
+    "Prefer browser_verify_element_visible"): a when-not without a negation. Using one after or with another
+    ("Use the IDs with get_create_fields") is a next step, not an alternative."""
+    return any(re.search(rf"\b(?:use|prefer|call|try)\b(?:(?!\bover\b|\bthan\b|\binstead of\b)[^.;]){{0,60}}?"
+                         rf"(?<!with )(?<!after )(?<!before )(?<!via )(?<!from )[`'\"]?{re.escape(other)}\b(?![`'\"]?\s+with\b)",
+                         clause, re.I) for other in siblings if other)
+
+
+def says_when_not(description: str, siblings: Iterable[str] = ()) -> bool:
+    """Whether a description has a clause that limits when to use the tool, or names a sibling tool to use
+    instead (`siblings`: the server's other tools)."""
+    return any(limits_use(clause) or names_alternative(clause, siblings) for clause in clauses(description))
 
 
 def when_not_names(description: str, alternative: str) -> bool:
@@ -435,23 +467,38 @@ def orders(text: str) -> list[str]:
     return [kind for kind, pattern in _ORDERS.items() if pattern.search(text)]
 
 
-def persuades(text: str) -> bool:
-    """Whether a text urges the model to prefer this tool over others ("always prefer this tool")."""
-    return _PERSUASION.search(text) is not None
+def persuades(text: str, siblings: Iterable[str] = ()) -> bool:
+    """Whether a text urges the model to prefer this tool over others ("always prefer this tool"). A sentence
+    that prefers it over the server's own other tools (`siblings`), naming them, is advice on when to use it."""
+    own = [other for other in siblings if other]
+    return any(_PERSUASION.search(sentence) and not any(re.search(rf"\b{re.escape(o)}\b", sentence) for o in own)
+               for sentence in sentences(text))
 
 
 _FIELDISH = frozenset("id ids at by count type name names url uri status time date key keys value values".split())
 """Last words that make a snake_case word a field of a result or an argument (`query_id`), not a tool."""
 
 
+_CALLED = re.compile(r"\b(?:call|calls|calling|called|use|uses|using|invoke|invoking|run|running|with|via|to|then|"
+                     r"before|after|whenever)\b(?:\W+[\w'-]+){0,3}?\W*$", re.I)
+"""What comes before a tool's name when a text speaks of calling it: a word of calling up to three words before
+("whenever you call send_email", "call send_email and delete_file")."""
+
+
 def tool_names_in(text: str) -> list[str]:
-    """Words of a text that look like snake_case tool names: a tool verb (`VERBS`), then an object that is not a
-    field's last word or a past participle (`rate_limited`, `query_id` are result fields)."""
-    def toolish(word: str) -> bool:
-        words = name_words(word)
-        return words[0] in VERBS and is_verb_object(word) and words[-1] not in _FIELDISH \
+    """Words of a text that look like snake_case tool names spoken of as tools: a tool verb (`VERBS`), then an
+    object that is not a field's last word or a past participle (`rate_limited`, `query_id` are result fields),
+    after a word of calling ("call", "use", "with", "to") or before "tool"."""
+    def toolish(match: re.Match) -> bool:
+        words = name_words(match.group(0))
+        before = text[max(0, match.start() - 40):match.start()]
+        if re.search(r"\b(?:instead of|rather than|not|nor|or)\W*$", before, re.I):
+            return False  # an alternative or an exception ("instead of 'execute_command'"), no order about it
+        spoken = _CALLED.search(before) is not None or \
+            re.match(r"\W*(?:tool|function)\b", text[match.end():match.end() + 12], re.I) is not None
+        return spoken and words[0] in VERBS and is_verb_object(match.group(0)) and words[-1] not in _FIELDISH \
             and not words[-1].endswith("ed")
-    return [word for word in dict.fromkeys(_TOOLISH.findall(text)) if toolish(word)]
+    return list(dict.fromkeys(match.group(0) for match in _TOOLISH.finditer(text) if toolish(match)))
 
 
 def _keys_in(schema: Any) -> set[str]:
@@ -468,7 +515,7 @@ def _keys_in(schema: Any) -> set[str]:
     return found
 
 
-def _poisoning(definition: dict) -> list[tuple[str, str, str]]:
+def _poisoning(definition: dict, siblings: Iterable[str] = ()) -> list[tuple[str, str, str]]:
     """(rule, advice, level) for instructions, persuasion and hidden characters in the texts a model reads."""
     found = []
     for where, text in texts_read(definition):
@@ -481,7 +528,7 @@ def _poisoning(definition: dict) -> list[tuple[str, str, str]]:
             found.append(("description-instructions", f"the {where} gives the model orders ({', '.join(kinds)}): "
                           "describe the tool; never tell the model what else to do", "warning" if kinds == [SECRETS]
                           else ""))
-        if persuades(text):
+        if persuades(text, siblings):
             found.append(("description-persuasion", f"the {where} urges the model to prefer this tool: say when "
                           "to use it and when not, and let the model choose", ""))
     return found
@@ -489,76 +536,205 @@ def _poisoning(definition: dict) -> list[tuple[str, str, str]]:
 
 _FILLER = frozenset("a an the this that tool tools function server mcp api helper utility".split())
 _QUOTED = re.compile(r"""'([^'\n]{1,40})'|"([^"\n]{1,40})"|`([^`\n]{1,40})`""")
-_EXAMPLES = re.compile(r"\b(?:e\.\s?g\b|for example|for instance|such as|like|i\.e\b)", re.I)
+_EXAMPLES = re.compile(r"\b(?:e\.\s?g\b|for example|for instance|such as|like|i\.e\b|examples?\b|good:|bad\b|"
+                       r"instead of|etc\b)", re.I)
+_CLOSED_LIST = re.compile(r"\b(?:options|supported(?: values| types| formats)?|valid values|allowed values|"
+                          r"possible values|accepted values|available (?:values|options)|one of)\s*:\s*(.+)", re.I)
+_VALUE = re.compile(r"[\w.+-]{1,30}")
+_OPEN_CHOICE = re.compile(r"\bor (?:any|another|other|a|an)?\s*(?:string|text|value|name|number)s?\b|\bor (?:a|any) custom\b",
+                          re.I)
+"""A list left open ("\"accept\", \"dismiss\", or string for ..."): not a closed choice."""
 _CHOICE_WORDS = re.compile(r"\b(?:or|one of|either|whether)\b", re.I)
 _ONE_OF = re.compile(r"\b(?:one of|either)\b:?\s+([\w.-]+(?:\s*,\s*[\w.-]+)*\s*,?\s+or\s+[\w.-]+)", re.I)
-_COUNTS = frozenset("limit count max size days hours minutes seconds timeout top n num number length lines depth "
+_COUNTS = frozenset("limit count max size days hours minutes seconds ms timeout top n num length lines depth width "
+                    "height delay duration radius port replicas tail head steps grace concurrency breadth age wait "
                     "results items k pages retries attempts".split())
 _DOCUMENT = re.compile(r"\b(?:diffs?|differences|patch(?:es)?|markdown|html|contents? of|images?|audio|base64|"
+                       r"screenshots?|snapshots?|heapsnapshot|accessibility (?:tree|snapshot)|a11y|logs from|log lines|"
+                       r"console|stdout|(?:return|returns|read|reads|print|prints)\s+(?:the\s+|its\s+|newly available\s+)?"
+                       r"output|output of|output from|trace|headers and body|code snippet|(?:shell|kubectl|terminal|cli|"
+                       r"system|bash) commands?|prompt|documentation|docs|"
+                       r"source code|latex|pdf|csv|transcripts?|javascript|css (?:rules|styles)|readme|"
                        r"resource links?|resource reference|as a resource|embedded resource|echo(?:es)?)\b", re.I)
+
+
+_BOILERPLATE = re.compile(r"^\s*(?:error responses?|responses?|status codes?|errors?|raises|throws)\s*:.*\Z|"
+                          r"^\s*\d{3}\s*:.*$", re.I | re.M | re.S)
+"""Generated text that says nothing about what a tool does: an "Error Responses:" block, HTTP status lines."""
+
+
+def without_boilerplate(description: str) -> str:
+    """A description less generated boilerplate (error-response blocks, status lines) and a heading that an
+    OpenAPI generator put first (a one-word line, or "Notion | " before the summary)."""
+    text = re.sub(r"^[\w .-]{1,30}?\s+\|\s+", "", _BOILERPLATE.sub("", description or "").strip())
+    lines = text.splitlines()
+    if len(lines) > 1 and len(lines[0].split()) == 1 and not lines[0].rstrip().endswith((".", ":")):
+        text = "\n".join(lines[1:]).strip()
+    return text
 
 
 def says_what(description: str, name: str = "") -> bool:
     """Whether the description's first sentence says what the tool does, in words beyond its name.
 
-    "Weather tool." for `weather` says nothing; "Switches branches" for `git_checkout` does.
+    "Weather tool." for `weather` says nothing; "Switches branches" for `git_checkout` does; generated
+    boilerplate ("Error Responses: 400: Bad request") says nothing either.
     """
-    first = (sentences(description) or [""])[0]
+    first = (sentences(without_boilerplate(description)) or [""])[0]
     words = {word.removesuffix("s") for word in re.findall(r"[a-z0-9]+", first.lower())}
     own = {word.removesuffix("s") for word in name_words(name)} | _FILLER
     return len(re.findall(r"\w+", first)) >= 2 and not words <= own
 
 
-def listed_choices(text: str) -> list[str]:
-    """The values a text lists as a closed choice ("'local', 'remote' or 'all'", "one of a, b or c"), or []."""
-    for sentence in sentences(text):
-        if _EXAMPLES.search(sentence):
+def listed_choices(text: str, names: Iterable[str] = ()) -> list[str]:
+    """The values a text lists as a closed choice ("'local', 'remote' or 'all'", "one of a, b or c", "Options: a,
+    b, c"), or []. Examples ("e.g.", "Examples:", "etc.") are not a closed list, nor are `names` (the tool's
+    parameters: "either url or scrapeId" names two arguments), nor text inside code blocks."""
+    names = set(names)
+
+    def values(found: Iterable[str]) -> list[str]:
+        kept = [value.strip().rstrip(".") for value in found]
+        kept = list(dict.fromkeys(value for value in kept if value and value not in names))
+        closed = len(kept) >= 2 and all(_VALUE.fullmatch(value) for value in kept)
+        return kept if closed and {value.lower() for value in kept} != {"true", "false"} else []
+
+    bare = re.fullmatch(r"\s*([\w.+-]+(?:\s*,\s*[\w.+-]+)*,?\s+or\s+[\w.+-]+)\s*\.?\s*", text)
+    if bare and values(re.split(r"\s*,\s*|\s+or\s+", bare.group(1))):
+        return values(re.split(r"\s*,\s*|\s+or\s+", bare.group(1)))  # the whole text is the list: "metric or imperial"
+    for sentence in sentences(re.sub(r"```.*?```", " ", text, flags=re.S)):
+        if _EXAMPLES.search(sentence) or _OPEN_CHOICE.search(sentence):
             continue
+        listed = _CLOSED_LIST.search(sentence)
+        if listed:
+            found = values(re.split(r"\s*,\s*|\s+or\s+|\s*\|\s*", re.sub(r"\([^)]*\)|['\"`]", "", listed.group(1))))
+            if found:
+                return found
         quoted = [next(group for group in match.groups() if group is not None) for match in _QUOTED.finditer(sentence)]
-        if len(set(quoted)) >= 2 and _CHOICE_WORDS.search(sentence):
-            return list(dict.fromkeys(quoted))
+        if len(set(quoted)) >= 2 and _CHOICE_WORDS.search(sentence) and values(quoted):
+            return values(quoted)
         spelled = _ONE_OF.search(sentence)
-        if spelled:
-            return [value.rstrip(".") for value in re.split(r"\s*,\s*|\s+or\s+", spelled.group(1).strip()) if value]
+        if spelled and values(re.split(r"\s*,\s*|\s+or\s+", spelled.group(1).strip())):
+            return values(re.split(r"\s*,\s*|\s+or\s+", spelled.group(1).strip()))
     return []
 
 
+_ARG_LINE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+
+
+def documented_arguments(description: str) -> dict[str, str]:
+    """What a docstring's "Args:" (or "Parameters:") section says about each parameter, which the model reads
+    in the description: {"max_results": "Maximum number of results to return, between 1 and 20"}."""
+    found: dict[str, str] = {}
+    section = re.search(r"^\s*(?:args|arguments|parameters|params)\s*:\s*$(.*)", description or "", re.I | re.M | re.S)
+    if not section:
+        return found
+    current = ""
+    for line in section.group(1).splitlines():
+        entry = _ARG_LINE.match(line)
+        if entry and len(line) - len(line.lstrip()) <= 12:
+            current = entry.group(1)
+            found[current] = entry.group(2).strip()
+        elif current and line.strip():
+            found[current] += " " + line.strip()
+        elif not line.strip() and current and found[current]:
+            current = ""
+    return found
+
+
+def _types(schema: dict) -> set[str]:
+    """The JSON types a schema allows, its anyOf/oneOf branches included (null left out)."""
+    kinds = schema.get("type")
+    found = set(kinds) if isinstance(kinds, list) else {kinds} if kinds else set()
+    for branch in (schema.get("anyOf") or []) + (schema.get("oneOf") or []):
+        if isinstance(branch, dict):
+            found |= _types(branch)
+    return found - {"null"}
+
+
 def _described(schema: dict) -> bool:
-    """Whether a parameter tells the model what goes in: a description, a fixed list, or described fields."""
+    """Whether a parameter tells the model what goes in: a description, a fixed list, or described fields, on
+    the schema or on one of its anyOf/oneOf branches."""
     if "description" in schema or "enum" in schema or "const" in schema:
+        return True
+    if any(isinstance(branch, dict) and branch.get("type") != "null" and _described(branch)
+           for branch in (schema.get("anyOf") or []) + (schema.get("oneOf") or [])):
         return True
     fields = (schema.get("items") if schema.get("type") == "array" else schema) or {}
     properties = fields.get("properties") if isinstance(fields, dict) else None
     return bool(properties) and all(isinstance(p, dict) and "description" in p for p in properties.values())
 
 
-def _choice(param: str, schema: dict, description: str) -> tuple[str, list[str]] | None:
-    """Why a parameter looks like a closed choice without an enum, with the values listed for it, or None."""
-    if "enum" in schema or "const" in schema or schema.get("type") not in (None, "string"):
+def _choice(param: str, schema: dict, description: str, names: Iterable[str] = ()) -> tuple[str, list[str]] | None:
+    """Why a parameter looks like a closed choice without an enum, with the values listed for it, or None.
+
+    The values come from the parameter's own description, its entry in an "Args:" section, or a sentence of the
+    tool's description that names it; a name alone (units, mode, ..._type) counts only for a parameter nothing
+    describes. `names` are the tool's parameters, which are never values."""
+    if "enum" in schema or "const" in schema or not _types(schema) <= {"string"}:
         return None
     text = schema.get("description") if isinstance(schema.get("description"), str) else ""
+    text += " " + documented_arguments(description).get(param, "")
     mentions = " ".join(s for s in sentences(description) if re.search(rf"\b{re.escape(param)}\b", s))
-    values = listed_choices(text) or listed_choices(mentions)
+    values = listed_choices(text, names) or listed_choices(mentions, names)
     if values:
         return f"{param!r} takes one of {', '.join(repr(value) for value in values)}: list them in an enum", values
     named = param.lower() in CLOSED_CHOICE_HINTS or (name_words(param) or [""])[-1] in CLOSED_CHOICE_HINTS
-    if named and not _EXAMPLES.search(text):
+    if named and not text.strip():
         return f"{param!r} looks like a closed choice: give its schema an enum", []
     return None
 
 
-def _unbounded(param: str, schema: dict) -> bool:
-    """Whether an integer has no bound at all, or is a count or limit with no maximum."""
-    if schema.get("type") != "integer":
-        return False
-    upper = "maximum" in schema or "exclusiveMaximum" in schema
-    lower = "minimum" in schema or "exclusiveMinimum" in schema
-    return not (upper or lower) or (not upper and bool(set(name_words(param)) & _COUNTS))
+_PROSE_MAXIMUM = re.compile(r"\b(?:max(?:imum)?|at most|up to|no more than|between\s+-?\d+(?:\.\d+)?\s+and)\s*:?\s*`?"
+                            r"-?\d|\(\s*-?\d+\s*-\s*\d+\s*[,)]|\b\d+\s*-\s*\d+\s+(?:results|items|lines|chars)", re.I)
+"""A maximum stated in prose ("max 200", "Maximum: 100", "at most 30", "between 1 and 20", "(1-50)")."""
+_ORDINALS = frozenset("number index idx position version revision id offset start page".split())
+"""Last words of a parameter that counts from a start (thoughtNumber, start_at): a minimum is bound enough."""
+_GEO = frozenset("latitude longitude lat lng lon".split())
+
+
+def _bounds(schema: dict) -> tuple[bool, bool]:
+    """Whether a number schema (or any of its branches) has a lower and an upper bound."""
+    branches = [schema] + [b for b in (schema.get("anyOf") or []) + (schema.get("oneOf") or []) if isinstance(b, dict)]
+    lower = any("minimum" in b or "exclusiveMinimum" in b for b in branches)
+    upper = any("maximum" in b or "exclusiveMaximum" in b for b in branches)
+    return lower, upper
+
+
+def unbounded(param: str, schema: dict, prose: str = "") -> str:
+    """Why a numeric parameter needs bounds in its schema, or "".
+
+    An integer needs some bound; a count, limit, size or duration (integer or number) needs a maximum; so does a
+    number whose maximum is stated only in prose (`prose`: its descriptions). An ordinal or offset with a minimum
+    (thoughtNumber, start_at) is bound enough, as is any other number with no stated limit (a coordinate, a
+    target value)."""
+    kinds = _types(schema)
+    if not kinds & {"integer", "number"} or kinds - {"integer", "number"}:
+        return ""
+    lower, upper = _bounds(schema)
+    if upper:
+        return ""
+    words = [word.lower() for word in name_words(param)]
+    if _PROSE_MAXIMUM.search(prose):
+        return "its maximum is stated only in prose"
+    if lower and words and words[-1] in _ORDINALS:
+        return ""
+    if set(words) & _COUNTS or set(words) & _GEO:
+        return "a count, limit, size or duration with no maximum"
+    return "an integer with no bound at all" if "integer" in kinds and not lower else ""
+
+
+_READING_VERBS = frozenset("get read fetch take capture export download show view retrieve render print dump "
+                           "describe explain".split())
 
 
 def returns_document(definition: dict) -> bool:
-    """Whether name or description says the result is a document by nature: a diff, a page, contents, media."""
-    text = " ".join(name_words(definition.get("name") or "")) + " " + (definition.get("description") or "")
+    """Whether the tool says its result is a document by nature: a diff, a page, contents, logs, a snapshot,
+    media. Read in the description's first sentence and its sentences on what it returns, and in the name when
+    the name's verb reads (`get_logs`; not `insert_image`, which returns a confirmation)."""
+    words = name_words(definition.get("name") or "")
+    said = sentences(without_boilerplate(definition.get("description") or ""))
+    text = " ".join(said[:1] + [s for s in said[1:] if re.search(r"\breturn|\boutput|\bresult", s, re.I)])
+    if not words or words[0] in _READING_VERBS or not is_verb(words[0]):
+        text += " " + " ".join(words)
     return _DOCUMENT.search(text) is not None
 
 
@@ -568,11 +744,11 @@ def _prose_output(output: dict) -> bool:
     return set(properties) == {"result"} and (properties["result"] or {}).get("type") in (None, "string")
 
 
-def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "") -> list[Finding]:
+def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "", siblings: Iterable[str] = ()) -> list[Finding]:
     """The findings for one tool definition (an SDK `Tool` or its wire dict).
 
-    `sdk` ("python" or "typescript") adds that SDK's idiom to the advice; `prefix` is the server's shared
-    namespace (`namespace`), which `review` finds from the whole list.
+    `sdk` ("python" or "typescript") adds that SDK's idiom to the advice; `prefix` is the server's namespaces
+    (`namespaces`) and `siblings` its other tools' names, which `review` finds from the whole list.
     """
     definition = wire.dump(tool)
     name = definition.get("name", "")
@@ -590,18 +766,22 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "") -> lis
         add("description-what", "say what it does and returns in a full sentence, then when to use it")
     if not says_when(description):
         add("description-when", "add a sentence that says when to use it ('Use it for ...')")
-    if not says_when_not(description):
+    if not says_when_not(description, siblings):
         add("description-when-not", "add a sentence that says when not to use it ('Do not use it for ...')")
-    for param, schema in (definition.get("inputSchema") or {}).get("properties", {}).items():
+    properties = (definition.get("inputSchema") or {}).get("properties") or {}
+    documented = documented_arguments(description)
+    for param, schema in properties.items():
         schema = schema if isinstance(schema, dict) else {}
-        if not _described(schema):
+        if not _described(schema) and not documented.get(param):
             add("param-described", f"describe parameter {param!r}"
                 + _idiom("param-described", sdk, ' (a "description" in its schema)'), param)
-        choice = _choice(param, schema, description)
+        choice = _choice(param, schema, description, properties)
         if choice:
             add("param-enum", choice[0] + _idiom("param-enum", sdk, values=choice[1]), param)
-        if _unbounded(param, schema):
-            add("param-bounds", f"bound integer {param!r} with a minimum and a maximum"
+        why = unbounded(param, schema, f"{schema.get('description') or ''} {documented.get(param, '')}")
+        if why:
+            kind = "integer" if "integer" in _types(schema) else "number"
+            add("param-bounds", f"bound {kind} {param!r} with a minimum and a maximum ({why})"
                 + _idiom("param-bounds", sdk), param)
     if not hints(definition) and mutates(name, prefix):
         destructive = destroys(name, prefix)
@@ -609,7 +789,7 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "") -> lis
                                    "with annotations (readOnlyHint false, destructiveHint, idempotentHint), or every "
                                    "host must assume the worst" + _idiom("annotations-missing", sdk),
             level="error" if destructive else "")
-    for rule, advice, level in _poisoning(definition):
+    for rule, advice, level in _poisoning(definition, siblings):
         add(rule, advice, level=level)
     output = definition.get("outputSchema") or {}
     if (not output or _prose_output(output)) and not returns_document(definition):
@@ -622,7 +802,9 @@ def review(tools: list[Any], sdk: str | None = None) -> list[Finding]:
     """The findings for a whole tool list, including names used twice and other servers' tools spoken of."""
     definitions = [wire.dump(tool) for tool in tools]
     prefix = namespaces([d.get("name") for d in definitions if isinstance(d.get("name"), str)])
-    findings = [finding for definition in definitions for finding in review_tool(definition, sdk, prefix)]
+    every = [d.get("name") for d in definitions if isinstance(d.get("name"), str)]
+    findings = [finding for definition in definitions
+                for finding in review_tool(definition, sdk, prefix, [n for n in every if n != definition.get("name")])]
     names = {d.get("name") for d in definitions}
     names |= {name[len(one):] for name in names if isinstance(name, str) for one in prefix if name.startswith(one)}
     params = {key for d in definitions for key in _keys_in([d.get("inputSchema"), d.get("outputSchema")])}

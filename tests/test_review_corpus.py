@@ -8,6 +8,7 @@ any rule that adds or drops a finding anywhere fails here and must be reviewed t
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from pathlib import Path
 
@@ -16,6 +17,8 @@ import pytest
 from course_lib import contract, review, servers, wire
 
 CORPUS = Path(__file__).with_name("review_corpus")
+sys.path.insert(0, str(CORPUS))
+import measure  # noqa: E402  (the corpus's own measuring script, beside the snapshots)
 
 GIT = {
     "git_status", "git_diff_unstaged", "git_diff_staged", "git_diff", "git_commit", "git_add", "git_reset", "git_log",
@@ -98,6 +101,8 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         # condition on what it does, not on when to use it (it passed as a when before).
         "description-when": EVERYTHING - {"get-env"},
         "description-when-not": EVERYTHING,
+        # Numbers with no bounds at all (MCP403 read integers only: a miss before).
+        "param-bounds": {"trigger-long-running-operation:duration", "trigger-long-running-operation:steps"},
         # Data or confirmations as prose. Not flagged: echo, images, resource links and references (content by nature).
         "output-structured": {"get-annotated-message", "get-env", "get-sum", "toggle-simulated-logging",
                               "toggle-subscriber-updates", "trigger-long-running-operation", "simulate-research-query"},
@@ -114,6 +119,8 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "edit_file:path", "create_directory:path", "list_directory:path", "list_directory_with_sizes:path",
             "directory_tree:path", "directory_tree:excludePatterns", "move_file:source", "move_file:destination",
             "search_files:path", "search_files:pattern", "search_files:excludePatterns", "get_file_info:path"},
+        # head and tail count lines, typed number with no bounds (MCP403 read integers only: a miss before).
+        "param-bounds": {"read_file:head", "read_file:tail", "read_text_file:head", "read_text_file:tail"},
     },
     "server-memory": {
         # Arrays of objects whose fields are all described count as described (four false positives before).
@@ -132,7 +139,9 @@ LESSON_EXPECTED: dict[str, dict[str, set[str]]] = {
     # (output-structured fired on both before); "Convert a Celsius temperature." says what.
     "weather-chain": {
         "description-when": {"convert_units"},
-        "description-when-not": {"get_city_id", "get_forecast", "convert_units"},
+        # "Use convert_units for Fahrenheit" names the alternative: a when-not with no negation (a miss before);
+        # "Call this before get_forecast" is a next step, not an alternative.
+        "description-when-not": {"get_city_id", "convert_units"},
         "param-described": {"get_city_id:name", "get_forecast:city_id", "get_forecast:days", "convert_units:value",
                             "convert_units:to"},
         "param-bounds": {"get_forecast:days"},
@@ -174,12 +183,29 @@ def snapshot(name: str) -> dict:
     return contract.load_snapshot(CORPUS / f"{name}.json")
 
 
-def test_every_snapshot_is_recorded_with_its_package_and_version_and_reviewed():
+def test_every_snapshot_is_recorded_with_its_package_and_version_and_judged():
     manifest = tomllib.loads((CORPUS / "corpus.toml").read_text(encoding="utf-8"))
-    assert sorted(path.stem for path in CORPUS.glob("*.json")) == sorted(manifest) == sorted(EXPECTED)
+    assert sorted(path.stem for path in CORPUS.glob("*.json")) == sorted(manifest)
+    assert sorted(path.name.removesuffix(".verdicts.toml") for path in CORPUS.glob("*.verdicts.toml")) == sorted(manifest)
+    assert set(EXPECTED) <= set(manifest)
     for name, entry in manifest.items():
         assert {"package", "registry", "version", "runs_on", "style"} <= set(entry), name
-    assert len({entry["package"] for entry in manifest.values()}) >= 9  # the four the issue names and five more
+    assert len({entry["package"] for entry in manifest.values()}) >= 30  # issue 32: at least 30 published servers
+    held = measure.names("held-out")
+    assert 3 * len(held) >= len(manifest) - 1  # a third held out of tuning (git's older release is one server)
+
+
+def test_every_finding_on_every_published_server_is_judged():
+    """A rule change that adds a finding anywhere in the corpus fails here until a person judges it."""
+    rules, _ = measure.measure("all")
+    assert [key for tally in rules.values() for key in tally.unjudged_keys] == []
+
+
+def test_precision_on_the_whole_corpus_is_enough_to_gate_ci():
+    """Issue 32's targets: at least 98 % of errors and 90 % of warnings are real defects, judged by hand."""
+    _, levels = measure.measure("all")
+    assert levels["error"].precision() >= 0.98, levels["error"]
+    assert levels["warning"].precision() >= 0.90, levels["warning"]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
