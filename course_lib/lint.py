@@ -255,8 +255,8 @@ def _descriptor(rule: review_rules.Rule) -> dict[str, Any]:
             "fullDescription": {"text": rule.rationale},
             "help": {"text": rule.explain(), "markdown": rule.explain().replace("\n", "  \n")},
             "defaultConfiguration": {"level": _LEVELS[rule.severity]},
-            "properties": {"tags": ["mcp", "tool-design"] + (["security"] if rule.id.startswith(("MCP3", "MCP7"))
-                                                            else []),
+            "properties": {"tags": ["mcp", "tool-design"] + list(dict.fromkeys(
+                               (["security"] if rule.id.startswith(("MCP3", "MCP7")) else []) + list(rule.tags))),
                            "problem.severity": _PROBLEM[rule.severity]}}
 
 

@@ -326,10 +326,111 @@ def hints(definition: dict) -> dict[str, Any]:
     return {key: annotations[key] for key in HINTS if isinstance(annotations, dict) and key in annotations}
 
 
-def destroys(name: str, prefix: Prefixes = "") -> bool:
-    """Whether a tool's name says it deletes or overwrites: its verb is a destructive one."""
+_DROPPED = frozenset("table tables database databases db index indexes collection collections schema column columns "
+                     "view views".split())
+
+
+def destroys(name: str, prefix: Prefixes = "", kinds: frozenset[str] = DESTRUCTIVE_VERBS) -> bool:
+    """Whether a tool's name says it deletes or overwrites: its verb is a destructive one (`drop` only of a table,
+    a database, an index and the like: `browser_drop` drops files onto a page)."""
     words, _ = _intent(name, prefix)
-    return bool(words) and (words[0] in DESTRUCTIVE_VERBS or words[-1] in DESTRUCTIVE_VERBS)
+    verb = words[0] if words and words[0] in kinds else words[-1] if words and words[-1] in kinds else ""
+    return bool(verb) and (verb != "drop" or bool(set(words) & _DROPPED))
+
+
+READING_VERBS = frozenset("search get list query find read fetch retrieve show view count check verify describe lookup "
+                          "look browse inspect explain".split())
+"""Verbs of tools that only read; such a tool marked destructive contradicts itself."""
+ACTION_PARAMS = frozenset("action actions operation operations op command cmd subcommand mode method verb".split())
+"""Names of a parameter that picks what a tool does."""
+_FREEFORM_NAMES = frozenset("sql code script javascript js snippet statement command cmd commands".split())
+_FREEFORM_TEXT = re.compile(r"\b(?:sql|javascript|js|typescript|python|bash|shell|kubectl|powershell|playwright) "
+                            r"(?:query|queries|statements?|code|scripts?|snippets?|commands?|expressions?|functions?|"
+                            r"source)\b|\b(?:raw|arbitrary|any) (?:sql|code|javascript|commands?|kubectl)\b|"
+                            r"\bexecutable code\b|\bjavascript\b", re.I)
+DELETING_VERBS = DESTRUCTIVE_VERBS - {"kill", "terminate"}
+"""Verbs of tools that delete or overwrite data (stopping a process is destructive, but no preview helps)."""
+SURE_CHANGES = frozenset(
+    "create add insert append post put set update edit modify patch rename move delete remove drop clear cancel close "
+    "archive restore revoke disable enable send publish assign write commit push merge upload import install uninstall "
+    "kill reset revert truncate save store deploy submit approve reject pay refund charge book reserve grant deny lock "
+    "unlock purge destroy erase wipe overwrite".split())
+"""Verbs that change something whatever their object (`open`, `start`, `run` may only read: open_nodes, start_search)."""
+_PREVIEW_WORDS = frozenset("dry preview confirm confirmation idempotency idempotent request client token expected etag "
+                           "if match".split())
+
+
+def _verbs_said(definition: dict, prefix: Prefixes = "") -> set[str]:
+    """The verbs a tool says it does: its name's verb and the verbs that open its description's first sentence
+    or follow a comma or "or" there ("List, create, close, or select a tab")."""
+    words, _ = _intent(definition.get("name") or "", prefix)
+    said = {verb_of(words)} if words and is_verb(words[0]) else set()
+    first = (sentences(without_boilerplate(definition.get("description") or "")) or [""])[0]
+    listed = re.match(r"\s*[A-Za-z]+(?:\s*,\s*[A-Za-z]+)*(?:,?\s+(?:or|and)\s+[A-Za-z]+)?", first)
+    for word in re.findall(r"[A-Za-z]+", listed.group(0) if listed else ""):
+        if word.lower() not in ("or", "and") and is_verb(lemma(word)):
+            said.add(lemma(word))
+    return said
+
+
+def lemma(word: str) -> str:
+    """A word's verb lemma ("Searches" -> "search"), or the word in lower case."""
+    verbs = _lemmas(word.lower()).get("VERB", ())
+    return verbs[0] if verbs else word.lower()
+
+
+def action_values(schema: dict) -> list[str]:
+    """The string values of an enum (or of an array's enum items)."""
+    items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+    values = schema.get("enum") or items.get("enum") or []
+    return [value for value in values if isinstance(value, str)]
+
+
+def overloaded(param: str, schema: dict) -> list[str]:
+    """The actions an action-picking parameter mixes, when they both read and change (list|new|close|select),
+    else []."""
+    if param.lower() not in ACTION_PARAMS and (name_words(param) or [""])[-1] not in ACTION_PARAMS:
+        return []
+    values = action_values(schema)
+    verbs = [(value, lemma((name_words(value) or [""])[0])) for value in values]
+    reads = [value for value, verb in verbs if verb in READING_VERBS or verb in STATE_WORDS or verb == "history"]
+    changes = [value for value, verb in verbs if verb in MUTATING_VERBS or verb in DESTRUCTIVE_VERBS]
+    return values if len(values) >= 3 and reads and changes else []
+
+
+def freeform(param: str, schema: dict) -> bool:
+    """Whether a parameter takes free-form code, SQL or a command line (by its name, or by what it says it takes)."""
+    kinds = _types(schema) | _types(schema.get("items") or {}) if isinstance(schema.get("items"), dict) else _types(schema)
+    if not kinds <= {"string", "array"} or not kinds or "enum" in schema:
+        return False
+    text = schema.get("description") if isinstance(schema.get("description"), str) else ""
+    words = [word.lower() for word in name_words(param)]
+    named = param.lower() in _FREEFORM_NAMES or (words[-1:] and words[-1] in ("sql", "code", "script"))
+    return bool(named) or (param.lower() in ("query", "function", "expression", "input") and bool(_FREEFORM_TEXT.search(text)))
+
+
+def contradictions(definition: dict, prefix: Prefixes = "") -> list[str]:
+    """How a tool's annotations contradict its name, description or schema (lesson 04), as short reasons."""
+    hinted = hints(definition)
+    found = []
+    if hinted.get("readOnlyHint") is True and hinted.get("destructiveHint") is True:
+        found.append("readOnlyHint and destructiveHint are both true")
+    verbs = _verbs_said(definition, prefix)
+    words = {word.lower() for word in _intent(definition.get("name") or "", prefix)[0]}
+    changes = verbs & SURE_CHANGES if not words & READING_VERBS else set()
+    if hinted.get("readOnlyHint") is True:
+        properties = (definition.get("inputSchema") or {}).get("properties") or {}
+        changing = [value for param, schema in properties.items() if isinstance(schema, dict)
+                    for value in overloaded(param, schema) if lemma((name_words(value) or [""])[0]) in SURE_CHANGES]
+        if changing:
+            found.append(f"readOnlyHint is true but its actions include {', '.join(changing)}")
+        elif changes:
+            found.append(f"readOnlyHint is true but it says it changes things ({', '.join(sorted(changes))})")
+    description_verbs = _verbs_said({"description": definition.get("description")})
+    if hinted.get("destructiveHint") is True and hinted.get("readOnlyHint") is not True and description_verbs \
+            and description_verbs <= READING_VERBS:
+        found.append(f"destructiveHint is true but it only reads ({', '.join(sorted(description_verbs))})")
+    return found
 
 
 def probe_findings(probed: dict[str, tuple[bool, str]], sdk: str | None = None) -> list[Finding]:
@@ -789,6 +890,21 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "", siblin
                                    "with annotations (readOnlyHint false, destructiveHint, idempotentHint), or every "
                                    "host must assume the worst" + _idiom("annotations-missing", sdk),
             level="error" if destructive else "")
+    for param, schema in properties.items():
+        schema = schema if isinstance(schema, dict) else {}
+        actions = overloaded(param, schema)
+        if actions:
+            add("param-action-enum", f"{param!r} picks among actions that read and change ({', '.join(actions)}): "
+                "make one tool per action" + _idiom("param-action-enum", sdk), param)
+        if freeform(param, schema):
+            add("param-freeform", f"{param!r} takes free-form code, SQL or a command line: replace it with typed "
+                "parameters for what you mean to allow" + _idiom("param-freeform", sdk), param)
+    for why in contradictions(definition, prefix):
+        add("annotations-contradict", f"its annotations contradict it: {why}" + _idiom("annotations-contradict", sdk))
+    if destroys(name, prefix, DELETING_VERBS) and not any(set(map(str.lower, name_words(param))) & _PREVIEW_WORDS for param in properties) \
+            and not any(other.startswith(("preview", "dry")) for other in siblings):
+        add("destructive-no-preview", "it deletes or overwrites with no dry_run/preview parameter and no idempotency "
+            "key" + _idiom("destructive-no-preview", sdk))
     for rule, advice, level in _poisoning(definition, siblings):
         add(rule, advice, level=level)
     output = definition.get("outputSchema") or {}

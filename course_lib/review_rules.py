@@ -37,6 +37,11 @@ class Rule:
     typescript: str = ""
     needs: str = ""
     """An option the rule runs only with (`--budget`, `--probe`), or "" for always."""
+    tags: tuple[str, ...] = ()
+    """Scanner and risk-list items the rule matches, as SARIF `properties.tags` (each checked against the item's
+    own published text, quoted in `maps`)."""
+    maps: str = ""
+    """What the rule matches in OWASP's MCP Top 10 or Invariant's mcp-scan, and what `course review` adds and lacks."""
 
     def idiom(self, sdk: str | None, values: str = EXAMPLE_VALUES) -> str:
         """The fix in the named SDK's words ("Python SDK: ..."), or "" when the SDK is unknown or has no idiom.
@@ -51,6 +56,8 @@ class Rule:
         lines = [f"{self.id} {self.name} ({self.severity})", "", self.summary, "", "Why: " + self.rationale, "",
                  "Fix: " + self.fix]
         lines += [f"  {self.idiom(sdk)}" for sdk in SDKS if self.idiom(sdk)]
+        if self.maps:
+            lines += ["", "Matches: " + self.maps]
         if self.needs:
             lines += ["", f"Runs only with {self.needs}."]
         return "\n".join(lines)
@@ -105,7 +112,9 @@ RULES: tuple[Rule, ...] = (
          "steer the model without the person seeing it (seed \"Tool Design for Models\": no hidden policy or "
          "unrelated instructions; lesson 07).",
          "Describe the tool in \"description\" and each parameter's \"description\"; remove every order to the "
-         "model about anything else."),
+         "model about anything else.",
+         tags=("security", "owasp-mcp-top-10/MCP03:2025", "mcp-scan/tool-poisoning"),
+         maps="OWASP MCP Top 10 (2025, beta), MCP03:2025 Tool Poisoning, which cites Invariant Labs' disclosure of tool poisoning via malicious descriptions; Invariant's mcp-scan scans for \"tool poisoning attacks\" too. course review reads the same texts offline, with no API and no account, and also reviews design; it sees only definitions, so it cannot catch a server that behaves worse than it describes itself."),
     Rule("MCP302", "description-persuasion", "warning",
          "A text the model reads urges it to prefer this tool over others.",
          "\"Always prefer this tool\" or \"the only tool you need\" is persuasion, not decision support; it pulls "
@@ -116,12 +125,18 @@ RULES: tuple[Rule, ...] = (
          "A description that tells the model how to call other servers' tools (\"whenever you call send_email, "
          "...\") shadows them: it changes how another server is used without that server's owner or the person "
          "knowing (lesson 07).",
-         "Mention only this server's own tools and parameters."),
+         "Mention only this server's own tools and parameters.",
+         tags=("security", "mcp-scan/cross-origin-escalation"),
+         maps="Invariant's mcp-scan detects \"cross-origin escalation attacks (e.g. tool shadowing)\"; course review "
+              "reads one server's texts at a time, offline, so it flags the words that speak of other tools, not a "
+              "clash between two servers a host has loaded."),
     Rule("MCP304", "description-hidden-text", "error",
          "A text the model reads holds invisible characters.",
          "Zero-width, bidirectional-control and tag characters are read by the model and not seen by the person "
          "approving the server; tag characters can spell a whole hidden order (lesson 07).",
-         "Remove every invisible format character (Unicode category Cf) from names, titles and descriptions."),
+         "Remove every invisible format character (Unicode category Cf) from names, titles and descriptions.",
+         tags=("security", "owasp-mcp-top-10/MCP03:2025", "mcp-scan/tool-poisoning"),
+         maps="OWASP MCP Top 10 (2025, beta), MCP03:2025 Tool Poisoning, which cites Invariant Labs' disclosure of tool poisoning via malicious descriptions; Invariant's mcp-scan scans for \"tool poisoning attacks\" too. course review reads the same texts offline, with no API and no account, and also reviews design; it sees only definitions, so it cannot catch a server that behaves worse than it describes itself."),
     Rule("MCP401", "param-described", "warning",
          "A parameter has no description and no fixed list of values.",
          "The model reads the schema to build arguments; an undescribed q or target leaves it guessing what goes "
@@ -144,6 +159,28 @@ RULES: tuple[Rule, ...] = (
          "bounded enough.",
          "Give the integer's schema \"minimum\" and \"maximum\" (or exclusiveMinimum/exclusiveMaximum).",
          "Annotated[int, Field(ge=..., le=...)]", "z.number().int().min(...).max(...)"),
+    Rule("MCP404", "param-action-enum", "warning",
+         "One parameter picks among actions that read and change (an overloaded action enum).",
+         "A tool whose `action` takes list|new|close|select is several tools behind one name: its annotations cannot "
+         "be true of every action, a host cannot ask before only the changing ones, and the model must read a manual "
+         "to pick (lesson 05: one tool per intent).",
+         "Split the tool: one tool per action (list_tabs, open_tab, close_tab), each with its own annotations.",
+         "one @server.tool per action, e.g. def close_tab(index: int) -> ...",
+         "one registerTool(...) per action, e.g. registerTool(\"close_tab\", ...)"),
+    Rule("MCP405", "param-freeform", "warning",
+         "A parameter takes free-form code, a query language or a command line.",
+         "Raw SQL, JavaScript, a shell or kubectl command line lets the model do anything the interpreter can, past "
+         "every schema, annotation and approval prompt: the schema says string and the host cannot tell a read from "
+         "a drop (lesson 05: constrain in the schema; lesson 03: the server validates).",
+         "Replace the payload with typed parameters for the operations you mean to allow (table, filters, limit), or "
+         "an enum of named commands; if free text must stay, parse and allowlist it on the server.",
+         "def query_orders(status: Literal[\"open\", \"closed\"], limit: Annotated[int, Field(ge=1, le=100)])",
+         "z.object({ status: z.enum([\"open\", \"closed\"]), limit: z.number().int().min(1).max(100) })",
+         tags=("security", "owasp-mcp-top-10/MCP05:2025"),
+         maps="OWASP MCP Top 10 (2025, beta), MCP05:2025 Command Injection & Execution: \"MCP tools that wrap "
+              "system calls, database operations, or file system access become injection vectors if they pass "
+              "unsanitized agent outputs directly to interpreters\". course review flags the payload in the "
+              "definition, offline; it cannot see whether the server sanitizes it."),
     Rule("MCP501", "annotations-missing", "warning",
          "A tool whose name says it changes things has no annotations.",
          "readOnlyHint, destructiveHint and idempotentHint tell a host when to ask the person first; without "
@@ -162,6 +199,29 @@ RULES: tuple[Rule, ...] = (
          "Declare \"outputSchema\" with named fields and return structuredContent that matches it.",
          "return a pydantic BaseModel, whose class becomes the outputSchema",
          "registerTool(name, { outputSchema: {...} }, handler) returning structuredContent"),
+    Rule("MCP503", "annotations-contradict", "warning",
+         "The annotations say the opposite of the tool's name, description or schema.",
+         "A search marked destructiveHint true gets every call blocked behind a prompt the person learns to click "
+         "through; a tool marked readOnlyHint true whose description or action enum sets or deletes gets run without "
+         "asking. Annotations are hints a host acts on, so a wrong one is worse than none (lesson 04).",
+         "Make the hints true of every call: readOnlyHint true only if no argument changes anything; destructiveHint "
+         "true only if a call can delete or overwrite; split a tool whose actions differ.",
+         "@server.tool(annotations=ToolAnnotations(read_only_hint=True))  # only on a tool that reads",
+         "registerTool(name, { annotations: { readOnlyHint: true } }, handler)  // only on a tool that reads",
+         tags=("owasp-mcp-top-10/MCP03:2025",),
+         maps="OWASP MCP Top 10 (2025, beta), MCP03:2025 Tool Poisoning lists \"no testing or contract verification "
+              "exists that asserts semantic invariants (e.g., archive must not map to DELETE)\": this rule checks one "
+              "such invariant, that the hints agree with the tool's own words. It reads definitions only, offline; it "
+              "cannot see what a call really does."),
+    Rule("MCP504", "destructive-no-preview", "info",
+         "A tool that deletes or overwrites has no preview, confirmation or idempotency key.",
+         "A model retries and guesses; a delete with a dry_run (or a preview tool) shows what will go before it "
+         "goes, and an idempotency key makes a retried call safe (lesson 04: destructive tools are designed, not "
+         "just annotated).",
+         "Add a dry_run (or preview) parameter that returns what would change, or an idempotency key (request_id) "
+         "the server remembers, or a preview_ tool the model must call first.",
+         "def delete_runbook(runbook_id: str, dry_run: bool = True) -> DeletePlan",
+         "z.object({ runbook_id: z.string(), dry_run: z.boolean().default(true) })"),
     Rule("MCP601", "tokens-budget", "error",
          "The whole tool list costs more tokens than the budget.",
          "Every definition is input tokens on every turn the tool is available, called or not; the pressure comes "

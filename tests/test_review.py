@@ -186,7 +186,9 @@ def test_a_bare_definition_gets_every_applicable_finding_in_order_and_in_full():
         review.Finding("create_forecast", "annotations-missing", ADVICE["annotations-missing"])]
     assert review.review_tool({**GOOD, "name": "delete_forecast"}) == [
         review.Finding("delete_forecast", "annotations-missing", ADVICE["annotations-missing"].replace(
-            "changes things", "deletes or overwrites things"), level="error")]
+            "changes things", "deletes or overwrites things"), level="error"),
+        review.Finding("delete_forecast", "destructive-no-preview", "it deletes or overwrites with no dry_run/preview "
+                                                                    "parameter and no idempotency key")]
 
 
 @pytest.mark.parametrize("name, annotations, severity", [
@@ -354,7 +356,7 @@ def test_when_not_names_the_alternative_only_inside_a_limit(description, names):
 
 
 def named(name: str, description: str = GOOD["description"], **fields) -> dict:
-    return {**GOOD, "name": name, "description": description, "annotations": {"readOnlyHint": True}, **fields}
+    return {**GOOD, "name": name, "description": description, "annotations": {"idempotentHint": True}, **fields}
 
 
 @pytest.mark.parametrize("names, prefix", [

@@ -44,6 +44,8 @@ GIT_FINDINGS = {
     # Records or confirmations as prose; the three diffs and git_show return a patch or a file (no finding).
     "output-structured": {"git_status", "git_commit", "git_add", "git_reset", "git_log", "git_create_branch",
                           "git_checkout", "git_branch"},
+    # A hard reset with no dry run or preview (issue 32's new rule; info).
+    "destructive-no-preview": {"git_reset"},
 }
 SQLITE = {"read_query", "write_query", "create_table", "list_tables", "describe_table", "append_insight"}
 EVERYTHING = {
@@ -76,6 +78,8 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "description-when-not": SQLITE,
         # write_query was read as no verb before (name-intent, a false positive) and so missed here.
         "annotations-missing": {"write_query", "create_table", "append_insight"},
+        # Raw SQL as the argument (a miss before: no rule read free-form payloads).
+        "param-freeform": {"read_query:query", "write_query:query", "create_table:query"},
         "output-structured": SQLITE,
     },
     "mcp-shell-server": {
@@ -86,6 +90,7 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "param-bounds": {"shell_execute:timeout"},  # the description says 300 s at most; the schema does not
         # A tool that runs shell commands, without annotations: its verb comes last (a miss before).
         "annotations-missing": {"shell_execute"},
+        "param-freeform": {"shell_execute:command"},  # a whole argv (a miss before)
         "output-structured": {"shell_execute"},
     },
     "mcp-server-calculator": {
@@ -126,6 +131,7 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         # Arrays of objects whose fields are all described count as described (four false positives before).
         "description-when": MEMORY,
         "description-when-not": MEMORY,
+        "destructive-no-preview": {"delete_entities", "delete_observations", "delete_relations"},
     },
 }
 
@@ -150,7 +156,9 @@ LESSON_EXPECTED: dict[str, dict[str, set[str]]] = {
     # tidy is a noun, an adjective and a verb, and its description ("Show your drafts neatly sorted") never uses it
     # as a verb: the name does not say the intent (and hides what lesson 04 shows: it deletes).
     "drafts": {"name-intent": {"tidy_drafts"}},
+    # Lesson 05's overloaded tool: one action parameter that reads and changes (the new rule catches it).
     "incident-overloaded": {"name-intent": {"incident"}, "description-when-not": {"incident"},
+                            "param-action-enum": {"incident:action"},
                             "param-described": {"incident:id", "incident:text"}, "output-structured": {"incident"}},
     # Lesson 04's servers carry one-sentence descriptions that say what (description-what fired on all before);
     # page_oncall returns a list of names (structured).
@@ -163,7 +171,8 @@ LESSON_EXPECTED: dict[str, dict[str, set[str]]] = {
                                                                                              "count_words"},
                      "description-when-not": {"summarize_note", "lookup_runbook", "count_words"}},
     "runbooks-changed": {"description-instructions": {"lookup_runbook"}},
-    "ops": {"annotations-missing": {"add_runbook_step", "delete_runbook", "post_status_update"}},
+    "ops": {"annotations-missing": {"add_runbook_step", "delete_runbook", "post_status_update"},
+            "destructive-no-preview": {"delete_runbook"}},
     **{name: {"annotations-missing": {"create_ticket"}} for name in
        ("evolving-v1", "evolving-v2-breaking", "evolving-v2-safe", "evolving-v2-transition")},
     **{name: {} for name in ("deploy", "deploy-risky", "documents", "incidents", "order-desk", "orders", "runbooks",
