@@ -158,8 +158,9 @@ def _code_file(target: str) -> Path | None:
     return Path(spec) if spec.endswith(".py") and Path(spec).is_file() else None
 
 
-def run(target: str, settings: Settings, probe: bool = False) -> Report:
-    """Review a target (anything `course review` accepts, or a snapshot file) under `settings`."""
+def run(target: str, settings: Settings, probe: bool = False, timeout: float = 30.0) -> Report:
+    """Review a target (anything `course review` accepts, or a snapshot file) under `settings`; a server gets
+    `timeout` seconds to start and list its tools."""
     from course_lib import contract, targets, wire
 
     rules = settings.rules()
@@ -171,7 +172,7 @@ def run(target: str, settings: Settings, probe: bool = False) -> Report:
         if probe:
             raise UsageError("--probe calls the server's tools; a snapshot file has no server to call")
     else:
-        found = targets.listing(target, probe=probe)
+        found = targets.listing(target, timeout, probe=probe)
         tools, protocol, notes, probed = wire.dump(found.tools), found.protocol_version, found.notes, found.probed
         server = {key: value for key, value in (("name", found.server_name), ("version", found.server_version)) if value}
         sdk, file = settings.sdk or found.sdk, _code_file(target)
@@ -186,12 +187,16 @@ def run(target: str, settings: Settings, probe: bool = False) -> Report:
 # --- text and JSON ------------------------------------------------------------------------------------
 
 
+def summary(report: Report) -> str:
+    """The one-line summary: findings per severity, tools, target."""
+    counts = ", ".join(f"{n} {level}" for level, n in report.counts().items() if n) or "none"
+    return f"{len(report.findings)} finding(s) ({counts}) in {len(report.tools)} tool(s) of {report.target}"
+
+
 def text(report: Report) -> str:
     """One line per finding, then a summary line."""
     lines = [f"- {f.tool or '(all tools)'}: {f.id} [{f.rule}] {f.severity}: {f.advice}" for f in report.findings]
-    counts = ", ".join(f"{n} {level}" for level, n in report.counts().items() if n) or "none"
-    lines.append(f"{len(report.findings)} finding(s) ({counts}) in {len(report.tools)} tool(s) of {report.target}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + [summary(report)]) + "\n"
 
 
 def as_json(report: Report) -> str:

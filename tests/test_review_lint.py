@@ -193,10 +193,11 @@ def test_json_report_in_full_for_one_server():
         "counts": {"error": 0, "warning": 4, "info": 0}, "exitCode": 0}
 
 
-def test_output_file_gets_the_report_and_stdout_the_text(tmp_path):
+def test_output_file_gets_the_report_and_stdout_one_summary_line(tmp_path):
     out = tmp_path / "review.sarif"
     result = course("review", str(CORPUS / "mcp-server-fetch.json"), "--format", "sarif", "-o", str(out))
-    assert result.returncode == 1 and result.stdout.endswith(f"of {CORPUS / 'mcp-server-fetch.json'}\n")
+    assert result.returncode == 1 and result.stdout.count("\n") == 1
+    assert result.stdout.endswith(f"of {CORPUS / 'mcp-server-fetch.json'}; the sarif report is in {out}\n")
     assert json.loads(out.read_text())["version"] == "2.1.0"
     one_line_error(course("review", "weather", "-o", str(tmp_path / "no" / "dir.txt")), "cannot write")
 
