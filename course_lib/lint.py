@@ -142,6 +142,8 @@ class Report:
     sdk: str | None = None
     file: Path | None = None
     notes: list[str] = field(default_factory=list)
+    line: int | None = None
+    """For a command or URL target: the 0-based line of `file` (a workflow or config file) that names it."""
 
     def counts(self) -> dict[str, int]:
         """Findings per severity."""
@@ -150,6 +152,29 @@ class Report:
     def exit_code(self) -> int:
         """1 when a finding is at or above `fail-on`, else 0."""
         return int(any(review_rules.at_least(f.severity, self.settings.fail_on) for f in self.findings))
+
+
+NAMING_FILES = (".github/workflows/*.yml", ".github/workflows/*.yaml", ".gitlab-ci.yml", ".mcp.json", "mcp.json",
+                ".vscode/mcp.json", ".cursor/mcp.json", "course-review.toml", "pyproject.toml", "Makefile", "tox.ini",
+                "noxfile.py", ".pre-commit-config.yaml", "package.json")
+"""Files, relative to the current folder, where CI or an MCP client names the server a review runs on."""
+
+
+def naming_line(target: str, folder: Path | None = None) -> tuple[Path, int] | None:
+    """The first workflow or config file (`NAMING_FILES`) with a line that names `target` (a command or a URL),
+    and that line's 0-based index, so SARIF can point at where the server is named; None if none does."""
+    folder = folder or Path.cwd()
+    wanted = target.strip()
+    for pattern in NAMING_FILES:
+        for path in sorted(folder.glob(pattern)):
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            found = next((i for i, line in enumerate(lines) if wanted and wanted in line), None)
+            if found is not None:
+                return path, found
+    return None
 
 
 def _code_file(target: str) -> Path | None:
@@ -176,12 +201,16 @@ def run(target: str, settings: Settings, probe: bool = False, timeout: float = 3
         tools, protocol, notes, probed = wire.dump(found.tools), found.protocol_version, found.notes, found.probed
         server = {key: value for key, value in (("name", found.server_name), ("version", found.server_version)) if value}
         sdk, file = settings.sdk or found.sdk, _code_file(target)
+        named = None if file else naming_line(target)
+        if named:
+            file, line = named
     findings = review.review(tools, sdk) + review.probe_findings(probed, sdk)
     if settings.budget is not None:
         findings += review.over_budget(tools, settings.budget)
     ignored = {tool: review_rules.chosen(list(keys)) for tool, keys in settings.per_tool_ignores.items()}
     kept = [f for f in findings if f.rule in rules and f.rule not in ignored.get(f.tool, ())]
-    return Report(target, tools, kept, settings, server, protocol, sdk, file, notes)
+    return Report(target, tools, kept, settings, server, protocol, sdk, file, notes,
+                  line if not targets.is_snapshot(target) and file and not _code_file(target) else None)
 
 
 # --- text and JSON ------------------------------------------------------------------------------------
@@ -212,14 +241,17 @@ def as_json(report: Report) -> str:
 # --- SARIF 2.1.0 ------------------------------------------------------------------------------------------
 
 
-def _region(lines: list[str], finding: review.Finding, file: Path) -> dict[str, int]:
+def _region(lines: list[str], finding: review.Finding, file: Path, line: int | None = None) -> dict[str, int]:
     """Where in the file a finding points: its tool's name line in a snapshot (its parameter's line when it
-    has one), the tool's name or function in Python code, else the first line."""
+    has one), the tool's name or function in Python code, the `line` of a workflow or config file that names a
+    command or URL target, else the first line."""
     def span(index: int) -> dict[str, int]:
         line = lines[index] if lines else ""
         start = len(line) - len(line.lstrip()) + 1
         return {"startLine": index + 1, "startColumn": start, "endLine": index + 1, "endColumn": max(len(line), 1) + 1}
 
+    if line is not None and 0 <= line < len(lines):
+        return span(line)
     tool = json.dumps(finding.tool, ensure_ascii=False)
     if file.suffix == ".json":
         at = next((i for i, line in enumerate(lines) if line.strip().rstrip(",") == f'"name": {tool}'), None)
@@ -287,7 +319,7 @@ def sarif(report: Report, root: Path | None = None) -> dict[str, Any]:
         location: dict[str, Any] = {"logicalLocations": [logical]}
         if report.file:
             location["physicalLocation"] = {"artifactLocation": _artifact(report.file, root),
-                                            "region": _region(lines, finding, report.file)}
+                                            "region": _region(lines, finding, report.file, report.line)}
         results.append({"ruleId": finding.id, "ruleIndex": index[finding.rule], "level": _LEVELS[finding.severity],
                         "message": {"text": f"{finding.tool or server}: {finding.advice}"},
                         "locations": [location], "partialFingerprints": {"primaryLocationLineHash": _fingerprint(finding)}})

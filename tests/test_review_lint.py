@@ -344,3 +344,23 @@ def test_rules_without_a_checked_mapping_carry_no_mapping_tag():
     for rule in review_rules.RULES:
         tags = lint._descriptor(rule)["properties"]["tags"]
         assert bool([t for t in tags if "/" in t]) == bool(rule.maps), rule.id
+
+
+def test_a_command_target_points_at_the_workflow_line_that_names_it(tmp_path, monkeypatch, validator):
+    server = tmp_path / "server.py"
+    server.write_text("from mcp.server import MCPServer\nserver = MCPServer('wf', log_level='WARNING')\n\n"
+                      "@server.tool()\ndef forecast(q: str) -> str:\n    return q\n\nserver.run()\n")
+    target = f"{sys.executable} {server}"
+    workflows = tmp_path / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    (workflows / "review.yml").write_text(f"on: push\njobs:\n  r:\n    steps:\n      - run: course review '{target}'\n")
+    monkeypatch.chdir(tmp_path)
+    log = lint.sarif(lint.run(target, lint.Settings()), tmp_path)
+    assert not list(validator.iter_errors(log))
+    places = {json.dumps(r["locations"][0]["physicalLocation"], sort_keys=True) for r in log["runs"][0]["results"]}
+    assert [json.loads(place) for place in places] == [{
+        "artifactLocation": {"uri": ".github/workflows/review.yml", "uriBaseId": "%SRCROOT%"},
+        "region": {"startLine": 5, "startColumn": 7, "endLine": 5, "endColumn": len(f"      - run: course review '{target}'") + 1}}]
+    (workflows / "review.yml").write_text("on: push\n")  # no line names it: logical locations only
+    assert all("physicalLocation" not in r["locations"][0]
+               for r in lint.sarif(lint.run(target, lint.Settings()), tmp_path)["runs"][0]["results"])
