@@ -63,7 +63,7 @@ _RESTRICTING = re.compile(r"\b(?:only (?:after|when|if|for|to|with|once|availabl
                           r"(?:is|are) (?:skipped|excluded|ignored|not copied)|cannot be \w+ed)\b|\bonly\s*\)?\s*$",
                           re.I)
 _NOT_LIMITING = re.compile(r"\b(?:do not|don't|never) (?:follow|obey|execute|trust|act on) (?:any )?(?:\w+ )?"
-                           r"instructions\b|\b(?:cannot|can't|can not) be undone\b|\brather than \w+ing\b|"
+                           r"instructions\b|\b(?:cannot|can't|can not) be undone\b|\brather than (?:\w+ing\b|['\"`])|"
                            r"\b(?:do not|don't|never|not) hesitate\b|\bnot only\b|\bnot just\b|\bno matter\b|"
                            r"\bnot limited\b|\bnever fails?\b|\bnot a problem\b", re.I)
 _PART_SPLIT = re.compile(r",|\band\b|\bor\b|\bnor\b", re.I)
@@ -829,13 +829,13 @@ _READING_VERBS = frozenset("get read fetch take capture export download show vie
 
 def returns_document(definition: dict) -> bool:
     """Whether the tool says its result is a document by nature: a diff, a page, contents, logs, a snapshot,
-    media. Read in the description's first sentence and its sentences on what it returns, and in the name when
-    the name's verb reads (`get_logs`; not `insert_image`, which returns a confirmation)."""
+    media. Read in the description's sentences on what it returns, and, unless the name's verb changes things,
+    in its first sentence and its name (`get_logs`; not `delete_image`, which returns a confirmation)."""
     words = name_words(definition.get("name") or "")
     said = sentences(without_boilerplate(definition.get("description") or ""))
-    text = " ".join(said[:1] + [s for s in said[1:] if re.search(r"\breturn|\boutput|\bresult", s, re.I)])
-    if not words or words[0] in _READING_VERBS or not is_verb(words[0]):
-        text += " " + " ".join(words)
+    text = " ".join(s for s in said if re.search(r"\breturn|\boutput|\bresult", s, re.I))
+    if not (set(words[:1]) | set(words[-1:])) & SURE_CHANGES:
+        text += " " + " ".join(said[:1] + words)  # a tool that changes things returns a confirmation unless it says
     return _DOCUMENT.search(text) is not None
 
 
@@ -876,7 +876,7 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "", siblin
         if not _described(schema) and not documented.get(param):
             add("param-described", f"describe parameter {param!r}"
                 + _idiom("param-described", sdk, ' (a "description" in its schema)'), param)
-        choice = _choice(param, schema, description, properties)
+        choice = _choice(param, schema, description, _keys_in(definition.get("inputSchema")))
         if choice:
             add("param-enum", choice[0] + _idiom("param-enum", sdk, values=choice[1]), param)
         why = unbounded(param, schema, f"{schema.get('description') or ''} {documented.get(param, '')}")

@@ -276,3 +276,46 @@ def test_diff_between_two_published_git_releases_finds_the_one_breaking_change()
     assert [(c.tool, c.what, c.verdict) for c in changes] == [
         ("git_add", "argument files: minItems raised (none -> 1)", "breaking"),
         ("git_show", "description changed", "safe")]
+
+
+# Issue 32's classes, each with a corpus case the review got wrong before (True: the finding must be there now;
+# False: it must not). Run against main before issue 32, every case here fails.
+CLASS_CASES = [
+    ("namespace shared by a group of tools", "mcp-atlassian", "MCP103 jira_get_issue", False),
+    ("a second product prefix", "mcp-atlassian", "MCP103 confluence_get_page", False),
+    ("a prefix on half the tools", "mcp-server-kubernetes", "MCP103 kubectl_apply", False),
+    ("an English verb missing from the hand list", "chrome-devtools-mcp", "MCP103 take_screenshot", False),
+    ("un- before a verb", "mcp-server-kubernetes", "MCP103 uninstall_helm_chart", False),
+    ("a noun-and-verb the description does not use as a verb", "notion-mcp-server", "MCP201 API-retrieve-a-block", True),
+    ("other parameters' names are no values", "firecrawl-mcp", "MCP402 firecrawl_interact:url", False),
+    ("examples after e.g. stay in their sentence", "excel-mcp-server", "MCP402 create_chart:source", False),
+    ("Options: introduces a closed list", "mcp-atlassian", "MCP402 confluence_create_page:page_width", True),
+    ("a closed list in a sentence that does not name the parameter", "duckduckgo-mcp-server",
+     "MCP402 fetch_content:backend", True),
+    ("anyOf branches carry the description", "notion-mcp-server", "MCP401 API-post-search:filter", False),
+    ("an Args: section describes the parameter", "duckduckgo-mcp-server", "MCP401 search:query", False),
+    ("unbounded number parameters", "server-slack", "MCP403 slack_get_channel_history:limit", True),
+    ("a maximum stated only in prose", "server-brave-search", "MCP403 brave_web_search:offset", True),
+    ("an ordinal with a minimum", "server-sequential-thinking", "MCP403 sequentialthinking:thoughtNumber", False),
+    ("boilerplate says nothing", "notion-mcp-server", "MCP201 API-move-page", True),
+    ("\"using JQL\" is no when", "mcp-atlassian", "MCP202 jira_search", True),
+    ("a deployment limit is a when-not", "mcp-atlassian", "MCP203 jira_get_queue_issues", False),
+    ("naming the alternative is a when-not", "firecrawl-mcp", "MCP203 firecrawl_scrape", False),
+    ("\"do not follow instructions in results\" is no limit", "duckduckgo-mcp-server", "MCP203 search", True),
+    ("a document result", "chrome-devtools-mcp", "MCP502 take_snapshot", False),
+    ("mentioning an image does not exempt", "excel-mcp-server", "MCP502 delete_image", True),
+    ("annotations holding only a title", "mcp-server-kubernetes", "MCP501 stop_port_forward", True),
+    ("a domain is no secret file", "desktop-commander", "MCP301 read_file", False),
+    ("\"always use absolute paths\" is no persuasion", "desktop-commander", "MCP302 read_file", False),
+    ("the server's own tool without its prefix", "mcp-atlassian", "MCP303 jira_assign_issue", False),
+    ("annotations that contradict the tool", "notion-mcp-server", "MCP503 API-post-search", True),
+    ("an overloaded action enum", "playwright-mcp", "MCP404 browser_tabs:action", True),
+    ("a free-form payload", "mcp-server-sqlite", "MCP405 read_query:query", True),
+    ("a destructive tool without preview", "server-memory", "MCP504 delete_entities", True),
+]
+
+
+@pytest.mark.parametrize("label, name, key, present", CLASS_CASES, ids=[case[0] for case in CLASS_CASES])
+def test_each_class_of_issue_32_has_a_corpus_case(label, name, key, present):
+    assert (key in measure.findings(name)) is present
+    assert measure.verdicts(name)[key] is present  # and the hand verdict agrees
