@@ -82,8 +82,10 @@ RULES: tuple[Rule, ...] = (
          "The name does not say the intent as a verb and an object.",
          "The model picks a tool from its name and description alone; get_daily_forecast says what it gets, "
          "weather or query says almost nothing (seed \"Designing tools\": name for the intent, verb plus object; "
-         "lesson 01). A namespace (a dotted prefix, or a prefix_ every tool of the server shares, such as git_) "
-         "is not part of the intent: git_commit reads as the verb commit on git.",
+         "lesson 01). A namespace (a dotted prefix, or a prefix_ two or more tools share, such as git_, jira_ and "
+         "confluence_) is not part of the intent: git_commit reads as the verb commit on git. A verb is a word an "
+         "English lexicon (lemminflect's, offline) has as one; a noun-and-verb (place, distance) counts only where "
+         "the description uses it as a verb.",
          "Rename the tool to verb_object after any namespace, e.g. \"get_daily_forecast\", \"git_create_branch\"."),
     Rule("MCP201", "description-what", "warning",
          "The description does not say what the tool does.",
@@ -102,8 +104,8 @@ RULES: tuple[Rule, ...] = (
          "The description does not limit when to use the tool.",
          "Descriptions that oversell get the tool called for what it does not do (seed \"Designing tools\", common "
          "mistakes: say what it does not do; lesson 01). A when-not must limit use (\"Do not use it for past "
-         "weather\", \"Only works within allowed directories\"); a \"not\" inside a description of the data "
-         "(\"changes that are not yet staged\") limits nothing.",
+         "weather\", \"Only works within allowed directories\", \"Cloud only\", naming the tool to use instead); "
+         "a \"not\" inside a description of the data (\"changes that are not yet staged\") limits nothing.",
          "Add a sentence to \"description\" that limits its use: \"Do not use it for ...; use other_tool instead.\""),
     Rule("MCP301", "description-instructions", "error",
          "A text the model reads gives the model orders beyond how to use this tool.",
@@ -141,22 +143,23 @@ RULES: tuple[Rule, ...] = (
          "A parameter has no description and no fixed list of values.",
          "The model reads the schema to build arguments; an undescribed q or target leaves it guessing what goes "
          "in (seed \"Designing tools\"; lesson 01). An array of objects whose fields are all described counts as "
-         "described.",
+         "described, as does a description on an anyOf branch or in the docstring's Args: section.",
          "Give the parameter's schema a \"description\" (what goes in, in what form, with an example).",
          "Annotated[<type>, Field(description=\"...\")]", "<its zod schema>.describe(\"...\")"),
     Rule("MCP402", "param-enum", "warning",
          "A parameter takes one of a few values, but its schema has no enum.",
          "Closed choices belong in the schema, not in prose: the model then cannot invent \"celsius\" for "
          "metric|imperial, and the server refuses a bad value before any work (seed \"Designing tools\": "
-         "constrain in the schema; lesson 01). Found from the name (units, mode, ..._type) or from values listed "
-         "in a description (\"'local', 'remote' or 'all'\").",
+         "constrain in the schema; lesson 01). Found from values listed as a closed choice (\"'local', 'remote' "
+         "or 'all'\", \"Options: a, b\"), not from examples or other parameters' names, or from the name alone "
+         "(units, mode, ..._type) of a parameter nothing describes.",
          "List the values in the parameter's schema: \"enum\": [\"metric\", \"imperial\"].",
          "Literal[{values}]", "z.enum([{values}])"),
     Rule("MCP403", "param-bounds", "warning",
-         "An integer parameter has no bounds, or a count or limit has no maximum.",
+         "A number has no bounds: an integer none at all, a count, limit or duration no maximum.",
          "\"If days must be 1 to 7, use minimum and maximum\": the model reads the bounds, and the server refuses "
-         "days=10 before it does any work (seed \"Designing tools\"; lesson 01). An offset with a minimum only is "
-         "bounded enough.",
+         "days=10 before it does any work (seed \"Designing tools\"; lesson 01). A maximum stated only in prose "
+         "(\"max 200\") belongs in the schema; an offset or ordinal with a minimum is bounded enough.",
          "Give the integer's schema \"minimum\" and \"maximum\" (or exclusiveMinimum/exclusiveMaximum).",
          "Annotated[int, Field(ge=..., le=...)]", "z.number().int().min(...).max(...)"),
     Rule("MCP404", "param-action-enum", "warning",
@@ -182,11 +185,11 @@ RULES: tuple[Rule, ...] = (
               "unsanitized agent outputs directly to interpreters\". course review flags the payload in the "
               "definition, offline; it cannot see whether the server sanitizes it."),
     Rule("MCP501", "annotations-missing", "warning",
-         "A tool whose name says it changes things has no annotations.",
+         "A tool whose name says it changes things has no behaviour hints (an error if it deletes or overwrites).",
          "readOnlyHint, destructiveHint and idempotentHint tell a host when to ask the person first; without "
          "them a host must assume the worst or guess. They are hints: the spec says clients \"MUST consider tool "
          "annotations to be untrusted unless they come from trusted servers\", so the server still checks "
-         "(lesson 04).",
+         "(lesson 04). A title alone is no hint.",
          "Add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": ..., \"idempotentHint\": ...}.",
          "@server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True))",
          "registerTool(name, { annotations: { readOnlyHint: false, destructiveHint: true } }, handler)"),
