@@ -409,6 +409,21 @@ def freeform(param: str, schema: dict) -> bool:
     return bool(named) or (param.lower() in ("query", "function", "expression", "input") and bool(_FREEFORM_TEXT.search(text)))
 
 
+ACTING_VERBS = SURE_CHANGES | frozenset("click fill type press select drag execute evaluate run submit fork".split())
+"""Verbs of tools that act on something (a page, a shell): such a tool needs hints even when its name is a noun."""
+
+
+def says_it_changes(definition: dict, prefix: Prefixes = "") -> bool:
+    """Whether a tool's description opens with a verb that acts (Click, Fill, Execute) and does not call it
+    read-only, while its name does not say it reads (`read_query` runs SELECTs)."""
+    description = definition.get("description") or ""
+    words, _ = _intent(definition.get("name") or "", prefix)
+    if words and words[0] in READING_VERBS:
+        return False
+    acting = _verbs_said({"description": description}) & ACTING_VERBS
+    return bool(acting) and not re.search(r"\bread-only\b|\bread only\b", description, re.I)
+
+
 def contradictions(definition: dict, prefix: Prefixes = "") -> list[str]:
     """How a tool's annotations contradict its name, description or schema (lesson 04), as short reasons."""
     hinted = hints(definition)
@@ -884,7 +899,7 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "", siblin
             kind = "integer" if "integer" in _types(schema) else "number"
             add("param-bounds", f"bound {kind} {param!r} with a minimum and a maximum ({why})"
                 + _idiom("param-bounds", sdk), param)
-    if not hints(definition) and mutates(name, prefix):
+    if not hints(definition) and (mutates(name, prefix) or says_it_changes(definition, prefix)):
         destructive = destroys(name, prefix)
         add("annotations-missing", f"this tool {'deletes or overwrites' if destructive else 'changes'} things: say how "
                                    "with annotations (readOnlyHint false, destructiveHint, idempotentHint), or every "
