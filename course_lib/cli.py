@@ -394,6 +394,17 @@ def cmd_hint(args) -> int:
 # --- review / serve --------------------------------------------------------------------------------
 
 
+def _seconds(text: str) -> float:
+    """A --startup-timeout value: seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text!r}")
+    return value
+
+
 def _keys(values: list[str] | None) -> list[str]:
     """Repeatable, comma-separated rule options as one list: `--select MCP1,MCP2 --select MCP4`."""
     return [key.strip() for value in values or [] for key in value.split(",") if key.strip()]
@@ -412,7 +423,7 @@ def cmd_review(args) -> int:
         raise UsageError("name a server or a snapshot file to review, or pass --list-rules or --explain ID")
     settings = lint.with_options(lint.project_settings(), _keys(args.select), _keys(args.ignore), args.fail_on,
                                  args.budget, args.sdk)
-    report = lint.run(args.server, settings, probe=args.probe)
+    report = lint.run(args.server, settings, probe=args.probe, timeout=args.startup_timeout)
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
     output = lint.render(report, "json" if args.json else args.format)
@@ -421,7 +432,7 @@ def cmd_review(args) -> int:
             Path(args.output).write_text(output, encoding="utf-8")
         except OSError as error:
             raise UsageError(f"cannot write {args.output}: {error.strerror or type(error).__name__}") from None
-        sys.stdout.write(lint.text(report))
+        print(lint.summary(report) + f"; the {'json' if args.json else args.format} report is in {args.output}")
     else:
         sys.stdout.write(output)
     return report.exit_code()
@@ -456,17 +467,22 @@ def cmd_token(args) -> int:
 # --- snapshot / diff ---------------------------------------------------------------------------------
 
 
-def _listing(target: str):
+def _listing(target: str, timeout: float = 30.0):
     from course_lib import targets
 
-    return targets.listing(target)
+    return targets.listing(target, timeout)
 
 
 def cmd_snapshot(args) -> int:
-    from course_lib import contract
+    from course_lib import contract, targets, wire
 
-    found = _listing(args.target)
-    text = contract.dumps(contract.snapshot(found.tools, args.target, found.protocol_version, found.server_name,
+    if targets.is_snapshot(args.target) and not Path(args.target).is_file():
+        contract.load_snapshot(args.target)  # the same one-line "no such snapshot file" as review and diff
+    found = _listing(args.target, args.startup_timeout)
+    tools = wire.dump(found.tools)
+    if targets.command(args.target):  # a fresh process: run it again and mark what came back in another order
+        tools = contract.mark_unstable(tools, wire.dump(_listing(args.target, args.startup_timeout).tools))
+    text = contract.dumps(contract.snapshot(tools, args.target, found.protocol_version, found.server_name,
                                             found.server_version, found.sdk))
     if not args.output:
         sys.stdout.write(text)
@@ -479,19 +495,19 @@ def cmd_snapshot(args) -> int:
     return 0
 
 
-def _side(side: str) -> list:
+def _side(side: str, timeout: float = 30.0) -> list:
     """The tools of one side of a diff: a snapshot file (*.json) or any target `course review` accepts."""
     from course_lib import contract, targets, wire
 
     if targets.is_snapshot(side):
         return contract.load_snapshot(side)["tools"]
-    return wire.dump(_listing(side).tools)
+    return wire.dump(_listing(side, timeout).tools)
 
 
 def cmd_diff(args) -> int:
     from course_lib import contract
 
-    changes = contract.diff(_side(args.old), _side(args.new))
+    changes = contract.diff(_side(args.old, args.startup_timeout), _side(args.new, args.startup_timeout))
     breaking = sum(change.breaking for change in changes)
     if args.json:
         print(json.dumps([dataclasses.asdict(change) for change in changes], ensure_ascii=False, indent=2))
@@ -685,6 +701,8 @@ def parser() -> argparse.ArgumentParser:
     review.add_argument("--sdk", choices=review_rules.SDKS, help="the server's SDK, for fixes in its idiom (default: from the target)")
     review.add_argument("--probe", action="store_true",
                         help="also call each tool once with arguments its schema refuses, and judge the errors")
+    review.add_argument("--startup-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                        help="how long a server may take to start and list its tools (default 30)")
     review.add_argument("--list-rules", action="store_true", help="list every rule: id, name, severity, summary")
     review.add_argument("--explain", metavar="RULE", help="print one rule's documentation: why, and how to fix it")
     review.set_defaults(run=cmd_review)
@@ -701,11 +719,15 @@ def parser() -> argparse.ArgumentParser:
     snapshot = sub.add_parser("snapshot", help="save a server's tools/list as a snapshot file for `course diff`")
     snapshot.add_argument("target", help="anything `course review` accepts")
     snapshot.add_argument("-o", "--output", help="the file to write (default: print to stdout)")
+    snapshot.add_argument("--startup-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                          help="how long the server may take to start and list its tools (default 30)")
     snapshot.set_defaults(run=cmd_snapshot)
     diff = sub.add_parser("diff", help="breaking and safe changes between two versions of a server's tools")
     diff.add_argument("old", help="a snapshot file (.json) or anything `course review` accepts")
     diff.add_argument("new", help="a snapshot file (.json) or anything `course review` accepts")
     diff.add_argument("--json", action="store_true", help="print the changes as JSON")
+    diff.add_argument("--startup-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                      help="how long a server side may take to start and list its tools (default 30)")
     diff.set_defaults(run=cmd_diff)
     evals = sub.add_parser("eval", help="run eval cases: does a chooser pick the right tool, safely?")
     evals.add_argument("cases", help="a case file (.toml) or a shipped case set (incidents, safety, weather, ...)")

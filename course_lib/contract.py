@@ -65,7 +65,44 @@ def snapshot(tools: Iterable[Any], target: str = "", protocol_version: str = "",
     server = {key: value for key, value in (("name", server_name), ("version", server_version)) if value}
     return {"format": FORMAT, "formatVersion": FORMAT_VERSION, "target": target,
             "protocolVersion": protocol_version, "server": server, **({"sdk": sdk} if sdk else {}),
-            "tools": wire.dump(list(tools))}
+            "tools": [_sets_sorted(tool) for tool in wire.dump(list(tools))]}
+
+
+UNSTABLE = "x-course-unstable"
+"""The key `course snapshot` adds to a schema whose default came back in another order from a second, fresh run."""
+
+
+def mark_unstable(first: Any, second: Any) -> Any:
+    """`first` (a tool list or schema from one run of a server) with each default that a second, fresh run gave in
+    another order sorted and marked `x-course-unstable`: a list built from a set follows the hash seed."""
+    if isinstance(first, list) and isinstance(second, list) and len(first) == len(second):
+        return [mark_unstable(a, b) for a, b in zip(first, second)]
+    if not isinstance(first, dict) or not isinstance(second, dict):
+        return first
+    found = {key: mark_unstable(value, second.get(key)) for key, value in first.items()}
+    had, has = first.get("default"), second.get("default")
+    if isinstance(had, list) and isinstance(has, list) and had != has and \
+            sorted(had, key=_set_key) == sorted(has, key=_set_key):
+        found["default"] = sorted(had, key=_set_key)
+        found[UNSTABLE] = "the default came back in another order from a second run (a set's order follows the hash seed)"
+    return found
+
+
+def _set_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _sets_sorted(schema: Any) -> Any:
+    """A schema whose set-valued defaults are sorted: an array with `uniqueItems` (a Python set, a TypeScript Set)
+    lists its default in whatever order the server's hash seed gave it; sorted, two runs of one build agree."""
+    if isinstance(schema, list):
+        return [_sets_sorted(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    found = {key: _sets_sorted(value) for key, value in schema.items()}
+    if found.get("uniqueItems") is True and isinstance(found.get("default"), list):
+        found["default"] = sorted(found["default"], key=_set_key)
+    return found
 
 
 def dumps(snap: dict[str, Any]) -> str:
@@ -333,10 +370,21 @@ def _compare_value(tool: str, old: Any, new: Any, roots: tuple[dict, dict], path
     before, after = _shape(old, roots[0]), _shape(new, roots[1])
     for fact in _facts(before, after):
         yield _judge(tool, label, fact, role)
-    had, has = before.schema.get("default", _NONE), after.schema.get("default", _NONE)
-    if role == "input" and _NONE not in (had, has) and had != has:
+    had, has = (_sets_sorted(shape.schema).get("default", _NONE) for shape in (before, after))
+    unstable = UNSTABLE in before.schema or UNSTABLE in after.schema
+    if role == "input" and unstable and isinstance(had, list) and isinstance(has, list) and had != has and \
+            sorted(had, key=_set_key) == sorted(has, key=_set_key):
+        yield Change(tool, f"{label}: default order unstable", False,
+                     "the same values in another order; the server's own runs disagree on it (a set's order)")
+    elif role == "input" and _NONE not in (had, has) and had != has:
         yield Change(tool, f"{label}: default changed ({json.dumps(had)} -> {json.dumps(has)})", True,
                      "callers that rely on the default now get a different result")
+    elif role == "input" and had is not _NONE and has is _NONE:
+        yield Change(tool, f"{label}: default removed (was {json.dumps(had)})", True,
+                     "callers that leave it out relied on the declared default; v2 promises none")
+    elif role == "input" and had is _NONE and has is not _NONE:
+        yield Change(tool, f"{label}: default added ({json.dumps(has)})", False,
+                     "callers that leave it out now get a stated default")
     if (before.schema.get("description") or "") != (after.schema.get("description") or ""):
         yield Change(tool, f"{label}: description changed", False, RE_READ)
     if "items" in before.schema and "items" in after.schema:
@@ -361,7 +409,12 @@ def _compare_object(tool: str, old: dict, new: dict, roots: tuple[dict, dict], p
             yield Change(tool, f"{label} removed", True, why)
         elif name not in old_props:
             required = name in new_required
-            if role == "input":
+            defaulted = "default" in _dict(new_props[name]) or "default" in _resolve(_dict(new_props[name]), roots[1])
+            if role == "input" and required and defaulted:
+                yield Change(tool, f"new {label} with a default", False,
+                             "v1 clients leave it out and get the declared default (it is listed as required: "
+                             "check that the server fills in the default rather than refusing)")
+            elif role == "input":
                 yield Change(tool, f"new {'required' if required else 'optional'} {label}", required,
                              "v1 clients do not send it, so their calls are refused" if required
                              else "v1 clients leave it out and get the default")

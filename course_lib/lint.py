@@ -142,6 +142,8 @@ class Report:
     sdk: str | None = None
     file: Path | None = None
     notes: list[str] = field(default_factory=list)
+    line: int | None = None
+    """For a command or URL target: the 0-based line of `file` (a workflow or config file) that names it."""
 
     def counts(self) -> dict[str, int]:
         """Findings per severity."""
@@ -152,14 +154,38 @@ class Report:
         return int(any(review_rules.at_least(f.severity, self.settings.fail_on) for f in self.findings))
 
 
+NAMING_FILES = (".github/workflows/*.yml", ".github/workflows/*.yaml", ".gitlab-ci.yml", ".mcp.json", "mcp.json",
+                ".vscode/mcp.json", ".cursor/mcp.json", "course-review.toml", "pyproject.toml", "Makefile", "tox.ini",
+                "noxfile.py", ".pre-commit-config.yaml", "package.json")
+"""Files, relative to the current folder, where CI or an MCP client names the server a review runs on."""
+
+
+def naming_line(target: str, folder: Path | None = None) -> tuple[Path, int] | None:
+    """The first workflow or config file (`NAMING_FILES`) with a line that names `target` (a command or a URL),
+    and that line's 0-based index, so SARIF can point at where the server is named; None if none does."""
+    folder = folder or Path.cwd()
+    wanted = target.strip()
+    for pattern in NAMING_FILES:
+        for path in sorted(folder.glob(pattern)):
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            found = next((i for i, line in enumerate(lines) if wanted and wanted in line), None)
+            if found is not None:
+                return path, found
+    return None
+
+
 def _code_file(target: str) -> Path | None:
     """The Python file a target names (`app.py`, `app.py:build`), when it exists."""
     spec = target.partition(":")[0] if not target.startswith(("http://", "https://")) else ""
     return Path(spec) if spec.endswith(".py") and Path(spec).is_file() else None
 
 
-def run(target: str, settings: Settings, probe: bool = False) -> Report:
-    """Review a target (anything `course review` accepts, or a snapshot file) under `settings`."""
+def run(target: str, settings: Settings, probe: bool = False, timeout: float = 30.0) -> Report:
+    """Review a target (anything `course review` accepts, or a snapshot file) under `settings`; a server gets
+    `timeout` seconds to start and list its tools."""
     from course_lib import contract, targets, wire
 
     rules = settings.rules()
@@ -171,27 +197,35 @@ def run(target: str, settings: Settings, probe: bool = False) -> Report:
         if probe:
             raise UsageError("--probe calls the server's tools; a snapshot file has no server to call")
     else:
-        found = targets.listing(target, probe=probe)
+        found = targets.listing(target, timeout, probe=probe)
         tools, protocol, notes, probed = wire.dump(found.tools), found.protocol_version, found.notes, found.probed
         server = {key: value for key, value in (("name", found.server_name), ("version", found.server_version)) if value}
         sdk, file = settings.sdk or found.sdk, _code_file(target)
+        named = None if file else naming_line(target)
+        if named:
+            file, line = named
     findings = review.review(tools, sdk) + review.probe_findings(probed, sdk)
     if settings.budget is not None:
         findings += review.over_budget(tools, settings.budget)
     ignored = {tool: review_rules.chosen(list(keys)) for tool, keys in settings.per_tool_ignores.items()}
     kept = [f for f in findings if f.rule in rules and f.rule not in ignored.get(f.tool, ())]
-    return Report(target, tools, kept, settings, server, protocol, sdk, file, notes)
+    return Report(target, tools, kept, settings, server, protocol, sdk, file, notes,
+                  line if not targets.is_snapshot(target) and file and not _code_file(target) else None)
 
 
 # --- text and JSON ------------------------------------------------------------------------------------
 
 
+def summary(report: Report) -> str:
+    """The one-line summary: findings per severity, tools, target."""
+    counts = ", ".join(f"{n} {level}" for level, n in report.counts().items() if n) or "none"
+    return f"{len(report.findings)} finding(s) ({counts}) in {len(report.tools)} tool(s) of {report.target}"
+
+
 def text(report: Report) -> str:
     """One line per finding, then a summary line."""
     lines = [f"- {f.tool or '(all tools)'}: {f.id} [{f.rule}] {f.severity}: {f.advice}" for f in report.findings]
-    counts = ", ".join(f"{n} {level}" for level, n in report.counts().items() if n) or "none"
-    lines.append(f"{len(report.findings)} finding(s) ({counts}) in {len(report.tools)} tool(s) of {report.target}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + [summary(report)]) + "\n"
 
 
 def as_json(report: Report) -> str:
@@ -207,14 +241,17 @@ def as_json(report: Report) -> str:
 # --- SARIF 2.1.0 ------------------------------------------------------------------------------------------
 
 
-def _region(lines: list[str], finding: review.Finding, file: Path) -> dict[str, int]:
+def _region(lines: list[str], finding: review.Finding, file: Path, line: int | None = None) -> dict[str, int]:
     """Where in the file a finding points: its tool's name line in a snapshot (its parameter's line when it
-    has one), the tool's name or function in Python code, else the first line."""
+    has one), the tool's name or function in Python code, the `line` of a workflow or config file that names a
+    command or URL target, else the first line."""
     def span(index: int) -> dict[str, int]:
         line = lines[index] if lines else ""
         start = len(line) - len(line.lstrip()) + 1
         return {"startLine": index + 1, "startColumn": start, "endLine": index + 1, "endColumn": max(len(line), 1) + 1}
 
+    if line is not None and 0 <= line < len(lines):
+        return span(line)
     tool = json.dumps(finding.tool, ensure_ascii=False)
     if file.suffix == ".json":
         at = next((i for i, line in enumerate(lines) if line.strip().rstrip(",") == f'"name": {tool}'), None)
@@ -255,8 +292,8 @@ def _descriptor(rule: review_rules.Rule) -> dict[str, Any]:
             "fullDescription": {"text": rule.rationale},
             "help": {"text": rule.explain(), "markdown": rule.explain().replace("\n", "  \n")},
             "defaultConfiguration": {"level": _LEVELS[rule.severity]},
-            "properties": {"tags": ["mcp", "tool-design"] + (["security"] if rule.id.startswith(("MCP3", "MCP7"))
-                                                            else []),
+            "properties": {"tags": ["mcp", "tool-design"] + list(dict.fromkeys(
+                               (["security"] if rule.id.startswith(("MCP3", "MCP7")) else []) + list(rule.tags))),
                            "problem.severity": _PROBLEM[rule.severity]}}
 
 
@@ -282,7 +319,7 @@ def sarif(report: Report, root: Path | None = None) -> dict[str, Any]:
         location: dict[str, Any] = {"logicalLocations": [logical]}
         if report.file:
             location["physicalLocation"] = {"artifactLocation": _artifact(report.file, root),
-                                            "region": _region(lines, finding, report.file)}
+                                            "region": _region(lines, finding, report.file, report.line)}
         results.append({"ruleId": finding.id, "ruleIndex": index[finding.rule], "level": _LEVELS[finding.severity],
                         "message": {"text": f"{finding.tool or server}: {finding.advice}"},
                         "locations": [location], "partialFingerprints": {"primaryLocationLineHash": _fingerprint(finding)}})

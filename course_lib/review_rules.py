@@ -37,6 +37,11 @@ class Rule:
     typescript: str = ""
     needs: str = ""
     """An option the rule runs only with (`--budget`, `--probe`), or "" for always."""
+    tags: tuple[str, ...] = ()
+    """Scanner and risk-list items the rule matches, as SARIF `properties.tags` (each checked against the item's
+    own published text, quoted in `maps`)."""
+    maps: str = ""
+    """What the rule matches in OWASP's MCP Top 10 or Invariant's mcp-scan, and what `course review` adds and lacks."""
 
     def idiom(self, sdk: str | None, values: str = EXAMPLE_VALUES) -> str:
         """The fix in the named SDK's words ("Python SDK: ..."), or "" when the SDK is unknown or has no idiom.
@@ -51,6 +56,8 @@ class Rule:
         lines = [f"{self.id} {self.name} ({self.severity})", "", self.summary, "", "Why: " + self.rationale, "",
                  "Fix: " + self.fix]
         lines += [f"  {self.idiom(sdk)}" for sdk in SDKS if self.idiom(sdk)]
+        if self.maps:
+            lines += ["", "Matches: " + self.maps]
         if self.needs:
             lines += ["", f"Runs only with {self.needs}."]
         return "\n".join(lines)
@@ -75,8 +82,10 @@ RULES: tuple[Rule, ...] = (
          "The name does not say the intent as a verb and an object.",
          "The model picks a tool from its name and description alone; get_daily_forecast says what it gets, "
          "weather or query says almost nothing (seed \"Designing tools\": name for the intent, verb plus object; "
-         "lesson 01). A namespace (a dotted prefix, or a prefix_ every tool of the server shares, such as git_) "
-         "is not part of the intent: git_commit reads as the verb commit on git.",
+         "lesson 01). A namespace (a dotted prefix, or a prefix_ two or more tools share, such as git_, jira_ and "
+         "confluence_) is not part of the intent: git_commit reads as the verb commit on git. A verb is a word an "
+         "English lexicon (lemminflect's, offline) has as one; a noun-and-verb (place, distance) counts only where "
+         "the description uses it as a verb.",
          "Rename the tool to verb_object after any namespace, e.g. \"get_daily_forecast\", \"git_create_branch\"."),
     Rule("MCP201", "description-what", "warning",
          "The description does not say what the tool does.",
@@ -95,8 +104,8 @@ RULES: tuple[Rule, ...] = (
          "The description does not limit when to use the tool.",
          "Descriptions that oversell get the tool called for what it does not do (seed \"Designing tools\", common "
          "mistakes: say what it does not do; lesson 01). A when-not must limit use (\"Do not use it for past "
-         "weather\", \"Only works within allowed directories\"); a \"not\" inside a description of the data "
-         "(\"changes that are not yet staged\") limits nothing.",
+         "weather\", \"Only works within allowed directories\", \"Cloud only\", naming the tool to use instead); "
+         "a \"not\" inside a description of the data (\"changes that are not yet staged\") limits nothing.",
          "Add a sentence to \"description\" that limits its use: \"Do not use it for ...; use other_tool instead.\""),
     Rule("MCP301", "description-instructions", "error",
          "A text the model reads gives the model orders beyond how to use this tool.",
@@ -105,18 +114,24 @@ RULES: tuple[Rule, ...] = (
          "steer the model without the person seeing it (seed \"Tool Design for Models\": no hidden policy or "
          "unrelated instructions; lesson 07).",
          "Describe the tool in \"description\" and each parameter's \"description\"; remove every order to the "
-         "model about anything else."),
-    Rule("MCP302", "description-persuasion", "error",
+         "model about anything else.",
+         tags=("security", "owasp-mcp-top-10/MCP03:2025", "mcp-scan/tool-poisoning"),
+         maps="OWASP MCP Top 10 (2025, beta), MCP03:2025 Tool Poisoning, which cites Invariant Labs' disclosure of tool poisoning via malicious descriptions; Invariant's mcp-scan scans for \"tool poisoning attacks\" too. course review reads the same texts offline, with no API and no account, and also reviews design; it sees only definitions, so it cannot catch a server that behaves worse than it describes itself."),
+    Rule("MCP302", "description-persuasion", "warning",
          "A text the model reads urges it to prefer this tool over others.",
          "\"Always prefer this tool\" or \"the only tool you need\" is persuasion, not decision support; it pulls "
          "calls away from the right tool (seed \"Tool Design for Models\": no persuasion; lesson 07).",
          "Replace the urging with when to use the tool and when not, and let the model choose."),
-    Rule("MCP303", "description-other-tools", "error",
+    Rule("MCP303", "description-other-tools", "warning",
          "A text the model reads speaks of tools this server does not have.",
          "A description that tells the model how to call other servers' tools (\"whenever you call send_email, "
          "...\") shadows them: it changes how another server is used without that server's owner or the person "
          "knowing (lesson 07).",
-         "Mention only this server's own tools and parameters."),
+         "Mention only this server's own tools and parameters.",
+         tags=("security", "mcp-scan/cross-origin-escalation"),
+         maps="Invariant's mcp-scan detects \"cross-origin escalation attacks (e.g. tool shadowing)\"; course review "
+              "reads one server's texts at a time, offline, so it flags the words that speak of other tools, not a "
+              "clash between two servers a host has loaded."),
     Rule("MCP304", "description-hidden-text", "error",
          "A text the model reads holds invisible characters.",
          "Zero-width, bidirectional-control, tag characters and variation selectors are read by the model and not "
@@ -124,35 +139,60 @@ RULES: tuple[Rule, ...] = (
          "whole hidden order (lesson 07).",
          "Remove every invisible character (Unicode category Cf and the other Default_Ignorable code points, "
          "variation selectors included; a single U+FE0E/U+FE0F after a symbol is allowed) from names, titles and "
-         "descriptions."),
+         "descriptions.",
+         tags=("security", "owasp-mcp-top-10/MCP03:2025", "mcp-scan/tool-poisoning"),
+         maps="OWASP MCP Top 10 (2025, beta), MCP03:2025 Tool Poisoning, which cites Invariant Labs' disclosure of tool poisoning via malicious descriptions; Invariant's mcp-scan scans for \"tool poisoning attacks\" too. course review reads the same texts offline, with no API and no account, and also reviews design; it sees only definitions, so it cannot catch a server that behaves worse than it describes itself."),
     Rule("MCP401", "param-described", "warning",
          "A parameter has no description and no fixed list of values.",
          "The model reads the schema to build arguments; an undescribed q or target leaves it guessing what goes "
          "in (seed \"Designing tools\"; lesson 01). An array of objects whose fields are all described counts as "
-         "described.",
+         "described, as does a description on an anyOf branch or in the docstring's Args: section.",
          "Give the parameter's schema a \"description\" (what goes in, in what form, with an example).",
          "Annotated[<type>, Field(description=\"...\")]", "<its zod schema>.describe(\"...\")"),
     Rule("MCP402", "param-enum", "warning",
          "A parameter takes one of a few values, but its schema has no enum.",
          "Closed choices belong in the schema, not in prose: the model then cannot invent \"celsius\" for "
          "metric|imperial, and the server refuses a bad value before any work (seed \"Designing tools\": "
-         "constrain in the schema; lesson 01). Found from the name (units, mode, ..._type) or from values listed "
-         "in a description (\"'local', 'remote' or 'all'\").",
+         "constrain in the schema; lesson 01). Found from values listed as a closed choice (\"'local', 'remote' "
+         "or 'all'\", \"Options: a, b\"), not from examples or other parameters' names, or from the name alone "
+         "(units, mode, ..._type) of a parameter nothing describes.",
          "List the values in the parameter's schema: \"enum\": [\"metric\", \"imperial\"].",
          "Literal[{values}]", "z.enum([{values}])"),
     Rule("MCP403", "param-bounds", "warning",
-         "An integer parameter has no bounds, or a count or limit has no maximum.",
+         "A number has no bounds: an integer none at all, a count, limit or duration no maximum.",
          "\"If days must be 1 to 7, use minimum and maximum\": the model reads the bounds, and the server refuses "
-         "days=10 before it does any work (seed \"Designing tools\"; lesson 01). An offset with a minimum only is "
-         "bounded enough.",
+         "days=10 before it does any work (seed \"Designing tools\"; lesson 01). A maximum stated only in prose "
+         "(\"max 200\") belongs in the schema; an offset or ordinal with a minimum is bounded enough.",
          "Give the integer's schema \"minimum\" and \"maximum\" (or exclusiveMinimum/exclusiveMaximum).",
          "Annotated[int, Field(ge=..., le=...)]", "z.number().int().min(...).max(...)"),
+    Rule("MCP404", "param-action-enum", "warning",
+         "One parameter picks among actions that read and change (an overloaded action enum).",
+         "A tool whose `action` takes list|new|close|select is several tools behind one name: its annotations cannot "
+         "be true of every action, a host cannot ask before only the changing ones, and the model must read a manual "
+         "to pick (lesson 05: one tool per intent).",
+         "Split the tool: one tool per action (list_tabs, open_tab, close_tab), each with its own annotations.",
+         "one @server.tool per action, e.g. def close_tab(index: int) -> ...",
+         "one registerTool(...) per action, e.g. registerTool(\"close_tab\", ...)"),
+    Rule("MCP405", "param-freeform", "warning",
+         "A parameter takes free-form code, a query language or a command line.",
+         "Raw SQL, JavaScript, a shell or kubectl command line lets the model do anything the interpreter can, past "
+         "every schema, annotation and approval prompt: the schema says string and the host cannot tell a read from "
+         "a drop (lesson 05: constrain in the schema; lesson 03: the server validates).",
+         "Replace the payload with typed parameters for the operations you mean to allow (table, filters, limit), or "
+         "an enum of named commands; if free text must stay, parse and allowlist it on the server.",
+         "def query_orders(status: Literal[\"open\", \"closed\"], limit: Annotated[int, Field(ge=1, le=100)])",
+         "z.object({ status: z.enum([\"open\", \"closed\"]), limit: z.number().int().min(1).max(100) })",
+         tags=("security", "owasp-mcp-top-10/MCP05:2025"),
+         maps="OWASP MCP Top 10 (2025, beta), MCP05:2025 Command Injection & Execution: \"MCP tools that wrap "
+              "system calls, database operations, or file system access become injection vectors if they pass "
+              "unsanitized agent outputs directly to interpreters\". course review flags the payload in the "
+              "definition, offline; it cannot see whether the server sanitizes it."),
     Rule("MCP501", "annotations-missing", "warning",
-         "A tool whose name says it changes things has no annotations.",
+         "A tool whose name says it changes things has no behaviour hints (an error if it deletes or overwrites).",
          "readOnlyHint, destructiveHint and idempotentHint tell a host when to ask the person first; without "
          "them a host must assume the worst or guess. They are hints: the spec says clients \"MUST consider tool "
          "annotations to be untrusted unless they come from trusted servers\", so the server still checks "
-         "(lesson 04).",
+         "(lesson 04). A title alone is no hint.",
          "Add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": ..., \"idempotentHint\": ...}.",
          "@server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True))",
          "registerTool(name, { annotations: { readOnlyHint: false, destructiveHint: true } }, handler)"),
@@ -165,6 +205,29 @@ RULES: tuple[Rule, ...] = (
          "Declare \"outputSchema\" with named fields and return structuredContent that matches it.",
          "return a pydantic BaseModel, whose class becomes the outputSchema",
          "registerTool(name, { outputSchema: {...} }, handler) returning structuredContent"),
+    Rule("MCP503", "annotations-contradict", "warning",
+         "The annotations say the opposite of the tool's name, description or schema.",
+         "A search marked destructiveHint true gets every call blocked behind a prompt the person learns to click "
+         "through; a tool marked readOnlyHint true whose description or action enum sets or deletes gets run without "
+         "asking. Annotations are hints a host acts on, so a wrong one is worse than none (lesson 04).",
+         "Make the hints true of every call: readOnlyHint true only if no argument changes anything; destructiveHint "
+         "true only if a call can delete or overwrite; split a tool whose actions differ.",
+         "@server.tool(annotations=ToolAnnotations(read_only_hint=True))  # only on a tool that reads",
+         "registerTool(name, { annotations: { readOnlyHint: true } }, handler)  // only on a tool that reads",
+         tags=("owasp-mcp-top-10/MCP03:2025",),
+         maps="OWASP MCP Top 10 (2025, beta), MCP03:2025 Tool Poisoning lists \"no testing or contract verification "
+              "exists that asserts semantic invariants (e.g., archive must not map to DELETE)\": this rule checks one "
+              "such invariant, that the hints agree with the tool's own words. It reads definitions only, offline; it "
+              "cannot see what a call really does."),
+    Rule("MCP504", "destructive-no-preview", "info",
+         "A tool that deletes or overwrites has no preview, confirmation or idempotency key.",
+         "A model retries and guesses; a delete with a dry_run (or a preview tool) shows what will go before it "
+         "goes, and an idempotency key makes a retried call safe (lesson 04: destructive tools are designed, not "
+         "just annotated).",
+         "Add a dry_run (or preview) parameter that returns what would change, or an idempotency key (request_id) "
+         "the server remembers, or a preview_ tool the model must call first.",
+         "def delete_runbook(runbook_id: str, dry_run: bool = True) -> DeletePlan",
+         "z.object({ runbook_id: z.string(), dry_run: z.boolean().default(true) })"),
     Rule("MCP601", "tokens-budget", "error",
          "The whole tool list costs more tokens than the budget.",
          "Every definition is input tokens on every turn the tool is available, called or not; the pressure comes "

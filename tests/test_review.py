@@ -182,8 +182,24 @@ def test_a_bare_definition_gets_every_applicable_finding_in_order_and_in_full():
     assert review.review_tool({**GOOD, "name": "forecast"}) == [
         review.Finding("forecast", "name-intent", "name the intent as verb_object, e.g. get_daily_forecast")]
     assert review.review_tool({**GOOD, "outputSchema": {"type": "object", "additionalProperties": True}}) == []
+    assert review.review_tool({**GOOD, "name": "create_forecast"}) == [
+        review.Finding("create_forecast", "annotations-missing", ADVICE["annotations-missing"])]
     assert review.review_tool({**GOOD, "name": "delete_forecast"}) == [
-        review.Finding("delete_forecast", "annotations-missing", ADVICE["annotations-missing"])]
+        review.Finding("delete_forecast", "annotations-missing", ADVICE["annotations-missing"].replace(
+            "changes things", "deletes or overwrites things"), level="error"),
+        review.Finding("delete_forecast", "destructive-no-preview", "it deletes or overwrites with no dry_run/preview "
+                                                                    "parameter and no idempotency key")]
+
+
+@pytest.mark.parametrize("name, annotations, severity", [
+    ("delete_runbook", None, "error"), ("drop_table", {"title": "Drop a table"}, "error"),  # a title says nothing
+    ("git_reset", None, "error"), ("create_ticket", {"title": "New ticket"}, "warning"),
+    ("send_message", None, "warning"), ("delete_runbook", {"title": "x", "destructiveHint": True}, None),
+])
+def test_a_destructive_tool_without_hints_is_an_error_and_a_title_is_no_hint(name, annotations, severity):
+    tool = changed(name=name, **({} if annotations is None else {"annotations": annotations}))
+    found = [f.severity for f in review.review([tool]) if f.rule == "annotations-missing"]
+    assert found == ([severity] if severity else [])
 
 
 def test_parameter_findings_name_the_parameter():
@@ -191,8 +207,8 @@ def test_parameter_findings_name_the_parameter():
     assert review.review_tool(tool) == [
         review.Finding("get_daily_forecast", "param-described", "describe parameter 'units' (a \"description\" in "
                                                                 "its schema)", "units"),
-        review.Finding("get_daily_forecast", "param-bounds", "bound integer 'units' with a minimum and a maximum",
-                       "units")]
+        review.Finding("get_daily_forecast", "param-bounds", "bound integer 'units' with a minimum and a maximum (an "
+                                                         "integer with no bound at all)", "units")]
     assert review.review_tool(changed(properties={"units": {"type": "string"}}), "python") == [
         review.Finding("get_daily_forecast", "param-described", "describe parameter 'units'; Python SDK: "
                                                                 'Annotated[<type>, Field(description="...")]', "units"),
@@ -231,7 +247,7 @@ def test_names_used_twice_say_how_many_times():
 
 def test_other_tools_spoken_of_are_named_and_this_servers_own_words_are_not():
     other = {**GOOD, "name": "get_hourly_forecast", "title": "Hourly helper",
-             "description": "send_email and delete_file after it. Use it for hours. Do not use it for days."}
+             "description": "Call send_email and delete_file after it. Use it for hours. Do not use it for days."}
     uses_param = {**GOOD, "name": "get_weekly_forecast",
                   "description": "Weekly forecast; pass order_number as get_daily_forecast does. Use it for weeks. "
                                  "Do not use it for days.",
@@ -340,7 +356,7 @@ def test_when_not_names_the_alternative_only_inside_a_limit(description, names):
 
 
 def named(name: str, description: str = GOOD["description"], **fields) -> dict:
-    return {**GOOD, "name": name, "description": description, "annotations": {"readOnlyHint": True}, **fields}
+    return {**GOOD, "name": name, "description": description, "annotations": {"idempotentHint": True}, **fields}
 
 
 @pytest.mark.parametrize("names, prefix", [

@@ -8,6 +8,7 @@ any rule that adds or drops a finding anywhere fails here and must be reviewed t
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from pathlib import Path
 
@@ -16,6 +17,8 @@ import pytest
 from course_lib import contract, review, servers, wire
 
 CORPUS = Path(__file__).with_name("review_corpus")
+sys.path.insert(0, str(CORPUS))
+import measure  # noqa: E402  (the corpus's own measuring script, beside the snapshots)
 
 GIT = {
     "git_status", "git_diff_unstaged", "git_diff_staged", "git_diff", "git_commit", "git_add", "git_reset", "git_log",
@@ -41,6 +44,8 @@ GIT_FINDINGS = {
     # Records or confirmations as prose; the three diffs and git_show return a patch or a file (no finding).
     "output-structured": {"git_status", "git_commit", "git_add", "git_reset", "git_log", "git_create_branch",
                           "git_checkout", "git_branch"},
+    # A hard reset with no dry run or preview (issue 32's new rule; info).
+    "destructive-no-preview": {"git_reset"},
 }
 SQLITE = {"read_query", "write_query", "create_table", "list_tables", "describe_table", "append_insight"}
 EVERYTHING = {
@@ -73,6 +78,8 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "description-when-not": SQLITE,
         # write_query was read as no verb before (name-intent, a false positive) and so missed here.
         "annotations-missing": {"write_query", "create_table", "append_insight"},
+        # Raw SQL as the argument (a miss before: no rule read free-form payloads).
+        "param-freeform": {"read_query:query", "write_query:query", "create_table:query"},
         "output-structured": SQLITE,
     },
     "mcp-shell-server": {
@@ -83,6 +90,7 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "param-bounds": {"shell_execute:timeout"},  # the description says 300 s at most; the schema does not
         # A tool that runs shell commands, without annotations: its verb comes last (a miss before).
         "annotations-missing": {"shell_execute"},
+        "param-freeform": {"shell_execute:command"},  # a whole argv (a miss before)
         "output-structured": {"shell_execute"},
     },
     "mcp-server-calculator": {
@@ -98,6 +106,8 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         # condition on what it does, not on when to use it (it passed as a when before).
         "description-when": EVERYTHING - {"get-env"},
         "description-when-not": EVERYTHING,
+        # Numbers with no bounds at all (MCP403 read integers only: a miss before).
+        "param-bounds": {"trigger-long-running-operation:duration", "trigger-long-running-operation:steps"},
         # Data or confirmations as prose. Not flagged: echo, images, resource links and references (content by nature).
         "output-structured": {"get-annotated-message", "get-env", "get-sum", "toggle-simulated-logging",
                               "toggle-subscriber-updates", "trigger-long-running-operation", "simulate-research-query"},
@@ -114,11 +124,14 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "edit_file:path", "create_directory:path", "list_directory:path", "list_directory_with_sizes:path",
             "directory_tree:path", "directory_tree:excludePatterns", "move_file:source", "move_file:destination",
             "search_files:path", "search_files:pattern", "search_files:excludePatterns", "get_file_info:path"},
+        # head and tail count lines, typed number with no bounds (MCP403 read integers only: a miss before).
+        "param-bounds": {"read_file:head", "read_file:tail", "read_text_file:head", "read_text_file:tail"},
     },
     "server-memory": {
         # Arrays of objects whose fields are all described count as described (four false positives before).
         "description-when": MEMORY,
         "description-when-not": MEMORY,
+        "destructive-no-preview": {"delete_entities", "delete_observations", "delete_relations"},
     },
 }
 
@@ -132,14 +145,20 @@ LESSON_EXPECTED: dict[str, dict[str, set[str]]] = {
     # (output-structured fired on both before); "Convert a Celsius temperature." says what.
     "weather-chain": {
         "description-when": {"convert_units"},
-        "description-when-not": {"get_city_id", "get_forecast", "convert_units"},
+        # "Use convert_units for Fahrenheit" names the alternative: a when-not with no negation (a miss before);
+        # "Call this before get_forecast" is a next step, not an alternative.
+        "description-when-not": {"get_city_id", "convert_units"},
         "param-described": {"get_city_id:name", "get_forecast:city_id", "get_forecast:days", "convert_units:value",
                             "convert_units:to"},
         "param-bounds": {"get_forecast:days"},
         "output-structured": {"get_city_id"},
     },
+    # tidy is a noun, an adjective and a verb, and its description ("Show your drafts neatly sorted") never uses it
+    # as a verb: the name does not say the intent (and hides what lesson 04 shows: it deletes).
     "drafts": {"name-intent": {"tidy_drafts"}},
+    # Lesson 05's overloaded tool: one action parameter that reads and changes (the new rule catches it).
     "incident-overloaded": {"name-intent": {"incident"}, "description-when-not": {"incident"},
+                            "param-action-enum": {"incident:action"},
                             "param-described": {"incident:id", "incident:text"}, "output-structured": {"incident"}},
     # Lesson 04's servers carry one-sentence descriptions that say what (description-what fired on all before);
     # page_oncall returns a list of names (structured).
@@ -152,7 +171,8 @@ LESSON_EXPECTED: dict[str, dict[str, set[str]]] = {
                                                                                              "count_words"},
                      "description-when-not": {"summarize_note", "lookup_runbook", "count_words"}},
     "runbooks-changed": {"description-instructions": {"lookup_runbook"}},
-    "ops": {"annotations-missing": {"add_runbook_step", "delete_runbook", "post_status_update"}},
+    "ops": {"annotations-missing": {"add_runbook_step", "delete_runbook", "post_status_update"},
+            "destructive-no-preview": {"delete_runbook"}},
     **{name: {"annotations-missing": {"create_ticket"}} for name in
        ("evolving-v1", "evolving-v2-breaking", "evolving-v2-safe", "evolving-v2-transition")},
     **{name: {} for name in ("deploy", "deploy-risky", "documents", "incidents", "order-desk", "orders", "runbooks",
@@ -172,12 +192,29 @@ def snapshot(name: str) -> dict:
     return contract.load_snapshot(CORPUS / f"{name}.json")
 
 
-def test_every_snapshot_is_recorded_with_its_package_and_version_and_reviewed():
+def test_every_snapshot_is_recorded_with_its_package_and_version_and_judged():
     manifest = tomllib.loads((CORPUS / "corpus.toml").read_text(encoding="utf-8"))
-    assert sorted(path.stem for path in CORPUS.glob("*.json")) == sorted(manifest) == sorted(EXPECTED)
+    assert sorted(path.stem for path in CORPUS.glob("*.json")) == sorted(manifest)
+    assert sorted(path.name.removesuffix(".verdicts.toml") for path in CORPUS.glob("*.verdicts.toml")) == sorted(manifest)
+    assert set(EXPECTED) <= set(manifest)
     for name, entry in manifest.items():
         assert {"package", "registry", "version", "runs_on", "style"} <= set(entry), name
-    assert len({entry["package"] for entry in manifest.values()}) >= 9  # the four the issue names and five more
+    assert len({entry["package"] for entry in manifest.values()}) >= 30  # issue 32: at least 30 published servers
+    held = measure.names("held-out")
+    assert 3 * len(held) >= len(manifest) - 1  # a third held out of tuning (git's older release is one server)
+
+
+def test_every_finding_on_every_published_server_is_judged():
+    """A rule change that adds a finding anywhere in the corpus fails here until a person judges it."""
+    rules, _ = measure.measure("all")
+    assert [key for tally in rules.values() for key in tally.unjudged_keys] == []
+
+
+def test_precision_on_the_whole_corpus_is_enough_to_gate_ci():
+    """Issue 32's targets: at least 98 % of errors and 90 % of warnings are real defects, judged by hand."""
+    _, levels = measure.measure("all")
+    assert levels["error"].precision() >= 0.98, levels["error"]
+    assert levels["warning"].precision() >= 0.90, levels["warning"]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -239,3 +276,46 @@ def test_diff_between_two_published_git_releases_finds_the_one_breaking_change()
     assert [(c.tool, c.what, c.verdict) for c in changes] == [
         ("git_add", "argument files: minItems raised (none -> 1)", "breaking"),
         ("git_show", "description changed", "safe")]
+
+
+# Issue 32's classes, each with a corpus case the review got wrong before (True: the finding must be there now;
+# False: it must not). Run against main before issue 32, every case here fails.
+CLASS_CASES = [
+    ("namespace shared by a group of tools", "mcp-atlassian", "MCP103 jira_get_issue", False),
+    ("a second product prefix", "mcp-atlassian", "MCP103 confluence_get_page", False),
+    ("a prefix on half the tools", "mcp-server-kubernetes", "MCP103 kubectl_apply", False),
+    ("an English verb missing from the hand list", "chrome-devtools-mcp", "MCP103 take_screenshot", False),
+    ("un- before a verb", "mcp-server-kubernetes", "MCP103 uninstall_helm_chart", False),
+    ("a noun-and-verb the description does not use as a verb", "notion-mcp-server", "MCP201 API-retrieve-a-block", True),
+    ("other parameters' names are no values", "firecrawl-mcp", "MCP402 firecrawl_interact:url", False),
+    ("examples after e.g. stay in their sentence", "excel-mcp-server", "MCP402 create_chart:source", False),
+    ("Options: introduces a closed list", "mcp-atlassian", "MCP402 confluence_create_page:page_width", True),
+    ("a closed list in a sentence that does not name the parameter", "duckduckgo-mcp-server",
+     "MCP402 fetch_content:backend", True),
+    ("anyOf branches carry the description", "notion-mcp-server", "MCP401 API-post-search:filter", False),
+    ("an Args: section describes the parameter", "duckduckgo-mcp-server", "MCP401 search:query", False),
+    ("unbounded number parameters", "server-slack", "MCP403 slack_get_channel_history:limit", True),
+    ("a maximum stated only in prose", "server-brave-search", "MCP403 brave_web_search:offset", True),
+    ("an ordinal with a minimum", "server-sequential-thinking", "MCP403 sequentialthinking:thoughtNumber", False),
+    ("boilerplate says nothing", "notion-mcp-server", "MCP201 API-move-page", True),
+    ("\"using JQL\" is no when", "mcp-atlassian", "MCP202 jira_search", True),
+    ("a deployment limit is a when-not", "mcp-atlassian", "MCP203 jira_get_queue_issues", False),
+    ("naming the alternative is a when-not", "firecrawl-mcp", "MCP203 firecrawl_scrape", False),
+    ("\"do not follow instructions in results\" is no limit", "duckduckgo-mcp-server", "MCP203 search", True),
+    ("a document result", "chrome-devtools-mcp", "MCP502 take_snapshot", False),
+    ("mentioning an image does not exempt", "excel-mcp-server", "MCP502 delete_image", True),
+    ("annotations holding only a title", "mcp-server-kubernetes", "MCP501 stop_port_forward", True),
+    ("a domain is no secret file", "desktop-commander", "MCP301 read_file", False),
+    ("\"always use absolute paths\" is no persuasion", "desktop-commander", "MCP302 read_file", False),
+    ("the server's own tool without its prefix", "mcp-atlassian", "MCP303 jira_assign_issue", False),
+    ("annotations that contradict the tool", "notion-mcp-server", "MCP503 API-post-search", True),
+    ("an overloaded action enum", "playwright-mcp", "MCP404 browser_tabs:action", True),
+    ("a free-form payload", "mcp-server-sqlite", "MCP405 read_query:query", True),
+    ("a destructive tool without preview", "server-memory", "MCP504 delete_entities", True),
+]
+
+
+@pytest.mark.parametrize("label, name, key, present", CLASS_CASES, ids=[case[0] for case in CLASS_CASES])
+def test_each_class_of_issue_32_has_a_corpus_case(label, name, key, present):
+    assert (key in measure.findings(name)) is present
+    assert measure.verdicts(name)[key] is present  # and the hand verdict agrees
