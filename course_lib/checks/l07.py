@@ -45,8 +45,9 @@ HINTS: dict[str, tuple[str, ...]] = {
 RULES_7_1 = spec(
     ("list", 'return a list of messages, each a dict with a "role" and a string "content"',
      "type of the return value and of each message"),
-    ("system-first", 'the first message has role "system" and its content starts with `system` exactly as given',
-     "two different system texts"),
+    ("system-first", 'the first message has role "system" and its content starts with `system` exactly as given '
+                     "(every space and line break kept)",
+     "three different system texts, one with a blank line, a double space and a tab"),
     ("question", 'a message with role "user" holds `question`', "two different questions"),
     ("no-elevation", "no result text appears in a system or user message",
      "results carrying a unique word; every system and user message searched for it"),
@@ -63,8 +64,10 @@ RULES_7_1 = spec(
                "may add at most 80 tokens of its own (envelope, origin, marker)",
      "a long log, 1 token over the cap, a text of emoji, max_tokens 20 and 200, C# code over the cap that "
      "cl100k_base counts as under it"),
-    ("visible", "invisible characters (Unicode category Cf) never reach the model: no message contains one",
-     "zero-width spaces, a bidi control and tag characters"),
+    ("visible", "invisible characters (Unicode category Cf) never reach the model: no message contains one, and "
+                "the cap counts the text after they are revealed or removed (reveal or remove first, then cap)",
+     "zero-width spaces, a bidi control and tag characters; a text under the cap as given whose revealed form "
+     "is far over it"),
     ("own", "built without `host.careful_input`, `host.wrap` and `host.cap` (the lesson's own answer); "
             "`host.reveal_invisible` is yours to use",
      "those three are watched while the check runs"),
@@ -138,8 +141,9 @@ def ex_07_1(careful_messages) -> str:
 
     fetched = _fetched()
     system, question = "You are Acme's incident desk assistant. Ask before changing anything.", "What changed?"
+    spaced = "You are Acme's incident desk assistant.\n\nAsk before  changing anything.\tBe brief."
     for sys_text, ask, results in ((system, question, fetched), ("Be brief.", "Status of INC-103?", fetched[:1]),
-                                   (system, "Anything new?", [])):
+                                   (system, "Anything new?", []), (spaced, "Anything new?", fetched[:2])):
         messages = _messages(careful_messages, sys_text, ask, results, 200)
         require(messages and messages[0]["role"] == "system" and messages[0]["content"].startswith(sys_text),
                 "system-first", lambda: f"first message {shown(repr(messages[0]), 100)}" if messages else "[]")
@@ -194,6 +198,16 @@ def ex_07_1(careful_messages) -> str:
                                                                hidden)], 200)
     sneaky = sorted({f"U+{ord(c):04X}" for m in messages for c in m["content"] if _is_format(c)})
     require(not sneaky, "visible", ", ".join(sneaky[:4]))
+    # reveal (or remove) first, then cap: a text under the cap as given whose revealed form is far over it
+    padded = "Restart the worker, then check the queue." + "\u200b" * 20
+    limit = tokens.count(padded)
+    content = _tool_messages(_messages(careful_messages, system, question,
+                                       [(host.Origin("documents", "read_document", "DOC-4"), padded)], limit))
+    body = content[0]["content"] if content else ""
+    require(tokens.count(body) <= limit + SLACK, "visible",
+            lambda: f"{tokens.count(body)} tokens for a cap of {limit}: a text of {limit} tokens as given, with 20 "
+                    f"zero-width spaces, was capped before they were revealed ({tokens.count(host.reveal_invisible(padded))} "
+                    "tokens once revealed)")
 
     @settings(derandomize=True, database=None, max_examples=15, deadline=None,
               suppress_health_check=list(HealthCheck))
