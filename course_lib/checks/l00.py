@@ -24,14 +24,15 @@ RULES_0_1 = spec(
      "the lesson server's get_daily_forecast days, then generated definitions with several parameters, "
      "random names and bounds (0, negative and fractional included)"),
     ("read", "read each bound from that parameter's own `minimum` and `maximum` keywords, as the number "
-             "written there (a bound of 0 or -1.5 included)",
+             "written there (a bound of 0 or -1.5 included; a bound inside its `items` or `properties` bounds "
+             "something else)",
      "every generated definition has other parameters with other bounds, and random tool names; a parameter "
      "name shared by definitions (of a same-named tool too) with other bounds; one definition asked about "
      "twice, and compared with a copy after"),
     ("missing", "give `None` for a bound the parameter does not have; `exclusiveMinimum` and "
                 "`exclusiveMaximum` are other keywords and do not count",
-     "parameters with only a minimum, only a maximum, neither (some with a default, which is no bound), or only "
-     "exclusive bounds"),
+     "parameters with only a minimum, only a maximum, neither (some with a default, which is no bound), only "
+     "exclusive bounds, or bounds only on their array items or object properties"),
 )
 
 
@@ -150,8 +151,11 @@ def ex_00_1(bounds) -> str:
                                "low": {"type": "integer", "minimum": 5, "default": 7},
                                "high": {"type": "number", "maximum": -1.5, "default": -3},
                                "free": {"type": "integer", "default": 4},
-                               "strict": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 8}})
-    for parameter in ("free", "low", "high", "n", "strict"):
+                               "strict": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 8},
+                               "sizes": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 5}},
+                               "box": {"type": "object", "minimum": 2,
+                                       "properties": {"width": {"type": "integer", "minimum": 4, "maximum": 9}}}})
+    for parameter in ("free", "low", "high", "n", "strict", "sizes", "box"):
         _judge(bounds, fixed, parameter)
     _judge_again(bounds)
 
