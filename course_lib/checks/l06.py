@@ -200,12 +200,12 @@ def ex_06_1(build_lean_server) -> str:
 # --- 6.2 the same tools/list in every process ---------------------------------------------------------
 
 RULES_6_2 = spec(
-    ("each_once", "each of the six tools exactly once", "tools/list in this process"),
-    ("shared", "the six tools sharing one workspace, as one `workspace.register` call sets them up (a comment "
-               "added with add_ticket_comment shows in get_ticket)",
+    ("each_once", "each of the six tools listed exactly once", "tools/list in this process"),
+    ("shared", "the ticket tools working on one workspace: a comment added with add_ticket_comment shows in "
+               "get_ticket",
      "add_ticket_comment on a ticket, then get_ticket on it, through one client"),
-    ("self_contained", "a function that needs only its own code, the setup cell's imports and functions you "
-                       "define (no value computed outside it)",
+    ("self_contained", "a function that needs only its own code, imports and the functions and classes you define "
+                       "beside it (no value computed outside it)",
      "its source, its helpers' sources and its imports are sent to fresh processes; no value is sent"),
     ("same_everywhere", "the same tools/list in fresh processes with different PYTHONHASHSEED values",
      "the function rebuilt from source in processes with seeds 0, 1, 2 and 3"),
