@@ -41,11 +41,17 @@ HIDDEN_CRASH = "Error executing tool {name}"
 """All the model reads when a tool raises a plain exception (SDK 2.3 hides its message)."""
 
 
-IMPERATIVES = frozenset({"accept", "answer", "ask", "call", "count", "do", "give", "keep", "let", "make", "open",
-                         "put", "read", "refuse", "register", "return", "run", "say", "show", "still", "succeed",
-                         "take", "tell", "use", "write", "never", "mark", "send", "build", "list", "name", "leave"})
+IMPERATIVES = frozenset({
+    "accept", "add", "answer", "ask", "be", "build", "call", "change", "compute", "constrain", "count", "decide",
+    "decline",
+    "do", "fail", "get", "give", "hold", "include", "judge", "keep", "leave", "let", "list", "make", "mark", "name",
+    "never", "not", "open", "pass", "put", "read", "refuse", "register", "return", "run", "say", "send", "show",
+    "still", "succeed", "take", "tell", "use", "work", "write"})
 """First words of a rule stated as an instruction ("return a pair ..."): after "expected" it reads as
 "expected your answer to return a pair ..."."""
+CONDITIONS = frozenset({"for", "from", "when", "if"})
+"""First words of an instruction that opens with its condition ("from a trusted server, ask ..."): it reads as
+"expected your answer, from a trusted server, to ask ..."."""
 MOST_SHOWN = 3
 """How many broken rules one run of a check reports, in the order the check found them."""
 
@@ -68,7 +74,13 @@ class Rule:
         if self.said:
             return self.said
         text = self.states.rstrip(" .;")
-        return f"your answer to {text}" if text.split(" ", 1)[0] in IMPERATIVES else text
+        first = text.split(" ", 1)[0].strip(",;:")
+        if first in IMPERATIVES:
+            return f"your answer to {text}"
+        verb = re.search(r", (%s)\b" % "|".join(sorted(IMPERATIVES)), text) if first in CONDITIONS else None
+        if verb:  # "from a trusted server, ask ..." -> "your answer, from a trusted server, to ask ..."
+            return f"your answer, {text[:verb.start()]}, to {text[verb.start() + 2:]}"
+        return text
 
 
 def spec(*rules: tuple[str, ...]) -> tuple[Rule, ...]:

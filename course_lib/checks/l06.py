@@ -261,7 +261,8 @@ RULES_6_3 = spec(
                          "schema (the output schema is not sent)",
      "servers of the course and servers built in the check, in several combinations; one with German and "
      "Japanese text and a quoted <|endoftext|> in its definitions"),
-    ("encoding", "counted in the encoding passed as encoding", "o200k_base and cl100k_base"),
+    ("encoding", "counted in the encoding passed as encoding", "o200k_base and cl100k_base",
+     "the tokens counted in the encoding passed as encoding"),
     ("twice", "a tool that two servers both offer counted once per server (each server sends its own "
               "definition)", "two servers that share tool names"),
     ("afresh", "each call counted from the servers it is given, nothing kept from an earlier call (a server may "

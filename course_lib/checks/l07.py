@@ -70,7 +70,9 @@ RULES_7_1 = spec(
      "is far over it"),
     ("own", "built without `host.careful_input`, `host.wrap` and `host.cap` (the lesson's own answer); "
             "`host.reveal_invisible` is yours to use",
-     "those three are watched while the check runs"),
+     "those three are watched while the check runs",
+     "your answer built without `host.careful_input`, `host.wrap` and `host.cap` (the lesson's own answer; "
+     "`host.reveal_invisible` is yours to use)"),
 )
 SLACK = 80
 LESSON_ANSWER = ("careful_input", "wrap", "cap")
