@@ -57,10 +57,12 @@ def _judge(bounds: Any, definition: dict, parameter: str, passed: dict | None = 
     except CheckFailed as crash:  # the learner's function raised: name the rule that case probes
         if crash.rule or not str(crash.found).startswith("it raised"):
             raise
-        raise fail("missing" if None in expected else "read", crash.found,
-                   f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}") from None
-    require(isinstance(got, (tuple, list)) and len(got) == 2, "pair", repr(got),
-            f"bounds(<{definition['name']}>, {parameter!r})")
+        require(False, "missing" if None in expected else "read", crash.found,
+                f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}")
+        return  # the check goes on to the other cases
+    if not (isinstance(got, (tuple, list)) and len(got) == 2):
+        require(False, "pair", repr(got), f"bounds(<{definition['name']}>, {parameter!r})")
+        return
     pair = tuple(got)
     if pair == expected and [b is None for b in pair] == [b is None for b in expected]:
         return
@@ -69,7 +71,7 @@ def _judge(bounds: Any, definition: dict, parameter: str, passed: dict | None = 
     where = f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}"
     if missing and rule == "missing":
         where += f": {parameter} has no {' and no '.join(missing)}"
-    raise fail(rule, repr(got), where)
+    require(False, rule, repr(got), where)
 
 
 _RESIZE = {"width": {"type": "integer", "minimum": 1, "maximum": 10},
