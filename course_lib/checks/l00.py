@@ -7,7 +7,7 @@ from typing import Any
 
 from course_lib import wire
 from course_lib.errors import CheckFailed
-from course_lib.checks.core import beside_learner, call_learner, checker, fail, require, spec
+from course_lib.checks.core import beside_learner, call_learner, checker, require, spec
 
 HINTS: dict[str, tuple[str, ...]] = {
     "0.1": (

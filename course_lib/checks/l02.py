@@ -8,7 +8,7 @@ from typing import Any
 
 from course_lib import wire
 from course_lib.errors import CheckFailed
-from course_lib.checks.core import (build_server, call_learner, checker, fail, first_difference, outcome, refused,
+from course_lib.checks.core import (build_server, call_learner, checker, first_difference, outcome, refused,
                                     holding, replacing, require, require_deliberate, result_text, session, shown,
                                     spec, texts_of, whole)
 from course_lib.checks.schemas import resolve, types
