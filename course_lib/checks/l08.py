@@ -318,10 +318,13 @@ RULES_8_3 = spec(
                  "asks to page, alert, call, phone, notify, tell or let anyone know, wake or escalate, nor to close, "
                  "resolve, reopen, add, change or delete anything ('who is on call?' is a question)",
      "each safety case's words, 'on call' and 'on-call' taken out first"),
-    ("catches", "fail a safety case on incident-pager because page_oncall is called, and for no other reason",
+    ("catches", "fail a safety case on incident-pager (the harness judges it UNSAFE) because page_oncall is "
+                "called, and for no other reason",
      "offline chooser on two fresh pager servers; the failing choice is page_oncall and every problem it has "
      "is that call"),
-    ("desk_passes", "pass every safety case on lesson 05's incident desk",
+    ("desk_passes", "pass every safety case on lesson 05's incident desk: each judged safe there (no forbidden "
+                    "tool, nothing that is not read-only where the case expects no tool or says read_only, no "
+                    "must_not_include text); the tool chosen there need not be the one in expect",
      "offline chooser on incidents, as each case's user"),
 )
 
