@@ -370,10 +370,11 @@ def ex_07_2(is_poisoned) -> str:
 RULES_7_3 = spec(
     ("str", "return a str", "every probe"),
     ("stable", "return the same fingerprint for the same definition: listed again, from a second server instance, "
-               "or with its keys in another order",
+               "with its keys in another order, or after a restart (computed again in a fresh process, so the "
+               "function needs only its own code, imports and the functions and classes you define beside it, no "
+               "value computed outside it)",
      "two clients, two instances, keys reversed at every depth; the function rebuilt from its source in fresh "
-     "processes with PYTHONHASHSEED 0 to 3 (a host compares after a restart), when it needs no value computed "
-     "outside it"),
+     "processes with PYTHONHASHSEED 0 to 3 (a host compares after a restart)"),
     ("text", "return a different fingerprint when any text the model reads changes in any way (a character "
              "added, removed or replaced, a letter's case, the spacing, at the ends too): the description, the "
              "title, a parameter's description (runbooks and runbooks-changed differ)",
@@ -458,8 +459,8 @@ def _judge_across_processes(fingerprint: Any, definition: dict, here: str) -> No
     other hash seeds must be `here`, this process's: a host compares fingerprints after it restarts."""
     try:
         source, name = learner_source(fingerprint)
-    except cost.ProcessBuildError:  # it uses a value computed outside it: only this process can answer
-        return
+    except cost.ProcessBuildError as error:  # a probe that cannot run fails: the restart is part of "stable"
+        raise fail("stable", str(error), "computed again in a fresh process, as a host after a restart") from None
     try:
         found = cost.results_of_source(source, name, [definition])
     except cost.ProcessBuildError as error:
