@@ -51,9 +51,11 @@ HINTS: dict[str, tuple[str, ...]] = {
         "In the factory, previews = {}. preview_deployment stores previews[token] = (service, version, "
         "environment, releases.running(service, environment)) under token = secrets.token_hex(8), and returns "
         "{'change': <service, environment, running version -> new version>, 'previewToken': token}.",
-        "start_deployment: saved = previews.get(previewToken); refuse with ToolError when it is None, when "
-        "saved[:3] != (service, version, environment), or when releases.running(service, environment) != saved[3]; "
-        "otherwise del previews[previewToken] and return releases.deploy(service, environment, version).",
+        "start_deployment, all under one threading.Lock made in the factory (calls run in worker threads, so two "
+        "calls with one token can arrive together): saved = previews.get(previewToken); refuse with ToolError "
+        "when it is None, when saved[:3] != (service, version, environment), or when releases.running(service, "
+        "environment) != saved[3]; otherwise del previews[previewToken] and return releases.deploy(service, "
+        "environment, version). Refusals name nothing but what the call sent.",
     ),
 }
 
