@@ -804,6 +804,9 @@ def ex_05_4(build_release_server) -> str:
     require(sum(not got.get("isError") for got in together) == len(slow_releases.deployments), "once",
             lambda: f"{sum(not got.get('isError') for got in together)} successful answers for "
                     f"{len(slow_releases.deployments)} deployment(s)")
+    for got in together:
+        if got.get("isError") or "protocolError" in got:
+            refusal(got, f"one of {TOGETHER} calls with one token that arrived together", "once", token)
 
     # tokens no one can guess: not made from the change alone, not a counter
     change = {"service": "search", "version": "2.9.0", "environment": "staging"}
