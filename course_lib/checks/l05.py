@@ -824,4 +824,5 @@ def ex_05_4(build_release_server) -> str:
             lambda: f"the tokens {', '.join(map(repr, tokens))} of three previews: {guessed[0][1]!r} is "
                     f"{guessed[0][0]!r} with its number changed by one")
     return ("no default environment; previews name what runs now and change nothing; only the exact preview "
-            "applies, once, while nothing changed since; tokens stay with their server")
+            f"applies, once (also with {TOGETHER} calls at the same time), while nothing changed since; tokens "
+            "stay with their server and cannot be guessed; refusals reveal no other preview")
