@@ -9,9 +9,9 @@ import uuid
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks.core import (beside_learner, build_server, checker, first_difference, holding, outcome,
-                                   probe, replacing, require, require_deliberate, result_text, session, shown,
-                                   spec, whole)
+from course_lib.checks.core import (beside_learner, build_server, checker, fail, first_difference, holding,
+                                   outcome, probe, replacing, require, require_deliberate, result_text, session,
+                                   shown, spec, whole)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import deploy, incidents
 
@@ -667,8 +667,8 @@ def ex_05_4(build_release_server) -> str:
     def preview(args: dict, on: Any = server, releases_: deploy.Releases = releases) -> str:
         before = deployed(releases_)
         got = run([("preview_deployment", args)], on)[0]
-        require(not got.get("isError") and "clientError" not in got, "preview",
-                lambda: f"preview_deployment({_json(args)}) gave {outcome(got)}")
+        if got.get("isError") or "clientError" in got:  # every later probe needs a preview: stop here
+            raise fail("preview", f"preview_deployment({_json(args)}) gave {outcome(got)}")
         require(deployed(releases_) == before, "preview", f"preview_deployment({_json(args)}) deployed something")
         text = result_text(got) + " " + json.dumps(got.get("structuredContent") or {})
         running = releases_.running(args["service"], args["environment"])
@@ -677,8 +677,9 @@ def ex_05_4(build_release_server) -> str:
             require(value in text, "preview", lambda: f"the preview of {_json(args)} does not name the {what} "
                                                       f"{value!r}: {_brief(got)}")
         token = _preview_token(got)
-        require(token, "preview", lambda: f"no previewToken field in {_brief(got)}")
-        issued.append(token or "")
+        if not token:
+            raise fail("preview", f"no previewToken field in {_brief(got)}")
+        issued.append(token)
         return token
 
     # no default environment, in either tool (a default of production would ship the production preview)
