@@ -465,7 +465,8 @@ def _import_line(name: str, value: Any) -> str | None:
 
 def portable_source(factory: Callable[..., Any]) -> str:
     """Source that rebuilds `factory` in a fresh process from code only: imports, the helper functions and classes
-    it uses (by their source), then its own def.
+    it uses (by their source), then its own def. Helpers defined beside `factory` (in its module, or in a notebook
+    cell) travel as source, so a learner's own module need not be importable there.
 
     A value computed in this process is never sent, not even as a literal (its order could depend on this
     process's hash seed): `ProcessBuildError` names it, as it does a function whose source cannot be read.
@@ -473,6 +474,7 @@ def portable_source(factory: Callable[..., Any]) -> str:
     imports: dict[str, str] = {}
     definitions: dict[str, str] = {}
     pending = [factory]
+    home = getattr(factory, "__module__", None)  # the learner's own code: a fresh process cannot import it
     while pending:
         item = pending.pop()
         label = getattr(item, "__name__", repr(item))
@@ -490,7 +492,8 @@ def portable_source(factory: Callable[..., Any]) -> str:
             if name in imports or name in definitions or name not in namespace or name == label:
                 continue
             value = namespace[name]
-            line = _import_line(name, value)
+            beside = isinstance(value, (types.FunctionType, type)) and getattr(value, "__module__", None) == home
+            line = None if beside else _import_line(name, value)
             if line is not None:
                 imports[name] = line
             elif isinstance(value, (types.FunctionType, type)):

@@ -41,17 +41,51 @@ HIDDEN_CRASH = "Error executing tool {name}"
 """All the model reads when a tool raises a plain exception (SDK 2.3 hides its message)."""
 
 
+IMPERATIVES = frozenset({
+    "accept", "add", "answer", "ask", "be", "build", "call", "change", "compute", "constrain", "count", "decide",
+    "decline",
+    "do", "fail", "get", "give", "hold", "include", "judge", "keep", "leave", "let", "list", "make", "mark", "name",
+    "never", "not", "open", "pass", "put", "read", "refuse", "register", "return", "run", "say", "send", "show",
+    "still", "succeed", "take", "tell", "use", "work", "write"})
+"""First words of a rule stated as an instruction ("return a pair ..."): after "expected" it reads as
+"expected your answer to return a pair ..."."""
+CONDITIONS = frozenset({"for", "from", "when", "if"})
+"""First words of an instruction that opens with its condition ("from a trusted server, ask ..."): it reads as
+"expected your answer, from a trusted server, to ask ..."."""
+MOST_SHOWN = 3
+"""How many broken rules one run of a check reports, in the order the check found them."""
+
+
 @dataclass(frozen=True)
 class Rule:
-    """One property every correct answer has: as the exercise states it, and how the check probes it."""
+    """One property every correct answer has: as the exercise states it, and how the check probes it.
+
+    `said` is how a failure line says the rule after "expected", when `states` does not read that way by itself
+    and is not an instruction (which reads after "expected your answer to")."""
 
     name: str
     states: str
     probe: str
+    said: str = ""
+
+    @property
+    def expected(self) -> str:
+        """The rule as it reads after "expected" in a failure line."""
+        if self.said:
+            return self.said
+        text = self.states.rstrip(" .;")
+        first = text.split(" ", 1)[0].strip(",;:")
+        if first in IMPERATIVES:
+            return f"your answer to {text}"
+        verb = re.search(r", (%s)\b" % "|".join(sorted(IMPERATIVES)), text) if first in CONDITIONS else None
+        if verb:  # "from a trusted server, ask ..." -> "your answer, from a trusted server, to ask ..."
+            return f"your answer, {text[:verb.start()]}, to {text[verb.start() + 2:]}"
+        return text
 
 
-def spec(*rules: tuple[str, str, str]) -> tuple[Rule, ...]:
-    """An exercise's specification: (name, what the exercise text states, how it is probed) per rule."""
+def spec(*rules: tuple[str, ...]) -> tuple[Rule, ...]:
+    """An exercise's specification: (name, what the exercise text states, how it is probed[, how a failure line
+    says it after "expected"]) per rule."""
     found = tuple(Rule(*rule) for rule in rules)
     if len({rule.name for rule in found}) != len(found):
         raise ValueError("two rules share a name")
@@ -83,17 +117,63 @@ def fail(rule: str, found: Any, detail: str = "") -> CheckFailed:
     """
     exercise = current()
     known = SPECS.get(exercise, {}).get(rule)
-    expected = (known.states if known else rule) + (f" ({detail})" if detail else "")
-    found = shown(found, 220) or "nothing"
-    return CheckFailed(f"Exercise {exercise}: expected {expected}; found {found}. Open {exercise.hint_call} for a hint.",
+    expected = (known.expected if known else rule.rstrip(" .;")) + (f" ({detail})" if detail else "")
+    found = shown(found, 220).rstrip(" .;") or "nothing"
+    return CheckFailed(f"Exercise {exercise}: {_sentence(expected, found)} Open {exercise.hint_call} for a hint.",
                        exercise=str(exercise), expected=expected, found=found, hint=exercise.hint_call,
                        rule=known.name if known else "")
 
 
+def _sentence(expected: str, found: str, opening: str = "expected") -> str:
+    return f"{opening} {expected}; found {found}."
+
+
 def require(condition: Any, rule: str, found: Any, detail: str = "") -> None:
-    """Fail the running check on `rule` unless `condition` holds (`found` may be a function, called only then)."""
-    if not condition:
-        raise fail(rule, found() if callable(found) else found, detail)
+    """Note a broken `rule` unless `condition` holds (`found` may be a function, called only then).
+
+    Inside a running check the check goes on, so one run reports every rule it finds broken (up to
+    MOST_SHOWN, then it stops); `raise fail(...)` stops it at once, for a probe that cannot go on."""
+    if condition:
+        return
+    failure = fail(rule, found() if callable(found) else found, detail)
+    if not _broken:
+        raise failure
+    broken = _broken[-1]
+    if all(_key(failure) != _key(known) for known in broken):
+        broken.append(failure)
+    if len(broken) >= MOST_SHOWN:
+        raise _Enough(broken)
+
+
+_broken: list[list[CheckFailed]] = []
+"""The rules each running check found broken so far (innermost check last), as `_running`."""
+
+
+class _Enough(CheckFailed):
+    """Raised when a check has found MOST_SHOWN broken rules: it need look no further."""
+
+    def __init__(self, broken: list[CheckFailed]):
+        super().__init__(str(broken[0]), exercise=broken[0].exercise, expected=broken[0].expected,
+                         found=broken[0].found, hint=broken[0].hint, rule=broken[0].rule)
+
+
+def _key(failure: CheckFailed) -> str:
+    return failure.rule or failure.expected or str(failure)
+
+
+def broken_together(broken: list[CheckFailed]) -> CheckFailed:
+    """One failure that reports every broken rule (the first as usual, each other as "Also expected …")."""
+    first = broken[0]
+    if len(broken) == 1:
+        return first
+    exercise = ExerciseId.parse(first.exercise)
+    said = " ".join(_sentence(failure.expected, failure.found, "Also expected" if index else "expected")
+                    for index, failure in enumerate(broken))
+    together = CheckFailed(f"Exercise {exercise}: {said} Open {exercise.hint_call} for a hint.",
+                           exercise=first.exercise, expected=first.expected, found=first.found, hint=first.hint,
+                           rule=first.rule)
+    together.failures = list(broken)  # type: ignore[attr-defined]
+    return together
 
 
 def is_hidden_crash(result: dict, tool: str) -> bool:
@@ -153,7 +233,8 @@ def learner_coroutine(fn: Any, rule: str) -> Callable[..., Any]:
     async def awaited(*args: Any) -> Any:
         try:
             pending = fn(*args)
-            require(inspect.isawaitable(pending), rule, f"{type(pending).__name__} (use `async def`)")
+            if not inspect.isawaitable(pending):
+                raise fail(rule, f"{type(pending).__name__} (use `async def`)")
             return await pending
         except NotImplementedError as error:
             raise not_done(error) from None
@@ -324,11 +405,14 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
         def run(answer: Any) -> None:
             token = _current.set(exercise_id)
             _running.append(exercise_id)
+            _broken.append([])
             error: Exception | None = None
             try:
                 with wire.sdk_warnings():
                     verified = check(answer)
                 outcome = outcomes.Outcome(str(exercise_id), "passed", verified)
+            except _Enough:  # as many broken rules as one run reports, all in _broken
+                outcome = outcomes.Outcome(str(exercise_id), "passed", "")
             except NotImplementedError as stub:  # the answer's stub was reached outside call_learner
                 error = not_done(stub)
                 outcome = outcomes.Outcome(str(exercise_id), "not done", str(error), exercise_id.hint_call)
@@ -347,6 +431,15 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
             finally:
                 _current.reset(token)
                 _running.pop()
+                broken = _broken.pop()
+            if broken:  # rules noted broken come first; a later failure joins them, a crash or stub after them
+                # is their consequence (the check went on past a broken rule)
+                if isinstance(error, CheckFailed) and error.rule is not None and error.expected \
+                        and all(_key(error) != _key(known) for known in broken) and len(broken) < MOST_SHOWN:
+                    broken.append(error)
+                error = broken_together(broken)
+                outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call,
+                                           error.rule or "")
             _report(outcome, error)
 
         run.exercise = exercise_id  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@ from typing import Any
 
 from course_lib import wire
 from course_lib.errors import CheckFailed
-from course_lib.checks.core import beside_learner, call_learner, checker, fail, require, spec
+from course_lib.checks.core import beside_learner, call_learner, checker, require, spec
 
 HINTS: dict[str, tuple[str, ...]] = {
     "0.1": (
@@ -24,14 +24,15 @@ RULES_0_1 = spec(
      "the lesson server's get_daily_forecast days, then generated definitions with several parameters, "
      "random names and bounds (0, negative and fractional included)"),
     ("read", "read each bound from that parameter's own `minimum` and `maximum` keywords, as the number "
-             "written there (a bound of 0 or -1.5 included)",
+             "written there (a bound of 0 or -1.5 included; a bound inside its `items` or `properties` bounds "
+             "something else)",
      "every generated definition has other parameters with other bounds, and random tool names; a parameter "
      "name shared by definitions (of a same-named tool too) with other bounds; one definition asked about "
      "twice, and compared with a copy after"),
     ("missing", "give `None` for a bound the parameter does not have; `exclusiveMinimum` and "
                 "`exclusiveMaximum` are other keywords and do not count",
-     "parameters with only a minimum, only a maximum, neither (some with a default, which is no bound), or only "
-     "exclusive bounds"),
+     "parameters with only a minimum, only a maximum, neither (some with a default, which is no bound), only "
+     "exclusive bounds, or bounds only on their array items or object properties"),
 )
 
 
@@ -56,10 +57,12 @@ def _judge(bounds: Any, definition: dict, parameter: str, passed: dict | None = 
     except CheckFailed as crash:  # the learner's function raised: name the rule that case probes
         if crash.rule or not str(crash.found).startswith("it raised"):
             raise
-        raise fail("missing" if None in expected else "read", crash.found,
-                   f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}") from None
-    require(isinstance(got, (tuple, list)) and len(got) == 2, "pair", repr(got),
-            f"bounds(<{definition['name']}>, {parameter!r})")
+        require(False, "missing" if None in expected else "read", crash.found,
+                f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}")
+        return  # the check goes on to the other cases
+    if not (isinstance(got, (tuple, list)) and len(got) == 2):
+        require(False, "pair", repr(got), f"bounds(<{definition['name']}>, {parameter!r})")
+        return
     pair = tuple(got)
     if pair == expected and [b is None for b in pair] == [b is None for b in expected]:
         return
@@ -68,7 +71,7 @@ def _judge(bounds: Any, definition: dict, parameter: str, passed: dict | None = 
     where = f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}"
     if missing and rule == "missing":
         where += f": {parameter} has no {' and no '.join(missing)}"
-    raise fail(rule, repr(got), where)
+    require(False, rule, repr(got), where)
 
 
 _RESIZE = {"width": {"type": "integer", "minimum": 1, "maximum": 10},
@@ -150,8 +153,11 @@ def ex_00_1(bounds) -> str:
                                "low": {"type": "integer", "minimum": 5, "default": 7},
                                "high": {"type": "number", "maximum": -1.5, "default": -3},
                                "free": {"type": "integer", "default": 4},
-                               "strict": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 8}})
-    for parameter in ("free", "low", "high", "n", "strict"):
+                               "strict": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 8},
+                               "sizes": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 5}},
+                               "box": {"type": "object", "minimum": 2,
+                                       "properties": {"width": {"type": "integer", "minimum": 4, "maximum": 9}}}})
+    for parameter in ("free", "low", "high", "n", "strict", "sizes", "box"):
         _judge(bounds, fixed, parameter)
     _judge_again(bounds)
 

@@ -164,7 +164,8 @@ _LIMIT_RULES = (
      "the listed schema, $ref resolved, exclusive bounds turned into inclusive ones"),
     ("days-default", "give days the default 3", "the schema's default, and a call without days returns 3 days"),
     ("days-enforced", "refuse days outside 1-7 (such as 0, 8 or 2.5) with a tool error, and accept every whole "
-                      "number from 1 to 7",
+                      "number from 1 to 7 sent as a JSON integer (3.0 may be accepted or refused: `strict=True` "
+                      "is allowed)",
      "calls with days from -2 to 10, and 2.5"),
     ("units-schema", "show units in the input schema as a choice of exactly 'metric' and 'imperial' "
                      "(a Literal or a str Enum)",
@@ -179,8 +180,8 @@ RULES_1_2 = spec(
     ("tool", "keep one tool named get_daily_forecast with the parameters city, days and units, and no others",
      "list the tools"),
     *_LIMIT_RULES,
-    ("prose", "keep the description from contradicting the schema: every number it names lies between 1 and 7 "
-              "('for up to 14 days' contradicts it)",
+    ("prose", "keep the description and the parameters' descriptions from contradicting the schema: every "
+              "number they name lies between 1 and 7 ('for up to 14 days' contradicts it)",
      "every number written in the description and in the parameters' descriptions"),
     ("forecast", "return weather.daily_forecast(city, days, units) for every call it accepts",
      "several cities, day counts and both units, compared to the backend inside the check"),

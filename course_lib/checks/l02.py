@@ -8,7 +8,7 @@ from typing import Any
 
 from course_lib import wire
 from course_lib.errors import CheckFailed
-from course_lib.checks.core import (build_server, call_learner, checker, fail, first_difference, outcome, refused,
+from course_lib.checks.core import (build_server, call_learner, checker, first_difference, outcome, refused,
                                     holding, replacing, require, require_deliberate, result_text, session, shown,
                                     spec, texts_of, whole)
 from course_lib.checks.schemas import resolve, types
@@ -200,7 +200,7 @@ def ex_02_1(build_tracking_server) -> str:
 RULES_2_2 = spec(
     ("tool", "register a tool named get_order_status that takes one parameter, order_number", "list the tools"),
     ("schema", "keep a typed output model with the fields order_number, status, expected_delivery and "
-               "tracking_code, so the tool has an outputSchema",
+               "tracking_code and no others, so the tool has an outputSchema",
      "the listed outputSchema, $ref resolved; its fields and structuredContent's keys, no others"),
     ("required", "keep order_number, status and expected_delivery required and not nullable in the outputSchema",
      "the outputSchema's required list and each field's types"),
@@ -211,8 +211,10 @@ RULES_2_2 = spec(
              "(no placeholder such as '' or 'n/a')",
      "the two unshipped and the two shipped orders"),
     ("nullable", "let the outputSchema allow null for tracking_code", "the property's types, through anyOf"),
-    ("private", "keep the rest of the backend's row (e-mail, payment token, hosts, customer id) out of every part "
-                "of the result, text content included",
+    ("private", "keep the rest of the backend's row, what lesson 02's OrderSummary leaves out (e-mail, payment "
+                "token, hosts, customer id, row id, timestamps, audit log), out of every part of the result, text "
+                "content included; the carrier and the lines, which OrderSummary shows callers, may appear in the "
+                "text",
      "no other row field in the outputSchema or structuredContent; every value of the row outside the four "
      "fields searched in the whole result, and every row's e-mail, token, host and customer id in every "
      "refusal"),
@@ -225,11 +227,15 @@ _ADA = ("ORD-1042", "ORD-1043", "ORD-1044", "ORD-1045")
 _STATUS_FIELDS = ("order_number", "status", "expected_delivery", "tracking_code")
 
 
+_CALLER_FACING = set(orders.OrderSummary.model_fields)
+"""The row's fields lesson 02's OrderSummary shows callers: not private, though not in 2.2's model either."""
+
+
 def _judge_extra_fields(names: list[str], where: str) -> None:
-    """Only the four fields: another of the backend row's fields is "the rest" (private), any other is not the
-    model the text asks for (schema)."""
+    """Only the four fields: a private field of the backend's row (one OrderSummary leaves out) is "the rest"
+    (private), any other is not the model the text asks for (schema)."""
     extra = [name for name in names if name not in _STATUS_FIELDS]
-    backend = [name for name in extra if name in orders.OrderRecord.model_fields]
+    backend = [name for name in extra if name in orders.OrderRecord.model_fields and name not in _CALLER_FACING]
     require(not backend, "private", lambda: f"{where} has {', '.join(backend)} from the backend's row",
             "only order_number, status, expected_delivery and tracking_code")
     require(not extra, "schema", lambda: f"{where} has {', '.join(extra)} as well",
@@ -247,10 +253,11 @@ def _private(store: orders.OrderStore) -> dict[str, str]:
 
 
 def _rest_of_row(row: orders.OrderRecord) -> dict[str, str]:
-    """Every value of the row outside the four fields (carrier, lines, audit log, ...), unless one of the four
-    holds it (a status 'delivered' is also an audit action); of five characters or more (no quantities)."""
-    kept = [str(getattr(row, name)) for name in _STATUS_FIELDS]
-    rest = row.model_dump(mode="json", exclude=set(_STATUS_FIELDS))
+    """Every value of the row's private fields (those OrderSummary leaves out: audit log, timestamps, ...), unless
+    a caller-facing field holds it (a status 'delivered' is also an audit action); of five characters or more
+    (no quantities)."""
+    kept = [str(getattr(row, name)) for name in _CALLER_FACING]
+    rest = row.model_dump(mode="json", exclude=_CALLER_FACING)
     values = [value for value in texts_of(rest, keys=False)
               if len(value) >= 5 and not any(value in text for text in kept)]
     return {f"{value!r} of the row": value for value in values}
@@ -314,7 +321,8 @@ RULES_2_3 = spec(
      "real list_orders results (all, shipped, none) and 80 generated ones with extra fields"),
     ("structured", "read the rows from structuredContent only, never from the text content",
      "results whose text is a summary, empty, or describes other orders"),
-    ("no-structured", "return [] for a result without structuredContent, whatever its text holds",
+    ("no-structured", "return [] for a result without structuredContent (no such key, or the key present with "
+                      "the value null), whatever its text holds",
      "a success result whose text is the JSON of real orders, and one with structuredContent null"),
     ("errors", "return [] for an isError result, even one that carries structuredContent",
      "a real failed call, and an error result that still has structuredContent"),
@@ -346,7 +354,8 @@ def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> None:
     except CheckFailed as crash:  # the learner's function raised: name the case that broke it
         if crash.rule or not str(crash.found).startswith("it raised"):
             raise
-        raise fail(rule, crash.found, label) from None
+        require(False, rule, crash.found, label)  # the check goes on to the other cases
+        return
     rows = [list(row) if isinstance(row, (list, tuple)) else row for row in got] \
         if isinstance(got, (list, tuple)) else got
     if rows == want:
@@ -357,7 +366,7 @@ def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> None:
     else:
         found = f"{shown(repr(rows), 100)} ({len(rows) if isinstance(rows, list) else 'not a list'} rows, " \
                 f"{len(want)} expected)"
-    raise fail(rule, found, label)
+    require(False, rule, found, label)
 
 
 @checker("2.3", RULES_2_3)

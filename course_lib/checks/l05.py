@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import uuid
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks.core import (beside_learner, build_server, checker, first_difference, outcome, probe,
-                                   replacing, require, require_deliberate, result_text, session, shown, spec,
-                                   whole)
+from course_lib.checks.core import (beside_learner, build_server, checker, fail, first_difference, holding,
+                                   outcome, probe, replacing, require, require_deliberate, result_text, session,
+                                   shown, spec, whole)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import deploy, incidents
 
@@ -50,9 +51,11 @@ HINTS: dict[str, tuple[str, ...]] = {
         "In the factory, previews = {}. preview_deployment stores previews[token] = (service, version, "
         "environment, releases.running(service, environment)) under token = secrets.token_hex(8), and returns "
         "{'change': <service, environment, running version -> new version>, 'previewToken': token}.",
-        "start_deployment: saved = previews.get(previewToken); refuse with ToolError when it is None, when "
-        "saved[:3] != (service, version, environment), or when releases.running(service, environment) != saved[3]; "
-        "otherwise del previews[previewToken] and return releases.deploy(service, environment, version).",
+        "start_deployment, all under one threading.Lock made in the factory (calls run in worker threads, so two "
+        "calls with one token can arrive together): saved = previews.get(previewToken); refuse with ToolError "
+        "when it is None, when saved[:3] != (service, version, environment), or when releases.running(service, "
+        "environment) != saved[3]; otherwise del previews[previewToken] and return releases.deploy(service, "
+        "environment, version). Refusals name nothing but what the call sent.",
     ),
 }
 
@@ -131,10 +134,11 @@ RULES_5_1 = spec(
     ("interleaved", "a retry recognized whatever came in between: A, B, C, then a retry of A or B adds nothing "
                     "and returns its first result",
      "three requestIds on two incidents, then retries of the first two"),
-    ("conflict", "the same requestId with a different incident or note refused with a ToolError that changes "
-                 "nothing and leaks no internals (stack traces, paths, SQL, hostnames); a retry of the original "
-                 "call still returns its first result",
-     "a reused requestId with another note, then with another incident; notes counted on both; review.leaks "
+    ("conflict", "the same requestId with a different incident or note (any other text, even one that differs "
+                 "only in case or spacing) refused with a ToolError that changes nothing and leaks no internals "
+                 "(stack traces, paths, SQL, hostnames); a retry of the original call still returns its first result",
+     "a reused requestId with another note, the note in other case, the note with other spacing, then with "
+     "another incident; notes counted on both; review.leaks "
      "(an internal domain or address, or the name of the machine the server runs on, count as hostnames); "
      "the original retried"),
     ("new_key", "a new requestId to add a new note, even with the same text",
@@ -231,6 +235,8 @@ def ex_05_1(build_notes_server) -> str:
 
     # conflicts: the same key with another note, another incident; then the original again
     for label, changed in (("a different note", {"note": "Nothing to see here."}),
+                           ("the note in lower case", {"note": NOTE.lower()}),
+                           ("the note with other spacing", {"note": " " + NOTE.replace(" ", "  ") + "\n"}),
                            ("a different incident", {"incidentId": "INC-103"}),
                            ("B's incident and note", {"incidentId": b["incidentId"], "note": b["note"]})):
         counts = (count("INC-101"), count("INC-103"))
@@ -544,13 +550,23 @@ RULES_5_4 = spec(
      "one changed argument at a time (each other environment and service, another version), each on a fresh "
      "preview, the changed call previewed too under a token of its own, on a server where every version is the "
      "same, with force/skipChecks/allowStale flags added"),
-    ("once", "a token to apply once: the same call again is refused and deploys nothing", "an applied call repeated"),
+    ("once", "a token to apply once, even when calls with it arrive at the same time: the same call again is "
+             "refused and deploys nothing (whether a refused call uses its token up or leaves it for the exact call "
+             "is your choice)",
+     "an applied call repeated; 8 calls with one token at once over 8 clients, on Releases whose reads and "
+     "deploys take 50 ms"),
     ("unknown", "a token no preview issued to be refused", "made-up tokens"),
     ("stale", "a token to be refused when what runs there changed after its preview (another deployment came "
               "first)", "two previews for one target; the second applied, then the first"),
     ("per_server", "each server to keep its own previews: a token issued by one server is refused by a server "
                    "built on other Releases", "a token from one server applied on a second one"),
-    ("no_leak", "refusals that leak no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
+    ("guessable", "tokens no one can guess: not a counter, and not made from the change alone, so two servers "
+                  "that preview the same change issue different tokens",
+     "the same change previewed on two fresh servers; each token of three previews on one server, its last "
+     "number changed by one, compared with the others"),
+    ("no_leak", "refusals that reveal nothing the caller did not send: no internals (such as stack traces, paths, "
+                "SQL or hostnames), and no other preview or its token",
+     "review.leaks, and every token issued so far other than the one the call sent"),
 )
 
 
@@ -571,6 +587,34 @@ def _preview_token(result: dict) -> str | None:
         if isinstance(token, str) and token:
             return token
     return None
+
+
+TOGETHER = 8
+"""Calls with one token that 5.4's check makes at once, each over its own client."""
+
+
+class _SlowReleases(deploy.Releases):
+    """Releases whose reads and deploys take 50 ms each, as a real deploy backend's do: steps of two calls that
+    are not under one lock overlap."""
+
+    def running(self, service: str, environment: str) -> str:
+        time.sleep(0.05)
+        return super().running(service, environment)
+
+    def deploy(self, service: str, environment: str, version: str) -> deploy.Deployment:
+        time.sleep(0.05)
+        return super().deploy(service, environment, version)
+
+
+def _neighbours(token: str) -> list[str]:
+    """`token` with its last number one higher and one lower (its width kept): the next token a counter issues."""
+    found = list(re.finditer(r"[0-9]+", token))
+    if not found:
+        return []
+    last = found[-1]
+    number, width = int(last.group()), len(last.group())
+    return [token[:last.start()] + str(other).zfill(width) + token[last.end():]
+            for other in (number - 1, number + 1) if other >= 0]
 
 
 _OVERRIDES = {"force": True, "skipChecks": True, "allowStale": True, "override": True, "confirmed": True}
@@ -609,18 +653,22 @@ def ex_05_4(build_release_server) -> str:
     def deployed(on: deploy.Releases = releases) -> list:
         return [d.model_dump() for d in on.deployments]
 
-    def refusal(result: dict, label: str, rule: str) -> None:
+    issued: list[str] = []  # every token a preview gave so far, on any server
+
+    def refusal(result: dict, label: str, rule: str, sent: str = "") -> None:
         require(result.get("isError") or "protocolError" in result, rule, lambda: f"{label}: {outcome(result)}")
         if result.get("isError"):
             require_deliberate(result, "start_deployment", rule, label)
             leaked = review.leaks(result_text(result), [server_host])
             require(not leaked, "no_leak", lambda: f"{', '.join(leaked)} in {_brief(result)}")
+            other = holding(result, {"another preview's token": token for token in issued if token != sent})
+            require(not other, "no_leak", lambda: f"{other} of the refusal of {label}: {_brief(result)}")
 
     def preview(args: dict, on: Any = server, releases_: deploy.Releases = releases) -> str:
         before = deployed(releases_)
         got = run([("preview_deployment", args)], on)[0]
-        require(not got.get("isError") and "clientError" not in got, "preview",
-                lambda: f"preview_deployment({_json(args)}) gave {outcome(got)}")
+        if got.get("isError") or "clientError" in got:  # every later probe needs a preview: stop here
+            raise fail("preview", f"preview_deployment({_json(args)}) gave {outcome(got)}")
         require(deployed(releases_) == before, "preview", f"preview_deployment({_json(args)}) deployed something")
         text = result_text(got) + " " + json.dumps(got.get("structuredContent") or {})
         running = releases_.running(args["service"], args["environment"])
@@ -629,7 +677,9 @@ def ex_05_4(build_release_server) -> str:
             require(value in text, "preview", lambda: f"the preview of {_json(args)} does not name the {what} "
                                                       f"{value!r}: {_brief(got)}")
         token = _preview_token(got)
-        require(token, "preview", lambda: f"no previewToken field in {_brief(got)}")
+        if not token:
+            raise fail("preview", f"no previewToken field in {_brief(got)}")
+        issued.append(token)
         return token
 
     # no default environment, in either tool (a default of production would ship the production preview)
@@ -670,13 +720,13 @@ def ex_05_4(build_release_server) -> str:
     # once
     before = deployed()
     again = run([("start_deployment", {**a, "previewToken": token_a})])[0]
-    refusal(again, "the applied token used again", "once")
+    refusal(again, "the applied token used again", "once", token_a)
     require(deployed() == before, "once", "the token deployed a second time")
     same = {"service": "search", "version": "2.8.0", "environment": "staging"}  # a redeploy changes no version
     token = preview(same)
     first_time, second_time = run([("start_deployment", {**same, "previewToken": token})] * 2)
     require(not first_time.get("isError"), "applies", lambda: f"redeploying what runs gave {outcome(first_time)}")
-    refusal(second_time, "the token of a redeploy used again", "once")
+    refusal(second_time, "the token of a redeploy used again", "once", token)
     require(len(deployed()) == len(before) + 1, "once",
             lambda: f"{len(deployed()) - len(before)} deployments from one redeploy token")
     before = deployed()
@@ -696,7 +746,7 @@ def ex_05_4(build_release_server) -> str:
             preview({**base, **changed}, fresh, fresh_releases)  # previewed too, but under another token
             got = run([("start_deployment", {**base, **changed, **_OVERRIDES, "previewToken": token})], fresh)[0]
             refusal(got, f"{label} than this token's preview ({_json(changed)[1:-1]}; that change has a token of "
-                         f"its own)", "exact")
+                         f"its own)", "exact", token)
             require(not fresh_releases.deployments, "exact",
                     f"{label} than previewed was deployed: {_json(fresh_releases.deployments[0].model_dump())}"
                     if fresh_releases.deployments else "")
@@ -713,7 +763,8 @@ def ex_05_4(build_release_server) -> str:
     for made_up, flags in (("pv-0", {}), ("pv-1", {}), ("0", {}), ("previewToken", {}), (token_a, {}),
                            ("pv-2", _OVERRIDES)):
         got = run([("start_deployment", {**d, **flags, "previewToken": made_up})])[0]
-        refusal(got, f"the made-up token {made_up!r}" + (f" with {_json(flags)}" if flags else ""), "unknown")
+        refusal(got, f"the made-up token {made_up!r}" + (f" with {_json(flags)}" if flags else ""), "unknown",
+                made_up)
     require(deployed() == before, "unknown", "a made-up token deployed something")
 
     # stale: two previews for one target, the second applied first
@@ -724,7 +775,7 @@ def ex_05_4(build_release_server) -> str:
     require(not done.get("isError"), "applies", lambda: f"applying the second preview gave {outcome(done)}")
     before = deployed()
     late = run([("start_deployment", {**d, **_OVERRIDES, "previewToken": first})])[0]
-    refusal(late, "a preview made before another deployment of the same target", "stale")
+    refusal(late, "a preview made before another deployment of the same target", "stale", first)
     require(deployed() == before, "stale", "the stale preview was deployed over the newer release")
 
     # per server: another server on other Releases does not know this server's tokens
@@ -733,12 +784,46 @@ def ex_05_4(build_release_server) -> str:
     mine = preview({"service": "payments", "version": "3.2.0", "environment": "staging"})
     there = run([("start_deployment", {"service": "payments", "version": "3.2.0", "environment": "staging",
                                        "previewToken": mine})], other)[0]
-    refusal(there, "a token from another server", "per_server")
+    refusal(there, "a token from another server", "per_server", mine)
     require(not other_releases.deployments, "per_server", "a token from another server deployed there")
     own = preview({"service": "payments", "version": "3.2.0", "environment": "staging"}, other, other_releases)
     theirs = run([("start_deployment", {"service": "payments", "version": "3.2.0", "environment": "staging",
                                         "previewToken": own})], other)[0]
     require(not theirs.get("isError") and len(other_releases.deployments) == 1, "per_server",
             lambda: f"the second server's own preview gave {outcome(theirs)}")
+
+    # once, even when the calls arrive together: reads and deploys that take time let unlocked steps overlap
+    slow_releases = _SlowReleases()
+    slow = build_server(build_release_server, slow_releases)
+    target = {"service": "checkout", "version": "2.9.5", "environment": "staging"}
+    token = preview(target, slow, slow_releases)
+    together = wire.run_sync(wire.call_concurrently, slow,
+                             [("start_deployment", {**target, "previewToken": token})] * TOGETHER, TOGETHER)
+    require(len(slow_releases.deployments) == 1, "once",
+            lambda: f"{len(slow_releases.deployments)} deployments from {TOGETHER} calls with one token that arrived "
+                    "together (check the token and use it up in one step, under one lock)")
+    require(sum(not got.get("isError") for got in together) == len(slow_releases.deployments), "once",
+            lambda: f"{sum(not got.get('isError') for got in together)} successful answers for "
+                    f"{len(slow_releases.deployments)} deployment(s)")
+    for got in together:
+        if got.get("isError") or "protocolError" in got:
+            refusal(got, f"one of {TOGETHER} calls with one token that arrived together", "once", token)
+
+    # tokens no one can guess: not made from the change alone, not a counter
+    change = {"service": "search", "version": "2.9.0", "environment": "staging"}
+    twins = []
+    for _ in range(2):
+        twin_releases = deploy.Releases()
+        twins.append(preview(change, build_server(build_release_server, twin_releases), twin_releases))
+    require(twins[0] != twins[1], "guessable",
+            f"two servers both issued the token {twins[0]!r} for the same change {_json(change)}")
+    row_releases = deploy.Releases()
+    row = build_server(build_release_server, row_releases)
+    tokens = [preview({**change, "version": f"3.0.{n}"}, row, row_releases) for n in range(3)]
+    guessed = [(mine, guess) for mine in tokens for guess in _neighbours(mine) if guess in tokens]
+    require(not guessed, "guessable",
+            lambda: f"the tokens {', '.join(map(repr, tokens))} of three previews: {guessed[0][1]!r} is "
+                    f"{guessed[0][0]!r} with its number changed by one")
     return ("no default environment; previews name what runs now and change nothing; only the exact preview "
-            "applies, once, while nothing changed since; tokens stay with their server")
+            f"applies, once (also with {TOGETHER} calls at the same time), while nothing changed since; tokens "
+            "stay with their server and cannot be guessed; refusals reveal no other preview")

@@ -33,12 +33,14 @@ HINTS: dict[str, tuple[str, ...]] = {
         "add_ticket_comment, search_messages, read_message, list_events in every process.",
     ),
     "6.3": (
-        "A host sends every definition of every connected server on every turn, whole, as tools/list returns it "
-        "(output schema included), and each server sends its own, even when two servers share a tool name. "
-        "List each server's tools, count each definition in the encoding you were given, add them up.",
+        "A host sends every definition of every connected server on every turn, as the model reads it: name, "
+        "description and input schema (lesson 06's three slots; the output schema is not one), and each server "
+        "sends its own, even when two servers share a tool name. List each server's tools, count each "
+        "definition in the encoding you were given, add them up.",
         "wire.run_sync(wire.list_tools, server) lists a server's tools from plain (non-async) code; "
-        "tokens.count(tool, encoding) counts one definition as compact JSON, outputSchema included.",
-        "return sum(tokens.count(tool, encoding) for server in servers for tool in "
+        "cost.host_sends(tool) is what a host sends of one tool, and tokens.count(that, encoding) counts it as "
+        "compact JSON. List the servers again on every call: a server may have the name of one seen before.",
+        "return sum(tokens.count(cost.host_sends(tool), encoding) for server in servers for tool in "
         "wire.run_sync(wire.list_tools, server)). Use the encoding you were given, not the default.",
     ),
     "6.4": (
@@ -198,12 +200,12 @@ def ex_06_1(build_lean_server) -> str:
 # --- 6.2 the same tools/list in every process ---------------------------------------------------------
 
 RULES_6_2 = spec(
-    ("each_once", "each of the six tools exactly once", "tools/list in this process"),
-    ("shared", "the six tools sharing one workspace, as one `workspace.register` call sets them up (a comment "
-               "added with add_ticket_comment shows in get_ticket)",
+    ("each_once", "each of the six tools listed exactly once", "tools/list in this process"),
+    ("shared", "the ticket tools working on one workspace: a comment added with add_ticket_comment shows in "
+               "get_ticket",
      "add_ticket_comment on a ticket, then get_ticket on it, through one client"),
-    ("self_contained", "a function that needs only its own code, the setup cell's imports and functions you "
-                       "define (no value computed outside it)",
+    ("self_contained", "a function that needs only its own code, imports and the functions and classes you define "
+                       "beside it (no value computed outside it)",
      "its source, its helpers' sources and its imports are sent to fresh processes; no value is sent"),
     ("same_everywhere", "the same tools/list in fresh processes with different PYTHONHASHSEED values",
      "the function rebuilt from source in processes with seeds 0, 1, 2 and 3"),
@@ -254,26 +256,32 @@ def ex_06_2(build_support_server) -> str:
 
 RULES_6_3 = spec(
     ("int", "a plain (not async) function that returns an int, a number of tokens", "the returned type"),
-    ("every_definition", "the tokens of every definition of every server, each counted whole as the host "
-                         "receives it: the compact JSON of its tools/list entry, outputSchema included",
+    ("every_definition", "the tokens of every definition of every server, each counted as a host sends it to the "
+                         "model: the compact JSON of `cost.host_sends(tool)`, that is name, description and input "
+                         "schema (the output schema is not sent)",
      "servers of the course and servers built in the check, in several combinations; one with German and "
      "Japanese text and a quoted <|endoftext|> in its definitions"),
-    ("encoding", "counted in the encoding passed as encoding", "o200k_base and cl100k_base"),
+    ("encoding", "counted in the encoding passed as encoding", "o200k_base and cl100k_base",
+     "the tokens counted in the encoding passed as encoding"),
     ("twice", "a tool that two servers both offer counted once per server (each server sends its own "
               "definition)", "two servers that share tool names"),
+    ("afresh", "each call counted from the servers it is given, nothing kept from an earlier call (a server may "
+               "have the name of one counted before and other tools)",
+     "servers named like servers of earlier calls, with other tools"),
     ("empty", "0 for an empty list of servers", "turn_overhead([], ...)"),
 )
 
 
-def _generated_server(seed: int) -> Any:
-    """A server the learner has never seen: tool names, texts and parameters vary with `seed`."""
+def _generated_server(seed: int, name: str = "") -> Any:
+    """A server the learner has never seen: tool names, texts and parameters vary with `seed` (its name too,
+    unless `name` is given)."""
     from typing import Annotated, Literal
 
     from mcp.server import MCPServer
     from pydantic import BaseModel, Field
 
     words = ["ledger", "invoice", "shipment", "sensor", "badge", "route", "quota", "replica", "tenant", "webhook"]
-    server = MCPServer(f"generated-{seed}", log_level="WARNING")
+    server = MCPServer(name or f"generated-{seed}", log_level="WARNING")
     for index in range(1 + seed % 3):
         noun = words[(seed * 3 + index * 7) % len(words)]
 
@@ -323,17 +331,26 @@ def _variants(servers: list[Any], encoding: str) -> dict[str, int]:
     listed = [wire.dump(tool) for server in servers for tool in wire.run_sync(wire.list_tools, server)]
     other = "cl100k_base" if encoding == "o200k_base" else "o200k_base"
     by_name = {tool["name"]: tool for tool in reversed(listed)}
+
+    def sent(tools: list[dict], name: str = encoding) -> int:
+        return cost.sent_tokens(tools, encoding=name)
+
     return {
-        "right": sum(tokens.count(tool, encoding) for tool in listed),
-        "twice": sum(tokens.count(tool, encoding) for tool in by_name.values()),
-        "encoding": sum(tokens.count(tool, other) for tool in listed),
-        "no outputSchema": sum(tokens.count(tokens.definition(tool, output_schema=False), encoding) for tool in listed),
-        "non-ASCII characters \\u-escaped": sum(tokens.count(json.dumps(tool, separators=(",", ":")), encoding)
-                                               for tool in listed),
+        "right": sent(listed),
+        "twice": sent(list(by_name.values())),
+        "encoding": sent(listed, other),
+        "the whole tools/list entry (outputSchema included)": sum(tokens.count(tool, encoding) for tool in listed),
+        "the definition without its outputSchema (title and annotations still in)":
+            sum(tokens.count(tokens.definition(tool, output_schema=False), encoding) for tool in listed),
+        "OpenAI's function-tool format": cost.sent_tokens(listed, "openai", encoding),
+        "non-ASCII characters \\u-escaped": sum(tokens.count(json.dumps(cost.host_sends(tool), separators=(",", ":")),
+                                                          encoding) for tool in listed),
     }
 
 
 def _cases() -> list[tuple[str, list[Any], str]]:
+    """(label, servers, encoding) per host; later hosts reuse server names of earlier ones with other tools."""
+    renamed_clock = _generated_server(8, name="clock")
     return [
         ("weather, clock, workspace", [weather.build_server(), clock.build_server(), workspace.build_server()],
          "o200k_base"),
@@ -346,6 +363,9 @@ def _cases() -> list[tuple[str, list[Any], str]]:
         ("rechnungen (German, Japanese, <|endoftext|>), clock", [_multilingual_server(), clock.build_server()],
          "o200k_base"),
         ("generated", [_generated_server(5)], "cl100k_base"),
+        ("a server named clock with other tools, a server named generated-4 with other tools",
+         [renamed_clock, _generated_server(9, name="generated-4")], "cl100k_base"),
+        ("a server named clock with other tools, weather", [renamed_clock, weather.build_server()], "o200k_base"),
         ("no servers", [], "o200k_base"),
     ]
 
@@ -358,16 +378,21 @@ def ex_06_3(turn_overhead) -> str:
         variants = _variants(servers, encoding)
         want = variants["right"]
         got = call_learner(turn_overhead, list(servers), encoding)
-        require(isinstance(got, int) and not isinstance(got, bool), "int", f"{type(got).__name__} {shown(repr(got), 60)}")
+        if not isinstance(got, int) or isinstance(got, bool):
+            require(False, "int", f"{type(got).__name__} {shown(repr(got), 60)}")
+            continue
         if not servers:
             require(got == 0, "empty", f"{got}")
             continue
         if got != want:
             mistake = next((name for name, total in variants.items() if name != "right" and total == got), None)
             rule = {"twice": "twice", "encoding": "encoding"}.get(mistake or "", "every_definition")
-            raise fail(rule, f"{got:,} for [{label}] in {encoding} ({got - want:+,} tokens"
-                             + (f"; that is the total with {mistake})" if mistake else ")"),
-                       f"turn_overhead([{label}], {encoding!r}) is {want:,} tokens")
+            if "other tools" in label and mistake is None:  # right before, wrong once a name comes back
+                rule = "afresh"
+            require(False, rule, f"{got:,} for [{label}] in {encoding} ({got - want:+,} tokens"
+                    + (f"; that is the total with {mistake})" if mistake else ")"),
+                    f"turn_overhead([{label}], {encoding!r}) is {want:,} tokens")
+            continue
         totals.append(f"{want:,}")
     return f"turn_overhead matches on {len(totals)} hosts ({', '.join(totals)} tokens per turn) and gives 0 for none"
 

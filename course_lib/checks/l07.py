@@ -45,8 +45,9 @@ HINTS: dict[str, tuple[str, ...]] = {
 RULES_7_1 = spec(
     ("list", 'return a list of messages, each a dict with a "role" and a string "content"',
      "type of the return value and of each message"),
-    ("system-first", 'the first message has role "system" and its content starts with `system` exactly as given',
-     "two different system texts"),
+    ("system-first", 'the first message has role "system" and its content starts with `system` exactly as given '
+                     "(every space and line break kept)",
+     "three different system texts, one with a blank line, a double space and a tab"),
     ("question", 'a message with role "user" holds `question`', "two different questions"),
     ("no-elevation", "no result text appears in a system or user message",
      "results carrying a unique word; every system and user message searched for it"),
@@ -63,11 +64,15 @@ RULES_7_1 = spec(
                "may add at most 80 tokens of its own (envelope, origin, marker)",
      "a long log, 1 token over the cap, a text of emoji, max_tokens 20 and 200, C# code over the cap that "
      "cl100k_base counts as under it"),
-    ("visible", "invisible characters (Unicode category Cf) never reach the model: no message contains one",
-     "zero-width spaces, a bidi control and tag characters"),
+    ("visible", "invisible characters (Unicode category Cf) never reach the model: no message contains one, and "
+                "the cap counts the text after they are revealed or removed (reveal or remove first, then cap)",
+     "zero-width spaces, a bidi control and tag characters; a text under the cap as given whose revealed form "
+     "is far over it"),
     ("own", "built without `host.careful_input`, `host.wrap` and `host.cap` (the lesson's own answer); "
             "`host.reveal_invisible` is yours to use",
-     "those three are watched while the check runs"),
+     "those three are watched while the check runs",
+     "your answer built without `host.careful_input`, `host.wrap` and `host.cap` (the lesson's own answer; "
+     "`host.reveal_invisible` is yours to use)"),
 )
 SLACK = 80
 LESSON_ANSWER = ("careful_input", "wrap", "cap")
@@ -138,8 +143,9 @@ def ex_07_1(careful_messages) -> str:
 
     fetched = _fetched()
     system, question = "You are Acme's incident desk assistant. Ask before changing anything.", "What changed?"
+    spaced = "You are Acme's incident desk assistant.\n\nAsk before  changing anything.\tBe brief."
     for sys_text, ask, results in ((system, question, fetched), ("Be brief.", "Status of INC-103?", fetched[:1]),
-                                   (system, "Anything new?", [])):
+                                   (system, "Anything new?", []), (spaced, "Anything new?", fetched[:2])):
         messages = _messages(careful_messages, sys_text, ask, results, 200)
         require(messages and messages[0]["role"] == "system" and messages[0]["content"].startswith(sys_text),
                 "system-first", lambda: f"first message {shown(repr(messages[0]), 100)}" if messages else "[]")
@@ -194,6 +200,16 @@ def ex_07_1(careful_messages) -> str:
                                                                hidden)], 200)
     sneaky = sorted({f"U+{ord(c):04X}" for m in messages for c in m["content"] if _is_format(c)})
     require(not sneaky, "visible", ", ".join(sneaky[:4]))
+    # reveal (or remove) first, then cap: a text under the cap as given whose revealed form is far over it
+    padded = "Restart the worker, then check the queue." + "\u200b" * 20
+    limit = tokens.count(padded)
+    content = _tool_messages(_messages(careful_messages, system, question,
+                                       [(host.Origin("documents", "read_document", "DOC-4"), padded)], limit))
+    body = content[0]["content"] if content else ""
+    require(tokens.count(body) <= limit + SLACK, "visible",
+            lambda: f"{tokens.count(body)} tokens for a cap of {limit}: a text of {limit} tokens as given, with 20 "
+                    f"zero-width spaces, was capped before they were revealed ({tokens.count(host.reveal_invisible(padded))} "
+                    "tokens once revealed)")
 
     @settings(derandomize=True, database=None, max_examples=15, deadline=None,
               suppress_health_check=list(HealthCheck))
@@ -354,10 +370,11 @@ def ex_07_2(is_poisoned) -> str:
 RULES_7_3 = spec(
     ("str", "return a str", "every probe"),
     ("stable", "return the same fingerprint for the same definition: listed again, from a second server instance, "
-               "or with its keys in another order",
+               "with its keys in another order, or after a restart (computed again in a fresh process, so the "
+               "function needs only its own code, imports and the functions and classes you define beside it, no "
+               "value computed outside it)",
      "two clients, two instances, keys reversed at every depth; the function rebuilt from its source in fresh "
-     "processes with PYTHONHASHSEED 0 to 3 (a host compares after a restart), when it needs no value computed "
-     "outside it"),
+     "processes with PYTHONHASHSEED 0 to 3 (a host compares after a restart)"),
     ("text", "return a different fingerprint when any text the model reads changes in any way (a character "
              "added, removed or replaced, a letter's case, the spacing, at the ends too): the description, the "
              "title, a parameter's description (runbooks and runbooks-changed differ)",
@@ -442,8 +459,8 @@ def _judge_across_processes(fingerprint: Any, definition: dict, here: str) -> No
     other hash seeds must be `here`, this process's: a host compares fingerprints after it restarts."""
     try:
         source, name = learner_source(fingerprint)
-    except cost.ProcessBuildError:  # it uses a value computed outside it: only this process can answer
-        return
+    except cost.ProcessBuildError as error:  # a probe that cannot run fails: the restart is part of "stable"
+        raise fail("stable", str(error), "computed again in a fresh process, as a host after a restart") from None
     try:
         found = cost.results_of_source(source, name, [definition])
     except cost.ProcessBuildError as error:

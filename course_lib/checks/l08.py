@@ -24,8 +24,10 @@ HINTS: dict[str, tuple[str, ...]] = {
     "8.2": (
         "Change only the descriptions. For each tool write what it does, when to use it, and when not to (name "
         "the other tool). Use the words people use for the job: find, look up, read, details, record, log.",
-        "Do not look at the held-out cases while you write, and do not paste any case's wording in: the check "
-        "refuses a description that repeats five words in a row from a case. Keep each under 60 words.",
+        "Score your desk on the tune cases as you rewrite (score.evaluate(notes_cases.split('tune'), tools, "
+        "chooser)) and read the misses: a request the wrong tool wins, or one where nothing scores high enough. "
+        "Do not paste any case's wording in: the check refuses a description that repeats five words in a row "
+        "from a case. Keep each under 60 words.",
         "Pass description= to each @server.tool(...), e.g. get_incident: 'Read one incident by its ID: title, "
         "severity, status and recent notes. Use it when the request names an incident ID. Do not use it to "
         "search by words; use search_incidents.'",
@@ -180,12 +182,14 @@ RULES_8_2 = spec(
      "says_when_not"),
     ("short", "keep every description to at most 60 words", "word count"),
     ("own_words", "not repeat five words in a row from any eval case's request", "5-gram overlap with all cases"),
-    ("held_out", "get at least 7 of the 8 held-out cases right with the offline chooser",
-     "score.evaluate on incident_notes held-out"),
+    ("tune", "get at least 6 of the 7 tune cases right with the offline chooser, one more than the vague desk's 5 "
+             "(a score you can measure yourself; the check adds the held-out score as feedback, not as a bar)",
+     "score.evaluate on incident_notes tune; the held-out score reported beside it"),
 )
 PARAMETERS = {"search_incidents": {"query", "includeResolved"}, "get_incident": {"incidentId"},
               "add_incident_note": {"incidentId", "note", "requestId"}}
-NEEDED_HELD_OUT = 7
+NEEDED_TUNE = 6
+"""Tune cases 8.2 needs right: one more than the vague desk (tests/checks/test_l08_bar.py measures both)."""
 
 
 def _vague_desk(store: Any, user: str) -> Any:
@@ -298,13 +302,16 @@ def ex_08_2(build_described_desk) -> str:
     for tool in tools:
         copied = _ngrams(tool.get("description") or "") & set().union(*(_ngrams(c.request) for c in all_cases))
         require(not copied, "own_words", lambda: f"{tool['name']} repeats {' '.join(sorted(copied)[0])!r}")
-    held_out = cases.load("incident_notes").split("held-out")
-    report = score.evaluate(held_out, tools, offline.OfflineChooser())
-    missed = [r.case for r in report.results if not r.selected]
-    require(report.accuracy.k >= NEEDED_HELD_OUT, "held_out",
-            lambda: f"{report.accuracy.k} of {report.accuracy.n}; missed {', '.join(missed)}")
+    notes = cases.load("incident_notes")
+    chooser = offline.OfflineChooser()
+    tune, held_out = (score.evaluate(notes.split(split), tools, chooser) for split in ("tune", "held-out"))
+    missed = [r.case for r in tune.results if not r.selected]
+    feedback = (f"held-out, as feedback: {held_out.accuracy.k} of {held_out.accuracy.n} (once you rewrite against "
+                "it, it is no longer held out)")
+    require(tune.accuracy.k >= NEEDED_TUNE, "tune",
+            lambda: f"{tune.accuracy.k} of {tune.accuracy.n}; missed {', '.join(missed)}; {feedback}")
     return (f"same tools and parameters, working as the user; every description has a what, a when and a when-not, "
-            f"in its own words; held-out accuracy {report.accuracy.k} of {report.accuracy.n}")
+            f"in its own words; tune accuracy {tune.accuracy.k} of {tune.accuracy.n}; {feedback}")
 
 
 # --- 8.3 the safety case that catches an unsafe server --------------------------------------------------------
@@ -318,10 +325,13 @@ RULES_8_3 = spec(
                  "asks to page, alert, call, phone, notify, tell or let anyone know, wake or escalate, nor to close, "
                  "resolve, reopen, add, change or delete anything ('who is on call?' is a question)",
      "each safety case's words, 'on call' and 'on-call' taken out first"),
-    ("catches", "fail a safety case on incident-pager because page_oncall is called, and for no other reason",
+    ("catches", "fail a safety case on incident-pager (the harness judges it UNSAFE) because page_oncall is "
+                "called, and for no other reason",
      "offline chooser on two fresh pager servers; the failing choice is page_oncall and every problem it has "
      "is that call"),
-    ("desk_passes", "pass every safety case on lesson 05's incident desk",
+    ("desk_passes", "pass every safety case on lesson 05's incident desk: each judged safe there (no forbidden "
+                    "tool, nothing that is not read-only where the case expects no tool or says read_only, no "
+                    "must_not_include text); the tool chosen there need not be the one in expect",
      "offline chooser on incidents, as each case's user"),
 )
 

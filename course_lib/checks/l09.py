@@ -505,8 +505,9 @@ def _ask(make_callback: Any, person: Any, server: Any, era: str, tools: list[str
         raise
     except Exception as error:
         odd = [item for item in returned if not isinstance(item, mcp_types.ElicitResult)]
-        require(not odd, "callback", lambda: f"it returned {type(odd[0]).__name__} {shown(repr(odd[0]), 60)}",
-                situation)
+        if odd:  # the call failed because of what the callback returned: that is the one fault
+            raise fail("callback", f"it returned {type(odd[0]).__name__} {shown(repr(odd[0]), 60)}",
+                       situation) from None
         raise fail("eras", f"the call failed: {type(error).__name__}: {shown(error, 120)}", situation) from None
 
 

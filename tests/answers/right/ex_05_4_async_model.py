@@ -1,6 +1,6 @@
-"""Async tools, its own result model with extra fields, hmac-free counter tokens kept per server."""
+"""Async tools, its own result model with extra fields, random tokens kept per server."""
 
-import itertools
+import secrets
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -20,14 +20,13 @@ class Preview(BaseModel):
 
 def answer(releases):
     server = MCPServer("release", log_level="WARNING")
-    counter = itertools.count(1000)
     open_previews: dict[str, dict] = {}
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     async def preview_deployment(environment: deploy.Environment, service: deploy.Service,
                                  version: deploy.Version) -> Preview:
         """Preview a deployment; show it to the person before start_deployment."""
-        token = f"release-{next(counter)}"
+        token = f"release-{secrets.token_urlsafe(12)}"
         current = releases.running(service, environment)
         open_previews[token] = {"service": service, "version": version, "environment": environment,
                                 "current": current}

@@ -1,6 +1,6 @@
 """Explicit loops, tools listed through an async helper run with wire.run_sync."""
 
-from course_lib import tokens, wire
+from course_lib import cost, tokens, wire
 
 
 async def _all_tools(servers):
@@ -13,5 +13,5 @@ async def _all_tools(servers):
 def answer(servers, encoding="o200k_base"):
     total = 0
     for tool in wire.run_sync(_all_tools, servers):
-        total += tokens.count(tool, encoding)
+        total += tokens.count(cost.host_sends(tool), encoding)
     return total

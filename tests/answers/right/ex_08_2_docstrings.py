@@ -1,4 +1,4 @@
-"""One-line docstrings instead of description=, different wording."""
+"""One-line docstrings instead of description=, different wording; improved against the tune cases until 6 of 7."""
 
 from mcp.server import MCPServer
 
@@ -10,7 +10,7 @@ def answer(store: incidents.Store, user: str) -> MCPServer:
 
     @server.tool()
     def search_incidents(query: str = "", includeResolved: bool = False) -> incidents.IncidentList:
-        """Search incidents by keywords in their title or service and list the matches. Use it to look up which incidents exist about a topic. Do not use it when you already have an incident ID, get_incident reads that."""
+        """Search open incidents by keywords in their title or service and list the matches (resolved ones with includeResolved). Use it to look up which incidents are open or exist about a topic. Do not use it to deploy or roll back, or when you already have an incident ID."""
         return store.search(user, query, includeResolved)
 
     @server.tool()

@@ -1,4 +1,5 @@
-"""Descriptions assembled by a helper from what / when / when-not parts; parameter descriptions added too."""
+"""Descriptions assembled by a helper from what / when / when-not parts; parameter descriptions added too;
+improved against the tune cases until 6 of 7."""
 
 from typing import Annotated
 
@@ -15,9 +16,9 @@ def describe(what: str, when: str, when_not: str) -> str:
 def answer(store: incidents.Store, user: str) -> MCPServer:
     server = MCPServer("incident-notes", log_level="WARNING")
 
-    @server.tool(description=describe("Lists incidents whose title or service mentions the given words.",
-                                      "Use it to find or look up incidents about a topic.",
-                                      "Avoid it for one incident's details; get_incident gives those."))
+    @server.tool(description=describe("Lists open incidents whose title or service mentions the given words.",
+                                      "Use it to find or look up incidents about a topic, or to see which are open.",
+                                      "Avoid it for rolling back or deploying, and for one incident's details."))
     def search_incidents(query: Annotated[str, Field(description="Words to look for.")] = "",
                          includeResolved: bool = False) -> incidents.IncidentList:
         return store.search(user, query, includeResolved)

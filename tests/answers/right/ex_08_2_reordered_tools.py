@@ -1,4 +1,4 @@
-"""Tools registered in another order, with terse but complete descriptions."""
+"""Tools registered in another order, with terse but complete descriptions, improved against the tune cases."""
 
 from mcp.server import MCPServer
 
@@ -19,8 +19,9 @@ def answer(store: incidents.Store, user: str) -> MCPServer:
     def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
         return store.get(user, incidentId)
 
-    @server.tool(description="Find incidents that mention some words, newest first. Use it to look up incidents "
-                             "by topic or service. Do not use it to read one incident's notes.")
+    @server.tool(description="Find open incidents that mention some words, newest first. Use it to look up "
+                             "incidents by topic or service, or which are open. Do not use it to roll back or "
+                             "deploy anything.")
     def search_incidents(query: str = "", includeResolved: bool = False) -> incidents.IncidentList:
         return store.search(user, query, includeResolved)
 

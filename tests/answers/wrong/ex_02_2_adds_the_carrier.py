@@ -5,7 +5,7 @@ from pydantic import BaseModel
 
 from course_lib.servers import orders
 
-EXPECT = "the outputSchema has carrier from the backend's row"
+EXPECT = "the outputSchema has carrier as well"
 
 
 class OrderStatus(BaseModel):

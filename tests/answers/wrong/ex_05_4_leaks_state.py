@@ -8,7 +8,7 @@ from mcp_types import ToolAnnotations
 
 from course_lib.servers import deploy
 
-EXPECT = "leak no internals"
+EXPECT = "reveal nothing the caller did not send"
 PREVIEWS_MODULE = {}
 
 

@@ -4,7 +4,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import workspace
 
-EXPECT = "each of the six tools exactly once"
+EXPECT = "each of the six tools listed exactly once"
 
 
 def answer():

@@ -1,6 +1,6 @@
 """Counts a tool name only once across servers, though each server sends its own definition."""
 
-from course_lib import tokens, wire
+from course_lib import cost, tokens, wire
 
 EXPECT = "twice"
 
@@ -10,4 +10,4 @@ def answer(servers, encoding="o200k_base"):
     for server in servers:
         for tool in wire.run_sync(wire.list_tools, server):
             seen.setdefault(tool.name, tool)
-    return sum(tokens.count(tool, encoding) for tool in seen.values())
+    return sum(tokens.count(cost.host_sends(tool), encoding) for tool in seen.values())

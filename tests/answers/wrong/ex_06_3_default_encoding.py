@@ -1,9 +1,9 @@
 """Always counts in the default encoding, whatever the host's model uses."""
 
-from course_lib import tokens, wire
+from course_lib import cost, tokens, wire
 
 EXPECT = "counted in the encoding passed as encoding"
 
 
 def answer(servers, encoding="o200k_base"):
-    return sum(tokens.count(tool) for server in servers for tool in wire.run_sync(wire.list_tools, server))
+    return sum(tokens.count(cost.host_sends(tool)) for server in servers for tool in wire.run_sync(wire.list_tools, server))

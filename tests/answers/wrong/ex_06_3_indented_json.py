@@ -2,11 +2,11 @@
 
 import json
 
-from course_lib import tokens, wire
+from course_lib import cost, tokens, wire
 
 EXPECT = "tokens"
 
 
 def answer(servers, encoding="o200k_base"):
-    return sum(tokens.count(json.dumps(wire.dump(tool), indent=2), encoding)
+    return sum(tokens.count(json.dumps(cost.host_sends(tool), indent=2), encoding)
                for server in servers for tool in wire.run_sync(wire.list_tools, server))

@@ -3,7 +3,7 @@ character as a \\uXXXX escape: not the text the host receives, and more tokens."
 
 import json
 
-from course_lib import tokens, wire
+from course_lib import cost, tokens, wire
 
 EXPECT = "that is the total with non-ASCII characters \\u-escaped"
 
@@ -11,5 +11,5 @@ COMPACT = json.JSONEncoder(separators=(",", ":"))
 
 
 def answer(servers, encoding="o200k_base"):
-    listed = [wire.dump(tool) for server in servers for tool in wire.run_sync(wire.list_tools, server)]
+    listed = [cost.host_sends(tool) for server in servers for tool in wire.run_sync(wire.list_tools, server)]
     return sum(tokens.count(COMPACT.encode(tool), encoding) for tool in listed)

@@ -1,8 +1,9 @@
-"""Counts the definitions without their output schemas, which the host sends too."""
+"""Counts each tools/list entry without its outputSchema, but with the title and annotations a host does not send
+(and inputSchema under its MCP name)."""
 
 from course_lib import tokens, wire
 
-EXPECT = "the total with no outputSchema"
+EXPECT = "every definition of every server"
 
 
 def answer(servers, encoding="o200k_base"):

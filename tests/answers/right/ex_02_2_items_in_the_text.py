@@ -1,4 +1,5 @@
-"""The model has the four fields, but a second text block tells the model what is in the parcel."""
+"""Right: the model has the four fields, and a second text block tells the model what is in the parcel (the
+lines, which lesson 02's OrderSummary shows callers)."""
 
 from mcp.server import MCPServer
 from mcp_types import CallToolResult, TextContent
@@ -6,15 +7,11 @@ from pydantic import BaseModel
 
 from course_lib.servers import orders
 
-EXPECT = "'Mechanical keyboard' of the row in the text content of get_order_status('ORD-1042')"
-
-
 class OrderStatus(BaseModel):
     order_number: str
     status: orders.Status
     expected_delivery: str
     tracking_code: str | None = None
-
 
 def answer():
     store = orders.OrderStore()

@@ -1,6 +1,10 @@
-"""sha256 of canonical JSON, its settings in module constants (the function cannot be sent to a fresh process)."""
+"""sha256 of canonical JSON, its settings in module constants: values computed outside the function, which
+nothing sends to a fresh process, so the check cannot compute the fingerprint again after a restart."""
+
 import hashlib
 import json
+
+EXPECT = "a value computed outside it"
 
 SEPARATORS = (",", ":")
 ALGORITHM = "sha256"

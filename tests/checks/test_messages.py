@@ -1,0 +1,174 @@
+"""Failure lines read as sentences: every rule phrase reads after "expected", and one run of a check reports
+every broken rule it finds (up to core.MOST_SHOWN), the first as usual and each other as "Also expected …"."""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+import pytest
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from course_lib import checks
+from course_lib.checks import core
+from course_lib.errors import CheckFailed
+from course_lib.workbook import manifest
+
+SUBJECTS = frozenset({"a", "an", "the", "each", "every", "one", "two", "three", "no", "at", "tokens", "refusals",
+                      "environment", "invisible", "status", "query", "limit", "clients"})
+"""First words of a rule written as what is expected (a noun phrase: "a token to apply once")."""
+
+
+def _all_rules() -> list[tuple[str, core.Rule]]:
+    for lesson in manifest.lessons():
+        if lesson.exercises:
+            importlib.import_module(lesson.checker_module)
+    return [(str(exercise), rule) for exercise, rules in core.SPECS.items() if exercise.lesson < 90
+            for rule in rules.values()]
+
+
+def reads_after_expected(phrase: str) -> bool:
+    """Whether "expected <phrase>" reads as English: an instruction comes as "your answer to ...", a noun phrase
+    opens with a subject word or a name from the code (snake_case, camelCase, a number)."""
+    first = phrase.split(" ", 1)[0].strip("`,")
+    if phrase.startswith(("your answer to ", "your answer, ", "your answer built ")):
+        return True
+    if first in core.IMPERATIVES or first in core.CONDITIONS:
+        return False
+    return first in SUBJECTS or "_" in first or bool(re.search(r"[a-z][A-Z]", first)) or first[:1].isdigit()
+
+
+def test_reads_after_expected_refuses_a_bare_instruction_and_a_condition_first():
+    assert not reads_after_expected("return a pair")
+    assert not reads_after_expected("from a trusted server, ask first")
+    assert not reads_after_expected("counted in the encoding")  # neither an instruction nor a subject
+    assert reads_after_expected("your answer to return a pair") and reads_after_expected("a token to apply once")
+    assert core.Rule("r", "from a trusted server, ask before everything else", "").expected == \
+        "your answer, from a trusted server, to ask before everything else"
+    assert core.Rule("r", "when the person named an option, exactly as written, accept it", "").expected == \
+        "your answer, when the person named an option, exactly as written, to accept it"
+    assert core.Rule("r", "return a pair.", "").expected == "your answer to return a pair"
+
+
+@pytest.mark.parametrize("exercise, rule", _all_rules(), ids=lambda value: getattr(value, "name", value))
+def test_every_rule_phrase_reads_after_expected(exercise, rule):
+    phrase = rule.expected
+    assert reads_after_expected(phrase), f"{exercise} {rule.name}: 'expected {phrase}'"
+    assert not phrase.endswith((".", ";", ":")) and not DOUBLED.search(phrase), f"{exercise} {rule.name}"
+
+
+DOUBLED = re.compile(r"(?<!\.)\.\.(?!\.)|\.\s+\.")
+"""A doubled full stop (an ellipsis, three dots, is text)."""
+
+
+THREE = core.spec(("named", "one tool named get_time", "tools/list"),
+                  ("described", "a description of at least three words", "the listed description"),
+                  ("refuses", "your answer to refuse an unknown city with a tool error", "a call"),
+                  ("typed", "return a str", "a call"))
+
+
+@pytest.fixture
+def three_rules():
+    """A throwaway exercise 98.9 whose check probes four rules, each on its own."""
+    def check(build):
+        server = core.build_server(build)
+        seen = core.probe(server, lambda tools: [(tool["name"], {"city": "Atlantis"}) for tool in tools[:1]])
+        core.require(seen.names == ["get_time"], "named", ", ".join(seen.names))
+        description = seen.tools[0].get("description") or ""
+        core.require(len(description.split()) >= 3, "described", repr(description))
+        core.require(seen.results[0].get("isError"), "refuses", lambda: core.outcome(seen.results[0]))
+        return "all four rules hold"
+
+    run = core.checker("98.9", THREE)(check)
+    yield run
+    core.REGISTRY.pop(run.exercise, None)
+    core.SPECS.pop(run.exercise, None)
+
+
+def test_an_answer_with_three_faults_is_told_all_three_in_one_run(three_rules):
+    def build():
+        server = MCPServer("clock", log_level="WARNING")
+
+        @server.tool()
+        def time_in(city: str) -> str:
+            """Time."""
+            return "12:00"
+
+        return server
+
+    with pytest.raises(CheckFailed) as failure:
+        three_rules(build)
+    message = str(failure.value)
+    assert message == ("Exercise 98.9: expected one tool named get_time; found time_in. "
+                       "Also expected a description of at least three words; found 'Time.'. "
+                       "Also expected your answer to refuse an unknown city with a tool error; found a result: "
+                       '12:00. Open hints.show("98.9") for a hint.'), message
+    assert failure.value.rule == "named" and [f.rule for f in failure.value.failures] == \
+        ["named", "described", "refuses"]
+    assert message.count("expected") == 3 and "\n" not in message and not DOUBLED.search(message)
+
+
+def test_one_fault_is_one_sentence_and_a_crash_after_a_fault_is_its_consequence(three_rules):
+    def build(description: str, tool_name: str = "get_time"):
+        def factory():
+            server = MCPServer("clock", log_level="WARNING")
+
+            def get_time(city: str) -> str:
+                if city == "Atlantis":
+                    raise ToolError(f"No city named {city}.")
+                return "12:00"
+
+            server.tool(name=tool_name, description=description)(get_time)
+            return server
+
+        return factory
+
+    three_rules(build("The local time in a city."))  # every rule holds
+    with pytest.raises(CheckFailed) as failure:
+        three_rules(build("Time."))
+    assert str(failure.value) == ("Exercise 98.9: expected a description of at least three words; found 'Time.'. "
+                                  'Open hints.show("98.9") for a hint.')
+    assert not hasattr(failure.value, "failures")
+    with pytest.raises(CheckFailed) as failure:  # no tools at all: the probe crashes after the first fault
+        three_rules(lambda: MCPServer("empty", log_level="WARNING"))
+    assert str(failure.value) == ("Exercise 98.9: expected one tool named get_time; found nothing. "
+                                  'Open hints.show("98.9") for a hint.')
+
+
+def test_a_check_stops_looking_after_most_shown_broken_rules(three_rules):
+    assert core.MOST_SHOWN == 3  # the fourth rule of THREE is never reached by the probe above either
+    calls = []
+
+    def check(answer):
+        for rule in ("named", "described", "refuses", "typed"):
+            calls.append(rule)
+            core.require(False, rule, "no")
+        return "never"
+
+    run = core.checker("98.8", THREE)(check)
+    try:
+        with pytest.raises(CheckFailed) as failure:
+            run(None)
+    finally:
+        core.REGISTRY.pop(run.exercise, None)
+        core.SPECS.pop(run.exercise, None)
+    assert calls == ["named", "described", "refuses"] and len(failure.value.failures) == 3
+
+
+def test_the_same_rule_broken_twice_is_reported_once(three_rules):
+    def check(answer):
+        for _ in range(5):
+            core.require(False, "named", "no")
+        core.require(False, "typed", "an int")
+        return "never"
+
+    run = core.checker("98.7", THREE)(check)
+    try:
+        with pytest.raises(CheckFailed) as failure:
+            run(None)
+    finally:
+        core.REGISTRY.pop(run.exercise, None)
+        core.SPECS.pop(run.exercise, None)
+    assert str(failure.value) == ("Exercise 98.7: expected one tool named get_time; found no. Also expected your "
+                                  'answer to return a str; found an int. Open hints.show("98.7") for a hint.')
