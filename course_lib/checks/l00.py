@@ -159,6 +159,12 @@ def ex_00_1(bounds) -> str:
                                        "properties": {"width": {"type": "integer", "minimum": 4, "maximum": 9}}}})
     for parameter in ("free", "low", "high", "n", "strict", "sizes", "box"):
         _judge(bounds, fixed, parameter)
+    # the lesson's own parameter names with other bounds: an answer that knows get_daily_forecast is caught
+    lookalike = _tool("get_hourly_forecast", {"days": {"type": "integer", "minimum": 2, "maximum": 14},
+                                              "city": {"type": "string"},
+                                              "hours": {"type": "integer", "minimum": 1, "maximum": 48}})
+    for parameter in ("days", "city", "hours"):
+        _judge(bounds, lookalike, parameter)
     _judge_again(bounds)
 
     names = st.from_regex(r"[a-z][a-z0-9_]{2,14}", fullmatch=True)

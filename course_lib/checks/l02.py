@@ -397,6 +397,10 @@ def ex_02_3(order_rows) -> str:
                                 ("an isError result", failed, "errors"),
                                 ("an isError result that carries structuredContent", stale_error, "errors")):
         _judge_rows(order_rows, label, result, rule)
+    many = [{"order_number": f"ORD-{2000 + n}", "status": "shipped" if n % 3 else "packed",
+             "expected_delivery": f"2026-11-{n % 28 + 1:02d}", "items": n % 5 + 1} for n in range(25)]
+    _judge_rows(order_rows, "a long list of 25 orders (every one is a row, none cut)",
+                {"content": [{"type": "text", "text": "25 orders."}], "structuredContent": {"orders": many}}, "rows")
 
     order = st.fixed_dictionaries(
         {"order_number": st.from_regex(r"ORD-[0-9]{4}", fullmatch=True),

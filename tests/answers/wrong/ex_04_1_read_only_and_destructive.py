@@ -2,7 +2,7 @@
 
 from mcp_types import ToolAnnotations
 
-EXPECT = "never mark a read-only tool"
+EXPECT = "never set `destructiveHint` true on a read-only tool"
 
 
 def answer():
