@@ -89,6 +89,39 @@ def test_a_release_refuses_a_folder_that_is_not_empty(tmp_path):
         f"course: {tmp_path} already exists and is not an empty folder: choose a new one")
 
 
+def test_a_release_refuses_a_clone_whose_exercises_hold_work_and_never_eats_it(tmp_path):
+    clone = tmp_path / "clone"
+    for folder in ("solutions", "exercises", "notebooks", "course_lib"):
+        shutil.copytree(ROOT / folder, clone / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(ROOT / "pyproject.toml", clone / "pyproject.toml")
+    worked = clone / "exercises" / LESSON
+    notebook = json.loads(worked.read_text())
+    cell = next(cell for cell in notebook["cells"] if cell["metadata"].get("exercise"))
+    cell["source"] = "".join(cell["source"]).replace("raise NotImplementedError(", "return 42  # mine\n    (", 1)
+    worked.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+    mine = worked.read_text()
+    result = course("release", str(tmp_path / "out"), cwd=clone)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"exercises/{LESSON} has edits" in result.stderr and "--force" in result.stderr
+    assert worked.read_text() == mine and not (tmp_path / "out").exists()
+    forced = course("release", str(tmp_path / "forced"), "--force", cwd=clone)
+    assert forced.returncode == 0, forced.stderr
+    assert worked.read_text() == mine  # the clone's work is still there
+    assert (tmp_path / "forced" / "exercises" / LESSON).read_text() == (ROOT / "exercises" / LESSON).read_text()
+
+
+def test_a_release_of_a_clone_with_stale_exercises_ships_them_fresh_from_solutions(tmp_path):
+    clone = tmp_path / "clone"
+    for folder in ("solutions", "exercises", "notebooks", "course_lib"):
+        shutil.copytree(ROOT / folder, clone / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    solution = clone / "solutions" / LESSON
+    solution.write_text(solution.read_text().replace("Exercise ", "Exercise  ", 1))
+    result = course("release", str(tmp_path / "out"), cwd=clone)
+    assert result.returncode == 0, result.stderr
+    shipped = (tmp_path / "out" / "exercises" / LESSON).read_text()
+    assert shipped == build.render(build.student_version(build.read(solution))) != (clone / "exercises" / LESSON).read_text()
+
+
 # --- Gradescope ----------------------------------------------------------------------------------------
 
 
