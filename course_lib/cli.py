@@ -159,7 +159,8 @@ def resolve_notebook(target: str) -> Path:
     for folder in (Path.cwd(), *Path.cwd().parents):  # the instructor's course folder or a student release
         if (folder / "exercises").is_dir() and (folder / "course_lib").is_dir():
             return found.notebook(folder, "exercises")
-    return found.notebook(course_root(None), "exercises")
+    raise UsageError(f"run this inside the course folder (the one with exercises/), or give the notebook's path: "
+                     f"course check exercises/{found.stem}.ipynb")
 
 
 def _check_root(given: str | None, notebook: Path) -> Path | None:

@@ -78,6 +78,12 @@ def test_outside_the_course_folder_build_says_where_to_run(tmp_path):
     assert "inside the course folder" in one_line_error(course("build", cwd=tmp_path))
 
 
+def test_outside_the_course_folder_check_names_the_folder_a_student_has(tmp_path):
+    assert one_line_error(course("check", "01", cwd=tmp_path)) == (
+        "course: run this inside the course folder (the one with exercises/), or give the notebook's path: "
+        "course check exercises/01_bad_tool_rewrite.ipynb")
+
+
 def test_build_check_reports_in_sync():
     result = course("build", "--check")
     assert result.returncode == 0 and "in sync" in result.stdout

@@ -17,7 +17,7 @@ from course_lib.errors import UsageError
 from course_lib.workbook import build, runner
 
 TEMPLATES = Path(__file__).with_name("templates")
-TOP_FILES = ("README.md", "pyproject.toml", "LICENSE", ".gitignore")
+TOP_FILES = ("pyproject.toml", "LICENSE", ".gitignore")
 FOLDERS = ("notebooks", "exercises")
 ENGINE_FOLDERS = ("binder", ".devcontainer")
 CLASSROOM_WORKFLOW = Path(".github") / "workflows" / "course-check.yml"
@@ -37,6 +37,20 @@ def references(root: Path) -> dict[str, str]:
     """Each exercise notebook's file name and its text as the course builds it from solutions/."""
     return {pair.exercise.name: build.render(build.student_version(build.read(pair.solution)))
             for pair in build.notebook_pairs(root)}
+
+
+def student_readme() -> str:
+    """The release's README.md: for a learner (open the course, do an exercise, check it, get a hint, what a check
+    runs and where), with the lessons of the manifest; nothing about maintaining the course."""
+    from course_lib.workbook import manifest
+
+    rows = ["| lesson | title | minutes (lesson + exercises) | exercises |", "|---|---|---|---|"]
+    for lesson in manifest.lessons():
+        exercises = ", ".join(map(str, lesson.exercises))
+        rows.append(f"| {lesson.number} | [{lesson.title}](notebooks/{lesson.stem}.ipynb) | {lesson.teaching} + "
+                    f"{lesson.exercise_minutes} | "
+                    + (f"[{exercises}](exercises/{lesson.stem}.ipynb) |" if exercises else "none |"))
+    return (TEMPLATES / "student_README.md").read_text(encoding="utf-8").replace("{lessons}", "\n".join(rows))
 
 
 def _empty_target(out: Path) -> None:
@@ -59,6 +73,7 @@ def release(root: Path, out: Path, force: bool = False) -> list[Path]:
     for name in TOP_FILES:
         if (root / name).is_file():
             shutil.copy2(root / name, out / name)
+    (out / "README.md").write_text(student_readme(), encoding="utf-8")
     for folder in FOLDERS + ENGINE_FOLDERS:
         if (root / folder).is_dir():
             shutil.copytree(root / folder, out / folder, ignore=_SKIP_IN[folder])
