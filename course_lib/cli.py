@@ -386,10 +386,12 @@ def cmd_hint(args) -> int:
     total = len(hints.levels(exercise))
     if not total:
         raise UsageError(f"exercise {exercise} has no hints")
-    level = max(1, min(args.level, total))
-    text = hints.render(exercise, level).removesuffix(f" Run {exercise.hint_call} again for the next hint.")
-    more = f"\nNext hint: course hint {exercise} --level {level + 1}" if level < total else ""
-    print(text + more)
+    level = max(1, args.level)
+    text = hints.render(exercise, level)
+    if level < total:  # the pointer to the next level is the command to type here
+        text = text.split(f" Run {exercise.hint_call} again for ")[0]
+        text += f"\nNext hint: course hint {exercise} --level {level + 1}"
+    print(text)
     return 0
 
 

@@ -153,11 +153,14 @@ def test_check_table_wraps_details_under_their_row():
 
 
 def test_hint_levels_and_review():
-    assert course("hint", "1.2", "--level", "2").stdout.startswith("Hint 2 of 3 for exercise 1.2:")
-    first, last = course("hint", "1.1").stdout, course("hint", "1.1", "--level", "9").stdout
-    assert "hints.show" not in first + last  # a terminal user types commands, not notebook calls
+    assert course("hint", "1.2", "--level", "2").stdout.startswith("Hint 2 of 3 (the API) for exercise 1.2:")
+    first, last = course("hint", "1.1").stdout, course("hint", "1.1", "--level", "3").stdout
+    past = course("hint", "1.1", "--level", "9")
+    assert "hints.show" not in first + last + past.stdout  # a terminal user types commands, not notebook calls
     assert first.rstrip().endswith("Next hint: course hint 1.1 --level 2")
-    assert last.startswith("Hint 3 of 3 for exercise 1.1:") and "Next hint" not in last
+    assert last.startswith("Hint 3 of 3 (the last hint) for exercise 1.1:") and "Next hint" not in last
+    assert last.rstrip().endswith("That was the last hint for this exercise.")
+    assert past.returncode == 0 and past.stdout.startswith("No more hints for exercise 1.1: hint 3 of 3 was the last")
     review = course("review", "weather", "--fail-on", "warning")
     assert review.returncode == 1 and "- weather: MCP103 [name-intent] warning:" in review.stdout
     assert "get_daily_forecast:" not in review.stdout
