@@ -60,7 +60,7 @@ def test_grade_tabulates_every_student_and_survives_bad_submissions(tmp_path):
     assert [rows[("fay", f"1.{n}")] for n in range(1, 5)] == ["passed", "not done", "not done", "passed"]
     assert [rows[("gus", f"1.{n}")] for n in range(1, 5)] == ["passed", "passed", "passed", "timeout"]
     page = (klass / "grades.html").read_text(encoding="utf-8")
-    assert "<th>bob</th>" in page and "4/4" in page and "whole notebook" in page
+    assert '<th><a href="#student-bob">bob</a></th>' in page and "4/4" in page and "whole notebook" in page
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["student", "0.1", "1.1", "1.2", "1.3", "1.4", "*", "passed"]
     cy = next(line for line in lines if line.startswith("cy "))
