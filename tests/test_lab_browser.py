@@ -330,9 +330,15 @@ def test_a_check_run_before_its_exercise_cell_says_to_run_that_cell_first(lab, b
     setup = next(i for i, c in enumerate(notebook.cells) if "setup" in c.metadata.get("tags", []))
     exercise = next(i for i, c in enumerate(notebook.cells) if c.metadata.get("exercise", {}).get("id") == "1.1")
     check = next(i for i, c in enumerate(notebook.cells) if i > exercise and "check" in c.metadata.get("tags", []))
+    import json
+
+    # A fresh copy, so no kernel of an earlier test has the exercise cell's function defined already.
+    request = urllib.request.Request(f"http://127.0.0.1:{lab}/api/contents/exercises?token={TOKEN}", method="POST",
+                                     data=json.dumps({"copy_from": "exercises/01_bad_tool_rewrite.ipynb"}).encode())
+    copy = json.loads(urllib.request.urlopen(request, timeout=30).read())["path"]
     page = browser.new_page(viewport={"width": width, "height": height})
     try:
-        page.goto(f"http://127.0.0.1:{lab}/lab/tree/exercises/01_bad_tool_rewrite.ipynb?reset&token={TOKEN}")
+        page.goto(f"http://127.0.0.1:{lab}/lab/tree/{copy}?reset&token={TOKEN}")
         page.wait_for_function(KERNEL_IDLE, timeout=90_000)
         _run_cell(page, setup)
         page.wait_for_function(KERNEL_IDLE, timeout=60_000)
