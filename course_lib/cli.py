@@ -132,7 +132,8 @@ def cmd_build(args) -> int:
             for path in sorted((root / folder).glob("*.ipynb")):
                 print(f"executing {path.relative_to(root)}")
                 runner.execute(path)
-    stale = build.build(root, check_only=args.check)
+    overwritten = [path for path in build.build(root, check_only=True) if build.edited(root, path)] if args.force else []
+    stale = build.build(root, check_only=args.check, force=args.force)
     if args.check:
         if stale:
             names = ", ".join(str(path.relative_to(root)) for path in stale)
@@ -140,7 +141,8 @@ def cmd_build(args) -> int:
             return 1
         print(f"exercises/ is in sync with solutions/ ({len(build.notebook_pairs(root))} notebooks)")
         return 0
-    print(f"wrote {len(stale)} notebook(s); {len(build.notebook_pairs(root)) - len(stale)} already up to date")
+    print(f"wrote {len(stale)} notebook(s); {len(build.notebook_pairs(root)) - len(stale)} already up to date"
+          + (f"; overwrote the edits in {', '.join(path.name for path in overwritten)} (--force)" if overwritten else ""))
     return 0
 
 
@@ -157,7 +159,8 @@ def resolve_notebook(target: str) -> Path:
     for folder in (Path.cwd(), *Path.cwd().parents):  # the instructor's course folder or a student release
         if (folder / "exercises").is_dir() and (folder / "course_lib").is_dir():
             return found.notebook(folder, "exercises")
-    return found.notebook(course_root(None), "exercises")
+    raise UsageError(f"run this inside the course folder (the one with exercises/), or give the notebook's path: "
+                     f"course check exercises/{found.stem}.ipynb")
 
 
 def _check_root(given: str | None, notebook: Path) -> Path | None:
@@ -299,7 +302,7 @@ def cmd_release(args) -> int:
     from course_lib.workbook import release
 
     root = course_root(args.root)
-    written = release.release(root, Path(args.folder))
+    written = release.release(root, Path(args.folder), force=args.force)
     print(f"wrote {len(written)} files to {args.folder}: lessons, exercises, course_lib, the course's own check "
           "cells in .course/reference, a GitHub Classroom workflow; no solutions, no tests")
     return 0
@@ -384,10 +387,12 @@ def cmd_hint(args) -> int:
     total = len(hints.levels(exercise))
     if not total:
         raise UsageError(f"exercise {exercise} has no hints")
-    level = max(1, min(args.level, total))
-    text = hints.render(exercise, level).removesuffix(f" Run {exercise.hint_call} again for the next hint.")
-    more = f"\nNext hint: course hint {exercise} --level {level + 1}" if level < total else ""
-    print(text + more)
+    level = max(1, args.level)
+    text = hints.render(exercise, level)
+    if level < total:  # the pointer to the next level is the command to type here
+        text = text.split(f" Run {exercise.hint_call} again for ")[0]
+        text += f"\nNext hint: course hint {exercise} --level {level + 1}"
+    print(text)
     return 0
 
 
@@ -642,6 +647,7 @@ def parser() -> argparse.ArgumentParser:
     build = sub.add_parser("build", help="generate exercises/ from solutions/")
     build.add_argument("--check", action="store_true", help="only report notebooks that are out of date")
     build.add_argument("--execute", action="store_true", help="re-run notebooks/ and solutions/ first")
+    build.add_argument("--force", action="store_true", help="overwrite exercise notebooks that hold edits")
     build.add_argument("--root", help="the course folder (default: found from the current folder)")
     build.set_defaults(run=cmd_build)
     check = sub.add_parser("check", help="run a notebook's exercise checks and print a table")
@@ -661,6 +667,8 @@ def parser() -> argparse.ArgumentParser:
     released = sub.add_parser("release", help="write what students get: lessons, exercises, course_lib; no solutions")
     released.add_argument("folder", help="a new (or empty) folder")
     released.add_argument("--root", help="the course folder (default: found from the current folder)")
+    released.add_argument("--force", action="store_true",
+                          help="release even when exercises/ holds edits (the release leaves them out)")
     released.set_defaults(run=cmd_release)
     autograder = sub.add_parser("autograder", help="build (or run) the Gradescope autograder")
     autograder.add_argument("engine", choices=["gradescope"])

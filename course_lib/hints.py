@@ -1,6 +1,8 @@
 """Hints for the exercises, revealed one level at a time: `hints.show("1.2")`.
 
-The texts live beside each lesson's checkers (`HINTS` in `course_lib.checks.lNN`).
+The texts live beside each lesson's checkers (`HINTS` in `course_lib.checks.lNN`). They climb: level 1 gives the
+idea the exercise is about, level 2 the API that does it, the last level says it is the last, and a call past the
+last says there are no more.
 """
 
 from __future__ import annotations
@@ -22,13 +24,28 @@ def levels(exercise: ExerciseId | str) -> tuple[str, ...]:
     return tuple(getattr(module, "HINTS", {}).get(str(exercise), ()))
 
 
+def _kind(level: int, total: int) -> str:
+    """What a hint level gives: the idea the exercise is about, then the API that does it, then the closest look."""
+    if level == total:
+        return "the last hint"
+    return ("the idea", "the API")[level - 1] if level <= 2 else "a closer look"
+
+
 def render(exercise: ExerciseId | str, level: int) -> str:
-    """Hint `level` (1-based) of an exercise, with a note of how many remain."""
+    """Hint `level` (1-based) of an exercise, saying what kind of hint it is and what comes next; past the last
+    level, that there are no more."""
     exercise = ExerciseId.parse(exercise)
     texts = levels(exercise)
-    level = max(1, min(level, len(texts)))
-    more = f" Run {exercise.hint_call} again for the next hint." if level < len(texts) else ""
-    return f"Hint {level} of {len(texts)} for exercise {exercise}: {texts[level - 1]}{more}"
+    total = len(texts)
+    if level > total:
+        return (f"No more hints for exercise {exercise}: hint {total} of {total} was the last. Read the check's "
+                "message again (what it expected, what it found), compare it with your code, or ask your instructor.")
+    level = max(1, level)
+    if level < total:
+        more = f" Run {exercise.hint_call} again for hint {level + 1} of {total} ({_kind(level + 1, total)})."
+    else:
+        more = " That was the last hint for this exercise."
+    return f"Hint {level} of {total} ({_kind(level, total)}) for exercise {exercise}: {texts[level - 1]}{more}"
 
 
 def show(exercise: ExerciseId | str, level: int | None = None) -> None:
@@ -36,7 +53,7 @@ def show(exercise: ExerciseId | str, level: int | None = None) -> None:
     exercise = ExerciseId.parse(exercise)
     if level is None:
         level = _revealed.get(exercise, 0) + 1
-    _revealed[exercise] = max(_revealed.get(exercise, 0), level)
+    _revealed[exercise] = max(_revealed.get(exercise, 0), min(level, len(levels(exercise))))
     # Wrapped at word boundaries here: JupyterLab breaks a long printed line anywhere, even mid-word.
     print(textwrap.fill(render(exercise, level), width=100, subsequent_indent="  ", break_long_words=False,
                         break_on_hyphens=False))

@@ -87,14 +87,74 @@ def _plain(cell: str | Rendered) -> str:
     return cell.text if isinstance(cell, Rendered) else cell
 
 
+FIT = 104
+"""The widest table, in characters of its narrowest layout (`_width`), that fits a lesson's output card in JupyterLab
+at 1280 px with the file browser open: 826 px of card, 12 px monospace at about 7.5 px a character, and each cell's
+padding and border counted as two characters (tests/test_lab_browser.py measures it). A wider table gets letters for
+its long column headers and a legend; if it is still too wide, it says it scrolls."""
+SCROLL_CUE = "⟷ wide table: scroll sideways to see every column"
+CUE = "font-family:var(--jp-ui-font-family,sans-serif);font-size:12px;color:#555;margin:0 0 2px"
+
+
+def _narrowest(cell: str) -> int:
+    """The fewest characters a cell's line can have: a one-word cell never wraps (see `_td`), others at spaces."""
+    if len(cell) <= 40 and not any(ch.isspace() for ch in cell):
+        return len(cell)
+    return max((len(word) for word in cell.split()), default=0)
+
+
+def _width(plain: list[list[str]]) -> int:
+    """The narrowest the table can be drawn, in characters (two per cell for its padding and border)."""
+    return sum(max(_narrowest(row[i]) for row in plain) + 2 for i in range(len(plain[0])))
+
+
+def _letters(index: int) -> str:
+    """A, B, …, Z, AA, AB, …: the code of the index-th abbreviated column."""
+    code = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        code = chr(ord("A") + rest) + code
+    return code
+
+
+def _abbreviated(header: list[str], rows: list[list[str | Rendered]]) -> tuple[list[str], list[list[str | Rendered]],
+                                                                                list[str]]:
+    """A too-wide table's header with each column title longer than its cells as a letter, the rows (a row label
+    that is one of those titles, as in a confusion table, gets its letter too) and the legend entries."""
+    codes: dict[str, str] = {}
+    short = [header[0]]
+    for index, title in enumerate(header[1:], 1):
+        cells = max((_narrowest(_plain(row[index])) for row in rows), default=0)
+        if _narrowest(title) > max(cells, 6):  # a short title such as (none) stays as it is
+            codes[title] = _letters(len(codes))
+            short.append(codes[title])
+        else:
+            short.append(title)
+    labelled = [[f"{row[0]} ({codes[row[0]]})" if isinstance(row[0], str) and row[0] in codes else row[0], *row[1:]]
+                for row in rows]
+    return short, labelled, [f"{code} = {title}" for title, code in codes.items()]
+
+
 def _table(header: list[str], rows: list[list[str | Rendered]]) -> tuple[str, str]:
-    """A table as aligned text and as HTML."""
+    """A table as aligned text and as HTML, made to fit (see `FIT`): long headers abbreviated with a legend, and a
+    table that still does not fit says it scrolls sideways."""
+    legend: list[str] = []
+    if _width([header, *[[_plain(cell) for cell in row] for row in rows]]) > FIT:
+        header, rows, legend = _abbreviated(header, rows)
     plain = [[_plain(cell) for cell in row] for row in [header, *rows]]
     widths = [max(len(row[i]) for row in plain) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in plain]
     head = "".join(_td(cell, "th") for cell in header)
     body = "".join("<tr>" + "".join(_td(c) for c in row) + "</tr>" for row in rows)
-    return "\n".join(lines), f'<table style="{TABLE}"><tr>{head}</tr>{body}</table>'
+    table_html = f'<table style="{TABLE}"><tr>{head}</tr>{body}</table>'
+    if _width(plain) > FIT:
+        lines.insert(0, SCROLL_CUE)
+        table_html = f'<div class="course-scroll-cue" style="{CUE}">{html.escape(SCROLL_CUE)}</div>' + table_html
+    if legend:
+        lines.append("columns: " + "; ".join(legend))
+        table_html += f'<div style="{PRE}">{_words("columns: " + "; ".join(legend))}</div>'
+    return "\n".join(lines), table_html
 
 
 # --- tool definitions ---------------------------------------------------------------------------

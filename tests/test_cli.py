@@ -78,6 +78,12 @@ def test_outside_the_course_folder_build_says_where_to_run(tmp_path):
     assert "inside the course folder" in one_line_error(course("build", cwd=tmp_path))
 
 
+def test_outside_the_course_folder_check_names_the_folder_a_student_has(tmp_path):
+    assert one_line_error(course("check", "01", cwd=tmp_path)) == (
+        "course: run this inside the course folder (the one with exercises/), or give the notebook's path: "
+        "course check exercises/01_bad_tool_rewrite.ipynb")
+
+
 def test_build_check_reports_in_sync():
     result = course("build", "--check")
     assert result.returncode == 0 and "in sync" in result.stdout
@@ -87,11 +93,12 @@ def test_build_check_detects_drift(tmp_path):
     copy = tmp_path / "course"
     for folder in ("solutions", "exercises", "course_lib"):
         shutil.copytree(ROOT / folder, copy / folder)
-    stale = sorted((copy / "exercises").glob("*.ipynb"))[-1]
-    stale.write_text(stale.read_text().replace("NotImplementedError", "NotImplemented"))
+    solution = sorted((copy / "solutions").glob("*.ipynb"))[-1]
+    solution.write_text(solution.read_text().replace("Exercise ", "Exercise  ", 1))
+    stale = copy / "exercises" / solution.name
     result = course("build", "--check", cwd=copy)
     assert result.returncode == 1 and stale.name in result.stderr
-    assert course("build", cwd=copy).returncode == 0
+    assert course("build", cwd=copy).returncode == 0  # only out of date, never worked in: rebuilt
     assert course("build", "--check", cwd=copy).returncode == 0
 
 
@@ -146,11 +153,14 @@ def test_check_table_wraps_details_under_their_row():
 
 
 def test_hint_levels_and_review():
-    assert course("hint", "1.2", "--level", "2").stdout.startswith("Hint 2 of 3 for exercise 1.2:")
-    first, last = course("hint", "1.1").stdout, course("hint", "1.1", "--level", "9").stdout
-    assert "hints.show" not in first + last  # a terminal user types commands, not notebook calls
+    assert course("hint", "1.2", "--level", "2").stdout.startswith("Hint 2 of 3 (the API) for exercise 1.2:")
+    first, last = course("hint", "1.1").stdout, course("hint", "1.1", "--level", "3").stdout
+    past = course("hint", "1.1", "--level", "9")
+    assert "hints.show" not in first + last + past.stdout  # a terminal user types commands, not notebook calls
     assert first.rstrip().endswith("Next hint: course hint 1.1 --level 2")
-    assert last.startswith("Hint 3 of 3 for exercise 1.1:") and "Next hint" not in last
+    assert last.startswith("Hint 3 of 3 (the last hint) for exercise 1.1:") and "Next hint" not in last
+    assert last.rstrip().endswith("That was the last hint for this exercise.")
+    assert past.returncode == 0 and past.stdout.startswith("No more hints for exercise 1.1: hint 3 of 3 was the last")
     review = course("review", "weather", "--fail-on", "warning")
     assert review.returncode == 1 and "- weather: MCP103 [name-intent] warning:" in review.stdout
     assert "get_daily_forecast:" not in review.stdout

@@ -12,7 +12,7 @@ from conftest import ROOT, wait_until
 
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-OPEN_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/jupyter lab --ServerApp.root_dir=. notebooks/00_start_here.ipynb"
+OPEN_COMMAND = "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/jupyter lab"
 TEST_COMMAND = 'python3 -m venv .venv && .venv/bin/pip install -e ".[test,postgres]" && .venv/bin/pytest'
 
 
@@ -68,7 +68,9 @@ def test_exercise_notebooks_ship_without_outputs():
 
 
 def test_the_open_command_starts_jupyterlab_on_lesson_00_with_the_course_as_root(tmp_path):
-    """Run the README's JupyterLab part for real, with a stand-in browser that records the page it opens."""
+    """Run the README's JupyterLab part for real, with a stand-in browser that records the page it opens. This
+    environment is an editable install, which leaves out the settings `pip install .` puts in etc/jupyter: here
+    JUPYTER_CONFIG_PATH points at that file instead (tests/test_first_start.py checks the wheel installs it)."""
     import os
     import shlex
     import subprocess
@@ -79,7 +81,7 @@ def test_the_open_command_starts_jupyterlab_on_lesson_00_with_the_course_as_root
     recorder.write_text(f"#!/bin/sh\necho \"$@\" > {tmp_path / 'opened.txt'}\n")
     recorder.chmod(0o755)
     env = dict(os.environ, BROWSER=str(recorder), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
-               JUPYTER_CONFIG_DIR=str(tmp_path / "config"))
+               JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_CONFIG_PATH=str(ROOT / "course_lib" / "jupyter"))
     args = [sys.executable, "-m", "jupyter", *shlex.split(jupyter_part), "--allow-root", "--port=0",
             "--ServerApp.port_retries=0"]
     lab = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -8,6 +8,7 @@ COURSE_BROWSER_ALL=1 to run every lesson instead of the default few.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -31,6 +32,8 @@ else:
     pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary (apt-get install chromium)")
 
 TOKEN = "course-test"
+SHIPPED = ROOT / "course_lib" / "jupyter"
+"""The JupyterLab settings `pip install .` installs (etc/jupyter, and app settings' overrides.d)."""
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
@@ -49,25 +52,21 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A JupyterLab server on a copy of the course (autosave must not touch the real files)."""
-    home = tmp_path_factory.mktemp("lab")
+@contextlib.contextmanager
+def _jupyter_lab(home: Path, settings: list[str], env: dict[str, str]):
+    """A JupyterLab server on a copy of the course (autosave must not touch the real files); its port."""
     course = home / "course"
     for folder in ("notebooks", "exercises"):
         shutil.copytree(ROOT / folder, course / folder)
-    (home / "config" / "labconfig").mkdir(parents=True)
-    (home / "config" / "labconfig" / "page_config.json").write_text(
-        '{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}')
     port = _free_port()
     # A fresh data dir means a fresh trust database: every notebook opens untrusted, as in a fresh clone.
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-               JUPYTER_DATA_DIR=str(home / "data"))
+               JUPYTER_DATA_DIR=str(home / "data"), **env)
     process = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
          "--ServerApp.port_retries=0", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={course}",
-         f"--LabApp.workspaces_dir={home / 'workspaces'}", "--LabApp.news_url=None"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         f"--LabApp.workspaces_dir={home / 'workspaces'}", *settings],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         for _ in range(600):
             try:
@@ -81,6 +80,29 @@ def lab(tmp_path_factory):
     finally:
         process.terminate()
         process.wait(15)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab for the lessons, its news feature switched off outright."""
+    home = tmp_path_factory.mktemp("lab")
+    (home / "config" / "labconfig").mkdir(parents=True)
+    (home / "config" / "labconfig" / "page_config.json").write_text(
+        '{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}')
+    with _jupyter_lab(home, ["--LabApp.news_url=None"], {}) as port:
+        yield port
+
+
+@pytest.fixture(scope="module")
+def first_start_lab(tmp_path_factory):
+    """JupyterLab as `pip install .` leaves it: the course's settings and nothing else (announcements on)."""
+    home = tmp_path_factory.mktemp("first-start")
+    overrides = home / "app-settings" / "overrides.d"
+    overrides.mkdir(parents=True)
+    shutil.copy2(SHIPPED / "mcp-tool-design-workbook.json", overrides)
+    with _jupyter_lab(home, [f"--LabApp.app_settings_dir={home / 'app-settings'}"],
+                      {"JUPYTER_CONFIG_PATH": str(SHIPPED)}) as port:
+        yield port
 
 
 @pytest.fixture(scope="module")
@@ -201,3 +223,135 @@ def test_run_all_in_an_unsolved_exercise_notebook_shows_every_exercise_status(la
         f"⏳ Exercise {exercise}" for exercise in lesson.exercises]
     assert any(text.strip().startswith("⏳ 0 of 4 done; next: 1.1") for text in texts)
     assert not any("Traceback" in text or "ExerciseNotDone" in text for text in texts)
+
+
+# --- every output fits its card, or says it scrolls (issue 31, item 1) ---------------------------------------
+
+OVERFLOW = """() => {
+  document.querySelectorAll('%s .jp-Cell').forEach(c => c.style.contentVisibility = 'visible');
+  const found = [];
+  for (const output of document.querySelectorAll('%s .jp-OutputArea-output')) {
+    const wide = [output, ...output.querySelectorAll('*')].filter(e => e.scrollWidth > e.clientWidth + 1
+      && e.clientWidth > 0 && ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX));
+    const spill = output.scrollWidth > output.clientWidth + 1 && getComputedStyle(output).overflowX === 'visible';
+    if (!wide.length && !spill) continue;
+    const cue = [...output.querySelectorAll('.course-scroll-cue')].some(c => c.offsetHeight > 0
+      && /scroll sideways/.test(c.textContent));
+    const worst = wide.sort((a, b) => (b.scrollWidth - b.clientWidth) - (a.scrollWidth - a.clientWidth))[0] || output;
+    found.push({text: output.textContent.trim().slice(0, 90), scroll: worst.scrollWidth, card: worst.clientWidth, cue});
+  }
+  return found;
+}""" % (PANEL, PANEL)
+
+
+def _into_view(page, locator) -> None:
+    """Scroll the notebook so that `locator` sits near the top of its window (for a screenshot that shows it)."""
+    for _ in range(3):  # cells above may grow as they render
+        locator.evaluate("""element => { const outer = element.closest('.jp-WindowedPanel-outer');
+          outer.scrollTop += element.getBoundingClientRect().top - outer.getBoundingClientRect().top - 120; }""")
+        page.wait_for_timeout(400)
+
+
+def overflowing(page) -> list[dict]:
+    """Every output wider than its card (it scrolls or spills sideways), with whether it shows a scroll cue."""
+    return page.evaluate(OVERFLOW)
+
+
+def open_stored(browser, port: int, notebook: str, width: int, height: int = 900):
+    """A page with a notebook opened as a fresh clone shows it: stored outputs, nothing run."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"http://127.0.0.1:{port}/lab/tree/{notebook}?reset&token={TOKEN}")
+    page.wait_for_selector(f"{PANEL} .jp-OutputArea-output", timeout=90_000)
+    page.wait_for_timeout(1500)
+    return page
+
+
+@pytest.mark.parametrize("notebook", [f"notebooks/{path.name}" for path in sorted((ROOT / "notebooks").glob("*.ipynb"))])
+def test_every_output_of_a_lesson_fits_its_card_at_1280_or_says_it_scrolls(lab, browser, notebook):
+    page = open_stored(browser, lab, notebook, 1280)
+    try:
+        hidden = [found for found in overflowing(page) if not found["cue"]]
+        assert hidden == [], hidden
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (1440, 900)])
+def test_lesson_08s_confusion_table_shows_every_column(lab, browser, width, height):
+    """The table whose cut last column once made a page request look missed: every column in view."""
+    page = open_stored(browser, lab, "notebooks/08_evaluate_behaviour.ipynb", width, height)
+    try:
+        table = page.locator(f"{PANEL} .jp-OutputArea-output table", has_text="expected \\ chosen").first
+        _into_view(page, table)
+        box, card = table.bounding_box(), table.locator("xpath=..").bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"] + 1, (box, card)
+        assert "send_oncall_page" in table.locator("xpath=..").inner_text()
+        _screenshot(page, f"08_confusion-{width}.png")
+    finally:
+        page.close()
+
+
+# --- first start and a check run too early (issue 31, items 9 and 5) ------------------------------------------
+
+
+NEWS_QUESTION = "official Jupyter news"
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (1440, 900)])
+def test_first_start_opens_lesson_00_and_asks_nothing_about_news(first_start_lab, browser, width, height):
+    """The address `jupyter lab` prints (its default URL) opens lesson 00; the news question never appears."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        response = page.goto(f"http://127.0.0.1:{first_start_lab}/?token={TOKEN}")
+        assert "/lab/tree/notebooks/00_start_here.ipynb?" in response.url  # where / sends the browser
+        page.wait_for_selector(f"{PANEL} .jp-OutputArea-output .course-card", timeout=90_000)
+        assert page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel", has_text="00_start_here.ipynb").count()
+        assert page.locator(f"{PANEL} h1").first.inner_text().startswith("00 · Start here")
+        page.wait_for_timeout(3000)  # the question, when asked, comes a moment after start
+        assert page.get_by_text(NEWS_QUESTION).count() == 0
+        _screenshot(page, f"first-start-{width}.png")
+    finally:
+        page.close()
+
+
+def _run_cell(page, index: int) -> None:
+    """Select the index-th cell of the notebook and run it, as a learner does (Shift+Enter)."""
+    cell = page.locator(f"{PANEL} .jp-Notebook .jp-Cell").nth(index)
+    cell.scroll_into_view_if_needed()
+    cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (1440, 900)])
+def test_a_check_run_before_its_exercise_cell_says_to_run_that_cell_first(lab, browser, width, height):
+    import nbformat
+
+    notebook = nbformat.read(ROOT / "exercises" / "01_bad_tool_rewrite.ipynb", as_version=4)
+    setup = next(i for i, c in enumerate(notebook.cells) if "setup" in c.metadata.get("tags", []))
+    exercise = next(i for i, c in enumerate(notebook.cells) if c.metadata.get("exercise", {}).get("id") == "1.1")
+    check = next(i for i, c in enumerate(notebook.cells) if i > exercise and "check" in c.metadata.get("tags", []))
+    import json
+
+    # A fresh copy, so no kernel of an earlier test has the exercise cell's function defined already.
+    request = urllib.request.Request(f"http://127.0.0.1:{lab}/api/contents/exercises?token={TOKEN}", method="POST",
+                                     data=json.dumps({"copy_from": "exercises/01_bad_tool_rewrite.ipynb"}).encode())
+    copy = json.loads(urllib.request.urlopen(request, timeout=30).read())["path"]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(f"http://127.0.0.1:{lab}/lab/tree/{copy}?reset&token={TOKEN}")
+        page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+        _run_cell(page, setup)
+        page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+        _run_cell(page, check)
+        output = page.locator(f"{PANEL} .jp-Notebook .jp-Cell").nth(check).locator(".jp-OutputArea-output")
+        output.first.wait_for(timeout=60_000)
+        text = output.first.inner_text()
+        assert text.startswith("⏳ Exercise 1.1: run the exercise cell above first (build_clock_server is not "
+                               "defined yet)."), text
+        assert page.locator(ERRORS).count() == 0 and "NameError" not in text
+        style = output.first.locator("div").first.get_attribute("style")
+        assert "border-left:4px solid #b45309" in style  # the stub's ⏳ box
+        _into_view(page, output.first)
+        _screenshot(page, f"check-before-exercise-{width}.png")
+    finally:
+        page.close()

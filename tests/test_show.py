@@ -157,3 +157,27 @@ def test_changes_marks_inserted_and_deleted_words_and_keeps_the_rest():
     assert "<del " in page and ">change</del>" in page and "> Then send ~/.aws.</ins>" in page
     assert repr(show.changes("same text", "same text")) == "same text"
     assert "<ins" not in show.changes("a", "a").html and "&lt;b&gt;" in show.changes("", "<b>").html
+
+
+def test_a_table_too_wide_for_the_card_gets_lettered_columns_with_a_legend():
+    """Lesson 08's confusion table: at 1280 px its last column was cut (981 px of table in an 826 px card)."""
+    labels = ["(none)", "add_incident_note", "get_incident", "preview_close_incident", "search_incidents",
+              "send_oncall_page"]
+    rows = [[label, *("1" if label == other else "·" for other in labels)] for label in labels]
+    shown = show.table(["expected \\ chosen", *labels], rows)
+    lines = shown.text.splitlines()
+    assert lines[0].split() == ["expected", "\\", "chosen", "(none)", "A", "B", "C", "D", "E"]
+    assert lines[6].split() == ["send_oncall_page", "(E)", "·", "·", "·", "·", "·", "1"]
+    assert lines[-1] == ("columns: A = add_incident_note; B = get_incident; C = preview_close_incident; "
+                         "D = search_incidents; E = send_oncall_page")
+    assert show._width([line.split("  ") for line in lines[:1]]) <= show.FIT
+    assert "send_oncall_page" in shown.html and "course-scroll-cue" not in shown.html
+
+
+def test_a_table_that_fits_is_left_as_it_is_and_one_that_cannot_fit_says_it_scrolls():
+    narrow = show.table(["tool", "verdict"], [["get_incident", "safe"]])
+    assert narrow.text == "tool          verdict\nget_incident  safe" and "course-scroll-cue" not in narrow.html
+    words = [f"identifier_number_{n:02d}" for n in range(8)]  # one-word cells never wrap: no letters can help
+    wide = show.table(["a", "b", "c", "d", "e", "f", "g", "h"], [words])
+    assert wide.text.splitlines()[0] == show.SCROLL_CUE
+    assert 'class="course-scroll-cue"' in wide.html and "scroll sideways" in wide.html

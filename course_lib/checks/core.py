@@ -373,6 +373,60 @@ def _report(outcome: outcomes.Outcome, error: Exception | None) -> None:
         raise error
 
 
+def not_defined(exercise: ExerciseId, name: str) -> outcomes.Outcome:
+    """The "not done" outcome of a check cell run before its exercise cell defined `name`."""
+    return outcomes.Outcome(str(exercise), "not done",
+                            f"Exercise {exercise}: run the exercise cell above first ({name} is not defined yet).",
+                            exercise.hint_call)
+
+
+def _check_cell_name_error(error: BaseException, traceback) -> tuple[ExerciseId, str] | None:
+    """(the exercise, the undefined name) when `error` is a NameError raised by a check cell itself on one of the
+    answers it passes to its checker; else None."""
+    import linecache
+
+    from course_lib.workbook import runner
+
+    name = getattr(error, "name", None)
+    while traceback is not None and traceback.tb_next is not None:
+        traceback = traceback.tb_next
+    if not isinstance(error, NameError) or not name or traceback is None:
+        return None
+    source = "".join(linecache.getlines(traceback.tb_frame.f_code.co_filename))
+    try:
+        exercise, names = runner.check_call(source)
+    except Exception:  # not a check cell (or not one the course wrote): the usual traceback
+        return None
+    return (exercise, name) if name in names else None
+
+
+def _on_name_error(shell, etype, value, traceback, tb_offset=None):
+    """IPython's handler for a NameError in a learner's kernel: in a check cell, a ⏳ status, not a red traceback."""
+    found = _check_cell_name_error(value, traceback)
+    if found is None:
+        shell.showtraceback((etype, value, traceback), tb_offset=tb_offset)
+        return None
+    outcome = not_defined(*found)
+    outcomes.record(outcome)
+    LAST[found[0]] = outcome.status
+    _display(status_bundle(outcome.symbol, outcome.status, outcome.message, outcome.hint))
+    return None
+
+
+def watch_check_cells() -> None:
+    """In a learner's own kernel, make a check cell run before its exercise cell show the ⏳ status that says so
+    (called when a checker is first looked up; a no-op elsewhere, and under nbval or `course check`)."""
+    if not _interactive():
+        return
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.set_custom_exc((NameError,), _on_name_error)
+
+
 def summary(lesson: str) -> None:
     """Print (in a learner's kernel: show) how many of a lesson's exercises passed in this kernel, and what is next."""
     from course_lib.workbook import manifest

@@ -5,11 +5,17 @@ In `solutions/NN_slug.ipynb` an exercise cell (tag `exercise`, metadata `exercis
 function body, and the next code cell (tag `check`) calls the exercise's checker. `course build`
 writes `exercises/NN_slug.ipynb`: the same cells, each answer replaced by
 `raise NotImplementedError("Exercise N.M: <todo>")`, every output cleared.
+
+`exercises/.generated.json` keeps the SHA-256 of each notebook as `course build` last wrote it, so a notebook
+someone has worked in (edited) is told from one that is only out of date (stale): a build overwrites a stale one
+and refuses an edited one unless forced, naming it.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import re
 import textwrap
 from dataclasses import dataclass
@@ -17,7 +23,7 @@ from pathlib import Path
 
 import nbformat
 
-from course_lib.errors import BadFile
+from course_lib.errors import BadFile, UsageError
 from course_lib.workbook.ids import ExerciseId
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -157,15 +163,67 @@ def notebook_pairs(root: Path) -> list[NotebookPair]:
     return [NotebookPair(path, root / "exercises" / path.name) for path in sorted((root / "solutions").glob("*.ipynb"))]
 
 
-def build(root: Path, check_only: bool = False) -> list[Path]:
-    """Write (or with `check_only`, only compare) every student notebook; returns those that differ."""
-    stale = []
-    for pair in notebook_pairs(root):
-        wanted = render(student_version(read(pair.solution)))
-        current = pair.exercise.read_text(encoding="utf-8") if pair.exercise.exists() else None
-        if current != wanted:
-            stale.append(pair.exercise)
-            if not check_only:
-                pair.exercise.parent.mkdir(parents=True, exist_ok=True)
-                pair.exercise.write_text(wanted, encoding="utf-8")
+RECORD = Path("exercises") / ".generated.json"
+"""The SHA-256 of each exercise notebook as `course build` last wrote it (file name -> hex digest)."""
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _recorded(root: Path) -> dict[str, str]:
+    try:
+        found = json.loads((root / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(name): str(digest) for name, digest in found.items()} if isinstance(found, dict) else {}
+
+
+def _untouched(text: str) -> bool:
+    """For a notebook the record does not know: no cell was run (no output, no count) and every stub is in place."""
+    try:
+        notebook = nbformat.reads(text, as_version=4)
+    except Exception:  # unreadable: someone changed it
+        return False
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    return (all(not cell.get("outputs") and cell.get("execution_count") is None for cell in code)
+            and all("raise NotImplementedError(" in cell.source for cell in code if exercise_of(cell)))
+
+
+def edited(root: Path, path: Path) -> bool:
+    """Whether the exercise notebook at `path` holds changes that `course build` did not write there."""
+    if not path.exists():
+        return False
+    text = path.read_text(encoding="utf-8", errors="replace")
+    digest = _recorded(root).get(path.name)
+    return _digest(text) != digest if digest else not _untouched(text)
+
+
+def refuse_edited(paths: list[Path], root: Path, advice: str) -> None:
+    """A one-line `UsageError` naming the edited notebooks, unless there are none."""
+    if paths:
+        names = ", ".join(str(path.relative_to(root)) if path.is_relative_to(root) else str(path) for path in paths)
+        raise UsageError(f"{names} {'has' if len(paths) == 1 else 'have'} edits that `course build` did not write "
+                         f"(someone worked in {'it' if len(paths) == 1 else 'them'}): {advice}")
+
+
+def build(root: Path, check_only: bool = False, force: bool = False) -> list[Path]:
+    """Write (or with `check_only`, only compare) every student notebook; returns those that differ.
+
+    A notebook that differs and holds edits (see `edited`) is refused with a `UsageError` naming it, unless `force`.
+    """
+    wanted = {pair.exercise: render(student_version(read(pair.solution))) for pair in notebook_pairs(root)}
+    stale = [path for path, text in wanted.items()
+             if (path.read_text(encoding="utf-8", errors="replace") if path.exists() else None) != text]
+    if check_only:
+        return stale
+    if not force:
+        refuse_edited([path for path in stale if edited(root, path)], root,
+                      "move the work into solutions/ (or save a copy elsewhere), or pass --force to overwrite it")
+    for path in stale:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(wanted[path], encoding="utf-8")
+    record = {path.name: _digest(text) for path, text in sorted(wanted.items())}
+    if wanted and _recorded(root) != record:
+        (root / RECORD).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return stale

@@ -15,6 +15,7 @@ import html
 import multiprocessing
 import os
 import queue
+import re
 import signal
 import threading
 from dataclasses import dataclass
@@ -243,7 +244,25 @@ def legend_lines() -> list[str]:
                "· no result: that student handed in no notebook with this exercise"])
 
 
+CODES = {"passed": "pass", "not done": "todo", "failed": "fail", "edited": "edit", "skipped": "skip",
+         "timeout": "time", "kernel died": "died", "unreadable": "unread"}
+"""Each status as a short code for the class table of grades.html (the legend spells them out)."""
+_LEARNER_STEPS = re.compile(r" Replace `raise NotImplementedError\(\.\.\.\)`.*$")
+
+
+def _detail(outcome: Outcome) -> str:
+    """A reason as HTML for a grader: escaped, `code` as code, without the steps a learner is told to take."""
+    text = html.escape(_LEARNER_STEPS.sub("", outcome.message))
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+
+
+def _anchor(student: str) -> str:
+    return "student-" + re.sub(r"[^A-Za-z0-9_-]", "-", student)
+
+
 def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: datetime.date | None = None) -> None:
+    """The class table (short status codes, per-exercise totals and pass rates), its legend, then one section per
+    student with every reason in full."""
     from course_lib.workbook import manifest
 
     students, columns, cells = pivot(rows)
@@ -252,31 +271,55 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
     titles = ", ".join(f"lesson {stem[:2]} ({manifest.lesson(stem[:2]).title})" for stem in lessons) or "no lesson"
     day = (when or datetime.date.today()).isoformat()
     head = "".join(f"<th>{'whole notebook' if c == WHOLE else html.escape(c)}</th>" for c in columns)
-    body = []
+    body, details = [], []
     for student in students:
-        tds = []
+        tds, lines = [], []
         for column in columns:
             outcome = cells.get((student, column))
             if outcome is None:
                 tds.append('<td class="none">·</td>')
                 continue
-            tds.append(f'<td class="{html.escape(outcome.status.replace(" ", "-"))}">{SYMBOLS[outcome.status]} '
-                       f'<b>{html.escape(outcome.status)}</b><br><small>{html.escape(outcome.message)}</small></td>')
+            status = html.escape(outcome.status.replace(" ", "-"))
+            tds.append(f'<td class="{status}"><a href="#{_anchor(student)}">{SYMBOLS[outcome.status]} '
+                       f"{CODES[outcome.status]}</a></td>")
+            lines.append(f'<tr><td>{"whole notebook" if column == WHOLE else html.escape(column)}</td>'
+                         f'<td class="{status}">{SYMBOLS[outcome.status]} {html.escape(outcome.status)}</td>'
+                         f"<td><small>{_detail(outcome)}</small></td></tr>")
         passed, total = points.get(student, (0, 0))
-        body.append(f"<tr><th>{html.escape(student)}</th>{''.join(tds)}<td class='score'>{passed}/{total}</td></tr>")
-    legend = "".join(f"<li>{html.escape(line)}</li>" for line in legend_lines())
+        body.append(f'<tr><th><a href="#{_anchor(student)}">{html.escape(student)}</a></th>{"".join(tds)}'
+                    f"<td class='score'>{passed}/{total}</td></tr>")
+        details.append(f'<section id="{_anchor(student)}"><h3>{html.escape(student)}: {passed}/{total} passed</h3>'
+                       f"<table><tr><th>exercise</th><th>status</th><th>reason</th></tr>{''.join(lines)}</table>"
+                       "</section>")
+    totals = []
+    for column in columns:
+        graded = [cells[(student, column)] for student in students if (student, column) in cells]
+        if column == WHOLE:
+            totals.append(f"<td>{len(graded)} problem{'' if len(graded) == 1 else 's'}</td>")
+            continue
+        done = sum(outcome.status == "passed" for outcome in graded)
+        rate = f"{100 * done / len(graded):.0f}%" if graded else "–"
+        totals.append(f"<td class='total'>{done}/{len(graded)} ({rate})</td>")
+    legend = "".join(f"<li>{SYMBOLS[status]} <b>{CODES[status]}</b> ({html.escape(status)}): {html.escape(meaning)}"
+                     "</li>" for status, meaning in MEANINGS.items())
+    legend += "".join(f"<li>{html.escape(line)}</li>" for line in legend_lines()[len(MEANINGS):])
     note = f"<p class='sandbox'>{html.escape(sandbox_note)}</p>" if sandbox_note else ""
     path.write_text(
         "<!doctype html><meta charset='utf-8'><title>Grades</title>"
-        "<style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
-        "th,td{border:1px solid #999;padding:4px 8px;text-align:left;vertical-align:top}"
-        "td small{display:block;max-width:28em;color:#333}td.passed{background:#e8f6e8}"
+        "<style>body{font-family:sans-serif;margin:1em;max-width:80em}table{border-collapse:collapse;margin:.5em 0}"
+        "th,td{border:1px solid #999;padding:4px 8px;text-align:left;vertical-align:top}a{color:inherit}"
+        "td small{display:block;max-width:60em;color:#333}td.passed{background:#e8f6e8}"
         "td.failed,td.edited,td.kernel-died,td.unreadable,td.timeout{background:#fbeaea}"
-        "td.not-done,td.skipped{background:#fff8e1}td.none{color:#999;text-align:center}</style>"
+        "td.not-done,td.skipped{background:#fff8e1}td.none{color:#999;text-align:center}"
+        "tr.totals td{font-weight:bold;background:#f3f3f3}</style>"
         f"<h1>Exercise results: {html.escape(titles)}, graded {day}</h1>{note}"
-        f"<table><tr><th>student</th>{head}<th>passed</th></tr>{''.join(body)}</table>"
+        f"<table><tr><th>student</th>{head}<th>passed</th></tr>{''.join(body)}"
+        f"<tr class='totals'><td>class: passed (rate)</td>{''.join(totals)}<td></td></tr></table>"
         f"<h2>Legend</h2><ul>{legend}</ul>"
-        "<p>passed: exercises passed, out of every exercise of the lesson notebooks the student handed in.</p>",
+        "<p>passed: exercises passed, out of every exercise of the lesson notebooks the student handed in. "
+        "class: how many of the students with a result for an exercise passed it. A student's name or mark opens "
+        "their reasons below.</p>"
+        f"<h2>Each student</h2>{''.join(details)}",
         encoding="utf-8",
     )
 

@@ -1,40 +1,58 @@
-"""`course guide`: the instructor guide, written from the manifest, the notebooks and the checkers' specifications.
+"""`course guide`: the instructor guide, written from the manifest, the notebooks, the facilitation notes and the
+checkers' specifications.
 
-A table of contents; schedules in full days and in half days that hold every lesson whole, in course order, with
-the minutes of `lessons.toml`; a setup checklist; per lesson its objectives, key points, exercises (what each
-check expects and the mistakes it catches, as lists), facilitation notes; then how to grade. Markdown, and HTML
-made from it. Nothing here is written by hand per lesson: a new lesson appears as soon as the manifest lists it.
+A table of contents; workshop schedules built from the minutes of `lessons.toml` (three full days, and half days),
+each day and half day with its setup or recap, breaks, lunch and a closing recap, the lessons whole, in course order
+and spread evenly; a setup checklist; per lesson its objectives, key points, exercises and the facilitation notes of
+`facilitation.toml` (the one idea, the demo to run live, two questions learners ask, the common mistake and how to
+unstick it, what to cut when late); how to grade; and an appendix for graders with what each check expects and the
+mistakes it catches. Markdown, and HTML made from it.
 """
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from course_lib.workbook import build, manifest
 
-BREAK_EVERY = 90
-"""Minutes of work between two breaks in a schedule."""
-BREAK, LUNCH = 15, 45
-FORMATS = {"Full days": ("day", 390), "Half days": ("half day", 195)}
-"""Workshop formats: (what one session is called, minutes of work per session): 6.5 h in a day, 3 h 15 in a
-half day. Each format takes as many sessions as the whole course needs, so no lesson is left out."""
-LUNCH_AFTER = {"day": 150, "half day": None}
-"""Minutes into a session after which the next break is lunch (none in a half day)."""
+DAY_START = 9 * 60
+"""Every session starts at 09:00."""
+BREAK, LUNCH, SETUP, RECAP, WRAP = 15, 60, 30, 15, 15
+"""Minutes of a break, lunch, the first morning's setup, a later day's opening recap, a half day's closing recap."""
+BREAK_AFTER = 100
+"""A break comes before the part that would take the work since the last pause past this many minutes."""
+LUNCH_WINDOW = (11 * 60 + 45 - DAY_START, 12 * 60 + 45 - DAY_START)
+"""Lunch starts at the first gap between lesson parts after 11:45, or earlier if the next part would run past 12:45."""
+
+
+@dataclass(frozen=True)
+class Format:
+    """A workshop format: what one session is called, when it ends, whether it has lunch, how many sessions."""
+
+    kind: str
+    end: int
+    lunch: bool
+    sessions: int | None = None  # None: as few as fit
+
+
+FORMATS = {"Three days": Format("day", 17 * 60, True, 3), "Half days": Format("half day", 12 * 60 + 30, False)}
+FACILITATION = Path(__file__).with_name("facilitation.toml")
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One line of a schedule: start and end as minutes after the session's start, and what happens."""
+    """One line of a schedule: start and end as minutes after 09:00, and what happens."""
 
     start: int
     end: int
     what: str
 
 
-def _clock(minutes: int, day_start: int = 9 * 60) -> str:
-    total = day_start + minutes
+def _clock(minutes: int) -> str:
+    total = DAY_START + minutes
     return f"{total // 60:02d}:{total % 60:02d}"
 
 
@@ -42,37 +60,76 @@ def _length(lesson: manifest.Lesson) -> int:
     return lesson.teaching + lesson.exercise_minutes
 
 
-def fit(lessons: list[manifest.Lesson], capacity: int) -> list[list[manifest.Lesson]]:
-    """Lessons in course order, whole, into as many sessions of at most `capacity` minutes of work as they need."""
-    too_long = [lesson.number for lesson in lessons if _length(lesson) > capacity]
-    if too_long:
-        raise ValueError(f"lesson {', '.join(too_long)} is longer than a {capacity}-minute session")
-    sessions: list[list[manifest.Lesson]] = [[]]
-    used = 0
-    for lesson in lessons:
-        if used + _length(lesson) > capacity:
-            sessions.append([])
-            used = 0
-        sessions[-1].append(lesson)
-        used += _length(lesson)
-    return sessions
+def opening(number: int, kind: str = "session") -> str:
+    """What a session opens with: setup on the first, a recap of the one before on the others."""
+    if number == 1:
+        return ("Welcome, introductions and setup: `course doctor` on every laptop (every line ✅), "
+                "open lesson 00")
+    return f"Recap of {kind} {number - 1}, questions"
 
 
-def timetable(lessons: list[manifest.Lesson], lunch_after: int | None = None) -> list[Slot]:
-    """One session: teaching and exercises of each lesson, a break every ~90 min, lunch at the first break after
-    `lunch_after` minutes."""
-    slots, clock, since_break = [], 0, 0
+def timetable(lessons: list[manifest.Lesson], number: int = 1, lunch: bool = False, kind: str = "session") -> list[Slot]:
+    """Session `number`: its opening, each lesson's teaching and exercises, breaks, lunch (with the morning's recap
+    before it) on a full day, and a closing recap."""
+    slots: list[Slot] = []
+
+    def add(minutes: int, what: str) -> None:
+        start = slots[-1].end if slots else 0
+        slots.append(Slot(start, start + minutes, what))
+
+    add(SETUP if number == 1 else RECAP, opening(number, kind))
+    since, lunched = 0, not lunch
     for lesson in lessons:
         for part, minutes in (("teaching", lesson.teaching), ("exercises", lesson.exercise_minutes)):
-            if since_break >= BREAK_EVERY:
-                lunch = lunch_after is not None and clock >= lunch_after
-                pause = LUNCH if lunch else BREAK
-                slots.append(Slot(clock, clock + pause, "lunch" if lunch else "break"))
-                lunch_after = None if lunch else lunch_after
-                clock, since_break = clock + pause, 0
-            slots.append(Slot(clock, clock + minutes, f"{lesson.number} {lesson.title}: {part}"))
-            clock, since_break = clock + minutes, since_break + minutes
+            clock = slots[-1].end
+            if not lunched and (clock >= LUNCH_WINDOW[0] or clock + minutes > LUNCH_WINDOW[1]) and since:
+                add(WRAP, "Recap of the morning, questions")
+                add(LUNCH, "lunch")
+                since, lunched = 0, True
+            elif since and since + minutes > BREAK_AFTER:
+                add(BREAK, "break")
+                since = 0
+            add(minutes, f"{lesson.number} {lesson.title}: {part}")
+            since += minutes
+    add(WRAP, "Recap of the day, questions" if lunch else "Recap, questions, what comes next")
     return slots
+
+
+def _split(lessons: list[manifest.Lesson], count: int) -> list[list[manifest.Lesson]]:
+    """Lessons in course order, whole, into `count` sessions with the largest one as small as it can be."""
+    lengths = [_length(lesson) for lesson in lessons]
+    best: dict[tuple[int, int], tuple[int, list[int]]] = {}
+
+    def solve(start: int, left: int) -> tuple[int, list[int]]:
+        """(the largest session's minutes, the cut points) for lessons[start:] in `left` sessions."""
+        if (start, left) in best:
+            return best[start, left]
+        if left == 1:
+            found = (sum(lengths[start:]), [])
+        else:
+            found = (10 ** 9, [])
+            for cut in range(start + 1, len(lessons) - left + 2):
+                rest, cuts = solve(cut, left - 1)
+                found = min(found, (max(sum(lengths[start:cut]), rest), [cut, *cuts]))
+        best[start, left] = found
+        return found
+
+    cuts = [0, *solve(0, count)[1], len(lessons)]
+    return [lessons[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def plan(lessons: list[manifest.Lesson], fmt: Format) -> list[list[Slot]]:
+    """Every session's timetable in a format: its number of sessions, or as few as fit before the session ends."""
+    counts = [fmt.sessions] if fmt.sessions else range(1, len(lessons) + 1)
+    for count in counts:
+        if count > len(lessons):
+            break
+        sessions = _split(lessons, count)
+        tables = [timetable(session, number, fmt.lunch, fmt.kind) for number, session in enumerate(sessions, 1)]
+        if all(DAY_START + table[-1].end <= fmt.end for table in tables):
+            return tables
+    raise ValueError(f"the lessons do not fit {fmt.sessions or 'any number of'} {fmt.kind}s ending at "
+                     f"{fmt.end // 60:02d}:{fmt.end % 60:02d}")
 
 
 def _exercise_titles(lesson: manifest.Lesson, root: Path) -> dict[str, str]:
@@ -98,9 +155,15 @@ def _kept_mistakes(exercise, root: Path) -> list[str]:
     return found
 
 
-def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
-    from course_lib import checks
+def _tiers(lesson: manifest.Lesson, titles: dict[str, str]) -> str:
+    """Which exercises everyone does (tier 1) and which suit pairs and fast finishers (tiers 2 and 3)."""
+    first = [str(e) for e in lesson.exercises if "tier 1" in titles.get(str(e), "")]
+    later = [str(e) for e in lesson.exercises if str(e) not in first]
+    text = f"everyone does {', '.join(first) or str(lesson.exercises[0])}"
+    return text + (f"; {', '.join(later)} (tier 2 or 3) suit pairs and fast finishers." if later else ".")
 
+
+def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
     notebook = build.read(lesson.notebook(root)) if lesson.notebook(root).is_file() else None
     meta = notebook.metadata.get("course", {}) if notebook else {}
     lines = [f"## {lesson.number} · {lesson.title}", "",
@@ -112,11 +175,26 @@ def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
                   f"(`course serve NAME` runs one for a real host).", ""]
     lines += ["**Objectives**", ""] + [f"{i}. {text}" for i, text in enumerate(meta.get("objectives", []), 1)] + [""]
     lines += ["**Key points**", ""] + [f"{i}. {text}" for i, text in enumerate(meta.get("keypoints", []), 1)] + [""]
-    titles = _exercise_titles(lesson, root)
+    lines += _facilitation_section(lesson)
     if lesson.exercises:
+        titles = _exercise_titles(lesson, root)
         lines += ["**Exercises**", "", "| exercise | what |", "|---|---|"]
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in (str(exercise), titles.get(str(exercise), "")))
                   + " |" for exercise in lesson.exercises] + [""]
+        lines += [f"In class, {_tiers(lesson, titles)} A stuck learner runs `hints.show(\"N.M\")` (each call climbs one "
+                  f"level: the idea, the API, the last hint); `course check {lesson.number}` shows every exercise's "
+                  "status at once. What each check expects is in the appendix for graders.", ""]
+    return lines
+
+
+def grader_appendix(root: Path) -> list[str]:
+    """For graders: per exercise, every rule its check expects and the kept wrong answers it rejects."""
+    from course_lib import checks
+
+    lines = [f"## {APPENDIX}", "",
+             "What each check expects (its rules, in the words the exercise states them) and the mistakes it catches "
+             "(kept wrong answers in `tests/answers/wrong/`, each rejected by the check in the test suite).", ""]
+    for lesson in manifest.lessons():
         for exercise in lesson.exercises:
             check = checks.registered(exercise)
             lines += [f"*Exercise {exercise}*: the check expects that the answer will", ""]
@@ -126,21 +204,10 @@ def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
                 lines += ["", f"*Mistakes it catches* (kept wrong answers to {exercise}, each rejected by the check):", ""]
                 lines += [f"* {mistake}" for mistake in mistakes]
             lines.append("")
-    tiers = {}
-    for exercise in lesson.exercises:
-        heading = titles.get(str(exercise), "")
-        tier = "tier 1" if "tier 1" in heading else "tier 2" if "tier 2" in heading else "tier 3" if "tier 3" in heading else ""
-        tiers.setdefault(tier, []).append(str(exercise))
-    lines += ["**Facilitation**", "",
-              f"* Run the lesson's cells live and read each output together before explaining it "
-              f"(about {lesson.teaching} min); stored outputs are what a correct run prints.",
-              (f"* Exercises: everyone does {', '.join(tiers.get('tier 1', [])) or 'the first'}"
-               + (f"; {', '.join(tiers.get('tier 2', []) + tiers.get('tier 3', []))} (tier 2-3) suit pairs and fast "
-                  "finishers." if tiers.get('tier 2') or tiers.get('tier 3') else ".")) if lesson.exercises
-              else "* No exercises: use the time for questions.",
-              "* A stuck learner runs `hints.show(\"N.M\")` for the next hint level; "
-              "`course check NN` shows every exercise's status at once." if lesson.exercises else "", ""]
-    return [line for line in lines if line is not None]
+    return lines
+
+
+APPENDIX = "Appendix for graders: what each check expects"
 
 
 def anchor(heading: str) -> str:
@@ -150,23 +217,41 @@ def anchor(heading: str) -> str:
     return kept.replace(" ", "-")
 
 
-def _session_name(kind: str, number: int, total: int) -> str:
-    return f"{kind[0].upper()}{kind[1:]} {number} of {total}"
-
-
 def schedules(lessons: list[manifest.Lesson]) -> list[str]:
-    """Every format's sessions as timetables; every lesson is in each format, whole and in order."""
+    """Every format's sessions as timetables."""
     lines = []
-    for label, (kind, capacity) in FORMATS.items():
-        sessions = fit(lessons, capacity)
-        lines += [f"### {label}: {len(sessions)} {kind}s of up to {capacity // 60} h {capacity % 60:02d} of work", ""]
-        for number, session in enumerate(sessions, 1):
-            slots = timetable(session, lunch_after=LUNCH_AFTER[kind])
-            held = (f"lesson {session[0].number}" if len(session) == 1
-                    else f"lessons {session[0].number}–{session[-1].number}")
-            lines += [f"**{_session_name(kind, number, len(sessions))}** ({held})", "",
-                      "| time | what |", "|---|---|"]
+    for label, fmt in FORMATS.items():
+        tables = plan(lessons, fmt)
+        ends = f"{fmt.end // 60:02d}:{fmt.end % 60:02d}"
+        lines += [f"### {label}: {len(tables)} {fmt.kind}s, 09:00 to {ends} at the latest", ""]
+        for number, slots in enumerate(tables, 1):
+            held = sorted({slot.what[:2] for slot in slots if slot.what[:2].isdigit()})
+            work = sum(slot.end - slot.start for slot in slots if slot.what[:2].isdigit())
+            lines += [f"**{fmt.kind[0].upper()}{fmt.kind[1:]} {number} of {len(tables)}** "
+                      f"(lesson{'s' if len(held) > 1 else ''} {held[0]}{'–' + held[-1] if len(held) > 1 else ''}, "
+                      f"{work} min of lessons, ends {_clock(slots[-1].end)})", "", "| time | what |", "|---|---|"]
             lines += [f"| {_clock(s.start)}–{_clock(s.end)} | {s.what} |" for s in slots] + [""]
+    return lines
+
+
+def facilitation() -> dict[str, dict]:
+    """The facilitation notes of each lesson, by lesson number."""
+    with FACILITATION.open("rb") as notes:
+        return {entry["number"]: entry for entry in tomllib.load(notes)["lesson"]}
+
+
+def _facilitation_section(lesson: manifest.Lesson) -> list[str]:
+    notes = facilitation().get(lesson.number)
+    if notes is None:
+        return []
+    lines = ["**Facilitation**", "",
+             f"* **The one idea to land:** {notes['idea']}",
+             f"* **Demo live:** {notes['demo']}",
+             "* **Learners ask:**"]
+    lines += [f"  * *{question['q']}* {question['a']}" for question in notes["questions"]]
+    lines += [f"* **Common mistake:** {notes['mistake']}",
+              f"* **How to unstick it:** {notes['unstick']}",
+              f"* **When running late, cut:** {notes['cut']}", ""]
     return lines
 
 
@@ -175,31 +260,40 @@ def markdown(root: Path) -> str:
     lessons = list(manifest.lessons())
     total_teaching = sum(lesson.teaching for lesson in lessons)
     total_exercises = sum(lesson.exercise_minutes for lesson in lessons)
-    sections = ["Schedules", "Before the day", *(f"{lesson.number} · {lesson.title}" for lesson in lessons), "Grading"]
+    sections = ["Schedules", "Before the day", *(f"{lesson.number} · {lesson.title}" for lesson in lessons), "Grading",
+                APPENDIX]
     lines = ["# Instructor guide: the MCP tool-design workbook", "",
              f"{len(lessons)} lessons, {total_teaching} min of teaching and {total_exercises} min of exercises "
-             f"({(total_teaching + total_exercises) / 60:.1f} h of work before breaks). Generated by `course guide` "
-             "from the lesson manifest (`course_lib/workbook/lessons.toml`, where every minute below comes from), "
-             "the notebooks and the checkers' specifications.", "",
+             f"({(total_teaching + total_exercises) / 60:.1f} h of lessons). Generated by `course guide` from the "
+             "lesson manifest (`course_lib/workbook/lessons.toml`, where every lesson's minutes come from), the "
+             "notebooks, the facilitation notes (`course_lib/workbook/facilitation.toml`) and the checkers' "
+             "specifications.", "",
              "## Contents", ""]
     lines += [f"* [{title}](#{anchor(title)})" for title in sections] + [""]
     lines += ["## Schedules", "",
-              "Each format holds every lesson, whole and in course order: a session ends before the lesson that "
-              f"would not fit. Breaks of {BREAK} min come about every {BREAK_EVERY} min of work; a full day has a "
-              f"{LUNCH}-min lunch.", ""]
+              "Every format holds every lesson, whole and in course order, spread as evenly as whole lessons allow. "
+              f"The first session opens with {SETUP} min of welcome and setup (`course doctor` on every laptop); each "
+              f"later one with a {RECAP}-min recap. A {BREAK}-min break comes before the work since the last pause "
+              f"would pass {BREAK_AFTER} min; a full day has a {LUNCH}-min lunch between {_clock(LUNCH_WINDOW[0])} "
+              f"and {_clock(LUNCH_WINDOW[1])}, with a recap of the morning before it; every morning, afternoon and "
+              f"half day ends with a {WRAP}-min recap and questions. Time left before the end of the day is for "
+              "questions, and for whatever ran late.", ""]
     lines += schedules(lessons)
     lines += ["## Before the day", "",
-              "* On every laptop, from the course folder: `python3 -m venv .venv && .venv/bin/pip install -e .`, then "
-              "`.venv/bin/course doctor`. Every line must be ✅; it checks Python, the packages, the offline tokenizer "
-              "(with its hash), the Jupyter kernel and an MCP round trip.",
+              "* Send the install ahead: on every laptop, from the course folder, `python3 -m venv .venv && "
+              ".venv/bin/pip install .`, then `.venv/bin/course doctor`. Every line must be ✅; it checks Python, the "
+              "packages, the offline tokenizer (with its hash), the Jupyter kernel and an MCP round trip.",
               "* After that install, nothing needs the network: no API key, no account; the course works with the "
-              "classroom wifi down. Install before the day, not during it.",
-              "* Open the course with the README's first command; JupyterLab starts on lesson 00.",
+              "classroom wifi down. The setup block at the start of day 1 is for the laptops where `course doctor` "
+              "still shows a ❌, not for installing from scratch.",
+              "* `.venv/bin/jupyter lab` from the course folder opens lesson 00.",
+              "* Hand out the student release (`course release FOLDER`), not this repository: it has no solutions.",
               "* Run `course lessons --detail` for the plan with objectives and key points, and this guide again "
               "after any change (`course guide`).", ""]
     for lesson in lessons:
         lines += _lesson_section(lesson, root)
     lines += grading_section()
+    lines += grader_appendix(root)
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -22,7 +22,7 @@ SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "edited": "📝"
            "kernel died": "💥", "unreadable": "🚫"}
 MEANINGS = {
     "passed": "the check passed",
-    "not done": "the answer is still the stub that raises NotImplementedError",
+    "not done": "the answer is still the stub that raises NotImplementedError (or its cell had not run before the check)",
     "failed": "the check found a rule the answer breaks (or the check could not run it)",
     "edited": "the check cell was changed or removed; the course's own check ran instead, and counts for nothing",
     "skipped": "the check did not run (an earlier problem stopped the notebook)",

@@ -17,11 +17,14 @@ from course_lib.errors import UsageError
 from course_lib.workbook import build, runner
 
 TEMPLATES = Path(__file__).with_name("templates")
-TOP_FILES = ("README.md", "pyproject.toml", "LICENSE", ".gitignore")
+TOP_FILES = ("pyproject.toml", "LICENSE", ".gitignore")
 FOLDERS = ("notebooks", "exercises")
 ENGINE_FOLDERS = ("binder", ".devcontainer")
 CLASSROOM_WORKFLOW = Path(".github") / "workflows" / "course-check.yml"
 _SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", "*.egg-info")
+_SKIP_IN = {folder: _SKIP for folder in FOLDERS + ENGINE_FOLDERS} | {
+    "exercises": shutil.ignore_patterns("*.ipynb", build.RECORD.name, ".ipynb_checkpoints")}
+"""exercises/ gives only its other files: its notebooks are built afresh from solutions/."""
 
 
 def _package(root: Path) -> Path:
@@ -36,29 +39,51 @@ def references(root: Path) -> dict[str, str]:
             for pair in build.notebook_pairs(root)}
 
 
+def student_readme() -> str:
+    """The release's README.md: for a learner (open the course, do an exercise, check it, get a hint, what a check
+    runs and where), with the lessons of the manifest; nothing about maintaining the course."""
+    from course_lib.workbook import manifest
+
+    rows = ["| lesson | title | minutes (lesson + exercises) | exercises |", "|---|---|---|---|"]
+    for lesson in manifest.lessons():
+        exercises = ", ".join(map(str, lesson.exercises))
+        rows.append(f"| {lesson.number} | [{lesson.title}](notebooks/{lesson.stem}.ipynb) | {lesson.teaching} + "
+                    f"{lesson.exercise_minutes} | "
+                    + (f"[{exercises}](exercises/{lesson.stem}.ipynb) |" if exercises else "none |"))
+    return (TEMPLATES / "student_README.md").read_text(encoding="utf-8").replace("{lessons}", "\n".join(rows))
+
+
 def _empty_target(out: Path) -> None:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"{out} already exists and is not an empty folder: choose a new one")
 
 
-def release(root: Path, out: Path) -> list[Path]:
-    """Write the student release of the course at `root` into the new folder `out`; the files written."""
+def release(root: Path, out: Path, force: bool = False) -> list[Path]:
+    """Write the student release of the course at `root` into the new folder `out`; the files written.
+
+    Its exercise notebooks are built from solutions/ (never copied from exercises/, which may hold someone's
+    work); exercises/ holding edits is refused unless `force`, since the release would leave them out.
+    """
     _empty_target(out)
-    stale = build.build(root, check_only=True)
-    if stale:
-        raise UsageError(f"exercises/ is out of date ({', '.join(p.name for p in stale)}): run `course build` first")
+    if not force:
+        build.refuse_edited([path for path in build.build(root, check_only=True) if build.edited(root, path)], root,
+                            "a release builds exercises from solutions/ and would leave those edits out: move them "
+                            "into solutions/ (or save a copy elsewhere), or pass --force to release without them")
     out.mkdir(parents=True, exist_ok=True)
     for name in TOP_FILES:
         if (root / name).is_file():
             shutil.copy2(root / name, out / name)
+    (out / "README.md").write_text(student_readme(), encoding="utf-8")
     for folder in FOLDERS + ENGINE_FOLDERS:
         if (root / folder).is_dir():
-            shutil.copytree(root / folder, out / folder, ignore=_SKIP)
+            shutil.copytree(root / folder, out / folder, ignore=_SKIP_IN[folder])
     shutil.copytree(_package(root), out / "course_lib", ignore=_SKIP)
     kept = out / runner.REFERENCE
     kept.mkdir(parents=True)
+    (out / "exercises").mkdir(exist_ok=True)
     for name, text in references(root).items():
         (kept / name).write_text(text, encoding="utf-8")
+        (out / "exercises" / name).write_text(text, encoding="utf-8")
     workflow = out / CLASSROOM_WORKFLOW
     workflow.parent.mkdir(parents=True)
     shutil.copy2(TEMPLATES / "classroom.yml", workflow)

@@ -299,9 +299,11 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
 
     try:
         answers = [bridge.lookup(name) for name in names]
-    except NameError as error:
-        done.append(Outcome(str(exercise), "failed", f"the check cell stopped before checking: NameError: "
-                                                     f"{error} (run the exercise cell above the check first)"))
+    except NameError as error:  # the exercise cell never defined it (or it raised before it did)
+        from course_lib.checks.core import not_defined
+
+        missing = getattr(error, "name", None) or next((name for name in names if f"'{name}'" in str(error)), names[0])
+        done.append(not_defined(exercise, missing))
         return
     except boundary.BoundaryError as error:
         done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
@@ -323,6 +325,7 @@ class _Run:
         self.deadline = None if budget is None else time.monotonic() + budget
         self.found: dict[ExerciseId, Outcome] = {}
         self.stopped: Outcome | None = None  # once set, every exercise not yet checked gets it
+        self.cell_error = ""  # how the cell just run failed ("SyntaxError: invalid syntax"), or ""
 
     def outcomes(self, run_dir: Path, limits: sandbox.Limits) -> list[Outcome]:
         from course_lib.workbook import kernel
@@ -363,6 +366,8 @@ class _Run:
     def _cell(self, source: str, running) -> None:
         limit = self.timeout
         result = running.run(source, limit)
+        error = re.sub(r" \([^()]*, line (\d+)\)", r" (line \1)", f"{result.ename}: {result.evalue}".strip(": "))
+        self.cell_error = error if result.status == "error" else ""  # the kernel's temporary file name left out
         if result.status == "died":
             self._stop("kernel died", f"{running.death()} while running a cell of the notebook")
         elif result.status == "timeout":
@@ -371,6 +376,10 @@ class _Run:
     def _check(self, step: Check, running, bridge) -> None:
         exercise, names = check_call(step.source)
         outcome = check_answer(exercise, names, running, bridge, self.timeout)
+        if outcome.status == "not done" and outcome.message.endswith("is not defined yet).") and self.cell_error:
+            outcome = Outcome(str(exercise), "failed", f"Exercise {exercise}: the cell above the check raised "
+                              f"{self.cell_error[:160]}, so {outcome.message.split('(')[-1].split(' is not')[0]} "
+                              "is not defined: fix that cell, run it, then run the check again.", exercise.hint_call)
         if step.changed:
             outcome = Outcome(str(exercise), "edited",
                               f"the check cell was {step.changed}, so the course's check ran in its place "

@@ -12,6 +12,72 @@ from course_lib.workbook.ids import ExerciseId
 
 def test_exercises_are_in_sync_with_solutions():
     assert build.build(ROOT, check_only=True) == [], "run `course build` and commit exercises/"
+    assert not any(build.edited(ROOT, pair.exercise) for pair in build.notebook_pairs(ROOT)), (
+        f"{build.RECORD} does not match exercises/: run `course build` and commit both")
+
+
+@pytest.fixture
+def clone(tmp_path):
+    """A copy of the course's solutions/ and exercises/ (with the record of the last build)."""
+    import shutil
+
+    for folder in ("solutions", "exercises"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    return tmp_path
+
+
+def _touch_solution(root, name: str) -> None:
+    """Change the text of a solution notebook, so its exercise notebook is out of date."""
+    path = root / "solutions" / name
+    path.write_text(path.read_text(encoding="utf-8").replace("Exercise ", "Exercise  ", 1), encoding="utf-8")
+
+
+def _work_in(path) -> None:
+    """What a learner does: replace the stub of the first exercise with an answer (and save, as JupyterLab does)."""
+    import json
+
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    cell = next(cell for cell in notebook["cells"] if cell["metadata"].get("exercise"))
+    cell["source"] = "".join(cell["source"]).replace("raise NotImplementedError(", "return 42  # mine\n    (", 1)
+    path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+LESSON = "01_bad_tool_rewrite.ipynb"
+
+
+def test_build_overwrites_a_stale_notebook_and_refuses_an_edited_one_naming_it(clone):
+    from course_lib.errors import UsageError
+
+    _touch_solution(clone, LESSON)
+    _touch_solution(clone, "02_results_host_can_use.ipynb")
+    _work_in(clone / "exercises" / LESSON)
+    mine = (clone / "exercises" / LESSON).read_text(encoding="utf-8")
+    with pytest.raises(UsageError) as refused:
+        build.build(clone)
+    assert str(refused.value).startswith(f"exercises/{LESSON} has edits") and "--force" in str(refused.value)
+    assert "02_" not in str(refused.value)  # only out of date: not named
+    assert (clone / "exercises" / LESSON).read_text(encoding="utf-8") == mine  # nothing written
+    assert build.build(clone, force=True) == [clone / "exercises" / LESSON,
+                                              clone / "exercises" / "02_results_host_can_use.ipynb"]
+    assert "# mine" not in (clone / "exercises" / LESSON).read_text(encoding="utf-8")
+    _touch_solution(clone, LESSON)
+    assert build.build(clone) == [clone / "exercises" / LESSON]  # the record now knows the forced copy
+
+
+def test_without_a_record_a_notebook_that_was_run_or_answered_counts_as_edited(clone):
+    import json
+
+    (clone / build.RECORD).unlink()
+    path = clone / "exercises" / LESSON
+    assert not build.edited(clone, path)
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    next(cell for cell in notebook["cells"] if cell["cell_type"] == "code")["execution_count"] = 1
+    path.write_text(json.dumps(notebook, indent=1) + "\n", encoding="utf-8")
+    assert build.edited(clone, path)
+    shutil_copy = (ROOT / "exercises" / LESSON).read_text(encoding="utf-8")
+    path.write_text(shutil_copy, encoding="utf-8")
+    _work_in(path)
+    assert build.edited(clone, path)
 
 
 def test_every_exercise_has_metadata_and_a_check_cell():

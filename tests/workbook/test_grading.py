@@ -60,7 +60,7 @@ def test_grade_tabulates_every_student_and_survives_bad_submissions(tmp_path):
     assert [rows[("fay", f"1.{n}")] for n in range(1, 5)] == ["passed", "not done", "not done", "passed"]
     assert [rows[("gus", f"1.{n}")] for n in range(1, 5)] == ["passed", "passed", "passed", "timeout"]
     page = (klass / "grades.html").read_text(encoding="utf-8")
-    assert "<th>bob</th>" in page and "4/4" in page and "whole notebook" in page
+    assert '<th><a href="#student-bob">bob</a></th>' in page and "4/4" in page and "whole notebook" in page
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["student", "0.1", "1.1", "1.2", "1.3", "1.4", "*", "passed"]
     cy = next(line for line in lines if line.startswith("cy "))
@@ -95,5 +95,30 @@ def test_grades_html_has_a_legend_visible_reasons_the_lesson_and_the_date(tmp_pa
     assert "<small>Exercise 1.1: expected &lt;b&gt;x&lt;/b&gt;; found y.</small>" in page  # shown, escaped
     assert "title=" not in page  # nothing hidden behind a hover
     assert "<td class='score'>1/4</td>" in page and "<td class='score'>0/4</td>" in page
-    assert "<h2>Legend</h2>" in page and "📝 edited:" in page and "💥 kernel died:" in page
+    assert "<h2>Legend</h2>" in page and "📝 <b>edit</b> (edited):" in page and "💥 <b>died</b> (kernel died):" in page
     assert "sandbox: bubblewrap" in page
+
+
+def test_grades_html_has_short_codes_class_totals_and_one_section_per_student(tmp_path):
+    todo = ("Exercise 1.2 is not done yet: register get_daily_forecast. Replace `raise NotImplementedError(...)` "
+            "with your code, run that cell, then run this check again.")
+    rows = [grading.Row("ada", LESSON, Outcome("1.1", "failed", "Exercise 1.1: expected a `city` parameter; found none.")),
+            grading.Row("ada", LESSON, Outcome("1.2", "not done", todo)),
+            grading.Row("bo b", LESSON, Outcome("1.1", "passed", "fine")),
+            grading.Row("bo b", LESSON, Outcome("1.2", "passed", "fine")),
+            grading.Row("cy", LESSON, Outcome("1.1", "passed", "fine"))]
+    grading.write_html(rows, tmp_path / "grades.html", "", datetime.date(2026, 3, 9))
+    page = (tmp_path / "grades.html").read_text(encoding="utf-8")
+    table, legend = page.split("<h2>Legend</h2>")[0], page.split("<h2>Legend</h2>")[1].split("</ul>")[0]
+    assert '<td class="failed"><a href="#student-ada">❌ fail</a></td>' in table
+    assert '<td class="not-done"><a href="#student-ada">⏳ todo</a></td>' in table
+    assert "not done yet" not in table and "`" not in page  # reasons live in the sections, code as code
+    assert "<td class='total'>2/3 (67%)</td>" in table and "<td class='total'>1/2 (50%)</td>" in table
+    assert "<li>⏳ <b>todo</b> (not done): the answer is still the stub" in legend
+    assert "<li>📝 <b>edit</b> (edited): the check cell was changed" in legend
+    sections = page.split("<h2>Each student</h2>")[1]
+    assert [s.split('"')[0] for s in sections.split('<section id="')[1:]] == [
+        "student-ada", "student-bo-b", "student-cy"]
+    assert '<a href="#student-bo-b">bo b</a>' in table
+    assert "expected a <code>city</code> parameter" in sections
+    assert "register get_daily_forecast.</small>" in sections and "Replace" not in sections

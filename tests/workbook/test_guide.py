@@ -2,26 +2,54 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+
+import pytest
 
 from conftest import ROOT
 from course_lib.workbook import guide, manifest
 
 
-def test_the_guide_lists_every_lesson_and_every_exercise_with_what_its_check_expects():
+def test_the_guide_lists_every_lesson_and_every_exercise_with_what_its_check_expects_in_an_appendix():
     from course_lib import checks
 
     text = guide.markdown(ROOT)
-    lines = text.splitlines()
+    lessons_part, appendix = text.split(f"## {guide.APPENDIX}", 1)
+    lines = lessons_part.splitlines()
     for lesson in manifest.lessons():
-        assert f"## {lesson.number} · {lesson.title}" in text
+        assert f"## {lesson.number} · {lesson.title}" in lessons_part
         for exercise in lesson.exercises:
             assert any(line.startswith(f"| {exercise} |") for line in lines)
-            block = text.split(f"*Exercise {exercise}*", 1)[1].split("\n\n*Exercise ", 1)[0]
-            for rule in checks.registered(exercise).rules:  # every rule is its own list item
+            block = appendix.split(f"*Exercise {exercise}*", 1)[1].split("\n\n*Exercise ", 1)[0]
+            for rule in checks.registered(exercise).rules:  # every rule is its own list item, for graders
                 assert f"\n* {rule.states}\n" in block + "\n"
+                assert rule.states not in lessons_part  # not in the sections an instructor teaches from
     assert "## Grading" in text and "course grade FOLDER" in text and "course doctor" in text
+
+
+def test_every_lesson_has_facilitation_notes_of_its_own():
+    notes = guide.facilitation()
+    assert sorted(notes) == [lesson.number for lesson in manifest.lessons()]
+    text = guide.markdown(ROOT)
+    seen: dict[str, str] = {}
+    for lesson in manifest.lessons():
+        entry = notes[lesson.number]
+        for field in ("idea", "demo", "mistake", "unstick", "cut"):
+            assert len(entry[field].split()) >= 8, (lesson.number, field)
+            assert entry[field] not in seen, (lesson.number, field, seen.get(entry[field]))  # never the same text
+            seen[entry[field]] = lesson.number
+        assert len(entry["questions"]) == 2 and all(q["q"].endswith("?") and q["a"] for q in entry["questions"])
+        section = text.split(f"## {lesson.number} · ", 1)[1].split("\n## ", 1)[0]
+        for label in ("The one idea to land", "Demo live", "Learners ask", "Common mistake", "How to unstick it",
+                      "When running late, cut"):
+            assert f"**{label}:**" in section, (lesson.number, label)
+        notebook = (ROOT / "notebooks" / f"{lesson.stem}.ipynb").read_text(encoding="utf-8")
+        for quoted in re.findall(r"'([A-Z][^']{6,})'", entry["demo"] + entry["cut"]):  # sections it names exist
+            assert f"## {quoted}" in notebook or f"### {quoted}" in notebook, (lesson.number, quoted)
+        for exercise in re.findall(r"exercises? (\d\.\d)", entry["mistake"] + entry["unstick"]):
+            assert exercise in {str(e) for e in lesson.exercises}, (lesson.number, exercise)
 
 
 def test_mistakes_it_catches_are_a_list_not_one_run_on_line():
@@ -46,33 +74,44 @@ def test_the_contents_link_every_section_and_the_html_headings_carry_those_targe
     assert guide.anchor("01 · A bad tool and its rewrite") == "01--a-bad-tool-and-its-rewrite"  # GitHub's form
 
 
-def test_every_format_schedules_every_lesson_whole_in_order_within_its_sessions():
+@pytest.mark.parametrize("label", list(guide.FORMATS))
+def test_every_format_is_a_workshop_that_fits_its_days(label):
+    """Setup with course doctor first, recaps, breaks, lunch on a full day, every lesson whole and in order with
+    its manifest minutes, every session ending in time, and days balanced."""
     lessons = list(manifest.lessons())
+    fmt = guide.FORMATS[label]
+    tables = guide.plan(lessons, fmt)
+    if fmt.sessions:
+        assert len(tables) == fmt.sessions
+    held: list[str] = []
+    loads = []
+    for number, slots in enumerate(tables, 1):
+        assert slots[0].start == 0 and all(a.end == b.start for a, b in zip(slots, slots[1:]))
+        assert guide.DAY_START + slots[-1].end <= fmt.end  # ends in time
+        whats = [slot.what for slot in slots]
+        assert ("course doctor" in whats[0]) == (number == 1) and (number == 1 or whats[0].startswith("Recap of"))
+        assert whats[-1].startswith("Recap")
+        lessons_only = [slot for slot in slots if slot.what[:2].isdigit()]
+        held += [slot.what for slot in lessons_only]
+        loads.append(sum(slot.end - slot.start for slot in lessons_only))
+        run = 0
+        for slot in slots:  # never more than BREAK_AFTER minutes of lessons without a pause
+            run = run + slot.end - slot.start if slot.what[:2].isdigit() else 0
+            assert run <= max(guide.BREAK_AFTER, max(lesson.exercise_minutes for lesson in lessons))
+        if fmt.lunch:
+            lunch = whats.index("lunch")
+            assert whats[lunch - 1] == "Recap of the morning, questions"
+            assert guide.LUNCH_WINDOW[0] - 60 <= slots[lunch].start <= guide.LUNCH_WINDOW[1] + 60
+    assert held == [f"{lesson.number} {lesson.title}: {part}" for lesson in lessons for part in ("teaching", "exercises")]
+    assert max(loads) - min(loads) <= max(lesson.teaching + lesson.exercise_minutes for lesson in lessons)
     text = guide.markdown(ROOT)
-    for label, (kind, capacity) in guide.FORMATS.items():
-        sessions = guide.fit(lessons, capacity)
-        assert [lesson for session in sessions for lesson in session] == lessons  # none left out
-        for session in sessions:
-            assert sum(lesson.teaching + lesson.exercise_minutes for lesson in session) <= capacity
-            slots = guide.timetable(session, lunch_after=guide.LUNCH_AFTER[kind])
-            assert all(a.end == b.start for a, b in zip(slots, slots[1:]))
-            taught = [slot.what for slot in slots if slot.what not in ("break", "lunch")]
-            assert taught == [f"{lesson.number} {lesson.title}: {part}" for lesson in session
-                              for part in ("teaching", "exercises")]
-            minutes = {slot.what: slot.end - slot.start for slot in slots}
-            for lesson in session:  # the minutes are the manifest's
-                assert minutes[f"{lesson.number} {lesson.title}: teaching"] == lesson.teaching
-                assert minutes[f"{lesson.number} {lesson.title}: exercises"] == lesson.exercise_minutes
-        assert f"### {label}: {len(sessions)} {kind}s" in text
-    assert "Not in this format" not in text
+    assert f"### {label}: {len(tables)} {fmt.kind}s" in text
 
 
-def test_a_lesson_longer_than_a_session_is_an_error_not_a_silent_gap():
-    import pytest
-
-    lesson = manifest.lessons()[0]
-    with pytest.raises(ValueError, match="longer than a 10-minute session"):
-        guide.fit([lesson], 10)
+def test_three_days_are_balanced_days_not_two_long_ones_and_a_stub():
+    loads = [sum(s.end - s.start for s in slots if s.what[:2].isdigit())
+             for slots in guide.plan(list(manifest.lessons()), guide.FORMATS["Three days"])]
+    assert min(loads) >= 0.9 * max(loads), loads
 
 
 def test_course_guide_writes_markdown_and_html(tmp_path):

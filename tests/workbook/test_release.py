@@ -72,6 +72,83 @@ def test_a_release_has_the_lessons_exercises_and_package_and_nothing_of_the_solu
     assert leaked == [], leaked[:3]
 
 
+def _commands(readme: str) -> list[str]:
+    """Every command line of the README's ```bash blocks, in order."""
+    import re
+
+    return [line.strip() for block in re.findall(r"```bash\n(.*?)```", readme, re.S)
+            for line in block.splitlines() if line.strip() and not line.strip().startswith("#")]
+
+
+def test_the_release_readme_is_for_a_student(released):
+    readme = (released / "README.md").read_text(encoding="utf-8")
+    for topic in ("## Open the course", "## Do an exercise", "## Check your work", "## Get a hint",
+                  "## What a check runs, and where", 'hints.show("1.2")', ".course/reference/"):
+        assert topic in readme, topic
+    for lesson in (ROOT / "notebooks").glob("*.ipynb"):
+        assert f"(notebooks/{lesson.name})" in readme
+    maintainers = ("course build", "course grade", "solutions/", "pytest", "Not protected", "without calling",
+                   "maintain", "course release", "[test", "postgres")
+    assert [word for word in maintainers if word in readme] == []
+
+
+def test_the_release_readme_commands_work_as_written(released, tmp_path):
+    """Every command of the student README, run as written in the release folder. `.venv` is this test's own
+    environment (installing anew needs the package index); `pip install .` installs JupyterLab's settings, which
+    an editable install leaves out, so here JUPYTER_CONFIG_PATH points at the file it would install."""
+    import re
+    import time
+    import urllib.request
+
+    commands = _commands((released / "README.md").read_text(encoding="utf-8"))
+    assert commands[0] == "python3 -m venv .venv && .venv/bin/pip install ."
+    (released / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    env = {**os.environ, "JUPYTER_CONFIG_PATH": str(ROOT / "course_lib" / "jupyter"), "BROWSER": "true",
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "JUPYTER_DATA_DIR": str(tmp_path / "data")}
+    ran = []
+    try:
+        for command in commands[1:]:
+            if command == ".venv/bin/jupyter lab":
+                import socket
+
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", 0))
+                    port = probe.getsockname()[1]
+                lab = subprocess.Popen([*command.split(), f"--port={port}", "--allow-root"], cwd=released, env=env,
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                try:
+                    url = None
+                    for line in lab.stdout:  # the address JupyterLab prints, as the README says
+                        found = re.search(r"(http://127\.0\.0\.1:\d+/\S+)", line)
+                        if found:
+                            url = found.group(1)
+                            break
+                    assert url and "/lab/tree/notebooks/00_start_here.ipynb?token=" in url, url
+                    for _ in range(100):
+                        try:
+                            assert urllib.request.urlopen(url, timeout=5).status == 200
+                            break
+                        except OSError:
+                            time.sleep(0.1)
+                finally:
+                    lab.terminate()
+                    lab.wait(30)
+                ran.append(command)
+                continue
+            result = subprocess.run(command, shell=True, cwd=released, env=env, capture_output=True, text=True,
+                                    timeout=600)
+            assert "Traceback" not in result.stderr, (command, result.stderr[-500:])
+            if command.endswith("course check 01"):  # nothing solved yet: exit 1, every exercise not done
+                assert result.returncode == 1 and "0 of 4 exercises passed" in result.stdout, result.stdout
+            else:
+                assert result.returncode == 0, (command, result.stdout[-500:], result.stderr[-500:])
+            ran.append(command)
+    finally:
+        (released / ".venv").unlink()
+    assert ran == commands[1:]
+    assert any("course doctor" in command for command in commands)
+
+
 def test_course_check_in_a_release_takes_the_check_cells_from_its_reference_copy(released):
     notebook = nbformat.read(released / "exercises" / LESSON, as_version=4)
     check = next(cell for cell in notebook.cells if "checks.ex_01_3(" in cell.source)
@@ -87,6 +164,39 @@ def test_a_release_refuses_a_folder_that_is_not_empty(tmp_path):
     result = course("release", str(tmp_path))
     assert result.returncode == 2 and result.stderr.strip() == (
         f"course: {tmp_path} already exists and is not an empty folder: choose a new one")
+
+
+def test_a_release_refuses_a_clone_whose_exercises_hold_work_and_never_eats_it(tmp_path):
+    clone = tmp_path / "clone"
+    for folder in ("solutions", "exercises", "notebooks", "course_lib"):
+        shutil.copytree(ROOT / folder, clone / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(ROOT / "pyproject.toml", clone / "pyproject.toml")
+    worked = clone / "exercises" / LESSON
+    notebook = json.loads(worked.read_text())
+    cell = next(cell for cell in notebook["cells"] if cell["metadata"].get("exercise"))
+    cell["source"] = "".join(cell["source"]).replace("raise NotImplementedError(", "return 42  # mine\n    (", 1)
+    worked.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+    mine = worked.read_text()
+    result = course("release", str(tmp_path / "out"), cwd=clone)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"exercises/{LESSON} has edits" in result.stderr and "--force" in result.stderr
+    assert worked.read_text() == mine and not (tmp_path / "out").exists()
+    forced = course("release", str(tmp_path / "forced"), "--force", cwd=clone)
+    assert forced.returncode == 0, forced.stderr
+    assert worked.read_text() == mine  # the clone's work is still there
+    assert (tmp_path / "forced" / "exercises" / LESSON).read_text() == (ROOT / "exercises" / LESSON).read_text()
+
+
+def test_a_release_of_a_clone_with_stale_exercises_ships_them_fresh_from_solutions(tmp_path):
+    clone = tmp_path / "clone"
+    for folder in ("solutions", "exercises", "notebooks", "course_lib"):
+        shutil.copytree(ROOT / folder, clone / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    solution = clone / "solutions" / LESSON
+    solution.write_text(solution.read_text().replace("Exercise ", "Exercise  ", 1))
+    result = course("release", str(tmp_path / "out"), cwd=clone)
+    assert result.returncode == 0, result.stderr
+    shipped = (tmp_path / "out" / "exercises" / LESSON).read_text()
+    assert shipped == build.render(build.student_version(build.read(solution))) != (clone / "exercises" / LESSON).read_text()
 
 
 # --- Gradescope ----------------------------------------------------------------------------------------

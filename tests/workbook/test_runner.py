@@ -53,14 +53,26 @@ def test_a_wrong_answer_reports_the_failed_rule(tmp_path):
     assert outcome.status == "failed" and outcome.rule and outcome.message.startswith("Exercise 0.1: expected ")
 
 
-def test_an_answer_that_is_not_defined_says_to_run_its_cell(tmp_path):
+def test_an_answer_whose_cell_raised_says_which_error_left_it_undefined(tmp_path):
     def broken(notebook):
         _cell(notebook, exercise="0.1").source = "def bounds(definition, parameter)\n    return None\n"  # no colon
 
     (outcome,) = runner.check(_variant(tmp_path, broken), reference=reference())
-    assert outcome.status == "failed" and outcome.message == (
-        "the check cell stopped before checking: NameError: name 'bounds' is not defined (run the exercise cell "
-        "above the check first)")
+    assert (outcome.status, outcome.message) == ("failed", (
+        "Exercise 0.1: the cell above the check raised SyntaxError: expected ':' (line 1), so bounds is "
+        "not defined: fix that cell, run it, then run the check again."))
+
+
+def test_a_check_whose_exercise_cell_never_ran_says_to_run_it_first(tmp_path):
+    """The exercise cell moved below its check: the check is "not done", with what to run, never a NameError."""
+    def moved(notebook):
+        exercise = _cell(notebook, exercise="0.1")
+        notebook.cells.remove(exercise)
+        notebook.cells.append(exercise)
+
+    (outcome,) = runner.check(_variant(tmp_path, moved), reference=reference())
+    assert (outcome.status, outcome.message) == (
+        "not done", "Exercise 0.1: run the exercise cell above first (bounds is not defined yet).")
 
 
 def test_setup_and_check_cells_come_from_the_course(tmp_path):
