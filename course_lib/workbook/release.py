@@ -9,7 +9,12 @@ and reference notebooks, with Gradescope's `setup.sh` and `run_autograder`.
 
 from __future__ import annotations
 
+import fnmatch
+import hashlib
+import json
+import os
 import shutil
+import stat
 import zipfile
 from pathlib import Path
 
@@ -21,7 +26,45 @@ TOP_FILES = ("README.md", "pyproject.toml", "LICENSE", ".gitignore")
 FOLDERS = ("notebooks", "exercises")
 ENGINE_FOLDERS = ("binder", ".devcontainer")
 CLASSROOM_WORKFLOW = Path(".github") / "workflows" / "course-check.yml"
-_SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", "*.egg-info")
+SKIPPED = ("__pycache__", "*.pyc", ".ipynb_checkpoints", "*.egg-info", runner.PINS.name)
+
+
+def _files(top: Path) -> list[Path]:
+    """Every regular file under `top` (relative), walked without following links; a symbolic link or anything
+    else that is not a regular file or a folder stops the release (`UsageError`), so nothing it points to leaves."""
+    found, stack = [], [Path()]
+    while stack:
+        relative = stack.pop()
+        for entry in sorted(os.scandir(top / relative), key=lambda e: e.name):
+            if any(fnmatch.fnmatch(entry.name, pattern) for pattern in SKIPPED):
+                continue
+            mode = entry.stat(follow_symlinks=False).st_mode
+            if stat.S_ISDIR(mode):
+                stack.append(relative / entry.name)
+            elif stat.S_ISREG(mode):
+                found.append(relative / entry.name)
+            else:
+                kind = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+                raise UsageError(f"{top.name}/{(relative / entry.name).as_posix()} is {kind}: a release copies "
+                                 "only regular files (replace it with the file itself)")
+    return sorted(found)
+
+
+def _copy(source: Path, target: Path) -> None:
+    """`source` (a file or a folder) copied to `target` as regular files only (see `_files`)."""
+    if source.is_symlink() or not (source.is_dir() or source.is_file()):
+        raise UsageError(f"{source.name} is a symbolic link or not a regular file: a release copies only regular "
+                         "files")
+    for relative in ([Path()] if source.is_file() else _files(source)):
+        destination = target / relative
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source / relative if relative.parts else source, destination, follow_symlinks=False)
+
+
+def pin_text(texts: dict[str, str]) -> str:
+    """The reference hashes a release pins into its course_lib (`runner.PINS`)."""
+    return json.dumps({name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in sorted(texts.items())},
+                      indent=1) + "\n"
 
 
 def _package(root: Path) -> Path:
@@ -49,24 +92,56 @@ def release(root: Path, out: Path) -> list[Path]:
         raise UsageError(f"exercises/ is out of date ({', '.join(p.name for p in stale)}): run `course build` first")
     out.mkdir(parents=True, exist_ok=True)
     for name in TOP_FILES:
-        if (root / name).is_file():
-            shutil.copy2(root / name, out / name)
+        if os.path.lexists(root / name):
+            _copy(root / name, out / name)
     for folder in FOLDERS + ENGINE_FOLDERS:
-        if (root / folder).is_dir():
-            shutil.copytree(root / folder, out / folder, ignore=_SKIP)
-    shutil.copytree(_package(root), out / "course_lib", ignore=_SKIP)
+        if os.path.lexists(root / folder):
+            _copy(root / folder, out / folder)
+    _copy(_package(root), out / "course_lib")
     kept = out / runner.REFERENCE
     kept.mkdir(parents=True)
-    for name, text in references(root).items():
-        (kept / name).write_text(text, encoding="utf-8")
+    texts = references(root)
+    for name, text in texts.items():
+        (kept / name).write_bytes(text.encode("utf-8"))
+    (out / "course_lib" / "workbook" / runner.PINS.name).write_text(pin_text(texts), encoding="utf-8")
     workflow = out / CLASSROOM_WORKFLOW
     workflow.parent.mkdir(parents=True)
     shutil.copy2(TEMPLATES / "classroom.yml", workflow)
     return sorted(path for path in out.rglob("*") if path.is_file())
 
 
-def gradescope(root: Path, out: Path) -> list[str]:
-    """Write Gradescope's autograder zip for the course at `root` to `out`; the names it holds."""
+LESSONS_FILE = Path(".course") / "lessons.json"
+"""In an autograder: the lessons (numbers such as "01") it grades; notebooks of other lessons are ignored."""
+
+
+def lesson_numbers(given: list[str] | None) -> list[str]:
+    """The lesson numbers an autograder is built for (each a lesson of the course with exercises)."""
+    from course_lib.workbook import manifest
+
+    if not given:
+        raise UsageError("name the lesson this assignment grades, e.g. --lesson 01 (repeat it for a set of lessons)")
+    numbers = []
+    for number in given:
+        lesson = manifest.lesson(number)
+        if not lesson.exercises:
+            raise UsageError(f"lesson {lesson.number} has no exercises to grade")
+        numbers.append(lesson.number)
+    return sorted(set(numbers))
+
+
+def autograder_lessons(source: Path) -> set[str]:
+    """The lessons the autograder in `source` grades; none when it names none (an autograder built before)."""
+    try:
+        data = json.loads(build.regular_bytes(source / LESSONS_FILE, LESSONS_FILE.as_posix(), 1 << 16))
+    except (UsageError, build.BadFile, ValueError):
+        return set()
+    found = data.get("lessons") if isinstance(data, dict) else None
+    return {str(number) for number in found} if isinstance(found, list) else set()
+
+
+def gradescope(root: Path, out: Path, lessons: list[str] | None = None) -> list[str]:
+    """Write Gradescope's autograder zip for lessons `lessons` of the course at `root` to `out`; the names it holds."""
+    numbers = lesson_numbers(lessons)
     if out.suffix != ".zip":
         raise UsageError(f"{out} should end in .zip (Gradescope takes a zip file)")
     if out.exists():
@@ -79,10 +154,12 @@ def gradescope(root: Path, out: Path) -> list[str]:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, (TEMPLATES / template).read_text(encoding="utf-8"))
         for name in ("README.md", "pyproject.toml"):
-            archive.write(root / name, name)
-        for path in sorted(package.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                archive.write(path, Path("course_lib") / path.relative_to(package))
-        for name, text in references(root).items():
+            archive.writestr(name, build.regular_bytes(root / name, name, 16 << 20))
+        for relative in _files(package):
+            archive.write(package / relative, Path("course_lib") / relative)
+        texts = {name: text for name, text in references(root).items() if name[:2] in numbers}
+        for name, text in texts.items():
             archive.writestr(str(runner.REFERENCE / name), text)
+        archive.writestr(str(LESSONS_FILE), json.dumps({"lessons": numbers}) + "\n")
+        archive.writestr(str(Path("course_lib") / "workbook" / runner.PINS.name), pin_text(texts))
         return archive.namelist()

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import hashlib
 import io
+import json
+import os
 import re
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -208,38 +210,77 @@ def lesson_stem(path: Path, notebook=None) -> str | None:
     return next((stem for number in numbers for stem, code in stems.items() if code == number), None)
 
 
+PINS = Path(__file__).with_name("reference_pins.json")
+"""Written into a release's (and an autograder's) `course_lib` by `course release`: the SHA-256 of each reference
+notebook in its `.course/reference`, so that a reference copy planted or edited later is refused."""
+
+
+def pins(root: Path) -> dict[str, str]:
+    """The reference hashes of the installed course (`PINS`), else of the course_lib inside `root` (a release
+    checked with `--root` by an instructor's own install); {} without either."""
+    for found in (PINS, root / "course_lib" / "workbook" / PINS.name):
+        try:
+            data = json.loads(build.regular_bytes(found, PINS.name, 1 << 20))
+        except (BadFile, ValueError):
+            continue
+        if isinstance(data, dict):
+            return {str(key): str(value) for key, value in data.items()}
+    return {}
+
+
 def reference_for(stem: str, root: Path | None):
     """The course's student version of lesson notebook `stem`: built from `root/solutions` when the course has
-    them, else the copy a release or an autograder keeps in `root/.course/reference`; None without either."""
+    them, else the copy a release or an autograder keeps in `root/.course/reference`, which must be the one the
+    release pinned (`pins`); None without either. A kept copy that is not the course's own is a `BadFile`."""
     if root is None:
         return None
     solution = root / "solutions" / f"{stem}.ipynb"
     if solution.is_file():
         return build.student_version(build.read(solution))
     kept = root / REFERENCE / f"{stem}.ipynb"
-    return build.read(kept) if kept.is_file() else None
+    if not os.path.lexists(kept):
+        return None
+    shown = f"{REFERENCE.as_posix()}/{stem}.ipynb"
+    data = build.regular_bytes(kept, shown)
+    if pins(root).get(kept.name) != hashlib.sha256(data).hexdigest():
+        raise BadFile(f"{shown} is not the course's own reference (its hash is not the one pinned when the course "
+                      "was released): reinstall the course, or pass --root the course folder")
+    return build.parse(data, shown)
 
 
 # --- running the plan ----------------------------------------------------------------------------------
 
 
 def check(path: Path, timeout: float = 60, reference=None, budget: float | None = None,
-          limits: sandbox.Limits = sandbox.Limits()) -> list[Outcome]:
+          limits: sandbox.Limits = sandbox.Limits(), *, submission=None, run_dir: Path | None = None,
+          uid: int | None = None) -> list[Outcome]:
     """Grade one notebook: each exercise's outcome, in course order.
 
     `reference` is the course's student version of this notebook (its setup and check cells are the ones
     that count); without it the submission's own cells are used as they are. `timeout` bounds each cell and
-    each check, `budget` (if given) the whole notebook; `limits` are the kernel's resource limits.
+    each check, `budget` (if given) the whole notebook; `limits` are the kernel's resource limits. The file is
+    read as data (`build.read_submission`), unless the caller read it already (`submission`). A caller that
+    gives `run_dir` (and the kernel's `uid`) cleans it up itself; otherwise the run folder is made here and
+    removed with everything the kernel left.
     """
-    submission = build.read(path)
+    submission = build.read_submission(path) if submission is None else submission
     steps = plan(submission, reference if reference is not None else submission)
-    with tempfile.TemporaryDirectory(prefix="course-") as scratch, \
-            contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        return _Run(steps, timeout, budget).outcomes(Path(scratch), limits)
+    own = run_dir is None
+    if own:
+        sandbox.sweep()
+        uid = sandbox.new_uid()
+        run_dir = sandbox.run_folder(uid)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            return _Run(steps, timeout, budget).outcomes(Path(run_dir), limits, uid)
+    finally:
+        if own:
+            sandbox.clean_up(Path(run_dir), uid)
 
 
 @contextlib.contextmanager
-def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None) -> Iterator[tuple]:
+def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None,
+                   uid: int | None = None) -> Iterator[tuple]:
     """A started confined kernel with the grader's agent in it, and the grader's side of the bridge.
 
     `KernelDied` if the kernel or its agent does not come up within START_SECONDS. `tcp` forces loopback TCP
@@ -247,7 +288,7 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
     """
     from course_lib.workbook import boundary, kernel
 
-    with kernel.Kernel(run_dir, limits, tcp) as running:
+    with kernel.Kernel(run_dir, limits, tcp, uid) as running:
         bridge = boundary.GraderBridge(run_dir, tcp)
         running.on_death = bridge.close
         try:
@@ -324,11 +365,11 @@ class _Run:
         self.found: dict[ExerciseId, Outcome] = {}
         self.stopped: Outcome | None = None  # once set, every exercise not yet checked gets it
 
-    def outcomes(self, run_dir: Path, limits: sandbox.Limits) -> list[Outcome]:
+    def outcomes(self, run_dir: Path, limits: sandbox.Limits, uid: int | None = None) -> list[Outcome]:
         from course_lib.workbook import kernel
 
         try:
-            with learner_kernel(run_dir, limits) as (running, bridge):
+            with learner_kernel(run_dir, limits, uid=uid) as (running, bridge):
                 for step in self.steps.steps:
                     if self.stopped is not None:
                         break

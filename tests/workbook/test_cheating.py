@@ -427,7 +427,7 @@ def test_without_the_sandbox_the_boundary_still_holds_and_the_report_says_what_i
                                                        "check_cells_edited", "reads_the_solutions")]
     folder = tmp_path / "class"
     _class(folder, chosen)
-    grades = _grade(folder, env={sandbox.ENV: "none"})
+    grades = _grade(folder, env={sandbox.ENV: "none", sandbox.UNSAFE_ENV: "1"})
     for name in ("forged_outcome_records", "registry_of_forged_checkers", "check_cells_edited"):
         assert not any(grades[(name, e)][0] == "passed" for e in EXERCISES), name
     assert [grades[("reads_the_solutions", e)][0] for e in EXERCISES] == ["passed"] * 4

@@ -123,7 +123,7 @@ def autograder(tmp_path_factory) -> Path:
     """A fake /autograder: the zip unpacked into source/, run_autograder beside it, this venv as venv/."""
     base = tmp_path_factory.mktemp("gradescope")
     archive = base / "autograder.zip"
-    assert course("autograder", "gradescope", str(archive)).returncode == 0
+    assert course("autograder", "gradescope", str(archive), "--lesson", "01").returncode == 0
     names = zipfile.ZipFile(archive).namelist()
     assert {"setup.sh", "run_autograder"} <= set(names)
     assert not any(name.startswith(("solutions/", "tests/")) for name in names)
