@@ -63,7 +63,7 @@ def submissions(folder: Path) -> list[tuple[str, Path]]:
             if entry.name == ".ipynb_checkpoints":
                 continue
             link = entry.is_symlink()
-            if not link and entry.is_dir(follow_symlinks=False):
+            if not link and entry.is_dir(follow_symlinks=False) and not entry.name.endswith(".ipynb"):
                 stack.append(Path(entry.path))
             elif entry.name.endswith(".ipynb") or (link and os.path.isdir(entry.path)):
                 found.append(Path(entry.path))
