@@ -285,7 +285,8 @@ def cmd_grade(args) -> int:
         raise UsageError(f"cannot write the reports to {out}: {error.strerror or type(error).__name__}") from None
     note = sandbox.note()
     report = grading.Report()
-    rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root, budget=args.budget, report=report)
+    rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root, budget=args.budget, report=report,
+                         hints=args.hints)
     grading.write_csv(rows, out / "grades.csv")
     grading.write_html(rows, out / "grades.html", note)
     students, columns, cells = grading.pivot(rows)
@@ -309,7 +310,7 @@ def cmd_release(args) -> int:
     from course_lib.workbook import release
 
     root = course_root(args.root)
-    written = release.release(root, Path(args.folder))
+    written = release.release(root, Path(args.folder), args.hints)
     print(f"wrote {len(written)} files to {args.folder}: lessons, exercises, course_lib, the course's own check "
           "cells in .course/reference, a GitHub Classroom workflow; no solutions, no tests")
     return 0
@@ -328,7 +329,7 @@ def cmd_autograder(args) -> int:
         lessons = release.autograder_lessons(root / "source")
         report = grading.Report()
         rows = grading.grade(submission, timeout=args.timeout, jobs=1, root=root / "source", lessons=lessons,
-                             report=report) if submission.is_dir() and not submission.is_symlink() else []
+                             report=report, hints=None) if submission.is_dir() and not submission.is_symlink() else []
         results = grading.gradescope_results(rows, time.monotonic() - started, sandbox.note(), report.ignored,
                                              lessons)
         (root / "results").mkdir(parents=True, exist_ok=True)
@@ -338,7 +339,7 @@ def cmd_autograder(args) -> int:
         return 0
     if not args.out:
         raise UsageError("name the zip to write, e.g. `course autograder gradescope autograder.zip --lesson 01`")
-    names = release.gradescope(course_root(args.root), Path(args.out), args.lesson)
+    names = release.gradescope(course_root(args.root), Path(args.out), args.lesson, args.hints)
     print(f"wrote {args.out}: {len(names)} files (setup.sh, run_autograder, course_lib, "
           f"{sum(name.startswith('.course/') for name in names)} reference notebooks; no solutions), grading "
           f"lesson {', '.join(release.lesson_numbers(args.lesson))} only")
@@ -639,6 +640,9 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
     grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
     grade.add_argument("--root", help="the instructor's course folder, with solutions/ (default: found from here)")
+    grade.add_argument("--hints", type=int, default=-1, metavar="N",
+                            help="hint levels per exercise the kernels get (default -1: all but the last, which is "
+                                 "nearly the answer; a negative N leaves out that many of the last)")
     grade.add_argument("--budget", type=float, help="seconds for all of one student's notebooks together "
                                                     "(default: twice --timeout)")
     grade.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run submissions "
@@ -647,6 +651,9 @@ def parser() -> argparse.ArgumentParser:
     released = sub.add_parser("release", help="write what students get: lessons, exercises, course_lib; no solutions")
     released.add_argument("folder", help="a new (or empty) folder")
     released.add_argument("--root", help="the course folder (default: found from the current folder)")
+    released.add_argument("--hints", type=int, default=-1, metavar="N",
+                            help="hint levels per exercise the release holds (default -1: all but the last, which is "
+                                 "nearly the answer; a negative N leaves out that many of the last)")
     released.set_defaults(run=cmd_release)
     autograder = sub.add_parser("autograder", help="build (or run) the Gradescope autograder")
     autograder.add_argument("engine", choices=["gradescope"])
@@ -655,6 +662,9 @@ def parser() -> argparse.ArgumentParser:
                                                           "(what run_autograder does on Gradescope)")
     autograder.add_argument("--timeout", type=int, default=300, help="seconds per notebook (default 300)")
     autograder.add_argument("--root", help="the course folder (default: found from the current folder)")
+    autograder.add_argument("--hints", type=int, default=-1, metavar="N",
+                            help="hint levels per exercise the autograder's kernels get (default -1: all but the last, which is "
+                                 "nearly the answer; a negative N leaves out that many of the last)")
     autograder.add_argument("--lesson", action="append", metavar="NN",
                             help="the lesson this assignment grades (repeat for a set); required to build one")
     autograder.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run "

@@ -75,7 +75,7 @@ def submissions(folder: Path) -> list[tuple[str, Path]]:
 
 
 def _check_one(path: Path, shown: str, root: Path | None, cell_timeout: int, run_dir: Path,
-               uid: int | None) -> tuple[str, object]:
+               uid: int | None, hints: int | None = None) -> tuple[str, object]:
     """In a worker: one notebook's outcomes, or the one-line reason it could not be checked (which names the
     file as the student handed it in, never where the grader keeps it, and quotes nothing of it)."""
     from course_lib.errors import CourseError
@@ -89,7 +89,7 @@ def _check_one(path: Path, shown: str, root: Path | None, cell_timeout: int, run
             return "unreadable", (f"{shown} is not an exercise notebook of this course "
                                   "(expected a name like 01_bad_tool_rewrite.ipynb)")
         return "ok", runner.check(path, timeout=cell_timeout, reference=reference, budget=cell_timeout,
-                                  submission=notebook, run_dir=run_dir, uid=uid)
+                                  submission=notebook, run_dir=run_dir, uid=uid, hints=hints)
     except CourseError as error:
         return "unreadable", str(error)
     except Exception as error:  # anything else still becomes this notebook's row, without its text
@@ -106,7 +106,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def _serve(connection, root: str | None, cell_timeout: int) -> None:
+def _serve(connection, root: str | None, cell_timeout: int, hints: int | None = None) -> None:
     """A worker process: grade each notebook it is sent until it is sent None."""
     if hasattr(os, "setsid"):
         os.setsid()  # its own process group: stopping the worker stops whatever it started
@@ -123,17 +123,17 @@ def _serve(connection, root: str | None, cell_timeout: int) -> None:
         if job is None:
             return
         path, shown, run_dir, uid = job
-        answer = _check_one(Path(path), shown, Path(root) if root else None, cell_timeout, Path(run_dir), uid)
+        answer = _check_one(Path(path), shown, Path(root) if root else None, cell_timeout, Path(run_dir), uid, hints)
         connection.send((*answer, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
 
 
 class _Worker:
     """One grader worker process and the pipe to it; once stopped it is never used again."""
 
-    def __init__(self, root: Path | None, cell_timeout: int):
+    def __init__(self, root: Path | None, cell_timeout: int, hints: int | None = None):
         context = multiprocessing.get_context("spawn")
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, str(root) if root else None, cell_timeout),
+        self.process = context.Process(target=_serve, args=(theirs, str(root) if root else None, cell_timeout, hints),
                                        daemon=True)
         self.process.start()
         theirs.close()
@@ -238,10 +238,11 @@ def _one_per_lesson(student: str, paths: list[Path], lessons: set[str] | None,
 
 def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = None,
           lessons: set[str] | None = None, budget: float | None = None,
-          report: Report | None = None) -> list[Row]:
+          report: Report | None = None, hints: int | None = -1) -> list[Row]:
     """Rows for every submission in `folder`, in a stable order; `timeout` seconds per notebook, and `budget`
     seconds (default twice `timeout`) for all the notebooks of one student together. With `lessons` (numbers such
-    as "01") only notebooks of those lessons are graded; `report` collects what else the run has to say."""
+    as "01") only notebooks of those lessons are graded; `report` collects what else the run has to say. The
+    kernels get course_lib with `hints` hint levels per exercise (`release.trimmed_hints`; None: as installed)."""
     from course_lib.workbook import sandbox
 
     report = report if report is not None else Report()
@@ -273,7 +274,7 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
                                           f"{budget:g} s")))
                     continue
                 if worker is None or not worker.alive:
-                    worker = _Worker(root, _cell_limit(timeout))
+                    worker = _Worker(root, _cell_limit(timeout), hints)
                 limit = min(timeout, left)
                 answer = worker.grade(path, _shown(folder, path), limit)
                 rows += _rows(student, path, answer)

@@ -47,10 +47,10 @@ class Kernel:
     """One confined kernel in `run_dir`; use as a context manager (it is stopped on exit)."""
 
     def __init__(self, run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None,
-                 uid: int | None = None):
+                 uid: int | None = None, package: Path | None = None):
         self.run_dir = Path(run_dir)
         self.tcp = boundary.TCP if tcp is None else tcp  # loopback TCP only where there are no Unix sockets
-        self.confinement = sandbox.Confinement(self.run_dir, limits, uid)
+        self.confinement = sandbox.Confinement(self.run_dir, limits, uid, package)
         self.process = None
         self.client = None
         self.stopped_because = ""

@@ -61,6 +61,47 @@ def _copy(source: Path, target: Path) -> None:
         shutil.copy2(source / relative if relative.parts else source, destination, follow_symlinks=False)
 
 
+HINTS_KEPT_DEFAULT = -1
+"""`--hints`: hint levels released per exercise; negative counts from the end (-1: all but the last, which is
+nearly the answer)."""
+
+
+def trimmed_hints(source: str, keep: int = HINTS_KEPT_DEFAULT) -> str:
+    """A checker module's source with its `HINTS` cut to the first `keep` levels of each exercise (negative: all
+    but that many of the last); the source unchanged when it has no literal `HINTS`."""
+    import ast
+
+    tree = ast.parse(source)
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else \
+            node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == "HINTS" and node.value is not None:
+            hints = ast.literal_eval(node.value)
+            kept = {exercise: tuple(levels[:keep] if keep >= 0 else levels[:max(1, len(levels) + keep)])
+                    for exercise, levels in hints.items()}
+            lines = source.splitlines(keepends=True)
+            start = sum(len(line) for line in lines[:node.lineno - 1]) + node.col_offset
+            end = sum(len(line) for line in lines[:node.end_lineno - 1]) + node.end_col_offset
+            body = "".join(f"    {exercise!r}: (\n" + "".join(f"        {level!r},\n" for level in levels) + "    ),\n"
+                           for exercise, levels in kept.items())
+            return source[:start] + f"HINTS: dict[str, tuple[str, ...]] = {{\n{body}}}" + source[end:]
+    return source
+
+
+def copy_package(target: Path, hints: int = HINTS_KEPT_DEFAULT) -> None:
+    """The running `course_lib` copied to `target` as regular files, each checker module's hints cut to `hints`
+    levels (what students and submissions' kernels get)."""
+    package = _package(target)
+    for relative in _files(package):
+        destination = target / relative
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        if relative.parts[0] == "checks" and relative.suffix == ".py":
+            destination.write_text(trimmed_hints((package / relative).read_text(encoding="utf-8"), hints),
+                                   encoding="utf-8")
+        else:
+            shutil.copy2(package / relative, destination, follow_symlinks=False)
+
+
 def pin_text(texts: dict[str, str]) -> str:
     """The reference hashes a release pins into its course_lib (`runner.PINS`)."""
     return json.dumps({name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in sorted(texts.items())},
@@ -84,8 +125,9 @@ def _empty_target(out: Path) -> None:
         raise UsageError(f"{out} already exists and is not an empty folder: choose a new one")
 
 
-def release(root: Path, out: Path) -> list[Path]:
-    """Write the student release of the course at `root` into the new folder `out`; the files written."""
+def release(root: Path, out: Path, hints: int = HINTS_KEPT_DEFAULT) -> list[Path]:
+    """Write the student release of the course at `root` into the new folder `out`, with `hints` hint levels per
+    exercise (`trimmed_hints`); the files written."""
     _empty_target(out)
     stale = build.build(root, check_only=True)
     if stale:
@@ -97,7 +139,7 @@ def release(root: Path, out: Path) -> list[Path]:
     for folder in FOLDERS + ENGINE_FOLDERS:
         if os.path.lexists(root / folder):
             _copy(root / folder, out / folder)
-    _copy(_package(root), out / "course_lib")
+    copy_package(out / "course_lib", hints)
     kept = out / runner.REFERENCE
     kept.mkdir(parents=True)
     texts = references(root)
@@ -139,8 +181,9 @@ def autograder_lessons(source: Path) -> set[str]:
     return {str(number) for number in found} if isinstance(found, list) else set()
 
 
-def gradescope(root: Path, out: Path, lessons: list[str] | None = None) -> list[str]:
-    """Write Gradescope's autograder zip for lessons `lessons` of the course at `root` to `out`; the names it holds."""
+def gradescope(root: Path, out: Path, lessons: list[str] | None = None, hints: int = HINTS_KEPT_DEFAULT) -> list[str]:
+    """Write Gradescope's autograder zip for lessons `lessons` of the course at `root` to `out`, the kernels'
+    hints cut to `hints` levels (`trimmed_hints`); the names it holds."""
     numbers = lesson_numbers(lessons)
     if out.suffix != ".zip":
         raise UsageError(f"{out} should end in .zip (Gradescope takes a zip file)")
@@ -156,7 +199,11 @@ def gradescope(root: Path, out: Path, lessons: list[str] | None = None) -> list[
         for name in ("README.md", "pyproject.toml"):
             archive.writestr(name, build.regular_bytes(root / name, name, 16 << 20))
         for relative in _files(package):
-            archive.write(package / relative, Path("course_lib") / relative)
+            if relative.parts[0] == "checks" and relative.suffix == ".py":
+                text = trimmed_hints((package / relative).read_text(encoding="utf-8"), hints)
+                archive.writestr(str(Path("course_lib") / relative), text)
+            else:
+                archive.write(package / relative, Path("course_lib") / relative)
         texts = {name: text for name, text in references(root).items() if name[:2] in numbers}
         for name, text in texts.items():
             archive.writestr(str(runner.REFERENCE / name), text)

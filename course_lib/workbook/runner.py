@@ -253,7 +253,7 @@ def reference_for(stem: str, root: Path | None):
 
 def check(path: Path, timeout: float = 60, reference=None, budget: float | None = None,
           limits: sandbox.Limits = sandbox.Limits(), *, submission=None, run_dir: Path | None = None,
-          uid: int | None = None) -> list[Outcome]:
+          uid: int | None = None, hints: int | None = None) -> list[Outcome]:
     """Grade one notebook: each exercise's outcome, in course order.
 
     `reference` is the course's student version of this notebook (its setup and check cells are the ones
@@ -261,7 +261,8 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
     each check, `budget` (if given) the whole notebook; `limits` are the kernel's resource limits. The file is
     read as data (`build.read_submission`), unless the caller read it already (`submission`). A caller that
     gives `run_dir` (and the kernel's `uid`) cleans it up itself; otherwise the run folder is made here and
-    removed with everything the kernel left.
+    removed with everything the kernel left. With `hints` (a number of levels, as `course release --hints`) the
+    kernel gets a copy of course_lib whose hints are cut to that many levels, never the grader's own.
     """
     submission = build.read_submission(path) if submission is None else submission
     steps = plan(submission, reference if reference is not None else submission)
@@ -271,8 +272,14 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
         uid = sandbox.new_uid()
         run_dir = sandbox.run_folder(uid)
     try:
+        package = None
+        if hints is not None:
+            from course_lib.workbook import release
+
+            package = Path(run_dir) / "course" / "course_lib"
+            release.copy_package(package, hints)
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            return _Run(steps, timeout, budget).outcomes(Path(run_dir), limits, uid)
+            return _Run(steps, timeout, budget).outcomes(Path(run_dir), limits, uid, package)
     finally:
         if own:
             sandbox.clean_up(Path(run_dir), uid)
@@ -280,7 +287,7 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
 
 @contextlib.contextmanager
 def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None,
-                   uid: int | None = None) -> Iterator[tuple]:
+                   uid: int | None = None, package: Path | None = None) -> Iterator[tuple]:
     """A started confined kernel with the grader's agent in it, and the grader's side of the bridge.
 
     `KernelDied` if the kernel or its agent does not come up within START_SECONDS. `tcp` forces loopback TCP
@@ -288,7 +295,7 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
     """
     from course_lib.workbook import boundary, kernel
 
-    with kernel.Kernel(run_dir, limits, tcp, uid) as running:
+    with kernel.Kernel(run_dir, limits, tcp, uid, package) as running:
         bridge = boundary.GraderBridge(run_dir, tcp)
         running.on_death = bridge.close
         try:
@@ -365,11 +372,12 @@ class _Run:
         self.found: dict[ExerciseId, Outcome] = {}
         self.stopped: Outcome | None = None  # once set, every exercise not yet checked gets it
 
-    def outcomes(self, run_dir: Path, limits: sandbox.Limits, uid: int | None = None) -> list[Outcome]:
+    def outcomes(self, run_dir: Path, limits: sandbox.Limits, uid: int | None = None,
+                 package: Path | None = None) -> list[Outcome]:
         from course_lib.workbook import kernel
 
         try:
-            with learner_kernel(run_dir, limits, uid=uid) as (running, bridge):
+            with learner_kernel(run_dir, limits, uid=uid, package=package) as (running, bridge):
                 for step in self.steps.steps:
                     if self.stopped is not None:
                         break

@@ -222,8 +222,10 @@ def _tasks_of(uid: int) -> int:
 class Confinement:
     """How to start one confined process tree whose only writable outside folder is `run_dir`."""
 
-    def __init__(self, run_dir: Path, limits: Limits = Limits(), uid: int | None = None):
+    def __init__(self, run_dir: Path, limits: Limits = Limits(), uid: int | None = None,
+                 package: Path | None = None):
         self.run_dir, self.limits, self.sandbox = Path(run_dir), limits, available()
+        self.package = package  # a copy of course_lib the kernel gets instead of the grader's (hints cut)
         self.home = self.run_dir / "home"  # used only without bubblewrap, which mounts a tmpfs there instead
         self.uid = (uid or new_uid()) if _own_user(self.sandbox) else None
         if self.uid is None and _is_root() and os.environ.get(UNSAFE_ENV) != "1":
@@ -239,7 +241,8 @@ class Confinement:
         `course_lib` first on its path, so both sides run the same course code."""
         home = HOME if self.sandbox.confined else str(self.home)
         return {"HOME": home, "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8",
-                "PYTHONPATH": str(_package().parent),
+                "PYTHONPATH": str(self.package.parent if self.package and not self.sandbox.confined
+                                  else _package().parent),
                 "IPYTHONDIR": f"{home}/.ipython", "MPLCONFIGDIR": f"{home}/.matplotlib",
                 "JUPYTER_CONFIG_DIR": f"{home}/.jupyter", "JUPYTER_DATA_DIR": f"{home}/.jupyter-data",
                 "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter-runtime", "MALLOC_ARENA_MAX": "2",
@@ -265,6 +268,8 @@ class Confinement:
             else:
                 command += ["--ro-bind-try", link, link]
         command += ["--bind", run, run, "--perms", "01777", "--size", size, "--tmpfs", HOME, "--chdir", HOME]
+        if self.package is not None:  # the copy in place of the grader's package, at the same path
+            command += ["--ro-bind", os.path.realpath(self.package), str(_package())]
         for key, value in self.environment(env).items():
             command += ["--setenv", key, value]
         if self.uid is not None:  # root: drop to an unprivileged user of its own before the submission starts

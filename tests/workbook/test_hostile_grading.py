@@ -34,6 +34,16 @@ def course(*args: str, cwd: Path = ROOT, env: dict | None = None, timeout: float
                           timeout=timeout, env={**os.environ, **(env or {})})
 
 
+@pytest.fixture
+def temp():
+    """A temp folder of its own for the runs of one test (short: the kernel's Unix sockets live in run folders)."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="ct-", dir="/tmp"))
+    yield folder
+    sandbox.remove_tree(folder)
+
+
 def run_folders(base: Path) -> list[str]:
     return sorted(name for name in os.listdir(base) if name.startswith(sandbox.RUN_PREFIX))
 
@@ -89,10 +99,9 @@ def test_submissions_are_read_as_data_links_and_special_files_refused_and_nothin
         assert str(tmp_path) not in message and "root:" not in message and "/dev" not in message, message
 
 
-def test_course_grade_refuses_links_and_special_files_and_leaves_no_run_folder(tmp_path):
-    folder, outside, temp = tmp_path / "class", tmp_path / "outside", tmp_path / "tmp"
+def test_course_grade_refuses_links_and_special_files_and_leaves_no_run_folder(tmp_path, temp):
+    folder, outside = tmp_path / "class", tmp_path / "outside"
     outside.mkdir()
-    temp.mkdir()
     _hostile_class(folder, outside)
     result = course("grade", str(folder), "--timeout", "60", "--root", str(ROOT), env={"TMPDIR": str(temp)})
     assert result.returncode == 0, result.stderr[-2000:]
@@ -212,9 +221,8 @@ def test_a_run_folder_left_by_a_killed_grader_is_swept(tmp_path, monkeypatch):
 
 
 @pytest.mark.skipif(not CONFINED and os.geteuid() == 0, reason="as root without bubblewrap grading is refused")
-def test_killing_the_grader_leaves_no_run_folder_and_no_process(tmp_path):
-    temp, folder = tmp_path / "tmp", tmp_path / "class"
-    temp.mkdir()
+def test_killing_the_grader_leaves_no_run_folder_and_no_process(tmp_path, temp):
+    folder = tmp_path / "class"
     (folder / "slow").mkdir(parents=True)
     slow = nbformat.read(ROOT / "exercises" / LESSON, as_version=4)
     _after_setup(slow, "import time\ntime.sleep(600)")
