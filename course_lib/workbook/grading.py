@@ -212,7 +212,7 @@ def grade_one(student: str, path: Path, timeout: int, root: Path | None = None) 
         worker.close()
 
 
-def _one_per_lesson(student: str, paths: list[Path], lessons: set[str] | None,
+def _one_per_lesson(folder: Path, student: str, paths: list[Path], lessons: set[str] | None,
                     report: Report) -> tuple[list[Path], list[Row]]:
     """The notebooks of one student to grade: one per lesson (the one named exactly after it, else the first),
     only of `lessons` when given (the others ignored with a line); rows for the duplicates."""
@@ -223,7 +223,7 @@ def _one_per_lesson(student: str, paths: list[Path], lessons: set[str] | None,
     for path in sorted(paths, key=lambda p: (runner.lesson_stem(p) != p.stem, p.name)):
         stem = runner.lesson_stem(path)
         if lessons is not None and (stem is None or stem[:2] not in lessons):
-            report.ignored.append(f"ignored {student}/{path.name}: not a notebook of lesson "
+            report.ignored.append(f"ignored {_shown(folder, path)}: not a notebook of lesson "
                                   f"{', '.join(sorted(lessons))}, which this autograder grades")
         elif stem is None:
             unnamed.append(path)
@@ -264,7 +264,7 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
                 index, student, paths = todo.get_nowait()
             except queue.Empty:
                 break
-            chosen, rows = _one_per_lesson(student, paths, lessons, report)
+            chosen, rows = _one_per_lesson(folder, student, paths, lessons, report)
             deadline = time.monotonic() + budget
             for path in chosen:
                 left = deadline - time.monotonic()
