@@ -12,10 +12,17 @@ On Linux with bubblewrap (`bwrap`, Debian's `bubblewrap` package) a submission's
 
 Elsewhere (macOS, Windows, Linux without bwrap or inside a container that forbids namespaces, or with
 `COURSE_SANDBOX=none`) the kernel is an ordinary child process with a private home and, where the OS has
-them, the same resource limits; a root grader (Gradescope's) still starts it as an unprivileged user of its
-own when it can. The grading boundary still holds (verdicts are computed only in the grader), but nothing
+them, the same resource limits; a root grader (Gradescope's) starts it as an unprivileged user of its own,
+and refuses to grade when that user could not run the course's Python (`refuse_root`; `--unsafe-as-root`
+overrides). The grading boundary still holds (verdicts are computed only in the grader), but nothing
 stops the submission from reading what that user may read or reaching the network. `note()` says which one
-a run got.
+a run got, and as which user id.
+
+In every mode each notebook gets a run folder of its own (`run_folder`), which the grader removes with whatever
+the kernel left (`clean_up`: its processes, by user id as root or by the run's mark in their environment; its
+files in the shared temp folders; the folder itself, without recursion or following a link); `sweep` removes the
+run folders of a grader that was killed. The whole sandbox's resident memory is bounded too
+(`Limits.sandbox_memory_bytes`, watched by the kernel), not only each process's address space.
 """
 
 from __future__ import annotations
