@@ -654,6 +654,7 @@ class GraderBridge(_Endpoint):
         self.run_dir = Path(run_dir)
         self.token = secrets.token_hex(16)
         self.broken: str | None = None
+        self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self._sessions: dict[str, Future] = {}
         self._agent: Future = Future()
         self._opened = 0
@@ -815,6 +816,8 @@ class GraderBridge(_Endpoint):
         type_name = data["type"] if isinstance(data.get("type"), str) and _NAME.fullmatch(data["type"]) else "object"
         made = _remote_class(base, type_name)(self, number, type_name)
         made.shown = data["repr"][:200] if isinstance(data.get("repr"), str) else f"<{type_name}>"
+        if base is RemoteServer and len(self.servers) < 1000:
+            self.servers.append(made)
         if base is RemoteFunction:
             name = data.get("name")
             made.__name__ = made.__qualname__ = name if isinstance(name, str) and _NAME.fullmatch(name) else "function"

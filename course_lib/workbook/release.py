@@ -88,16 +88,56 @@ def trimmed_hints(source: str, keep: int = HINTS_KEPT_DEFAULT) -> str:
     return source
 
 
-def copy_package(target: Path, hints: int = HINTS_KEPT_DEFAULT) -> None:
+KERNEL_SIDE_CALLS = ("beside_learner", "course_state")
+"""Checker helpers whose first argument (a function of the checker module) runs in the submission's kernel."""
+
+
+def kernel_side(source: str) -> str:
+    """A lesson's checker module as a submission's kernel gets it: its imports, its `HINTS`, and only the functions
+    the checks run in the kernel (the first argument of `KERNEL_SIDE_CALLS`, with what they use of the module);
+    no checker and no helper that could answer an exercise."""
+    import ast
+
+    tree = ast.parse(source)
+    named: dict[str, ast.stmt] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            named[node.name] = node
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                if isinstance(target, ast.Name):
+                    named[target.id] = node
+    wanted = [call.args[0].id for call in ast.walk(tree) if isinstance(call, ast.Call) and call.args
+              and isinstance(call.func, ast.Name) and call.func.id in KERNEL_SIDE_CALLS
+              and isinstance(call.args[0], ast.Name) and call.args[0].id in named]
+    kept: set[int] = set()
+    while wanted:
+        node = named[wanted.pop()]
+        if id(node) in kept:
+            continue
+        kept.add(id(node))
+        wanted += [used.id for used in ast.walk(node) if isinstance(used, ast.Name) and used.id in named]
+    body = [node for node in tree.body
+            if isinstance(node, (ast.Import, ast.ImportFrom)) or id(node) in kept or node is named.get("HINTS")
+            or (node is tree.body[0] and isinstance(node, ast.Expr))]
+    return ast.unparse(ast.Module(body=body, type_ignores=[])) + "\n"
+
+
+def copy_package(target: Path, hints: int = HINTS_KEPT_DEFAULT, kernel: bool = False) -> None:
     """The running `course_lib` copied to `target` as regular files, each checker module's hints cut to `hints`
-    levels (what students and submissions' kernels get)."""
+    levels (what students get); for a submission's kernel (`kernel`) each lesson's checker module also cut to what
+    the checks run there (`kernel_side`)."""
+    import re
+
     package = _package(target)
     for relative in _files(package):
         destination = target / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
         if relative.parts[0] == "checks" and relative.suffix == ".py":
-            destination.write_text(trimmed_hints((package / relative).read_text(encoding="utf-8"), hints),
-                                   encoding="utf-8")
+            text = trimmed_hints((package / relative).read_text(encoding="utf-8"), hints)
+            if kernel and re.fullmatch(r"l\d\d\.py", relative.name):
+                text = kernel_side(text)
+            destination.write_text(text, encoding="utf-8")
         else:
             shutil.copy2(package / relative, destination, follow_symlinks=False)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import hashlib
 import io
 import json
@@ -262,7 +263,8 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
     read as data (`build.read_submission`), unless the caller read it already (`submission`). A caller that
     gives `run_dir` (and the kernel's `uid`) cleans it up itself; otherwise the run folder is made here and
     removed with everything the kernel left. With `hints` (a number of levels, as `course release --hints`) the
-    kernel gets a copy of course_lib whose hints are cut to that many levels, never the grader's own.
+    kernel gets a copy of course_lib whose hints are cut to that many levels and whose checker modules hold only
+    what the checks run in the kernel (`release.kernel_side`), never the grader's own.
     """
     submission = build.read_submission(path) if submission is None else submission
     steps = plan(submission, reference if reference is not None else submission)
@@ -277,7 +279,7 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
             from course_lib.workbook import release
 
             package = Path(run_dir) / "course" / "course_lib"
-            release.copy_package(package, hints)
+            release.copy_package(package, hints, kernel=True)
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             return _Run(steps, timeout, budget).outcomes(Path(run_dir), limits, uid, package)
     finally:
@@ -354,13 +356,54 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
     except boundary.BoundaryError as error:
         done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
         return
+    crossed = len(bridge.servers)
     with outcomes.collecting() as found, boundary.checking(bridge):
         try:
             checks.registered(exercise)(*answers)
         except BaseException:  # the outcome is recorded either way; a failed check raises here by design
             pass
     if found:
-        done.append(found[-1])
+        lessons = _lessons_tools(bridge.servers[crossed:crossed + 3]) if found[-1].status == "passed" else ""
+        done.append(Outcome(str(exercise), "failed", f"your server must define its own tools; it returned the "
+                                                     f"lesson's ({lessons})", exercise.hint_call)
+                    if lessons else found[-1])
+
+
+def _definition(tool: dict) -> str:
+    return json.dumps({key: tool.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True)
+
+
+@functools.lru_cache(maxsize=1)
+def _course_tools() -> dict[str, str]:
+    """Each tool definition (name, description, input schema) of the course's own servers, and whose it is."""
+    from course_lib import servers
+    from course_lib.checks import core
+
+    found: dict[str, str] = {}
+    for name in servers.REGISTRY:
+        try:
+            tools = core.probe(servers.build(name)).tools
+        except Exception:  # a server that needs arguments: its tools are none of these
+            continue
+        for tool in tools:
+            found.setdefault(_definition(tool), f"{tool.get('name')} is the course's {name} server's tool")
+    return found
+
+
+def _lessons_tools(learners: list) -> str:
+    """Why a learner's server that crossed is the course's own (every tool it lists is a lesson server's tool,
+    word for word), or ""."""
+    from course_lib.checks import core
+
+    known = _course_tools()
+    for server in learners:
+        try:
+            tools = core.probe(server).tools
+        except Exception:  # the check itself judged what this server does
+            continue
+        if tools and all(_definition(tool) in known for tool in tools):
+            return "; ".join(dict.fromkeys(known[_definition(tool)] for tool in tools))
+    return ""
 
 
 class _Run:

@@ -478,10 +478,20 @@ subprocess.Popen([sys.executable, "-c", {daemon!r}], start_new_session=True, std
 """)
 
 
+@cheat("not done", {"failed"}, {"failed"}, "not done")
+def lesson_server_as_the_answer(notebook, where):
+    """1.2 and 1.3 answered by the lesson's own weather server without its vague tool."""
+    lesson = ("    server = weather.build_server()\n"
+              "    server.remove_tool(\"weather\")\n"
+              "    return server\n")
+    _exercise(notebook, "1.2").source = "def build_bounded_forecast_server() -> MCPServer:\n" + lesson
+    _exercise(notebook, "1.3").source = "def build_merged_forecast_server() -> MCPServer:\n" + lesson
+
+
 KNOWN_OPEN: list[Cheat] = []
-"""Cheats of issue 29 that still forge a pass, because the course's own answers are inside the kernel (its
-course_lib): kept here and expected to pass until the kernel no longer has them; then their test fails and they
-move to CORPUS."""
+"""Cheats that still forge a pass (none now): kept here and expected to pass until fixed; then their test fails
+and they move to CORPUS. The checker-helper cheat was one until the kernel's checker modules were cut to what
+runs there (`release.kernel_side`)."""
 
 
 def known_open(make):
@@ -489,7 +499,7 @@ def known_open(make):
     return make
 
 
-@known_open
+@cheat("not done", "not done", "not done", {"failed", "not done"})
 def checker_helper_as_the_answer(notebook, where):
     """1.4 answered by the checker's own helper, course_lib.checks.l01._spec_legal, which the kernel can import."""
     _exercise(notebook, "1.4").source = ("from course_lib.checks import l01 as _l01\n\n"
@@ -595,6 +605,7 @@ def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
     assert "connection to your server broke" in grades[("drops_the_connection_instead_of_refusing", "1.2")][1]
     assert "symbolic link" in grades[("links_etc_shadow", "*")][1]
     assert "together used more than" in grades[("children_share_out_the_memory", "1.1")][1]
+    assert "it returned the lesson's" in grades[("lesson_server_as_the_answer", "1.2")][1]
     reports = (folder / "grades.csv").read_text() + (folder / "grades.html").read_text() + outputs[0]
     assert "root:" not in reports and str(ROOT / "solutions") not in reports
     peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
