@@ -117,6 +117,9 @@ def _serve(connection, root: str | None, cell_timeout: int, hints: int | None = 
     import resource
 
     import course_lib.checks  # noqa: F401 - imported once per worker, not once per notebook
+    from course_lib.workbook import runner
+
+    runner.course_tools()  # the lesson servers' tools, listed once per worker, outside any notebook's time
 
     while True:
         job = connection.recv()

@@ -363,10 +363,16 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
         except BaseException:  # the outcome is recorded either way; a failed check raises here by design
             pass
     if found:
-        lessons = _lessons_tools(bridge.servers[crossed:crossed + 3]) if found[-1].status == "passed" else ""
+        lessons = _lessons_tools(bridge.servers[crossed:crossed + 3]) \
+            if found[-1].status == "passed" and str(exercise) not in SELECTS_LESSON_TOOLS else ""
         done.append(Outcome(str(exercise), "failed", f"your server must define its own tools; it returned the "
                                                      f"lesson's ({lessons})", exercise.hint_call)
                     if lessons else found[-1])
+
+
+SELECTS_LESSON_TOOLS = frozenset({"6.2", "6.4"})
+"""Exercises whose answer is a server of the lesson's own tools, chosen (6.2 and 6.4 pick which of the workspace
+server's tools a host loads): there a server made only of lesson tools is the answer, not a copy of one."""
 
 
 def _definition(tool: dict) -> str:
@@ -374,7 +380,7 @@ def _definition(tool: dict) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _course_tools() -> dict[str, str]:
+def course_tools() -> dict[str, str]:
     """Each tool definition (name, description, input schema) of the course's own servers, and whose it is."""
     from course_lib import servers
     from course_lib.checks import core
@@ -395,7 +401,7 @@ def _lessons_tools(learners: list) -> str:
     word for word), or ""."""
     from course_lib.checks import core
 
-    known = _course_tools()
+    known = course_tools()
     for server in learners:
         try:
             tools = core.probe(server).tools

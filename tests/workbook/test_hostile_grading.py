@@ -354,11 +354,11 @@ def test_one_students_notebooks_share_a_budget_and_a_stopped_worker_is_never_reu
         nbformat.write(notebook, folder / "a_sleeper" / name)
     (folder / "b_solved").mkdir()
     (folder / "b_solved" / LESSON).write_bytes((ROOT / "solutions" / LESSON).read_bytes())
-    rows = grading.grade(folder, timeout=15, jobs=1, root=ROOT, budget=20)
+    rows = grading.grade(folder, timeout=30, jobs=1, root=ROOT, budget=40)
     found = {(row.student, row.notebook, row.outcome.exercise): row.outcome for row in rows}
     assert found[("a_sleeper", "01_copy.ipynb", "*")].status == "skipped"
     assert "hand in one notebook per lesson" in found[("a_sleeper", "01_copy.ipynb", "*")].message
-    budget = [o for (s, n, e), o in found.items() if s == "a_sleeper" and "time budget of 20 s" in o.message]
+    budget = [o for (s, n, e), o in found.items() if s == "a_sleeper" and "time budget of 40 s" in o.message]
     assert budget and all(o.status == "timeout" for o in budget)
     assert not any(o.status == "passed" for (s, _, _), o in found.items() if s == "a_sleeper")
     assert [found[("b_solved", LESSON, f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4
