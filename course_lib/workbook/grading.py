@@ -4,7 +4,12 @@ Each notebook is checked by `runner.check` against the course's own setup and ch
 instructor's course folder, with solutions/): its kernel is confined, and the checkers run in a grader
 worker process, never in the kernel. `jobs` workers grade side by side; a worker serves one notebook at a
 time and is replaced when a notebook outlives its time limit or the worker stops, so a notebook that hangs
-or crashes costs only its own row. Results go to grades.csv and grades.html.
+or crashes costs only its own row; a stopped worker is never used again. Results go to grades.csv and grades.html.
+
+Every submission is hostile data: the folder is walked without following links, a notebook is read only when it
+is a regular file (`build.read_submission`), rows name files as handed in, never where the grader keeps them.
+One notebook per lesson per student is graded, all of a student's notebooks within one time budget, and each
+notebook's run folder is made and removed here (`sandbox.run_folder`, `sandbox.clean_up`), whatever its worker did.
 """
 
 from __future__ import annotations
@@ -89,7 +94,7 @@ def _check_one(path: Path, shown: str, root: Path | None, cell_timeout: int, run
             return "unreadable", (f"{shown} is not an exercise notebook of this course "
                                   "(expected a name like 01_bad_tool_rewrite.ipynb)")
         return "ok", runner.check(path, timeout=cell_timeout, reference=reference, budget=cell_timeout,
-                                  submission=notebook, run_dir=run_dir, uid=uid, hints=hints)
+                                  submission=notebook, run_dir=run_dir, uid=uid, kernel_copy=True, hints=hints)
     except CourseError as error:
         return "unreadable", str(error)
     except Exception as error:  # anything else still becomes this notebook's row, without its text
@@ -245,7 +250,8 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
     """Rows for every submission in `folder`, in a stable order; `timeout` seconds per notebook, and `budget`
     seconds (default twice `timeout`) for all the notebooks of one student together. With `lessons` (numbers such
     as "01") only notebooks of those lessons are graded; `report` collects what else the run has to say. The
-    kernels get course_lib with `hints` hint levels per exercise (`release.trimmed_hints`; None: as installed)."""
+    kernels get a copy of course_lib cut to what runs there, with `hints` hint levels per exercise
+    (`runner.check`'s `kernel_copy`; None: the hints as installed, as in an autograder built with `--hints`)."""
     from course_lib.workbook import sandbox
 
     report = report if report is not None else Report()

@@ -66,10 +66,13 @@ HINTS_KEPT_DEFAULT = -1
 nearly the answer)."""
 
 
-def trimmed_hints(source: str, keep: int = HINTS_KEPT_DEFAULT) -> str:
+def trimmed_hints(source: str, keep: int | None = HINTS_KEPT_DEFAULT) -> str:
     """A checker module's source with its `HINTS` cut to the first `keep` levels of each exercise (negative: all
-    but that many of the last); the source unchanged when it has no literal `HINTS`."""
+    but that many of the last); the source unchanged when it has no literal `HINTS` or `keep` is None."""
     import ast
+
+    if keep is None:
+        return source
 
     tree = ast.parse(source)
     for node in tree.body:
@@ -123,7 +126,7 @@ def kernel_side(source: str) -> str:
     return ast.unparse(ast.Module(body=body, type_ignores=[])) + "\n"
 
 
-def copy_package(target: Path, hints: int = HINTS_KEPT_DEFAULT, kernel: bool = False) -> None:
+def copy_package(target: Path, hints: int | None = HINTS_KEPT_DEFAULT, kernel: bool = False) -> None:
     """The running `course_lib` copied to `target` as regular files, each checker module's hints cut to `hints`
     levels (what students get); for a submission's kernel (`kernel`) each lesson's checker module also cut to what
     the checks run there (`kernel_side`)."""

@@ -254,7 +254,7 @@ def reference_for(stem: str, root: Path | None):
 
 def check(path: Path, timeout: float = 60, reference=None, budget: float | None = None,
           limits: sandbox.Limits = sandbox.Limits(), *, submission=None, run_dir: Path | None = None,
-          uid: int | None = None, hints: int | None = None) -> list[Outcome]:
+          uid: int | None = None, kernel_copy: bool = False, hints: int | None = None) -> list[Outcome]:
     """Grade one notebook: each exercise's outcome, in course order.
 
     `reference` is the course's student version of this notebook (its setup and check cells are the ones
@@ -262,9 +262,9 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
     each check, `budget` (if given) the whole notebook; `limits` are the kernel's resource limits. The file is
     read as data (`build.read_submission`), unless the caller read it already (`submission`). A caller that
     gives `run_dir` (and the kernel's `uid`) cleans it up itself; otherwise the run folder is made here and
-    removed with everything the kernel left. With `hints` (a number of levels, as `course release --hints`) the
-    kernel gets a copy of course_lib whose hints are cut to that many levels and whose checker modules hold only
-    what the checks run in the kernel (`release.kernel_side`), never the grader's own.
+    removed with everything the kernel left. With `kernel_copy` the kernel gets a copy of course_lib, never the
+    grader's own, whose checker modules hold only what the checks run in the kernel (`release.kernel_side`) and
+    whose hints are cut to `hints` levels (as `course release --hints`; None: as installed).
     """
     submission = build.read_submission(path) if submission is None else submission
     steps = plan(submission, reference if reference is not None else submission)
@@ -275,7 +275,7 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
         run_dir = sandbox.run_folder(uid)
     try:
         package = None
-        if hints is not None:
+        if kernel_copy:
             from course_lib.workbook import release
 
             package = Path(run_dir) / "course" / "course_lib"
