@@ -80,7 +80,7 @@ def submissions(folder: Path) -> list[tuple[str, Path]]:
 
 
 def _check_one(path: Path, shown: str, root: Path | None, cell_timeout: int, run_dir: Path,
-               uid: int | None, hints: int | None = None) -> tuple[str, object]:
+               uid: int | None, package: Path | None = None) -> tuple[str, object]:
     """In a worker: one notebook's outcomes, or the one-line reason it could not be checked (which names the
     file as the student handed it in, never where the grader keeps it, and quotes nothing of it)."""
     from course_lib.errors import CourseError
@@ -94,7 +94,7 @@ def _check_one(path: Path, shown: str, root: Path | None, cell_timeout: int, run
             return "unreadable", (f"{shown} is not an exercise notebook of this course "
                                   "(expected a name like 01_bad_tool_rewrite.ipynb)")
         return "ok", runner.check(path, timeout=cell_timeout, reference=reference, budget=cell_timeout,
-                                  submission=notebook, run_dir=run_dir, uid=uid, kernel_copy=True, hints=hints)
+                                  submission=notebook, run_dir=run_dir, uid=uid, package=package)
     except CourseError as error:
         return "unreadable", str(error)
     except Exception as error:  # anything else still becomes this notebook's row, without its text
@@ -111,7 +111,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def _serve(connection, root: str | None, cell_timeout: int, hints: int | None = None) -> None:
+def _serve(connection, root: str | None, cell_timeout: int, package: str | None = None) -> None:
     """A worker process: grade each notebook it is sent until it is sent None."""
     if hasattr(os, "setsid"):
         os.setsid()  # its own process group: stopping the worker stops whatever it started
@@ -131,18 +131,19 @@ def _serve(connection, root: str | None, cell_timeout: int, hints: int | None = 
         if job is None:
             return
         path, shown, run_dir, uid = job
-        answer = _check_one(Path(path), shown, Path(root) if root else None, cell_timeout, Path(run_dir), uid, hints)
+        answer = _check_one(Path(path), shown, Path(root) if root else None, cell_timeout, Path(run_dir), uid,
+                            Path(package) if package else None)
         connection.send((*answer, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
 
 
 class _Worker:
     """One grader worker process and the pipe to it; once stopped it is never used again."""
 
-    def __init__(self, root: Path | None, cell_timeout: int, hints: int | None = None):
+    def __init__(self, root: Path | None, cell_timeout: int, package: Path | None = None):
         context = multiprocessing.get_context("spawn")
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, str(root) if root else None, cell_timeout, hints),
-                                       daemon=True)
+        self.process = context.Process(target=_serve, args=(theirs, str(root) if root else None, cell_timeout,
+                                                            str(package) if package else None), daemon=True)
         self.process.start()
         theirs.close()
         self.stopped = False
@@ -265,6 +266,7 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
         todo.put((index, student, paths))
     found: list[list[Row]] = [[] for _ in by_student]
     lock = threading.Lock()
+    package: Path | None = None
 
     def work() -> None:
         worker = None
@@ -283,7 +285,7 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
                                           f"{budget:g} s")))
                     continue
                 if worker is None or not worker.alive:
-                    worker = _Worker(root, _cell_limit(timeout), hints)
+                    worker = _Worker(root, _cell_limit(timeout), package)
                 limit = min(timeout, left)
                 answer = worker.grade(path, _shown(folder, path), limit)
                 rows += _rows(student, path, answer)
@@ -293,11 +295,14 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
         if worker is not None:
             worker.close()
 
-    threads = [threading.Thread(target=work) for _ in range(max(1, min(jobs, len(by_student))))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    from course_lib.workbook import runner
+
+    with runner.kernel_package(hints) as package:
+        threads = [threading.Thread(target=work) for _ in range(max(1, min(jobs, len(by_student))))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
     return [row for rows in found for row in rows]
 
 

@@ -9,6 +9,7 @@ fills its run folder past `RUN_FOLDER_BYTES`, and stops it then.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
@@ -156,11 +157,14 @@ class Kernel:
     def _watch(self) -> None:
         """Notice a death, an overfull run folder or a sandbox over its memory within WATCH_SECONDS."""
         memory = self.confinement.limits.sandbox_memory_bytes
-        while not self._done.wait(WATCH_SECONDS):
+        strays = self.confinement.uid if not self.confinement.sandbox.confined else None  # may leave the tree
+        for tick in itertools.count():
+            if self._done.wait(WATCH_SECONDS):
+                return
             if self.exit_code is not None:
                 self.on_death(self.death())
                 return
-            if sandbox.resident_bytes(self.process.pid, self.confinement.uid) > memory:
+            if sandbox.resident_bytes(self.process.pid, strays if tick % 5 == 0 else None) > memory:
                 self.stop(f"its processes together used more than {memory >> 20} MB of memory")
                 self.on_death(self.death())
                 return

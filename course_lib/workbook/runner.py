@@ -254,7 +254,7 @@ def reference_for(stem: str, root: Path | None):
 
 def check(path: Path, timeout: float = 60, reference=None, budget: float | None = None,
           limits: sandbox.Limits = sandbox.Limits(), *, submission=None, run_dir: Path | None = None,
-          uid: int | None = None, kernel_copy: bool = False, hints: int | None = None) -> list[Outcome]:
+          uid: int | None = None, package: Path | None = None) -> list[Outcome]:
     """Grade one notebook: each exercise's outcome, in course order.
 
     `reference` is the course's student version of this notebook (its setup and check cells are the ones
@@ -262,9 +262,8 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
     each check, `budget` (if given) the whole notebook; `limits` are the kernel's resource limits. The file is
     read as data (`build.read_submission`), unless the caller read it already (`submission`). A caller that
     gives `run_dir` (and the kernel's `uid`) cleans it up itself; otherwise the run folder is made here and
-    removed with everything the kernel left. With `kernel_copy` the kernel gets a copy of course_lib, never the
-    grader's own, whose checker modules hold only what the checks run in the kernel (`release.kernel_side`) and
-    whose hints are cut to `hints` levels (as `course release --hints`; None: as installed).
+    removed with everything the kernel left. With `package` (a copy of course_lib made by `kernel_package`) the
+    kernel gets that copy, never the grader's own.
     """
     submission = build.read_submission(path) if submission is None else submission
     steps = plan(submission, reference if reference is not None else submission)
@@ -274,17 +273,27 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
         uid = sandbox.new_uid()
         run_dir = sandbox.run_folder(uid)
     try:
-        package = None
-        if kernel_copy:
-            from course_lib.workbook import release
-
-            package = Path(run_dir) / "course" / "course_lib"
-            release.copy_package(package, hints, kernel=True)
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             return _Run(steps, timeout, budget).outcomes(Path(run_dir), limits, uid, package)
     finally:
         if own:
             sandbox.clean_up(Path(run_dir), uid)
+
+
+@contextlib.contextmanager
+def kernel_package(hints: int | None = -1) -> Iterator[Path]:
+    """A copy of course_lib for submissions' kernels, for as long as the block runs: its checker modules hold only
+    what the checks run in the kernel (`release.kernel_side`: no checker, no helper that answers an exercise), its
+    hints cut to `hints` levels (as `course release --hints`; None: as installed). Readable by any user."""
+    from course_lib.workbook import release
+
+    folder = sandbox.run_folder()
+    try:
+        release.copy_package(folder / "course_lib", hints, kernel=True)
+        folder.chmod(0o755)
+        yield folder / "course_lib"
+    finally:
+        sandbox.remove_tree(folder)
 
 
 @contextlib.contextmanager

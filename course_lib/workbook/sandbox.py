@@ -458,30 +458,48 @@ def remove_tree(top: Path) -> None:
         pass
 
 
-def resident_bytes(kernel_pid: int, uid: int | None) -> int:
-    """Resident memory of one sandbox's processes together: the kernel's process tree (with bubblewrap, all of
-    its PID namespace), and every process of its user when it has one of its own."""
-    children: dict[int, list[int]] = {}
-    sizes: dict[int, int] = {}
-    owned: set[int] = set()
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as file:
+            return int(file.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _descendants(pid: int) -> set[int]:
+    """`pid` and every process below it (with bubblewrap: all of its PID namespace), from /proc's children lists."""
+    found, stack = set(), [pid]
+    while stack and len(found) < 10_000:
+        current = stack.pop()
+        if current in found:
+            continue
+        found.add(current)
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{current}/task/{task}/children", "rb") as file:
+                    stack.extend(int(child) for child in file.read().split())
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+def _owned_by(uid: int) -> set[int]:
+    found = set()
     for pid in _pids():
         try:
-            with open(f"/proc/{pid}/status", "rb") as file:
-                fields = dict(line.split(b":", 1) for line in file.read(8192).splitlines() if b":" in line)
-        except (OSError, ValueError):
+            if os.stat(f"/proc/{pid}").st_uid == uid:
+                found.add(pid)
+        except OSError:
             continue
-        try:
-            parent = int(fields.get(b"PPid", b"0").strip() or 0)
-            sizes[pid] = int((fields.get(b"VmRSS", b"0 kB").split() or [b"0"])[0]) * 1024
-        except ValueError:
-            continue
-        children.setdefault(parent, []).append(pid)
-        if uid is not None and fields.get(b"Uid", b"").split()[:1] == [str(uid).encode()]:
-            owned.add(pid)
-    tree, stack = set(), [kernel_pid]
-    while stack:
-        pid = stack.pop()
-        if pid not in tree:
-            tree.add(pid)
-            stack.extend(children.get(pid, []))
-    return sum(sizes.get(pid, 0) for pid in tree | owned)
+    return found
+
+
+def resident_bytes(kernel_pid: int, uid: int | None = None) -> int:
+    """Resident memory of one sandbox's processes together: the kernel's process tree (with bubblewrap, all of
+    its PID namespace) and, given `uid` (its own user), every process of that user wherever it went."""
+    pids = _descendants(kernel_pid) | (_owned_by(uid) if uid is not None else set())
+    return sum(_rss(pid) for pid in pids)
