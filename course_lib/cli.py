@@ -163,9 +163,11 @@ def resolve_notebook(target: str) -> Path:
                      f"course check exercises/{found.stem}.ipynb")
 
 
-def _check_root(given: str | None, notebook: Path) -> Path | None:
-    """The course whose setup and check cells count for `notebook`: `--root`, else the nearest folder above the
-    notebook (or the current folder) with solutions/ (the instructor's) or .course/reference (a release); None."""
+def _check_root(given: str | None) -> Path | None:
+    """The course whose setup and check cells count: `--root`, else the installed course (the folder holding
+    this course_lib, with solutions/ for an instructor or .course/reference for a release); never a folder beside
+    the notebook, which its author controls. None when the installed course has neither."""
+    import course_lib
     from course_lib.workbook import runner
 
     if given:
@@ -173,21 +175,25 @@ def _check_root(given: str | None, notebook: Path) -> Path | None:
         if not ((root / "solutions").is_dir() or (root / runner.REFERENCE).is_dir()):
             raise UsageError(f"{root} has neither solutions/ nor {runner.REFERENCE}: pass the course folder to --root")
         return root
-    for start in (notebook.resolve().parent, Path.cwd()):
-        for folder in (start, *start.parents):
-            if (folder / "solutions").is_dir() or (folder / runner.REFERENCE).is_dir():
-                return folder
+    installed = Path(course_lib.__file__).resolve().parent.parent
+    if (installed / "solutions").is_dir() or (installed / runner.REFERENCE).is_dir():
+        return installed
     return None
 
 
 def cmd_check(args) -> int:
     from course_lib.workbook import build, runner, sandbox
 
+    sandbox.refuse_root(args.unsafe_as_root)
     path = resolve_notebook(args.notebook)
-    stem = runner.lesson_stem(path, build.read(path))
-    root = _check_root(args.root, path)
+    submission = build.read_submission(path, args.notebook if not args.notebook.isdigit() else path.name)
+    stem = runner.lesson_stem(path, submission)
+    root = _check_root(args.root)
+    if stem and root is None:
+        raise UsageError("this course_lib has no reference check cells (no solutions/ or .course/reference beside "
+                         "it): pass the course folder to --root")
     reference = runner.reference_for(stem, root) if stem else None
-    outcomes = runner.check(path, timeout=args.timeout, reference=reference)
+    outcomes = runner.check(path, timeout=args.timeout, reference=reference, submission=submission)
     if not outcomes:
         raise UsageError(f"{path} has no exercise check cells")
     if args.json:
@@ -208,6 +214,7 @@ def cmd_check(args) -> int:
     if args.summary:
         _append_summary(Path(args.summary), path, outcomes)
     return 0 if done == len(outcomes) else 1
+
 
 
 def _append_summary(target: Path, path: Path, outcomes) -> None:
@@ -268,10 +275,11 @@ def cmd_grade(args) -> int:
     from course_lib.workbook import grading, sandbox
 
     folder = Path(args.folder)
-    if not folder.is_dir():
+    if not folder.is_dir() or folder.is_symlink():
         raise UsageError(f"no such folder: {folder}")
     if not grading.submissions(folder):
         raise UsageError(f"{folder} holds no .ipynb files")
+    sandbox.refuse_root(args.unsafe_as_root)
     root = course_root(args.root)
     out = Path(args.out) if args.out else folder
     try:
@@ -279,7 +287,9 @@ def cmd_grade(args) -> int:
     except OSError as error:
         raise UsageError(f"cannot write the reports to {out}: {error.strerror or type(error).__name__}") from None
     note = sandbox.note()
-    rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root)
+    report = grading.Report()
+    rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root, budget=args.budget, report=report,
+                         hints=args.hints)
     grading.write_csv(rows, out / "grades.csv")
     grading.write_html(rows, out / "grades.html", note)
     students, columns, cells = grading.pivot(rows)
@@ -294,6 +304,7 @@ def cmd_grade(args) -> int:
     for line in grading.legend_lines():
         print(f"  {line}")
     print(note)
+    print(f"grader workers' peak memory: {report.worker_peak_bytes >> 20} MB")
     print(f"{len(students)} student(s), {len(columns)} exercise column(s): {out / 'grades.csv'}, {out / 'grades.html'}")
     return 0
 
@@ -302,7 +313,7 @@ def cmd_release(args) -> int:
     from course_lib.workbook import release
 
     root = course_root(args.root)
-    written = release.release(root, Path(args.folder), force=args.force)
+    written = release.release(root, Path(args.folder), args.hints, force=args.force)
     print(f"wrote {len(written)} files to {args.folder}: lessons, exercises, course_lib, the course's own check "
           "cells in .course/reference, a GitHub Classroom workflow; no solutions, no tests")
     return 0
@@ -315,21 +326,26 @@ def cmd_autograder(args) -> int:
 
     if args.run_root:
         root = Path(args.run_root)
+        sandbox.refuse_root(args.unsafe_as_root)
         started = time.monotonic()
         submission = root / "submission"
-        rows = grading.grade(submission, timeout=args.timeout, jobs=1, root=root / "source") \
-            if submission.is_dir() else []
-        results = grading.gradescope_results(rows, time.monotonic() - started, sandbox.note())
+        lessons = release.autograder_lessons(root / "source")
+        report = grading.Report()
+        rows = grading.grade(submission, timeout=args.timeout, jobs=1, root=root / "source", lessons=lessons,
+                             report=report, hints=None) if submission.is_dir() and not submission.is_symlink() else []
+        results = grading.gradescope_results(rows, time.monotonic() - started, sandbox.note(), report.ignored,
+                                             lessons)
         (root / "results").mkdir(parents=True, exist_ok=True)
         (root / "results" / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1),
                                                        encoding="utf-8")
         print(results["output"])
         return 0
     if not args.out:
-        raise UsageError("name the zip to write, e.g. `course autograder gradescope autograder.zip`")
-    names = release.gradescope(course_root(args.root), Path(args.out))
+        raise UsageError("name the zip to write, e.g. `course autograder gradescope autograder.zip --lesson 01`")
+    names = release.gradescope(course_root(args.root), Path(args.out), args.lesson, args.hints)
     print(f"wrote {args.out}: {len(names)} files (setup.sh, run_autograder, course_lib, "
-          f"{sum(name.startswith('.course/') for name in names)} reference notebooks; no solutions)")
+          f"{sum(name.startswith('.course/') for name in names)} reference notebooks; no solutions), grading "
+          f"lesson {', '.join(release.lesson_numbers(args.lesson))} only")
     return 0
 
 
@@ -656,6 +672,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print the outcomes as JSON")
     check.add_argument("--root", help="the course folder whose check cells count (default: found from here)")
     check.add_argument("--summary", help="also append the table, in markdown, to this file ($GITHUB_STEP_SUMMARY)")
+    check.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run the notebook "
+                                                                     "as root (otherwise refused)")
     check.set_defaults(run=cmd_check)
     grade = sub.add_parser("grade", help="check every notebook in a folder; write grades.csv and grades.html")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
@@ -663,12 +681,22 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
     grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
     grade.add_argument("--root", help="the instructor's course folder, with solutions/ (default: found from here)")
+    grade.add_argument("--hints", type=int, default=-1, metavar="N",
+                            help="hint levels per exercise the kernels get (default -1: all but the last, which is "
+                                 "nearly the answer; a negative N leaves out that many of the last)")
+    grade.add_argument("--budget", type=float, help="seconds for all of one student's notebooks together "
+                                                    "(default: twice --timeout)")
+    grade.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run submissions "
+                                                                     "as root (otherwise refused)")
     grade.set_defaults(run=cmd_grade)
     released = sub.add_parser("release", help="write what students get: lessons, exercises, course_lib; no solutions")
     released.add_argument("folder", help="a new (or empty) folder")
     released.add_argument("--root", help="the course folder (default: found from the current folder)")
     released.add_argument("--force", action="store_true",
                           help="release even when exercises/ holds edits (the release leaves them out)")
+    released.add_argument("--hints", type=int, default=-1, metavar="N",
+                            help="hint levels per exercise the release holds (default -1: all but the last, which is "
+                                 "nearly the answer; a negative N leaves out that many of the last)")
     released.set_defaults(run=cmd_release)
     autograder = sub.add_parser("autograder", help="build (or run) the Gradescope autograder")
     autograder.add_argument("engine", choices=["gradescope"])
@@ -677,6 +705,13 @@ def parser() -> argparse.ArgumentParser:
                                                           "(what run_autograder does on Gradescope)")
     autograder.add_argument("--timeout", type=int, default=300, help="seconds per notebook (default 300)")
     autograder.add_argument("--root", help="the course folder (default: found from the current folder)")
+    autograder.add_argument("--hints", type=int, default=-1, metavar="N",
+                            help="hint levels per exercise the autograder's kernels get (default -1: all but the last, which is "
+                                 "nearly the answer; a negative N leaves out that many of the last)")
+    autograder.add_argument("--lesson", action="append", metavar="NN",
+                            help="the lesson this assignment grades (repeat for a set); required to build one")
+    autograder.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run "
+                                                                          "submissions as root (otherwise refused)")
     autograder.set_defaults(run=cmd_autograder)
     lessons = sub.add_parser("lessons", help="the lesson plan: minutes per lesson, objectives and key points")
     lessons.add_argument("--detail", action="store_true", help="also list objectives and key points")

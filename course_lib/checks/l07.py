@@ -457,7 +457,7 @@ def _print(fingerprint, definition: dict, what: str) -> str:
 def _judge_across_processes(fingerprint: Any, definition: dict, here: str) -> None:
     """The fingerprint of `definition` computed by the function rebuilt from its source in fresh processes with
     other hash seeds must be `here`, this process's: a host compares fingerprints after it restarts."""
-    try:
+    try:  # a probe that cannot run fails the check: a fingerprint no fresh process can rebuild is not stable
         source, name = learner_source(fingerprint)
     except cost.ProcessBuildError as error:  # a probe that cannot run fails: the restart is part of "stable"
         raise fail("stable", str(error), "computed again in a fresh process, as a host after a restart") from None

@@ -42,8 +42,14 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
+from course_lib.errors import CourseError
+
 MAX_LINE = 32 << 20
 """Bytes in one bridge message or one MCP frame."""
+MAX_IN_FLIGHT = 2 * MAX_LINE
+"""Bytes of requests from the other side received and not yet answered (queued, running, or waiting for it to
+read the answer): past this the bridge stops reading and closes, so a kernel that floods the grader with
+requests and never reads the replies costs it at most this much (plus one message being read)."""
 MAX_DEPTH = 64
 """Nesting of lists, dicts and tagged values in one message."""
 MAX_CONNECTIONS = 5000
@@ -55,7 +61,7 @@ _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
 _NAME = re.compile(r"[A-Za-z_]\w{0,79}")
 
 
-class BoundaryError(Exception):
+class BoundaryError(CourseError):
     """A message broke the bridge's rules (size, shape, nesting, a type that may not cross)."""
 
 
@@ -335,6 +341,7 @@ class _Lines:
         self.socket = connection
         self._reader = connection.makefile("rb")
         self._lock = threading.Lock()
+        self.last_size = 0
 
     def send(self, message: Any) -> None:
         data = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode() + b"\n"
@@ -349,6 +356,7 @@ class _Lines:
             raise BridgeClosed("the other side closed the connection")
         if not line.endswith(b"\n"):
             raise BoundaryError(f"a message over the limit of {MAX_LINE:,} bytes")
+        self.last_size = len(line)
         try:
             return json.loads(line)
         except (ValueError, RecursionError):
@@ -374,6 +382,7 @@ class _Endpoint(_Codec):
         self._count = itertools.count(1)
         self._pending: dict[int, Future] = {}
         self._lock = threading.Lock()
+        self._in_flight = 0  # bytes of the other side's requests not yet answered
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix=f"course-{self.side}")
         self.closed: str | None = None
         self._reader = threading.Thread(target=self._read, name=f"course-{self.side}-reader", daemon=True)
@@ -426,7 +435,14 @@ class _Endpoint(_Codec):
                         raise BoundaryError("a reply to nothing that was asked")
                     future.set_result(message)
                 elif isinstance(message.get("call"), int) and isinstance(message.get("op"), str):
-                    self._pool.submit(self._answer, message)
+                    size = self._lines.last_size
+                    with self._lock:
+                        self._in_flight += size
+                        flooded = self._in_flight > MAX_IN_FLIGHT
+                    if flooded:
+                        raise BoundaryError(f"more than {MAX_IN_FLIGHT >> 20} MB of requests sent without waiting "
+                                            "for their answers")
+                    self._pool.submit(self._answer, message, size)
                 else:
                     raise BoundaryError("a message that is neither a request nor a reply")
         except BridgeClosed as closed:
@@ -438,17 +454,21 @@ class _Endpoint(_Codec):
         except RuntimeError:  # the pool is shutting down
             self.close("the bridge was closed")
 
-    def _answer(self, message: dict) -> None:
+    def _answer(self, message: dict, size: int = 0) -> None:
         try:
-            reply = {"reply": message["call"], "value": self.handle(message["op"], message)}
-        except BaseException as error:  # every failure goes back as data, never kills this side
-            reply = {"reply": message["call"], "error": _exception_data(error)}
-        try:
-            self._lines.send(reply)
-        except BoundaryError as error:
-            self._lines.send({"reply": message["call"], "error": _exception_data(error)})
-        except OSError:
-            self.close("the connection to the other side broke")
+            try:
+                reply = {"reply": message["call"], "value": self.handle(message["op"], message)}
+            except BaseException as error:  # every failure goes back as data, never kills this side
+                reply = {"reply": message["call"], "error": _exception_data(error)}
+            try:
+                self._lines.send(reply)
+            except BoundaryError as error:
+                self._lines.send({"reply": message["call"], "error": _exception_data(error)})
+            except OSError:
+                self.close("the connection to the other side broke")
+        finally:
+            with self._lock:
+                self._in_flight -= size
 
     def handle(self, op: str, message: dict) -> Any:
         raise NotImplementedError
@@ -634,6 +654,7 @@ class GraderBridge(_Endpoint):
         self.run_dir = Path(run_dir)
         self.token = secrets.token_hex(16)
         self.broken: str | None = None
+        self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self._sessions: dict[str, Future] = {}
         self._agent: Future = Future()
         self._opened = 0
@@ -795,6 +816,8 @@ class GraderBridge(_Endpoint):
         type_name = data["type"] if isinstance(data.get("type"), str) and _NAME.fullmatch(data["type"]) else "object"
         made = _remote_class(base, type_name)(self, number, type_name)
         made.shown = data["repr"][:200] if isinstance(data.get("repr"), str) else f"<{type_name}>"
+        if base is RemoteServer and len(self.servers) < 1000:
+            self.servers.append(made)
         if base is RemoteFunction:
             name = data.get("name")
             made.__name__ = made.__qualname__ = name if isinstance(name, str) and _NAME.fullmatch(name) else "function"

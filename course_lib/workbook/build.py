@@ -16,7 +16,9 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 import re
+import stat
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +64,68 @@ def read(path: Path) -> nbformat.NotebookNode:
     except Exception as error:  # nbformat raises several unrelated types for broken files
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise BadFile(f"{path} is not a valid notebook: {first[:200]}") from None
+    return notebook
+
+
+SUBMISSION_BYTES = 16 << 20
+"""The most a submitted notebook may weigh: 16 MB, about 45 times the largest notebook of the course
+(notebooks/06_what_tools_cost.ipynb, 356 kB with its charts), room for any honest outputs."""
+
+
+def read_submission(path: Path, shown: str | None = None, limit: int = SUBMISSION_BYTES) -> nbformat.NotebookNode:
+    """Read a submitted notebook as data: a regular file only (never a symbolic link, a folder, a device or a
+    pipe), opened without following links, at most `limit` bytes. A refusal is a one-line `BadFile` that names
+    the file as `shown` (default: its name) and echoes nothing of its content or of where the grader keeps it."""
+    name = shown or path.name
+    if path.suffix != ".ipynb" and not os.path.islink(path) and os.path.isfile(path):
+        raise BadFile(f"{name} is not a notebook (expected a .ipynb file)")
+    return parse(regular_bytes(path, name, limit), name)
+
+
+def regular_bytes(path: Path, name: str, limit: int = SUBMISSION_BYTES) -> bytes:
+    """The bytes of a regular file, refusing a symbolic link (never followed: `O_NOFOLLOW`), anything else that is
+    not a regular file, and a file over `limit` bytes; refusals name the file as `name` only."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        raise BadFile(f"no such file: {name}") from None
+    except OSError:
+        raise BadFile(f"{name} cannot be read") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise BadFile(f"{name} is a symbolic link, which the grader never follows: hand in the notebook file "
+                      "itself")
+    if not stat.S_ISREG(info.st_mode):
+        raise BadFile(f"{name} is not a regular file (a folder, device or pipe): hand in the notebook file itself")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError:  # ELOOP: it became a link after it was looked at
+        raise BadFile(f"{name} cannot be opened as a regular file: hand in the notebook file itself") from None
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise BadFile(f"{name} is not a regular file: hand in the notebook file itself")
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise BadFile(f"{name} is larger than {limit >> 20} MB: clear its outputs (Kernel > Restart & Clear Output) "
+                      "and save it")
+    return data
+
+
+def parse(data: bytes, name: str) -> nbformat.NotebookNode:
+    """A notebook from a file's bytes; a one-line `BadFile` that quotes nothing of them otherwise."""
+    try:
+        content = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadFile(f"{name} is not a valid notebook: it is not UTF-8 text") from None
+    except (ValueError, RecursionError) as error:
+        where = f" (line {error.lineno}, column {error.colno})" if isinstance(error, json.JSONDecodeError) else ""
+        raise BadFile(f"{name} is not a valid notebook: it is not JSON{where}") from None
+    try:
+        notebook = nbformat.reads(json.dumps(content), as_version=4)
+        nbformat.validate(notebook)
+    except Exception:  # nbformat's messages quote the file; say only what is wrong with it
+        raise BadFile(f"{name} is not a valid notebook: it does not follow the Jupyter notebook format 4 (open it "
+                      "in Jupyter and save it again)") from None
     return notebook
 
 

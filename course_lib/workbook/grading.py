@@ -4,7 +4,12 @@ Each notebook is checked by `runner.check` against the course's own setup and ch
 instructor's course folder, with solutions/): its kernel is confined, and the checkers run in a grader
 worker process, never in the kernel. `jobs` workers grade side by side; a worker serves one notebook at a
 time and is replaced when a notebook outlives its time limit or the worker stops, so a notebook that hangs
-or crashes costs only its own row. Results go to grades.csv and grades.html.
+or crashes costs only its own row; a stopped worker is never used again. Results go to grades.csv and grades.html.
+
+Every submission is hostile data: the folder is walked without following links, a notebook is read only when it
+is a regular file (`build.read_submission`), rows name files as handed in, never where the grader keeps them.
+One notebook per lesson per student is graded, all of a student's notebooks within one time budget, and each
+notebook's run folder is made and removed here (`sandbox.run_folder`, `sandbox.clean_up`), whatever its worker did.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import queue
 import re
 import signal
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from course_lib.workbook.ids import ExerciseId
@@ -37,81 +43,140 @@ class Row:
     outcome: Outcome
 
 
+@dataclass
+class Report:
+    """What a grading run says besides its rows: notebooks it ignored, and the most memory a grader worker used."""
+
+    ignored: list[str] = field(default_factory=list)
+    worker_peak_bytes: int = 0
+
+
 def submissions(folder: Path) -> list[tuple[str, Path]]:
-    """(student, notebook) pairs: `DIR/<student>/NN_x.ipynb`, or `DIR/<student>.ipynb` when flat."""
+    """(student, notebook) pairs: `DIR/<student>/NN_x.ipynb`, or `DIR/<student>.ipynb` when flat.
+
+    The folder is walked without following a link and without recursion. A symbolic link (to a file or a
+    folder) and anything named .ipynb that is not a regular file are listed too, so that their row says they
+    were refused (`build.read_submission` refuses them); nothing a link points to is ever read.
+    """
     found = []
-    for path in sorted(folder.rglob("*.ipynb")):
-        if ".ipynb_checkpoints" in path.parts:
+    stack = [folder]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
             continue
+        for entry in entries:
+            if entry.name == ".ipynb_checkpoints":
+                continue
+            link = entry.is_symlink()
+            if not link and entry.is_dir(follow_symlinks=False) and not entry.name.endswith(".ipynb"):
+                stack.append(Path(entry.path))
+            elif entry.name.endswith(".ipynb") or (link and os.path.isdir(entry.path)):
+                found.append(Path(entry.path))
+    pairs = []
+    for path in sorted(found):
         relative = path.relative_to(folder)
-        student = relative.parts[0] if len(relative.parts) > 1 else path.stem
-        found.append((student, path))
-    return found
+        pairs.append((relative.parts[0] if len(relative.parts) > 1 else path.stem, path))
+    return pairs
 
 
-def _check_one(path: Path, root: Path | None, cell_timeout: int) -> tuple[str, object]:
-    """In a worker: one notebook's outcomes, or the one-line reason it could not be checked."""
+def _check_one(path: Path, shown: str, root: Path | None, cell_timeout: int, run_dir: Path,
+               uid: int | None, package: Path | None = None) -> tuple[str, object]:
+    """In a worker: one notebook's outcomes, or the one-line reason it could not be checked (which names the
+    file as the student handed it in, never where the grader keeps it, and quotes nothing of it)."""
     from course_lib.errors import CourseError
     from course_lib.workbook import build, runner
 
     try:
-        notebook = build.read(path)
+        notebook = build.read_submission(path, shown)
         stem = runner.lesson_stem(path, notebook)
         reference = runner.reference_for(stem, root) if stem else None
         if root is not None and reference is None:
-            return "unreadable", (f"{path.name} is not an exercise notebook of this course "
+            return "unreadable", (f"{shown} is not an exercise notebook of this course "
                                   "(expected a name like 01_bad_tool_rewrite.ipynb)")
-        return "ok", runner.check(path, timeout=cell_timeout, reference=reference, budget=cell_timeout)
+        return "ok", runner.check(path, timeout=cell_timeout, reference=reference, budget=cell_timeout,
+                                  submission=notebook, run_dir=run_dir, uid=uid, package=package)
     except CourseError as error:
         return "unreadable", str(error)
-    except Exception as error:  # anything else still becomes this notebook's row
-        return "unreadable", f"{type(error).__name__}: {error}"
+    except Exception as error:  # anything else still becomes this notebook's row, without its text
+        return "unreadable", f"{shown} could not be checked ({type(error).__name__})"
 
 
-def _serve(connection, root: str | None, cell_timeout: int) -> None:
-    """A worker process: grade each notebook path it is sent until it is sent None."""
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGKILL when the grader that started it dies (killed or not)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _serve(connection, root: str | None, cell_timeout: int, package: str | None = None) -> None:
+    """A worker process: grade each notebook it is sent until it is sent None."""
     if hasattr(os, "setsid"):
         os.setsid()  # its own process group: stopping the worker stops whatever it started
+    _die_with_parent()
     from course_lib.lazy_imports import defer_iri_grammar
 
     defer_iri_grammar()  # before nbformat imports jsonschema
+    import resource
+
     import course_lib.checks  # noqa: F401 - imported once per worker, not once per notebook
+    from course_lib.workbook import runner
+
+    runner.course_tools()  # the lesson servers' tools, listed once per worker, outside any notebook's time
 
     while True:
-        path = connection.recv()
-        if path is None:
+        job = connection.recv()
+        if job is None:
             return
-        connection.send(_check_one(Path(path), Path(root) if root else None, cell_timeout))
+        path, shown, run_dir, uid = job
+        answer = _check_one(Path(path), shown, Path(root) if root else None, cell_timeout, Path(run_dir), uid,
+                            Path(package) if package else None)
+        connection.send((*answer, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
 
 
 class _Worker:
-    """One grader worker process and the pipe to it."""
+    """One grader worker process and the pipe to it; once stopped it is never used again."""
 
-    def __init__(self, root: Path | None, cell_timeout: int):
+    def __init__(self, root: Path | None, cell_timeout: int, package: Path | None = None):
         context = multiprocessing.get_context("spawn")
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, str(root) if root else None, cell_timeout),
-                                       daemon=True)
+        self.process = context.Process(target=_serve, args=(theirs, str(root) if root else None, cell_timeout,
+                                                            str(package) if package else None), daemon=True)
         self.process.start()
         theirs.close()
+        self.stopped = False
+        self.peak_bytes = 0
 
-    def grade(self, path: Path, timeout: float) -> tuple[str, object]:
-        """The worker's answer for one notebook; on a hang or a crash the worker is stopped and says why."""
+    def grade(self, path: Path, shown: str, timeout: float) -> tuple[str, object]:
+        """The worker's answer for one notebook; on a hang or a crash the worker is stopped and says why. The
+        notebook's run folder is made here and removed here, with whatever its kernel left, whatever happened."""
+        from course_lib.workbook import sandbox
+
+        uid = sandbox.new_uid()
+        run_dir = sandbox.run_folder(uid)
         try:
-            self.connection.send(str(path))
+            self.connection.send((str(path), shown, str(run_dir), uid))
             if self.connection.poll(timeout):
-                return self.connection.recv()
+                kind, payload, peak = self.connection.recv()
+                self.peak_bytes = max(self.peak_bytes, peak)
+                return kind, payload
             self.stop()
             return "timeout", f"no result within {timeout:g} s"
-        except (EOFError, OSError):
+        except (EOFError, OSError, ValueError, TypeError):
             self.stop()
             return "unreadable", "the grading worker stopped without a result"
+        finally:
+            sandbox.clean_up(run_dir, uid)
 
     @property
     def alive(self) -> bool:
-        return self.process.is_alive()
+        return not self.stopped and self.process.is_alive()
 
     def stop(self) -> None:
+        self.stopped = True
         if self.process.is_alive():
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -122,8 +187,9 @@ class _Worker:
 
     def close(self) -> None:
         try:
-            self.connection.send(None)
-            self.process.join(10)
+            if not self.stopped:
+                self.connection.send(None)
+                self.process.join(10)
         except (OSError, EOFError):
             pass
         self.stop()
@@ -136,47 +202,108 @@ def _rows(student: str, path: Path, answer: tuple[str, object]) -> list[Row]:
     return [Row(student, path.name, Outcome(WHOLE, kind, str(payload).removeprefix("course: ")))]
 
 
-def _cell_limit(timeout: int) -> int:
+def _cell_limit(timeout: float) -> int:
     """Seconds per cell and per check for a notebook allowed `timeout`: a little less, so that the notebook's own
     row says which cell ran out; for a very short limit the same (then the whole notebook's row does)."""
-    return timeout - 5 if timeout > 10 else timeout
+    return int(timeout - 5) if timeout > 10 else max(1, int(timeout))
+
+
+def _shown(folder: Path, path: Path) -> str:
+    """A submitted file as its row and messages name it: its path inside the class folder, never the grader's."""
+    return path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
 
 
 def grade_one(student: str, path: Path, timeout: int, root: Path | None = None) -> list[Row]:
     """Check one notebook in a worker process of its own; a hang or a broken file becomes a row, not a crash."""
     worker = _Worker(root, _cell_limit(timeout))
     try:
-        return _rows(student, path, worker.grade(path, timeout))
+        return _rows(student, path, worker.grade(path, path.name, timeout))
     finally:
         worker.close()
 
 
-def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = None) -> list[Row]:
-    """Rows for every submission in `folder`, in a stable order; `timeout` seconds per notebook."""
-    pairs = submissions(folder)
+def _one_per_lesson(folder: Path, student: str, paths: list[Path], lessons: set[str] | None,
+                    report: Report) -> tuple[list[Path], list[Row]]:
+    """The notebooks of one student to grade: one per lesson (the one named exactly after it, else the first),
+    only of `lessons` when given (the others ignored with a line); rows for the duplicates."""
+    from course_lib.workbook import runner
+
+    kept: dict[str, Path] = {}
+    unnamed, rows = [], []
+    for path in sorted(paths, key=lambda p: (runner.lesson_stem(p) != p.stem, p.name)):
+        stem = runner.lesson_stem(path)
+        if lessons is not None and (stem is None or stem[:2] not in lessons):
+            report.ignored.append(f"ignored {_shown(folder, path)}: not a notebook of lesson "
+                                  f"{', '.join(sorted(lessons))}, which this autograder grades")
+        elif stem is None:
+            unnamed.append(path)
+        elif stem in kept:
+            rows.append(Row(student, path.name, Outcome(
+                WHOLE, "skipped", f"not graded: {kept[stem].name} is this student's notebook of lesson {stem[:2]} "
+                                  "(hand in one notebook per lesson)")))
+        else:
+            kept[stem] = path
+    return [*kept.values(), *unnamed], rows
+
+
+def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = None,
+          lessons: set[str] | None = None, budget: float | None = None,
+          report: Report | None = None, hints: int | None = -1) -> list[Row]:
+    """Rows for every submission in `folder`, in a stable order; `timeout` seconds per notebook, and `budget`
+    seconds (default twice `timeout`) for all the notebooks of one student together. With `lessons` (numbers such
+    as "01") only notebooks of those lessons are graded; `report` collects what else the run has to say. The
+    kernels get a copy of course_lib cut to what runs there, with `hints` hint levels per exercise
+    (`runner.check`'s `kernel_copy`; None: the hints as installed, as in an autograder built with `--hints`)."""
+    from course_lib.workbook import sandbox
+
+    report = report if report is not None else Report()
+    budget = budget if budget is not None else 2 * timeout
+    sandbox.sweep()
+    by_student: dict[str, list[Path]] = {}
+    for student, path in submissions(folder):
+        by_student.setdefault(student, []).append(path)
     todo: queue.Queue = queue.Queue()
-    for index, pair in enumerate(pairs):
-        todo.put((index, *pair))
-    found: list[list[Row]] = [[] for _ in pairs]
+    for index, (student, paths) in enumerate(by_student.items()):
+        todo.put((index, student, paths))
+    found: list[list[Row]] = [[] for _ in by_student]
+    lock = threading.Lock()
+    package: Path | None = None
 
     def work() -> None:
         worker = None
         while True:
             try:
-                index, student, path = todo.get_nowait()
+                index, student, paths = todo.get_nowait()
             except queue.Empty:
                 break
-            if worker is None or not worker.alive:
-                worker = _Worker(root, _cell_limit(timeout))
-            found[index] = _rows(student, path, worker.grade(path, timeout))
+            chosen, rows = _one_per_lesson(folder, student, paths, lessons, report)
+            deadline = time.monotonic() + budget
+            for path in chosen:
+                left = deadline - time.monotonic()
+                if left < 1:
+                    rows.append(Row(student, path.name, Outcome(
+                        WHOLE, "timeout", f"not graded: this student's notebooks used up their time budget of "
+                                          f"{budget:g} s")))
+                    continue
+                if worker is None or not worker.alive:
+                    worker = _Worker(root, _cell_limit(timeout), package)
+                limit = min(timeout, left)
+                answer = worker.grade(path, _shown(folder, path), limit)
+                rows += _rows(student, path, answer)
+                with lock:
+                    report.worker_peak_bytes = max(report.worker_peak_bytes, worker.peak_bytes)
+            found[index] = rows
         if worker is not None:
             worker.close()
 
-    threads = [threading.Thread(target=work) for _ in range(max(1, min(jobs, len(pairs))))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    from course_lib.workbook import runner
+
+    with runner.kernel_package(hints) as package:
+        threads = [threading.Thread(target=work) for _ in range(max(1, min(jobs, len(by_student))))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
     return [row for rows in found for row in rows]
 
 
@@ -324,11 +451,16 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
     )
 
 
-def gradescope_results(rows: list[Row], seconds: float, sandbox_note: str) -> dict:
-    """Gradescope's results.json for one student's rows: one test per exercise of the lessons handed in (1 point
-    each), the whole-notebook problems and the sandbox in the top-level output."""
+def gradescope_results(rows: list[Row], seconds: float, sandbox_note: str, ignored: list[str] | None = None,
+                       lessons: set[str] | None = None) -> dict:
+    """Gradescope's results.json for one student's rows: one test per exercise of the lessons handed in and of
+    `lessons` (those the autograder grades; 1 point each), the whole-notebook problems, the notebooks it
+    ignored and the sandbox in the top-level output."""
+    from course_lib.workbook import manifest
+
     tests, problems = [], []
     owed = {exercise for exercises in lessons_of(rows).values() for exercise in exercises}
+    owed |= {str(exercise) for number in lessons or () for exercise in manifest.lesson(number).exercises}
     seen = set()
     for row in rows:
         outcome = row.outcome
@@ -344,14 +476,16 @@ def gradescope_results(rows: list[Row], seconds: float, sandbox_note: str) -> di
                       "output": f"{SYMBOLS[outcome.status]} {outcome.status}: {outcome.message}",
                       "visibility": "visible"})
     for exercise in sorted(owed - seen, key=ExerciseId.parse):  # a notebook that could not run owes its exercises
-        notebook = next((f"{stem}.ipynb" for stem, found in lessons_of(rows).items() if exercise in found), "")
+        notebook = next((f"{stem}.ipynb" for stem, found in lessons_of(rows).items() if exercise in found),
+                        f"lesson {exercise.split('.')[0].zfill(2)}")
         tests.append({"name": f"Exercise {exercise} ({notebook})", "number": exercise, "score": 0.0,
                       "max_score": 1.0, "status": "failed", "output": "not checked: see the notebook's problem above",
                       "visibility": "visible"})
     tests.sort(key=lambda test: ExerciseId.parse(test["number"]))
-    found = "\n".join(problems) if problems else ""
+    found = "\n".join([*problems, *(ignored or [])])
     if not rows:
-        found = "No notebook was handed in: upload your exercise notebook (for example 01_bad_tool_rewrite.ipynb)."
+        found = "\n".join(["No notebook of this assignment was handed in: upload your exercise notebook (for "
+                           "example 01_bad_tool_rewrite.ipynb).", *(ignored or [])])
     known = list(lessons_of(rows))
     summary = f"{sum(t['score'] for t in tests):g} of {len(tests)} exercises passed" + (
         f" in {', '.join(known)}" if known else "")

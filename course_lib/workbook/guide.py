@@ -316,8 +316,10 @@ def grading_section() -> list[str]:
             "* GitHub Classroom: make the release the template repository; its `.github/workflows/course-check.yml` "
             "runs `course check` on every push and puts the table in the job's summary. That is feedback (a "
             "student controls their own repository); grade with `course grade` or Gradescope.",
-            "* Gradescope: `course autograder gradescope autograder.zip`, upload it as a programming assignment's "
-            "autograder on the Ubuntu 24.04 base image, one point per exercise. The zip holds no solutions.",
+            "* Gradescope: `course autograder gradescope autograder.zip --lesson NN` (one per assignment; repeat "
+            "`--lesson` for a set), upload it as a programming assignment's autograder on the Ubuntu 24.04 base "
+            "image, one point per exercise of those lessons; notebooks of other lessons are ignored with a line. "
+            "The zip holds no solutions, and its kernels get all but the last hint level (`--hints N`).",
             "* JupyterHub or Binder: the repository's `binder/` folder installs the course and runs `course doctor` "
             "while repo2docker builds the image. To hand the release out on a JupyterHub, install `nbgitpuller` in "
             "the users' image and share a link of the form `https://HUB/hub/user-redirect/git-pull?repo=RELEASE_URL"

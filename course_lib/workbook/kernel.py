@@ -9,6 +9,7 @@ fills its run folder past `RUN_FOLDER_BYTES`, and stops it then.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from queue import Empty
 
+from course_lib.errors import CourseError
 from course_lib.workbook import boundary, sandbox
 
 WATCH_SECONDS = 0.2
@@ -34,7 +36,7 @@ class CellRun:
     evalue: str = ""
 
 
-class KernelDied(Exception):
+class KernelDied(CourseError):
     """The kernel stopped before it could be used."""
 
 
@@ -45,10 +47,11 @@ def _text(value: object, limit: int = 500) -> str:
 class Kernel:
     """One confined kernel in `run_dir`; use as a context manager (it is stopped on exit)."""
 
-    def __init__(self, run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None):
+    def __init__(self, run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None,
+                 uid: int | None = None, package: Path | None = None):
         self.run_dir = Path(run_dir)
         self.tcp = boundary.TCP if tcp is None else tcp  # loopback TCP only where there are no Unix sockets
-        self.confinement = sandbox.Confinement(self.run_dir, limits)
+        self.confinement = sandbox.Confinement(self.run_dir, limits, uid, package)
         self.process = None
         self.client = None
         self.stopped_because = ""
@@ -152,9 +155,17 @@ class Kernel:
             self.client.context.destroy(linger=0)
 
     def _watch(self) -> None:
-        """Notice a death or an overfull run folder within WATCH_SECONDS."""
-        while not self._done.wait(WATCH_SECONDS):
+        """Notice a death, an overfull run folder or a sandbox over its memory within WATCH_SECONDS."""
+        memory = self.confinement.limits.sandbox_memory_bytes
+        strays = self.confinement.uid if not self.confinement.sandbox.confined else None  # may leave the tree
+        for tick in itertools.count():
+            if self._done.wait(WATCH_SECONDS):
+                return
             if self.exit_code is not None:
+                self.on_death(self.death())
+                return
+            if sandbox.resident_bytes(self.process.pid, strays if tick % 5 == 0 else None) > memory:
+                self.stop(f"its processes together used more than {memory >> 20} MB of memory")
                 self.on_death(self.death())
                 return
             size, files = _usage(self.run_dir)

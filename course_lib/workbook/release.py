@@ -9,7 +9,12 @@ and reference notebooks, with Gradescope's `setup.sh` and `run_autograder`.
 
 from __future__ import annotations
 
+import fnmatch
+import hashlib
+import json
+import os
 import shutil
+import stat
 import zipfile
 from pathlib import Path
 
@@ -21,10 +26,131 @@ TOP_FILES = ("pyproject.toml", "LICENSE", ".gitignore")
 FOLDERS = ("notebooks", "exercises")
 ENGINE_FOLDERS = ("binder", ".devcontainer")
 CLASSROOM_WORKFLOW = Path(".github") / "workflows" / "course-check.yml"
-_SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints", "*.egg-info")
-_SKIP_IN = {folder: _SKIP for folder in FOLDERS + ENGINE_FOLDERS} | {
-    "exercises": shutil.ignore_patterns("*.ipynb", build.RECORD.name, ".ipynb_checkpoints")}
+SKIPPED = ("__pycache__", "*.pyc", ".ipynb_checkpoints", "*.egg-info", runner.PINS.name)
+SKIPPED_IN = {"exercises": ("*.ipynb", build.RECORD.name)}
 """exercises/ gives only its other files: its notebooks are built afresh from solutions/."""
+
+
+def _files(top: Path, skipped: tuple[str, ...] = ()) -> list[Path]:
+    """Every regular file under `top` (relative), walked without following links; a symbolic link or anything
+    else that is not a regular file or a folder stops the release (`UsageError`), so nothing it points to leaves."""
+    found, stack = [], [Path()]
+    while stack:
+        relative = stack.pop()
+        for entry in sorted(os.scandir(top / relative), key=lambda e: e.name):
+            if any(fnmatch.fnmatch(entry.name, pattern) for pattern in SKIPPED + skipped):
+                continue
+            mode = entry.stat(follow_symlinks=False).st_mode
+            if stat.S_ISDIR(mode):
+                stack.append(relative / entry.name)
+            elif stat.S_ISREG(mode):
+                found.append(relative / entry.name)
+            else:
+                kind = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+                raise UsageError(f"{top.name}/{(relative / entry.name).as_posix()} is {kind}: a release copies "
+                                 "only regular files (replace it with the file itself)")
+    return sorted(found)
+
+
+def _copy(source: Path, target: Path, skipped: tuple[str, ...] = ()) -> None:
+    """`source` (a file or a folder) copied to `target` as regular files only (see `_files`)."""
+    if source.is_symlink() or not (source.is_dir() or source.is_file()):
+        raise UsageError(f"{source.name} is a symbolic link or not a regular file: a release copies only regular "
+                         "files")
+    for relative in ([Path()] if source.is_file() else _files(source, skipped)):
+        destination = target / relative
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source / relative if relative.parts else source, destination, follow_symlinks=False)
+
+
+HINTS_KEPT_DEFAULT = -1
+"""`--hints`: hint levels released per exercise; negative counts from the end (-1: all but the last, which is
+nearly the answer)."""
+
+
+def trimmed_hints(source: str, keep: int | None = HINTS_KEPT_DEFAULT) -> str:
+    """A checker module's source with its `HINTS` cut to the first `keep` levels of each exercise (negative: all
+    but that many of the last); the source unchanged when it has no literal `HINTS` or `keep` is None."""
+    import ast
+
+    if keep is None:
+        return source
+
+    tree = ast.parse(source)
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else \
+            node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == "HINTS" and node.value is not None:
+            hints = ast.literal_eval(node.value)
+            kept = {exercise: tuple(levels[:keep] if keep >= 0 else levels[:max(1, len(levels) + keep)])
+                    for exercise, levels in hints.items()}
+            lines = source.splitlines(keepends=True)
+            start = sum(len(line) for line in lines[:node.lineno - 1]) + node.col_offset
+            end = sum(len(line) for line in lines[:node.end_lineno - 1]) + node.end_col_offset
+            body = "".join(f"    {exercise!r}: (\n" + "".join(f"        {level!r},\n" for level in levels) + "    ),\n"
+                           for exercise, levels in kept.items())
+            return source[:start] + f"HINTS: dict[str, tuple[str, ...]] = {{\n{body}}}" + source[end:]
+    return source
+
+
+KERNEL_SIDE_CALLS = ("beside_learner", "course_state")
+"""Checker helpers whose first argument (a function of the checker module) runs in the submission's kernel."""
+
+
+def kernel_side(source: str) -> str:
+    """A lesson's checker module as a submission's kernel gets it: its imports, its `HINTS`, and only the functions
+    the checks run in the kernel (the first argument of `KERNEL_SIDE_CALLS`, with what they use of the module);
+    no checker and no helper that could answer an exercise."""
+    import ast
+
+    tree = ast.parse(source)
+    named: dict[str, ast.stmt] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            named[node.name] = node
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                if isinstance(target, ast.Name):
+                    named[target.id] = node
+    wanted = [call.args[0].id for call in ast.walk(tree) if isinstance(call, ast.Call) and call.args
+              and isinstance(call.func, ast.Name) and call.func.id in KERNEL_SIDE_CALLS
+              and isinstance(call.args[0], ast.Name) and call.args[0].id in named]
+    kept: set[int] = set()
+    while wanted:
+        node = named[wanted.pop()]
+        if id(node) in kept:
+            continue
+        kept.add(id(node))
+        wanted += [used.id for used in ast.walk(node) if isinstance(used, ast.Name) and used.id in named]
+    body = [node for node in tree.body
+            if isinstance(node, (ast.Import, ast.ImportFrom)) or id(node) in kept or node is named.get("HINTS")
+            or (node is tree.body[0] and isinstance(node, ast.Expr))]
+    return ast.unparse(ast.Module(body=body, type_ignores=[])) + "\n"
+
+
+def copy_package(target: Path, hints: int | None = HINTS_KEPT_DEFAULT, kernel: bool = False) -> None:
+    """The running `course_lib` copied to `target` as regular files, each checker module's hints cut to `hints`
+    levels (what students get); for a submission's kernel (`kernel`) each lesson's checker module also cut to what
+    the checks run there (`kernel_side`)."""
+    import re
+
+    package = _package(target)
+    for relative in _files(package):
+        destination = target / relative
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        if relative.parts[0] == "checks" and relative.suffix == ".py":
+            text = trimmed_hints((package / relative).read_text(encoding="utf-8"), hints)
+            if kernel and re.fullmatch(r"l\d\d\.py", relative.name):
+                text = kernel_side(text)
+            destination.write_text(text, encoding="utf-8")
+        else:
+            shutil.copy2(package / relative, destination, follow_symlinks=False)
+
+
+def pin_text(texts: dict[str, str]) -> str:
+    """The reference hashes a release pins into its course_lib (`runner.PINS`)."""
+    return json.dumps({name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in sorted(texts.items())},
+                      indent=1) + "\n"
 
 
 def _package(root: Path) -> Path:
@@ -58,8 +184,9 @@ def _empty_target(out: Path) -> None:
         raise UsageError(f"{out} already exists and is not an empty folder: choose a new one")
 
 
-def release(root: Path, out: Path, force: bool = False) -> list[Path]:
-    """Write the student release of the course at `root` into the new folder `out`; the files written.
+def release(root: Path, out: Path, hints: int = HINTS_KEPT_DEFAULT, force: bool = False) -> list[Path]:
+    """Write the student release of the course at `root` into the new folder `out`, with `hints` hint levels per
+    exercise (`trimmed_hints`); the files written.
 
     Its exercise notebooks are built from solutions/ (never copied from exercises/, which may hold someone's
     work); exercises/ holding edits is refused unless `force`, since the release would leave them out.
@@ -71,27 +198,60 @@ def release(root: Path, out: Path, force: bool = False) -> list[Path]:
                             "into solutions/ (or save a copy elsewhere), or pass --force to release without them")
     out.mkdir(parents=True, exist_ok=True)
     for name in TOP_FILES:
-        if (root / name).is_file():
-            shutil.copy2(root / name, out / name)
+        if os.path.lexists(root / name):
+            _copy(root / name, out / name)
     (out / "README.md").write_text(student_readme(), encoding="utf-8")
     for folder in FOLDERS + ENGINE_FOLDERS:
-        if (root / folder).is_dir():
-            shutil.copytree(root / folder, out / folder, ignore=_SKIP_IN[folder])
-    shutil.copytree(_package(root), out / "course_lib", ignore=_SKIP)
+        if os.path.lexists(root / folder):
+            _copy(root / folder, out / folder, SKIPPED_IN.get(folder, ()))
+    copy_package(out / "course_lib", hints)
     kept = out / runner.REFERENCE
     kept.mkdir(parents=True)
     (out / "exercises").mkdir(exist_ok=True)
-    for name, text in references(root).items():
-        (kept / name).write_text(text, encoding="utf-8")
-        (out / "exercises" / name).write_text(text, encoding="utf-8")
+    texts = references(root)
+    for name, text in texts.items():
+        (kept / name).write_bytes(text.encode("utf-8"))
+        (out / "exercises" / name).write_bytes(text.encode("utf-8"))
+    (out / "course_lib" / "workbook" / runner.PINS.name).write_text(pin_text(texts), encoding="utf-8")
     workflow = out / CLASSROOM_WORKFLOW
     workflow.parent.mkdir(parents=True)
     shutil.copy2(TEMPLATES / "classroom.yml", workflow)
     return sorted(path for path in out.rglob("*") if path.is_file())
 
 
-def gradescope(root: Path, out: Path) -> list[str]:
-    """Write Gradescope's autograder zip for the course at `root` to `out`; the names it holds."""
+LESSONS_FILE = Path(".course") / "lessons.json"
+"""In an autograder: the lessons (numbers such as "01") it grades; notebooks of other lessons are ignored."""
+
+
+def lesson_numbers(given: list[str] | None) -> list[str]:
+    """The lesson numbers an autograder is built for (each a lesson of the course with exercises)."""
+    from course_lib.workbook import manifest
+
+    if not given:
+        raise UsageError("name the lesson this assignment grades, e.g. --lesson 01 (repeat it for a set of lessons)")
+    numbers = []
+    for number in given:
+        lesson = manifest.lesson(number)
+        if not lesson.exercises:
+            raise UsageError(f"lesson {lesson.number} has no exercises to grade")
+        numbers.append(lesson.number)
+    return sorted(set(numbers))
+
+
+def autograder_lessons(source: Path) -> set[str]:
+    """The lessons the autograder in `source` grades; none when it names none (an autograder built before)."""
+    try:
+        data = json.loads(build.regular_bytes(source / LESSONS_FILE, LESSONS_FILE.as_posix(), 1 << 16))
+    except (UsageError, build.BadFile, ValueError):
+        return set()
+    found = data.get("lessons") if isinstance(data, dict) else None
+    return {str(number) for number in found} if isinstance(found, list) else set()
+
+
+def gradescope(root: Path, out: Path, lessons: list[str] | None = None, hints: int = HINTS_KEPT_DEFAULT) -> list[str]:
+    """Write Gradescope's autograder zip for lessons `lessons` of the course at `root` to `out`, the kernels'
+    hints cut to `hints` levels (`trimmed_hints`); the names it holds."""
+    numbers = lesson_numbers(lessons)
     if out.suffix != ".zip":
         raise UsageError(f"{out} should end in .zip (Gradescope takes a zip file)")
     if out.exists():
@@ -104,10 +264,16 @@ def gradescope(root: Path, out: Path) -> list[str]:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, (TEMPLATES / template).read_text(encoding="utf-8"))
         for name in ("README.md", "pyproject.toml"):
-            archive.write(root / name, name)
-        for path in sorted(package.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                archive.write(path, Path("course_lib") / path.relative_to(package))
-        for name, text in references(root).items():
+            archive.writestr(name, build.regular_bytes(root / name, name, 16 << 20))
+        for relative in _files(package):
+            if relative.parts[0] == "checks" and relative.suffix == ".py":
+                text = trimmed_hints((package / relative).read_text(encoding="utf-8"), hints)
+                archive.writestr(str(Path("course_lib") / relative), text)
+            else:
+                archive.write(package / relative, Path("course_lib") / relative)
+        texts = {name: text for name, text in references(root).items() if name[:2] in numbers}
+        for name, text in texts.items():
             archive.writestr(str(runner.REFERENCE / name), text)
+        archive.writestr(str(LESSONS_FILE), json.dumps({"lessons": numbers}) + "\n")
+        archive.writestr(str(Path("course_lib") / "workbook" / runner.PINS.name), pin_text(texts))
         return archive.namelist()

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
+import hashlib
 import io
+import json
+import os
 import re
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -208,38 +211,94 @@ def lesson_stem(path: Path, notebook=None) -> str | None:
     return next((stem for number in numbers for stem, code in stems.items() if code == number), None)
 
 
+PINS = Path(__file__).with_name("reference_pins.json")
+"""Written into a release's (and an autograder's) `course_lib` by `course release`: the SHA-256 of each reference
+notebook in its `.course/reference`, so that a reference copy planted or edited later is refused."""
+
+
+def pins(root: Path) -> dict[str, str]:
+    """The reference hashes of the installed course (`PINS`), else of the course_lib inside `root` (a release
+    checked with `--root` by an instructor's own install); {} without either."""
+    for found in (PINS, root / "course_lib" / "workbook" / PINS.name):
+        try:
+            data = json.loads(build.regular_bytes(found, PINS.name, 1 << 20))
+        except (BadFile, ValueError):
+            continue
+        if isinstance(data, dict):
+            return {str(key): str(value) for key, value in data.items()}
+    return {}
+
+
 def reference_for(stem: str, root: Path | None):
     """The course's student version of lesson notebook `stem`: built from `root/solutions` when the course has
-    them, else the copy a release or an autograder keeps in `root/.course/reference`; None without either."""
+    them, else the copy a release or an autograder keeps in `root/.course/reference`, which must be the one the
+    release pinned (`pins`); None without either. A kept copy that is not the course's own is a `BadFile`."""
     if root is None:
         return None
     solution = root / "solutions" / f"{stem}.ipynb"
     if solution.is_file():
         return build.student_version(build.read(solution))
     kept = root / REFERENCE / f"{stem}.ipynb"
-    return build.read(kept) if kept.is_file() else None
+    if not os.path.lexists(kept):
+        return None
+    shown = f"{REFERENCE.as_posix()}/{stem}.ipynb"
+    data = build.regular_bytes(kept, shown)
+    if pins(root).get(kept.name) != hashlib.sha256(data).hexdigest():
+        raise BadFile(f"{shown} is not the course's own reference (its hash is not the one pinned when the course "
+                      "was released): reinstall the course, or pass --root the course folder")
+    return build.parse(data, shown)
 
 
 # --- running the plan ----------------------------------------------------------------------------------
 
 
 def check(path: Path, timeout: float = 60, reference=None, budget: float | None = None,
-          limits: sandbox.Limits = sandbox.Limits()) -> list[Outcome]:
+          limits: sandbox.Limits = sandbox.Limits(), *, submission=None, run_dir: Path | None = None,
+          uid: int | None = None, package: Path | None = None) -> list[Outcome]:
     """Grade one notebook: each exercise's outcome, in course order.
 
     `reference` is the course's student version of this notebook (its setup and check cells are the ones
     that count); without it the submission's own cells are used as they are. `timeout` bounds each cell and
-    each check, `budget` (if given) the whole notebook; `limits` are the kernel's resource limits.
+    each check, `budget` (if given) the whole notebook; `limits` are the kernel's resource limits. The file is
+    read as data (`build.read_submission`), unless the caller read it already (`submission`). A caller that
+    gives `run_dir` (and the kernel's `uid`) cleans it up itself; otherwise the run folder is made here and
+    removed with everything the kernel left. With `package` (a copy of course_lib made by `kernel_package`) the
+    kernel gets that copy, never the grader's own.
     """
-    submission = build.read(path)
+    submission = build.read_submission(path) if submission is None else submission
     steps = plan(submission, reference if reference is not None else submission)
-    with tempfile.TemporaryDirectory(prefix="course-") as scratch, \
-            contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        return _Run(steps, timeout, budget).outcomes(Path(scratch), limits)
+    own = run_dir is None
+    if own:
+        sandbox.sweep()
+        uid = sandbox.new_uid()
+        run_dir = sandbox.run_folder(uid)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            return _Run(steps, timeout, budget).outcomes(Path(run_dir), limits, uid, package)
+    finally:
+        if own:
+            sandbox.clean_up(Path(run_dir), uid)
 
 
 @contextlib.contextmanager
-def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None) -> Iterator[tuple]:
+def kernel_package(hints: int | None = -1) -> Iterator[Path]:
+    """A copy of course_lib for submissions' kernels, for as long as the block runs: its checker modules hold only
+    what the checks run in the kernel (`release.kernel_side`: no checker, no helper that answers an exercise), its
+    hints cut to `hints` levels (as `course release --hints`; None: as installed). Readable by any user."""
+    from course_lib.workbook import release
+
+    folder = sandbox.run_folder()
+    try:
+        release.copy_package(folder / "course_lib", hints, kernel=True)
+        folder.chmod(0o755)
+        yield folder / "course_lib"
+    finally:
+        sandbox.remove_tree(folder)
+
+
+@contextlib.contextmanager
+def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp: bool | None = None,
+                   uid: int | None = None, package: Path | None = None) -> Iterator[tuple]:
     """A started confined kernel with the grader's agent in it, and the grader's side of the bridge.
 
     `KernelDied` if the kernel or its agent does not come up within START_SECONDS. `tcp` forces loopback TCP
@@ -247,7 +306,7 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
     """
     from course_lib.workbook import boundary, kernel
 
-    with kernel.Kernel(run_dir, limits, tcp) as running:
+    with kernel.Kernel(run_dir, limits, tcp, uid, package) as running:
         bridge = boundary.GraderBridge(run_dir, tcp)
         running.on_death = bridge.close
         try:
@@ -308,13 +367,60 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
     except boundary.BoundaryError as error:
         done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
         return
+    crossed = len(bridge.servers)
     with outcomes.collecting() as found, boundary.checking(bridge):
         try:
             checks.registered(exercise)(*answers)
         except BaseException:  # the outcome is recorded either way; a failed check raises here by design
             pass
     if found:
-        done.append(found[-1])
+        lessons = _lessons_tools(bridge.servers[crossed:crossed + 3]) \
+            if found[-1].status == "passed" and str(exercise) not in SELECTS_LESSON_TOOLS else ""
+        done.append(Outcome(str(exercise), "failed", f"your server must define its own tools; it returned the "
+                                                     f"lesson's ({lessons})", exercise.hint_call)
+                    if lessons else found[-1])
+
+
+SELECTS_LESSON_TOOLS = frozenset({"6.2", "6.4"})
+"""Exercises whose answer is a server of the lesson's own tools, chosen (6.2 and 6.4 pick which of the workspace
+server's tools a host loads): there a server made only of lesson tools is the answer, not a copy of one."""
+
+
+def _definition(tool: dict) -> str:
+    return json.dumps({key: tool.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True)
+
+
+@functools.lru_cache(maxsize=1)
+def course_tools() -> dict[str, str]:
+    """Each tool definition (name, description, input schema) of the course's own servers, and whose it is."""
+    from course_lib import servers
+    from course_lib.checks import core
+
+    found: dict[str, str] = {}
+    for name in servers.REGISTRY:
+        try:
+            tools = core.probe(servers.build(name)).tools
+        except Exception:  # a server that needs arguments: its tools are none of these
+            continue
+        for tool in tools:
+            found.setdefault(_definition(tool), f"{tool.get('name')} is the course's {name} server's tool")
+    return found
+
+
+def _lessons_tools(learners: list) -> str:
+    """Why a learner's server that crossed is the course's own (every tool it lists is a lesson server's tool,
+    word for word), or ""."""
+    from course_lib.checks import core
+
+    known = course_tools()
+    for server in learners:
+        try:
+            tools = core.probe(server).tools
+        except Exception:  # the check itself judged what this server does
+            continue
+        if tools and all(_definition(tool) in known for tool in tools):
+            return "; ".join(dict.fromkeys(known[_definition(tool)] for tool in tools))
+    return ""
 
 
 class _Run:
@@ -327,11 +433,12 @@ class _Run:
         self.stopped: Outcome | None = None  # once set, every exercise not yet checked gets it
         self.cell_error = ""  # how the cell just run failed ("SyntaxError: invalid syntax"), or ""
 
-    def outcomes(self, run_dir: Path, limits: sandbox.Limits) -> list[Outcome]:
+    def outcomes(self, run_dir: Path, limits: sandbox.Limits, uid: int | None = None,
+                 package: Path | None = None) -> list[Outcome]:
         from course_lib.workbook import kernel
 
         try:
-            with learner_kernel(run_dir, limits) as (running, bridge):
+            with learner_kernel(run_dir, limits, uid=uid, package=package) as (running, bridge):
                 for step in self.steps.steps:
                     if self.stopped is not None:
                         break

@@ -12,26 +12,42 @@ On Linux with bubblewrap (`bwrap`, Debian's `bubblewrap` package) a submission's
 
 Elsewhere (macOS, Windows, Linux without bwrap or inside a container that forbids namespaces, or with
 `COURSE_SANDBOX=none`) the kernel is an ordinary child process with a private home and, where the OS has
-them, the same resource limits; a root grader (Gradescope's) still starts it as an unprivileged user of its
-own when it can. The grading boundary still holds (verdicts are computed only in the grader), but nothing
+them, the same resource limits; a root grader (Gradescope's) starts it as an unprivileged user of its own,
+and refuses to grade when that user could not run the course's Python (`refuse_root`; `--unsafe-as-root`
+overrides). The grading boundary still holds (verdicts are computed only in the grader), but nothing
 stops the submission from reading what that user may read or reaching the network. `note()` says which one
-a run got.
+a run got, and as which user id.
+
+In every mode each notebook gets a run folder of its own (`run_folder`), which the grader removes with whatever
+the kernel left (`clean_up`: its processes, by user id as root or by the run's mark in their environment; its
+files in the shared temp folders; the folder itself, without recursion or following a link); `sweep` removes the
+run folders of a grader that was killed. The whole sandbox's resident memory is bounded too
+(`Limits.sandbox_memory_bytes`, watched by the kernel), not only each process's address space.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import random
+import re
+import secrets
 import shutil
+import signal
+import stat
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 ENV = "COURSE_SANDBOX"
 """Set to `none` to run submissions unconfined (for a machine where bwrap cannot work)."""
 HOME = "/home/learner"
+RUN_ENV = "COURSE_RUN"
+"""Set in every kernel's environment to its run folder's name: what marks its processes without a user of its own."""
+RUN_PREFIX = "course-run-"
 
 
 @dataclass(frozen=True)
@@ -44,6 +60,9 @@ class Limits:
     processes: int = 256
     file_bytes: int = 64 << 20
     tmpfs_bytes: int = 128 << 20
+    sandbox_memory_bytes: int = 2 << 30
+    """Resident memory of all its processes together (`memory_bytes` bounds each one's address space): the
+    kernel's watcher stops the sandbox when it is over (checked every `kernel.WATCH_SECONDS`)."""
 
 
 @dataclass(frozen=True)
@@ -78,19 +97,64 @@ def available() -> Sandbox:
                                  "submissions absent, private home, resource limits)")
 
 
+UIDS = range(200_000, 2_000_000)
+"""The user ids a root grader gives submissions: a fresh one for each notebook."""
+UNSAFE_ENV = "COURSE_UNSAFE_AS_ROOT"
+"""Set (to 1) by `--unsafe-as-root`: a root grader without bubblewrap runs submissions as root."""
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
 def note() -> str:
-    """The line reports print about the sandbox a submission gets here."""
+    """The line reports print about the sandbox a submission gets here, naming the user id the kernel runs as."""
     found = available()
-    if _own_user(found) and not found.confined:
-        return found.note + " (as an unprivileged user of its own)"
+    if _own_user(found):
+        return found.note + (f" (kernel uid: a fresh unprivileged uid from {UIDS.start:,}-{UIDS.stop - 1:,} for "
+                             "each notebook)")
+    if _is_root():
+        return found.note + " (kernel uid: 0, root, because of --unsafe-as-root)"
+    if hasattr(os, "getuid"):
+        return found.note + f" (kernel uid: {os.getuid()}, the grader's own user)"
     return found.note
 
 
 def _own_user(found: Sandbox) -> bool:
-    """Whether a submission runs as a user of its own: the grader is root and the submission's Python is
+    """Whether a submission runs as a user of its own: the grader is root and everything the kernel needs is
     reachable for any user (bubblewrap mounts it; without it, its folders must be searchable)."""
-    root = hasattr(os, "geteuid") and os.geteuid() == 0
-    return root and (found.confined or _reachable(sys.executable))
+    return _is_root() and (found.confined or not _unreachable())
+
+
+def _unreachable() -> list[str]:
+    """What a kernel needs that an unprivileged user could not reach: the course's Python, its packages."""
+    needed = [sys.executable, sys.prefix, str(_package()),
+              *[entry for entry in sys.path if entry and "site-packages" in entry and Path(entry).is_dir()]]
+    return [path for path in dict.fromkeys(needed) if not _reachable(path)]
+
+
+def refuse_root(unsafe: bool = False) -> None:
+    """As root without bubblewrap a submission runs as an unprivileged user of its own, or not at all: a one-line
+    `UsageError` when that user could not run the course's Python, unless `unsafe` (`--unsafe-as-root`) says to
+    run submissions as root anyway (then `UNSAFE_ENV` is set, which `note()` and the workers read)."""
+    from course_lib.errors import UsageError
+
+    found = available()
+    if not _is_root() or _own_user(found):
+        return
+    if unsafe or os.environ.get(UNSAFE_ENV) == "1":
+        os.environ[UNSAFE_ENV] = "1"
+        return
+    blocked = _unreachable()
+    raise UsageError(f"refusing to run submissions as root: without bubblewrap they would run as an unprivileged "
+                     f"user, who cannot reach {blocked[0]}; install bubblewrap, or install the course where any "
+                     "user can read it (e.g. a venv under /opt), or pass --unsafe-as-root")
+
+
+def new_uid() -> int | None:
+    """The user id the next notebook's kernel runs as: a fresh unprivileged one when the grader is root, else None
+    (the grader's own user)."""
+    return random.choice(UIDS) if _own_user(available()) else None
 
 
 @functools.lru_cache(maxsize=1)
@@ -132,13 +196,16 @@ def _parents(destinations: list[str]) -> list[str]:
 
 
 def _reachable(path: str) -> bool:
-    """Whether any user may run `path` (every folder on the way searchable, the file executable by others)."""
+    """Whether any user may use `path` (every folder on the way searchable, as given and resolved, and the file
+    or folder itself executable or searchable by others)."""
     import stat
 
-    target = Path(os.path.realpath(path))
     try:
-        return all(os.stat(folder).st_mode & stat.S_IXOTH for folder in target.parents) and \
-            bool(os.stat(target).st_mode & stat.S_IXOTH)
+        for target in dict.fromkeys((Path(os.path.abspath(path)), Path(os.path.realpath(path)))):
+            if not (all(os.stat(folder).st_mode & stat.S_IXOTH for folder in target.parents)
+                    and os.stat(target).st_mode & stat.S_IXOTH):
+                return False
+        return True
     except OSError:
         return False
 
@@ -162,10 +229,14 @@ def _tasks_of(uid: int) -> int:
 class Confinement:
     """How to start one confined process tree whose only writable outside folder is `run_dir`."""
 
-    def __init__(self, run_dir: Path, limits: Limits = Limits()):
+    def __init__(self, run_dir: Path, limits: Limits = Limits(), uid: int | None = None,
+                 package: Path | None = None):
         self.run_dir, self.limits, self.sandbox = Path(run_dir), limits, available()
+        self.package = package  # a copy of course_lib the kernel gets instead of the grader's (hints cut)
         self.home = self.run_dir / "home"  # used only without bubblewrap, which mounts a tmpfs there instead
-        self.uid = random.randrange(200_000, 2_000_000) if _own_user(self.sandbox) else None
+        self.uid = (uid or new_uid()) if _own_user(self.sandbox) else None
+        if self.uid is None and _is_root() and os.environ.get(UNSAFE_ENV) != "1":
+            refuse_root()
         if self.uid is not None:
             os.chown(self.run_dir, self.uid, self.uid)
             if not self.sandbox.confined:
@@ -177,11 +248,12 @@ class Confinement:
         `course_lib` first on its path, so both sides run the same course code."""
         home = HOME if self.sandbox.confined else str(self.home)
         return {"HOME": home, "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8",
-                "PYTHONPATH": str(_package().parent),
+                "PYTHONPATH": str(self.package.parent if self.package and not self.sandbox.confined
+                                  else _package().parent),
                 "IPYTHONDIR": f"{home}/.ipython", "MPLCONFIGDIR": f"{home}/.matplotlib",
                 "JUPYTER_CONFIG_DIR": f"{home}/.jupyter", "JUPYTER_DATA_DIR": f"{home}/.jupyter-data",
                 "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter-runtime", "MALLOC_ARENA_MAX": "2",
-                "PYTHONDONTWRITEBYTECODE": "1", **(extra or {})}
+                "PYTHONDONTWRITEBYTECODE": "1", RUN_ENV: self.run_dir.name, **(extra or {})}
 
     def command(self, argv: list[str], env: dict[str, str] | None = None) -> list[str]:
         """`argv` wrapped in bubblewrap (or unchanged without it), with `env` added to its environment."""
@@ -203,6 +275,8 @@ class Confinement:
             else:
                 command += ["--ro-bind-try", link, link]
         command += ["--bind", run, run, "--perms", "01777", "--size", size, "--tmpfs", HOME, "--chdir", HOME]
+        if self.package is not None:  # the copy in place of the grader's package, at the same path
+            command += ["--ro-bind", os.path.realpath(self.package), str(_package())]
         for key, value in self.environment(env).items():
             command += ["--setenv", key, value]
         if self.uid is not None:  # root: drop to an unprivileged user of its own before the submission starts
@@ -227,6 +301,7 @@ class Confinement:
                 resource.setrlimit(limit, (value, hard))
             except (ValueError, OSError):  # macOS refuses some (RLIMIT_AS); the others still hold
                 pass
+        os.umask(0o077)  # what it writes outside its run folder (/tmp, /dev/shm) no other user may read
         if self.uid is not None and not self.sandbox.confined:  # no namespaces: at least not root
             os.setgroups([])
             os.setgid(self.uid)
@@ -248,3 +323,183 @@ class Confinement:
         if self.sandbox.confined:
             command[0] = shutil.which("bwrap") or command[0]
         return subprocess.Popen(command, env=environment or {}, stdin=subprocess.DEVNULL, **options)
+
+
+# --- one notebook's run folder, and what is left of a run -------------------------------------------------
+
+
+def run_folder(uid: int | None = None) -> Path:
+    """A new run folder for one notebook in the temp folder, named after this process and the kernel's user, so
+    that `sweep()` can remove it (and stop what was left running) once this process is gone."""
+    return Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid()}-{uid or 0}-"))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep() -> int:
+    """Remove the run folders left by graders that were killed (their process is gone), after stopping what
+    their kernels left running; how many."""
+    pattern = re.compile(rf"{re.escape(RUN_PREFIX)}(\d+)-(\d+)-\w+")
+    try:
+        entries = list(os.scandir(tempfile.gettempdir()))
+    except OSError:
+        return 0
+    removed = 0
+    for entry in entries:
+        found = pattern.fullmatch(entry.name)
+        if found and entry.is_dir(follow_symlinks=False) and not _alive(int(found.group(1))):
+            clean_up(Path(entry.path), int(found.group(2)) or None)
+            removed += 1
+    return removed
+
+
+def clean_up(run_dir: Path, uid: int | None) -> None:
+    """After a notebook: stop every process it left (all of its user's as root, else those that carry its run's
+    mark), remove what its user left in the shared temp folders, then its run folder."""
+    stop_leftovers(run_dir.name, uid)
+    if uid is not None and not available().confined:  # bubblewrap gives it a private /tmp and /dev
+        for shared in dict.fromkeys(("/tmp", "/dev/shm", tempfile.gettempdir())):
+            try:
+                entries = list(os.scandir(shared))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    if entry.stat(follow_symlinks=False).st_uid == uid:
+                        remove_tree(Path(entry.path))
+                except OSError:
+                    continue
+    remove_tree(run_dir)
+
+
+def stop_leftovers(mark: str, uid: int | None) -> None:
+    """SIGKILL every process a run left: as root, everything its user runs (`kill -1` as that user, which reaches
+    exactly that user's processes); otherwise the processes whose environment carries the run's mark."""
+    if uid is not None and _is_root():
+        for _ in range(3):  # a process that was forking as the first round came is caught by the next
+            try:
+                subprocess.run([shutil.which("kill") or "/bin/kill", "-KILL", "-1"], user=uid, group=uid,
+                               extra_groups=[], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=10)
+            except (OSError, subprocess.SubprocessError):
+                break
+        return
+    wanted = f"{RUN_ENV}={mark}".encode()
+    for _ in range(3):
+        found = [pid for pid in _pids() if wanted in _environ(pid).split(b"\0")]
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if not found:
+            return
+
+
+def _pids() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) != os.getpid()]
+    except OSError:
+        return []
+
+
+def _environ(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as file:
+            return file.read(1 << 20)
+    except OSError:
+        return b""
+
+
+def remove_tree(top: Path) -> None:
+    """Remove `top` and all in it, never following a link and never recursing: a folder's contents are moved up
+    into `top` one level at a time, so a tree nested thousands deep costs no stack and no long path. Folders
+    its owner made unreadable are opened first. Only for a tree this grader made (a run folder)."""
+    try:
+        if not stat.S_ISDIR(os.lstat(top).st_mode):
+            os.unlink(top)
+            return
+    except OSError:
+        return
+    token, count, stuck = secrets.token_hex(4), itertools.count(), 0
+    while stuck < 3:
+        try:
+            os.chmod(top, 0o700)
+            entries = list(os.scandir(top))
+        except OSError:
+            break
+        if not entries:
+            break
+        progress = False
+        for entry in entries:
+            try:
+                if not entry.is_dir(follow_symlinks=False):
+                    os.unlink(entry.path)
+                else:
+                    os.chmod(entry.path, 0o700)  # a folder (checked without following): no link is followed
+                    for child in list(os.scandir(entry.path)):
+                        os.rename(child.path, os.path.join(top, f"~{token}-{next(count)}"))
+                    os.rmdir(entry.path)
+                progress = True
+            except OSError:
+                continue
+        stuck = 0 if progress else stuck + 1
+    try:
+        os.rmdir(top)
+    except OSError:
+        pass
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as file:
+            return int(file.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _descendants(pid: int) -> set[int]:
+    """`pid` and every process below it (with bubblewrap: all of its PID namespace), from /proc's children lists."""
+    found, stack = set(), [pid]
+    while stack and len(found) < 10_000:
+        current = stack.pop()
+        if current in found:
+            continue
+        found.add(current)
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{current}/task/{task}/children", "rb") as file:
+                    stack.extend(int(child) for child in file.read().split())
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+def _owned_by(uid: int) -> set[int]:
+    found = set()
+    for pid in _pids():
+        try:
+            if os.stat(f"/proc/{pid}").st_uid == uid:
+                found.add(pid)
+        except OSError:
+            continue
+    return found
+
+
+def resident_bytes(kernel_pid: int, uid: int | None = None) -> int:
+    """Resident memory of one sandbox's processes together: the kernel's process tree (with bubblewrap, all of
+    its PID namespace) and, given `uid` (its own user), every process of that user wherever it went."""
+    pids = _descendants(kernel_pid) | (_owned_by(uid) if uid is not None else set())
+    return sum(_rss(pid) for pid in pids)

@@ -27,8 +27,13 @@ def expected_words(path) -> str:
 
 @pytest.fixture(scope="module")
 def learner(tmp_path_factory):
-    """One confined kernel with the grader's agent, shared by every kept answer."""
-    with runner.learner_kernel(tmp_path_factory.mktemp("kept")) as (running, bridge):
+    """One confined kernel with the grader's agent, shared by every kept answer; its course_lib is the copy a graded
+    kernel gets (hints cut, checker modules cut to what runs in the kernel)."""
+    from course_lib.workbook import release
+
+    folder = tmp_path_factory.mktemp("kept")
+    release.copy_package(folder / "course" / "course_lib", kernel=True)
+    with runner.learner_kernel(folder, package=folder / "course" / "course_lib") as (running, bridge):
         assert running.run("from course_lib import checks, hints, show, wire", 120).status == "ok"
         yield running, bridge
 

@@ -337,3 +337,86 @@ def test_a_course_context_entered_in_the_kernel_too_gives_back_its_data(pair):
     with boundary.checking(bridge), pytest.raises(PermissionError, match="is not a course function"):
         with boundary.in_kernel(json.dumps, 1):
             pass
+
+
+# --- issue 29: the learner's own data types, a flood of requests, one error base ---------------------------
+
+
+@pytest.fixture
+def learner_module(monkeypatch):
+    """A module of the learner's (loaded on both sides, as it would be if the grader imported it) with a dataclass
+    and a pydantic model: neither is the course's or the SDK's, so neither may be rebuilt by the grader."""
+    import dataclasses
+    import sys
+    import types
+
+    import pydantic
+
+    module = types.ModuleType("learner_types")
+
+    @dataclasses.dataclass
+    class Answer:
+        value: int = 1
+
+    class Claim(pydantic.BaseModel):
+        value: int = 1
+
+    for cls in (Answer, Claim):
+        cls.__module__, cls.__qualname__ = module.__name__, cls.__name__
+        setattr(module, cls.__name__, cls)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    return module
+
+
+def test_a_data_type_of_any_other_module_crosses_by_reference_never_rebuilt(pair, learner_module):
+    bridge, namespace, _ = pair
+    for cls in (learner_module.Answer, learner_module.Claim):
+        namespace["value"] = cls()
+        found = bridge.lookup("value")
+        assert isinstance(found, boundary.RemoteObject) and not isinstance(found, cls), cls
+
+
+@pytest.mark.parametrize("value", [{"$": "dataclass", "type": "learner_types:Answer", "fields": {"value": 2}},
+                                   {"$": "model", "type": "learner_types:Claim", "json": "{\"value\": 2}"}])
+def test_a_hostile_kernel_cannot_have_the_grader_rebuild_its_own_types(hostile, learner_module, value):
+    import threading
+
+    bridge, fake, reader = hostile
+    threading.Thread(target=_answer, args=(fake, reader, value), daemon=True).start()
+    with pytest.raises(boundary.BoundaryError, match="cannot cross"):
+        bridge.lookup("anything")
+
+
+def test_a_kernel_that_floods_requests_without_reading_answers_closes_the_bridge(hostile, monkeypatch):
+    """Requests received and not yet answered count; past MAX_IN_FLIGHT the grader stops reading (here the
+    grader's answers are held back, as they are when the kernel never reads them and the socket fills)."""
+    import threading
+
+    bridge, fake, reader = hostile
+    monkeypatch.setattr(boundary, "MAX_IN_FLIGHT", 3 << 20)
+    release = threading.Event()
+    monkeypatch.setattr(bridge, "handle", lambda op, message: release.wait(30))
+    try:
+        for number in range(1, 6):  # 5 requests of 1 MB each: over 3 MB unanswered by the fourth
+            try:
+                fake.sendall((json.dumps({"call": number, "op": "call", "id": 1, "pad": "x" * (1 << 20)})
+                              + "\n").encode())
+            except OSError:  # the grader closed the connection: what the test waits for
+                break
+        for _ in range(200):
+            if bridge.closed:
+                break
+            time.sleep(0.05)
+        assert bridge.closed and "without waiting for their answers" in bridge.closed
+    finally:
+        release.set()
+
+
+def test_every_grading_error_is_a_course_error_except_what_the_learner_raised():
+    from course_lib.errors import CourseError
+    from course_lib.workbook import kernel
+
+    assert issubclass(kernel.KernelDied, CourseError) and issubclass(boundary.BoundaryError, CourseError)
+    assert issubclass(boundary.BridgeClosed, CourseError)
+    assert not issubclass(boundary.LearnerRaised, CourseError)
+    assert not issubclass(boundary.learner_exception("builtins:ValueError", "x").__class__, CourseError)

@@ -352,17 +352,186 @@ wire.line_streams = dropping
 '''
 
 
+# --- issue 29: a red team that read the grading code ---------------------------------------------------------
+# A cheat that returns True wrote its own folder (where["student"]) instead of the notebook it was given.
+
+
+def _link(where, target: Path, directory: bool = False) -> bool:
+    if directory:
+        where["student"].symlink_to(target, target_is_directory=True)
+    else:
+        where["student"].mkdir()
+        (where["student"] / LESSON).symlink_to(target)
+    return True
+
+
+@cheat("unreadable")
+def links_the_solution(notebook, where):
+    """Hands in a symlink to solutions/01 (git-cloned Classroom repositories keep symlinks)."""
+    return _link(where, ROOT / "solutions" / LESSON)
+
+
+@cheat("unreadable")
+def links_a_classmate(notebook, where):
+    """Hands in a symlink to the honest student's notebook in the same grading folder."""
+    return _link(where, where["honest"])
+
+
+@cheat("unreadable")
+def links_etc_shadow(notebook, where):
+    """Hands in a symlink to /etc/shadow, hoping its lines come back in grades.csv."""
+    return _link(where, Path("/etc/shadow"))
+
+
+@cheat("unreadable")
+def links_dev_zero(notebook, where):
+    """Hands in a symlink to /dev/zero, to be read until the grader's memory runs out."""
+    return _link(where, Path("/dev/zero"))
+
+
+@cheat("unreadable")
+def links_a_folder(notebook, where):
+    """Hands in the student folder itself as a symlink to the honest student's folder."""
+    return _link(where, where["honest"].parent, directory=True)
+
+
+@cheat({"timeout", "skipped"})
+def twelve_sleeping_notebooks(notebook, where):
+    """Twelve notebooks of lesson 01, each sleeping: one is graded (the rest skipped), within one time budget."""
+    where["student"].mkdir()
+    _after_setup(notebook, "import time\ntime.sleep(3600)")
+    for number in range(12):
+        name = LESSON if number == 0 else f"01_copy_{number}.ipynb"
+        nbformat.write(notebook, where["student"] / name)
+    return True
+
+
+FLOOD = """
+
+import gc, json
+_agent = next(item for item in gc.get_objects() if type(item).__name__ == "KernelAgent")
+_line = (json.dumps({"call": 10**9, "op": "call", "id": 1, "pad": "x" * (30 << 20)}) + "\\n").encode()
+try:
+    for _ in range(40):
+        _agent._lines.socket.sendall(_line)
+except OSError as error:
+    print("the grader stopped reading:", type(error).__name__)
+"""
+
+
+@cheat(NOT_PASSED)
+def floods_the_bridge(notebook, where):
+    """Solves 1.1, then sends the grader 30 MB requests on the agent's connection and never reads the replies."""
+    solved = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+    _exercise(notebook, "1.1").source = _exercise(solved, "1.1").source + FLOOD
+
+
+@cheat({"kernel died", "skipped"})
+def children_share_out_the_memory(notebook, where):
+    """Four children each touch 700 MB: each is under the per-process limit, together over the sandbox's."""
+    _after_setup(notebook, """
+import os, time
+for _ in range(4):
+    if os.fork() == 0:
+        block = bytearray(700 << 20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        time.sleep(300)
+        os._exit(0)
+time.sleep(300)
+""")
+
+
+@cheat("not done")
+def deep_tree_in_the_run_folder(notebook, where):
+    """Makes a 1,500-deep folder tree and a link to / in its run folder (recursive cleanup used to fail on it)."""
+    _after_setup(notebook, """
+import gc, os
+_agent = next(item for item in gc.get_objects() if type(item).__name__ == "KernelAgent")
+_home = os.getcwd()
+os.chdir(os.path.dirname(_agent.grader_address))
+os.symlink("/", "root_link")
+for _ in range(1500):
+    os.mkdir("d")
+    os.chdir("d")
+os.chdir(_home)
+""")
+
+
+@cheat("not done")
+def daemon_and_shared_marks(notebook, where):
+    """Leaves a daemon (own session, double fork) that would rewrite grades.csv later, and marks in /tmp and
+    /dev/shm for the next submission to find."""
+    grades = str(where["class"] / "grades.csv")
+    daemon = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(45)\n"
+              f"    open({grades!r}, 'w').write('forged')\n")
+    _after_setup(notebook, f"""
+import os, subprocess, sys
+for folder in ("/tmp", "/dev/shm"):
+    try:
+        with open(os.path.join(folder, "course-mark-issue29"), "w") as mark:
+            mark.write("passed")
+    except OSError:
+        pass
+subprocess.Popen([sys.executable, "-c", {daemon!r}], start_new_session=True, stdin=subprocess.DEVNULL,
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+""")
+
+
+@cheat("not done", {"failed"}, {"failed"}, "not done")
+def lesson_server_as_the_answer(notebook, where):
+    """1.2 and 1.3 answered by the lesson's own weather server without its vague tool."""
+    lesson = ("    server = weather.build_server()\n"
+              "    server.remove_tool(\"weather\")\n"
+              "    return server\n")
+    _exercise(notebook, "1.2").source = "def build_bounded_forecast_server() -> MCPServer:\n" + lesson
+    _exercise(notebook, "1.3").source = "def build_merged_forecast_server() -> MCPServer:\n" + lesson
+
+
+KNOWN_OPEN: list[Cheat] = []
+"""Cheats that still forge a pass (none now): kept here and expected to pass until fixed; then their test fails
+and they move to CORPUS. The checker-helper cheat was one until the kernel's checker modules were cut to what
+runs there (`release.kernel_side`)."""
+
+
+def known_open(make):
+    KNOWN_OPEN.append(Cheat(make.__name__, make, dict.fromkeys(EXERCISES, NOT_PASSED), (make.__doc__ or "").strip()))
+    return make
+
+
+@cheat("not done", "not done", "not done", {"failed", "not done"})
+def checker_helper_as_the_answer(notebook, where):
+    """1.4 answered by the checker's own helper, course_lib.checks.l01._spec_legal, which the kernel can import."""
+    _exercise(notebook, "1.4").source = ("from course_lib.checks import l01 as _l01\n\n"
+                                        "def is_valid_tool_name(name: str) -> bool:\n"
+                                        "    return _l01._spec_legal(name)\n")
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _grade(folder: Path, env: dict | None = None, timeout: int = 60) -> dict[tuple[str, str], tuple[str, str]]:
+def _notebooks(folder: Path) -> dict[Path, str]:
+    """The regular notebook files of a class folder (never a link or a pipe) and their digests."""
+    return {path: _digest(path) for path in folder.rglob("*.ipynb") if path.is_file() and not path.is_symlink()}
+
+
+GRADER_PEAK_BYTES = 1 << 30
+"""The most memory one grader worker may use while it grades the whole corpus (each notebook's kernel is bounded
+apart, by the sandbox): the bridge's limit on unanswered requests (`boundary.MAX_IN_FLIGHT`, 64 MB) and one
+message (`MAX_LINE`, 32 MB) decoded are what a flood can add to a worker of about 100 MB."""
+
+
+def _grade(folder: Path, env: dict | None = None, timeout: int = 60,
+           outputs: list | None = None) -> dict[tuple[str, str], tuple[str, str]]:
     import os
 
     result = subprocess.run([sys.executable, "-m", "course_lib.cli", "grade", str(folder), "--timeout", str(timeout),
                              "--root", str(ROOT)], capture_output=True, text=True, timeout=1800,
                             env={**os.environ, **(env or {})})
     assert result.returncode == 0, result.stderr[-3000:]
+    if outputs is not None:
+        outputs.append(result.stdout)
     with (folder / "grades.csv").open(encoding="utf-8") as table:
         return {(r["student"], r["exercise"]): (r["status"], r["detail"]) for r in csv.DictReader(table)}
 
@@ -380,9 +549,9 @@ def _class(folder: Path, cheats: list[Cheat]) -> dict:
         nbformat.write(notebook, folder / student / LESSON)
     for item in cheats:
         notebook = nbformat.read(ROOT / "exercises" / LESSON, as_version=4)
-        item.make(notebook, where)
-        (folder / item.name).mkdir()
-        nbformat.write(notebook, folder / item.name / LESSON)
+        if not item.make(notebook, {**where, "student": folder / item.name}):
+            (folder / item.name).mkdir()
+            nbformat.write(notebook, folder / item.name / LESSON)
     return where
 
 
@@ -397,27 +566,55 @@ def test_the_corpus_is_large_enough_and_every_cheat_says_what_it_does():
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
 def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
+    """The whole corpus (the trusted-grades issue's cheats and issue 29's) in one class with honest students:
+    0 forged passes, the honest rows as they are alone, nothing rewritten, no secret or grader path in a report,
+    a grader worker under GRADER_PEAK_BYTES, no run folder, process or shared mark left behind."""
+    import os
+    import re
+    import tempfile
+
     folder = tmp_path / "class"
-    where = _class(folder, CORPUS)
-    before = {path: _digest(path) for path in folder.rglob("*.ipynb")}
+    where = _class(folder, CORPUS + KNOWN_OPEN)
+    before = _notebooks(folder)
     course_before = _digest(ROOT / "exercises" / LESSON)
-    grades = _grade(folder)
+    temp = Path(tempfile.mkdtemp(prefix="cc-", dir="/tmp"))  # short: the kernels' sockets live in run folders
+    outputs: list[str] = []
+    try:
+        grades = _grade(folder, env={"TMPDIR": str(temp)}, outputs=outputs)
+        assert sorted(os.listdir(temp)) == []  # no run folder left behind
+    finally:
+        sandbox.remove_tree(temp)
     for student, statuses in HONEST.items():
         assert [grades[(student, e)][0] for e in EXERCISES] == statuses, student
     problems = []
     for item in CORPUS:
         for exercise, allowed in item.expect.items():
-            status, detail = grades.get((item.name, exercise), ("missing", ""))
+            status, detail = grades.get((item.name, exercise)) or grades.get((item.name, "*"), ("missing", ""))
             if status not in allowed or not detail:
                 problems.append(f"{item.name} {exercise}: {status} ({detail[:160]})")
     assert problems == [], "\n".join(problems)
-    assert not any(status == "passed" for (student, _), (status, _) in grades.items()
-                   if student not in HONEST), "a forged pass"
-    assert {path: _digest(path) for path in folder.rglob("*.ipynb")} == before  # nothing rewritten
+    cheaters = {item.name for item in CORPUS}
+    assert not any(status == "passed" for (student, _), (status, _) in grades.items() if student in cheaters), \
+        "a forged pass"
+    # still open (the course's answers are in the kernel): each forges its pass; when one stops, move it to CORPUS
+    assert [grades[(item.name, "1.4")][0] for item in KNOWN_OPEN] == ["passed"] * len(KNOWN_OPEN)
+    assert _notebooks(folder) == before  # nothing rewritten
     assert _digest(ROOT / "exercises" / LESSON) == course_before
     assert _digest(where["honest"]) == before[where["honest"]]
     assert "died" in grades[("os_exit", "1.1")][1] and "exit code 0" in grades[("os_exit", "1.1")][1]
     assert "connection to your server broke" in grades[("drops_the_connection_instead_of_refusing", "1.2")][1]
+    assert "symbolic link" in grades[("links_etc_shadow", "*")][1]
+    assert "together used more than" in grades[("children_share_out_the_memory", "1.1")][1]
+    assert "it returned the lesson's" in grades[("lesson_server_as_the_answer", "1.2")][1]
+    reports = (folder / "grades.csv").read_text() + (folder / "grades.html").read_text() + outputs[0]
+    assert "root:" not in reports and str(ROOT / "solutions") not in reports
+    peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
+    print(f"grader worker peak memory over the corpus: {peak >> 20} MB")
+    assert peak < GRADER_PEAK_BYTES, peak
+    marked = f"{sandbox.RUN_ENV}={sandbox.RUN_PREFIX}".encode()
+    assert not [pid for pid in sandbox._pids() if any(entry.startswith(marked)
+                                                      for entry in sandbox._environ(pid).split(b"\0"))]
+    assert not any(Path(shared, "course-mark-issue29").exists() for shared in ("/tmp", "/dev/shm"))
 
 
 def test_without_the_sandbox_the_boundary_still_holds_and_the_report_says_what_is_missing(tmp_path):
@@ -427,7 +624,7 @@ def test_without_the_sandbox_the_boundary_still_holds_and_the_report_says_what_i
                                                        "check_cells_edited", "reads_the_solutions")]
     folder = tmp_path / "class"
     _class(folder, chosen)
-    grades = _grade(folder, env={sandbox.ENV: "none"})
+    grades = _grade(folder, env={sandbox.ENV: "none", sandbox.UNSAFE_ENV: "1"})
     for name in ("forged_outcome_records", "registry_of_forged_checkers", "check_cells_edited"):
         assert not any(grades[(name, e)][0] == "passed" for e in EXERCISES), name
     assert [grades[("reads_the_solutions", e)][0] for e in EXERCISES] == ["passed"] * 4

@@ -8,4 +8,7 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv pytho
 python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "the course needs Python 3.11+: pick the Ubuntu 24.04 image")'
 python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install --quiet /autograder/source
+# Without bubblewrap a submission runs as an unprivileged user of its own, which must reach the course's Python
+# (otherwise `course autograder --run` refuses to grade as root).
+chmod o+x /autograder && chmod -R o+rX /autograder/venv /autograder/source
 /autograder/venv/bin/course doctor

@@ -1,0 +1,366 @@
+"""Issue 29: grading that holds against a student who has read the grader's code.
+
+Submissions are read as data (no link followed, no device read, nothing of a file or of the grader's paths
+echoed); `course check` takes the installed course's reference, pinned by hash; a root grader without
+bubblewrap never runs a submission as root; what a run leaves (processes, files, run folders) is removed, even
+after the grader is killed; one student's notebooks share one time budget; a stopped worker is never reused.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from conftest import ROOT
+from course_lib.errors import BadFile, UsageError
+from course_lib.workbook import build, grading, runner, sandbox
+
+LESSON = "01_bad_tool_rewrite.ipynb"
+CONFINED = sandbox.available().confined
+SECRET = "root:*:20228:0:99999:7:::"  # what a symlink to /etc/shadow would put into a report
+
+
+def course(*args: str, cwd: Path = ROOT, env: dict | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "course_lib.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+
+
+@pytest.fixture
+def temp():
+    """A temp folder of its own for the runs of one test (short: the kernel's Unix sockets live in run folders)."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="ct-", dir="/tmp"))
+    yield folder
+    sandbox.remove_tree(folder)
+
+
+def run_folders(base: Path) -> list[str]:
+    return sorted(name for name in os.listdir(base) if name.startswith(sandbox.RUN_PREFIX))
+
+
+def _exercise(notebook, exercise: str):
+    return next(cell for cell in notebook.cells if cell.metadata.get("exercise", {}).get("id") == exercise)
+
+
+def _after_setup(notebook, source: str) -> None:
+    setup = next(i for i, cell in enumerate(notebook.cells) if "setup" in cell.metadata.get("tags", []))
+    notebook.cells.insert(setup + 1, nbformat.v4.new_code_cell(source))
+
+
+def _hostile_class(folder: Path, outside: Path) -> None:
+    """An honest solved student and one student per way of handing in something that is not a notebook file."""
+    (folder / "honest").mkdir(parents=True)
+    (folder / "honest" / LESSON).write_bytes((ROOT / "solutions" / LESSON).read_bytes())
+    secret = outside / "shadow.ipynb"
+    secret.write_text(SECRET + "\n")
+    for student, target in (("links_the_solution", ROOT / "solutions" / LESSON),
+                            ("links_a_classmate", folder / "honest" / LESSON),
+                            ("links_a_secret", secret), ("links_dev_zero", Path("/dev/zero"))):
+        (folder / student).mkdir()
+        (folder / student / LESSON).symlink_to(target)
+    (folder / "links_a_folder").symlink_to(folder / "honest", target_is_directory=True)
+    (folder / "hands_in_a_pipe").mkdir()
+    os.mkfifo(folder / "hands_in_a_pipe" / LESSON)
+    (folder / "hands_in_a_folder" / LESSON).mkdir(parents=True)
+    (folder / "too_large").mkdir()
+    with (folder / "too_large" / LESSON).open("wb") as big:
+        big.truncate(build.SUBMISSION_BYTES + 1)
+    (folder / "not_json").mkdir()
+    (folder / "not_json" / LESSON).write_text(SECRET)
+
+
+def test_submissions_are_read_as_data_links_and_special_files_refused_and_nothing_echoed(tmp_path):
+    folder, outside = tmp_path / "class", tmp_path / "outside"
+    outside.mkdir()
+    _hostile_class(folder, outside)
+    found = dict((student, path) for student, path in grading.submissions(folder))
+    assert set(found) == {"honest", "links_the_solution", "links_a_classmate", "links_a_secret", "links_dev_zero",
+                          "links_a_folder", "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json"}
+    build.read_submission(found["honest"])
+    says = {"links_the_solution": "symbolic link", "links_a_classmate": "symbolic link",
+            "links_a_secret": "symbolic link", "links_dev_zero": "symbolic link", "links_a_folder": "symbolic link",
+            "hands_in_a_pipe": "not a regular file", "hands_in_a_folder": "not a regular file",
+            "too_large": "larger than 16 MB", "not_json": "not JSON"}
+    for student, words in says.items():
+        with pytest.raises(BadFile) as refused:
+            build.read_submission(found[student], f"{student}/{LESSON}")
+        message = str(refused.value)
+        assert words in message and "\n" not in message, (student, message)
+        assert str(tmp_path) not in message and "root:" not in message and "/dev" not in message, message
+
+
+def test_course_grade_refuses_links_and_special_files_and_leaves_no_run_folder(tmp_path, temp):
+    folder, outside = tmp_path / "class", tmp_path / "outside"
+    outside.mkdir()
+    _hostile_class(folder, outside)
+    result = course("grade", str(folder), "--timeout", "60", "--root", str(ROOT), env={"TMPDIR": str(temp)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    with (folder / "grades.csv").open(encoding="utf-8") as table:
+        rows = {(r["student"], r["exercise"]): (r["status"], r["detail"]) for r in csv.DictReader(table)}
+    assert [rows[("honest", f"1.{n}")][0] for n in range(1, 5)] == ["passed"] * 4
+    for student in ("links_the_solution", "links_a_classmate", "links_a_secret", "links_dev_zero", "links_a_folder",
+                    "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json"):
+        status, detail = rows[(student, "*")]
+        assert status == "unreadable" and detail, (student, status, detail)
+        assert not any(rows.get((student, f"1.{n}"), ("",))[0] == "passed" for n in range(1, 5)), student
+    assert "symbolic link" in rows[("links_a_secret", "*")][1]
+    reports = (folder / "grades.csv").read_text() + (folder / "grades.html").read_text() + result.stdout
+    assert "root:" not in reports and str(tmp_path) not in reports.replace(str(folder / "grades"), "")
+    assert run_folders(temp) == []
+
+
+def test_course_check_refuses_a_linked_notebook_in_one_line(tmp_path):
+    (tmp_path / LESSON).symlink_to(ROOT / "solutions" / LESSON)
+    result = course("check", str(tmp_path / LESSON))
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "is a symbolic link" in result.stderr
+
+
+def _only_exercise_one(notebook) -> None:
+    """Cut a notebook down to exercise 1.1 and its check (what a planted reference would keep)."""
+    drop = set()
+    for index, cell in enumerate(notebook.cells):
+        meta = cell.metadata.get("exercise", {})
+        if meta and meta.get("id") != "1.1":
+            drop.add(index)
+        if "check" in cell.metadata.get("tags", []) and "ex_01_1(" not in cell.source:
+            drop.add(index)
+    notebook.cells = [cell for index, cell in enumerate(notebook.cells) if index not in drop]
+
+
+def test_course_check_ignores_a_reference_planted_beside_the_notebook(tmp_path):
+    planted = nbformat.read(ROOT / "exercises" / LESSON, as_version=4)
+    _only_exercise_one(planted)
+    (tmp_path / runner.REFERENCE).mkdir(parents=True)
+    nbformat.write(planted, tmp_path / runner.REFERENCE / LESSON)
+    attempt = nbformat.read(ROOT / "exercises" / LESSON, as_version=4)
+    solved = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+    _exercise(attempt, "1.1").source = _exercise(solved, "1.1").source
+    nbformat.write(attempt, tmp_path / LESSON)
+    result = course("check", LESSON, "--json", cwd=tmp_path)
+    found = {row["exercise"]: row["status"] for row in json.loads(result.stdout)}
+    assert found == {"1.1": "passed", "1.2": "not done", "1.3": "not done", "1.4": "not done"}
+    assert result.returncode == 1
+
+
+def test_a_release_pins_its_references_and_a_changed_one_is_refused(tmp_path):
+    released = tmp_path / "release"
+    assert course("release", str(released)).returncode == 0
+    pins = json.loads((released / "course_lib" / "workbook" / runner.PINS.name).read_text())
+    assert set(pins) == {path.name for path in (ROOT / "exercises").glob("*.ipynb")}
+    assert runner.reference_for("01_bad_tool_rewrite", released) is not None
+    kept = released / runner.REFERENCE / LESSON
+    planted = nbformat.read(kept, as_version=4)
+    _only_exercise_one(planted)
+    nbformat.write(planted, kept)
+    with pytest.raises(BadFile, match="is not the course's own reference"):
+        runner.reference_for("01_bad_tool_rewrite", released)
+    result = course("check", str(released / "exercises" / LESSON), "--root", str(released))
+    assert result.returncode == 2 and "is not the course's own reference" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_release_refuses_to_copy_a_link(tmp_path):
+    from course_lib.workbook import release
+
+    (tmp_path / "course" / "notebooks").mkdir(parents=True)
+    (tmp_path / "course" / "notebooks" / "solutions.ipynb").symlink_to(ROOT / "solutions" / LESSON)
+    with pytest.raises(UsageError, match="is a symbolic link: a release copies only regular files"):
+        release._copy(tmp_path / "course" / "notebooks", tmp_path / "out" / "notebooks")
+
+
+# --- what a run leaves ----------------------------------------------------------------------------------
+
+
+def test_cleanup_neither_recurses_nor_follows_links(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep")
+    run = tmp_path / "run"
+    run.mkdir()
+    here = os.getcwd()
+    os.chdir(run)
+    try:
+        for _ in range(3000):  # deeper than the recursion limit (and than PATH_MAX): 3.11's shutil.rmtree fails
+            os.mkdir("d")
+            os.chdir("d")
+    finally:
+        os.chdir(here)
+    (run / "link_to_outside").symlink_to(outside, target_is_directory=True)
+    (run / "link_to_file").symlink_to(outside / "keep.txt")
+    locked = run / "locked"
+    (locked / "inner").mkdir(parents=True)
+    locked.chmod(0)
+    sandbox.remove_tree(run)
+    assert not run.exists() and (outside / "keep.txt").read_text() == "keep"
+
+
+def test_a_run_folder_left_by_a_killed_grader_is_swept(tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    left = tmp_path / f"{sandbox.RUN_PREFIX}{dead.pid}-0-abc123"
+    (left / "home" / "deep").mkdir(parents=True)
+    mine = sandbox.run_folder()
+    assert sandbox.sweep() == 1
+    assert run_folders(tmp_path) == [mine.name]  # a live grader's folder stays
+    sandbox.remove_tree(mine)
+
+
+@pytest.mark.skipif(not CONFINED and os.geteuid() == 0, reason="as root without bubblewrap grading is refused")
+def test_killing_the_grader_leaves_no_run_folder_and_no_process(tmp_path, temp):
+    folder = tmp_path / "class"
+    (folder / "slow").mkdir(parents=True)
+    slow = nbformat.read(ROOT / "exercises" / LESSON, as_version=4)
+    _after_setup(slow, "import time\ntime.sleep(600)")
+    nbformat.write(slow, folder / "slow" / LESSON)
+    grader = subprocess.Popen([sys.executable, "-m", "course_lib.cli", "grade", str(folder), "--root", str(ROOT)],
+                              env={**os.environ, "TMPDIR": str(temp)}, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            running = [name for name in run_folders(temp) if (temp / name / "kernel.json").exists()]
+            if running:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail("no kernel started")
+        mark = f"{sandbox.RUN_ENV}={running[0]}".encode()
+        time.sleep(3)
+    finally:
+        grader.send_signal(signal.SIGKILL)
+        grader.wait()
+    for _ in range(100):  # its workers die with it (PR_SET_PDEATHSIG), the kernel with its worker
+        if not any(mark in sandbox._environ(pid).split(b"\0") for pid in sandbox._pids()):
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("a process of the killed run is still alive")
+    left = run_folders(temp)  # what a SIGKILL leaves (the notebook's and the kernels' course_lib): the next run sweeps
+    assert left
+    done = subprocess.run([sys.executable, "-c", "from course_lib.workbook import sandbox; print(sandbox.sweep())"],
+                          env={**os.environ, "TMPDIR": str(temp)}, capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == str(len(left)) and run_folders(temp) == []
+
+
+DAEMON = """
+import subprocess, sys
+subprocess.Popen([sys.executable, "-c", "import os, time\\nif os.fork() == 0:\\n    os.setsid()\\n    time.sleep({seconds})"],
+                 start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+"""
+
+
+def _processes_sleeping(seconds: str) -> list[int]:
+    wanted = f"time.sleep({seconds})".encode()
+    found = []
+    for pid in sandbox._pids():
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as file:
+                if wanted in file.read():
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("mode", ["bubblewrap", "none"])
+def test_a_daemon_left_by_a_submission_is_killed_before_the_next_one_starts(tmp_path, monkeypatch, mode):
+    if mode == "bubblewrap" and not CONFINED:
+        pytest.skip(sandbox.available().note)
+    if mode == "none":
+        monkeypatch.setenv(sandbox.ENV, "none")
+        if os.geteuid() == 0 and sandbox._unreachable():
+            monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
+    seconds = f"{600 + os.getpid() % 1000}.{len(mode)}"
+    notebook = nbformat.read(ROOT / "exercises" / LESSON, as_version=4)
+    _after_setup(notebook, DAEMON.format(seconds=seconds))
+    path = tmp_path / LESSON
+    nbformat.write(notebook, path)
+    found = runner.check(path, timeout=60, reference=runner.reference_for("01_bad_tool_rewrite", ROOT))
+    assert [o.status for o in found] == ["not done"] * 4
+    assert _processes_sleeping(seconds) == []
+
+
+def test_as_root_without_bubblewrap_grading_is_refused_unless_asked_and_the_note_names_the_uid(monkeypatch):
+    monkeypatch.setattr(sandbox, "available", lambda: sandbox.Sandbox("none", "sandbox off"))
+    monkeypatch.setattr(sandbox, "_is_root", lambda: True)
+    monkeypatch.setattr(sandbox, "_unreachable", lambda: ["/root/venv/bin/python"])
+    monkeypatch.setenv(sandbox.UNSAFE_ENV, "0")  # restored (unset) after the test, whatever refuse_root sets
+    with pytest.raises(UsageError, match="refusing to run submissions as root.*/root/venv/bin/python.*--unsafe-as-root"):
+        sandbox.refuse_root()
+    assert sandbox.new_uid() is None
+    sandbox.refuse_root(unsafe=True)
+    assert os.environ[sandbox.UNSAFE_ENV] == "1" and "kernel uid: 0, root" in sandbox.note()
+    monkeypatch.setattr(sandbox, "_unreachable", lambda: [])
+    assert sandbox.new_uid() in sandbox.UIDS and "a fresh unprivileged uid" in sandbox.note()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not sandbox._unreachable(), reason="needs a root grader whose Python "
+                                                                            "other users cannot reach")
+def test_the_cli_refuses_to_grade_as_root_without_bubblewrap(tmp_path):
+    result = course("check", "01", env={sandbox.ENV: "none"})
+    assert result.returncode == 2 and result.stderr.startswith("course: refusing to run submissions as root")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / LESSON).write_bytes((ROOT / "exercises" / LESSON).read_bytes())
+    result = course("grade", str(tmp_path), env={sandbox.ENV: "none"})
+    assert result.returncode == 2 and "--unsafe-as-root" in result.stderr
+
+
+# --- what one submission may cost ---------------------------------------------------------------------------
+
+
+def test_the_whole_sandbox_has_one_memory_bound(tmp_path):
+    """Three children of 150 MB each: every one is under the per-process limit, together over the sandbox's."""
+    from course_lib.workbook import kernel
+
+    limits = sandbox.Limits(sandbox_memory_bytes=300 << 20)
+    code = """
+import os, time
+for _ in range(3):
+    if os.fork() == 0:
+        block = bytearray(150 << 20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        time.sleep(120)
+        os._exit(0)
+time.sleep(120)
+"""
+    with kernel.Kernel(tmp_path, limits) as running:
+        running.start(60)
+        assert running.run(code, 100).status == "died"
+        assert "together used more than 300 MB" in running.death()
+
+
+def test_one_students_notebooks_share_a_budget_and_a_stopped_worker_is_never_reused(tmp_path):
+    """With one worker: a student's sleeping notebooks use up their budget (the last is not graded, a second
+    notebook of the same lesson is skipped), then the next student is graded by a fresh worker."""
+    folder = tmp_path / "class"
+    (folder / "a_sleeper").mkdir(parents=True)
+    for name in (LESSON, "01_copy.ipynb", "03_two_kinds_of_failure.ipynb", "05_safe_mutation_incidents.ipynb"):
+        lesson = name if name != "01_copy.ipynb" else LESSON
+        notebook = nbformat.read(ROOT / "exercises" / lesson, as_version=4)
+        _after_setup(notebook, "import time\ntime.sleep(600)")
+        nbformat.write(notebook, folder / "a_sleeper" / name)
+    (folder / "b_solved").mkdir()
+    (folder / "b_solved" / LESSON).write_bytes((ROOT / "solutions" / LESSON).read_bytes())
+    rows = grading.grade(folder, timeout=30, jobs=1, root=ROOT, budget=40)
+    found = {(row.student, row.notebook, row.outcome.exercise): row.outcome for row in rows}
+    assert found[("a_sleeper", "01_copy.ipynb", "*")].status == "skipped"
+    assert "hand in one notebook per lesson" in found[("a_sleeper", "01_copy.ipynb", "*")].message
+    budget = [o for (s, n, e), o in found.items() if s == "a_sleeper" and "time budget of 40 s" in o.message]
+    assert budget and all(o.status == "timeout" for o in budget)
+    assert not any(o.status == "passed" for (s, _, _), o in found.items() if s == "a_sleeper")
+    assert [found[("b_solved", LESSON, f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4
