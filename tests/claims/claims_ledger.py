@@ -176,7 +176,7 @@ VERBS = ("read|reads|see|sees|choose|chooses|chose|pick|picks|picked|call|calls|
 VERB = re.compile(rf"\b(?:{VERBS})\b", re.I)
 MEASURED = re.compile(r"\(measured:[^)]+\)|\bprediction\b|\bwe (?:predict|expect)\b|\bpredicts?\b", re.I)
 MODAL = re.compile(r"\b(?:may|might|can|could|cannot|should|must|would|will)\b(?:\s+\w+)?", re.I)
-NOT_PROSE = re.compile(r"```.*?```|<!--.*?-->|^\s*\|.*$|^#+ .*$", re.S | re.M)
+NOT_PROSE = re.compile(r"```.*?```|<!--.*?-->|^[ \t]*\|[^\n]*$|^#+ [^\n]*$", re.S | re.M)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*`(\"])")
 COURSE_HOST = re.compile(r"\b(?:careful|trusting|course|course's|lesson's|your) host\b", re.I)
 """The course's own hosts (`host.careful`, `host.trusting`) and the learner's (`your host`, in an exercise): their

@@ -122,9 +122,9 @@ class Point(BaseModel):
     x: int
 
 
-@claim("mcpserver-passes-calltoolresult-unchecked")
+@claim("mcpserver-checks-calltoolresult-lax-sends-it-unconverted")
 @pytest.mark.parametrize("era", wire.ERAS)
-def test_mcpserver_sends_a_returned_calltoolresult_unchecked_and_the_sdk_client_raises(era):
+def test_mcpserver_checks_a_returned_calltoolresult_in_lax_mode_and_sends_it_unconverted(era):
     server = _server()
 
     @server.tool()
@@ -132,19 +132,31 @@ def test_mcpserver_sends_a_returned_calltoolresult_unchecked_and_the_sdk_client_
         """Days until one order arrives."""
         return mcp_types.CallToolResult(content=[], structured_content={"days_left": "3", "extra": 1})
 
-    async def refused() -> str:
+    @server.tool()
+    def get_days_left_word(order_number: str) -> Days:
+        """Days until one order arrives, as a word."""
+        return mcp_types.CallToolResult(content=[], structured_content={"days_left": "three"})
+
+    async def outcomes() -> list:
+        got = []
         async with wire.connect(tap, era) as client:
-            try:
-                await client.call_tool("get_days_left", {"order_number": "ORD-1042"})
-            except RuntimeError as error:
-                return str(error)
-        return "accepted"
+            for name in ("get_days_left", "get_days_left_word"):
+                try:
+                    result = await client.call_tool(name, {"order_number": "ORD-1042"})
+                    got.append((result.is_error, [block.text for block in result.content]))
+                except RuntimeError as error:
+                    got.append(str(error))
+        return got
 
     tap = wire.Tap(server)
-    assert wire.run_sync(refused).startswith("Invalid structured content returned by tool get_days_left: '3' is not")
+    with wire.sdk_warnings():
+        lax_passed, refused = wire.run_sync(outcomes)
+    assert lax_passed.startswith("Invalid structured content returned by tool get_days_left: '3' is not")
+    assert refused == (True, ["Error executing tool get_days_left_word"])
     sent = [frame["result"] for direction, frame in tap.frames
             if direction == "S->C" and "content" in frame.get("result", {})]
-    assert sent and sent[0]["structuredContent"] == {"days_left": "3", "extra": 1}
+    assert sent[0]["structuredContent"] == {"days_left": "3", "extra": 1}
+    assert "structuredContent" not in sent[1] and sent[1]["isError"] is True
 
 
 @claim("iserror-result-can-carry-structured-content")
@@ -228,8 +240,17 @@ def test_a_json_string_reaches_an_object_parameter_as_an_object(era):
         """The x of a point."""
         return point.x
 
+    @server.tool()
+    def kind(value: object = "unset") -> str:
+        """The Python type the function receives."""
+        return type(value).__name__
+
     result = call(server, "first", {"point": '{"x": 3}'}, era)
     assert not result.is_error and result.structured_content == {"result": 3}
+    sent = ['{"x": 3}', "[1, 2]", "null", "true", "false", "3", "2.5", '"text"', "not json"]
+    got = {text: call(server, "kind", {"value": text}, era).content[0].text for text in sent}
+    assert got == {'{"x": 3}': "dict", "[1, 2]": "list", "null": "NoneType", "true": "str", "false": "str",
+                   "3": "str", "2.5": "str", '"text"': "str", "not json": "str"}
 
 
 @claim("sdk-client-discovers-first")
