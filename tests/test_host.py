@@ -207,9 +207,11 @@ def test_ops_toolbox_ships_without_annotations_and_takes_them_as_an_argument():
     tools = definitions(ops.build_server(annotations=honest))
     assert tools["get_service_status"]["annotations"] == {"readOnlyHint": True, "openWorldHint": False}
     assert tools["post_status_update"]["annotations"] == {"readOnlyHint": False, "openWorldHint": True}
-    # the review's only advice is the lesson's exercise: annotate the two changing tools still left without any
+    # the review's advice is the lesson's exercise (annotate the two changing tools still left without any),
+    # and lesson 05's: a destructive tool with neither a preview nor an idempotency key (info)
     assert [(f.tool, f.rule) for f in review.review(list(tools.values()))] == [
-        ("add_runbook_step", "annotations-missing"), ("delete_runbook", "annotations-missing")]
+        ("add_runbook_step", "annotations-missing"), ("delete_runbook", "annotations-missing"),
+        ("delete_runbook", "destructive-no-preview")]
 
 
 def test_ops_tools_do_what_their_descriptions_say():

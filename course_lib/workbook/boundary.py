@@ -937,6 +937,8 @@ class KernelAgent(_Endpoint):
         found = {"$": "ref", "id": self._lend(value), "kind": kind, "type": _short_type(value)}
         if kind == "function":
             found["name"] = getattr(value, "__name__", None) or _short_type(value)
+        elif kind == "server":  # a server's name is part of what it is, as `server.name` in process
+            found["name"] = str(getattr(value, "name", "") or "")[:200]
         try:
             found["repr"] = repr(value)[:200]
         except Exception:  # a learner's __repr__ that fails: the type name is enough
@@ -948,7 +950,10 @@ class KernelAgent(_Endpoint):
         cls = {"function": _CourseFunction, "object": _CourseObject, "server": _CourseServer}.get(kind)
         if cls is None:
             raise BoundaryError("a reference of an unknown kind")
-        return cls(self, data["id"], str(data.get("type", "object")))
+        made = cls(self, data["id"], str(data.get("type", "object")))
+        if kind == "server":
+            object.__setattr__(made, "name", str(data.get("name") or "")[:200])
+        return made
 
     def _exception(self, data: Any) -> BaseException:
         return _trusted_exception(data)
