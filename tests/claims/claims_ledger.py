@@ -148,6 +148,7 @@ def spec_quotes(cell: Cell) -> list[SpecQuote]:
 def normalise(text: str) -> str:
     """Markdown reduced to its words: links to their text, no emphasis, code ticks, escapes or HTML comments."""
     text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    text = re.sub(r"\n[ \t]*\*(?![*/])", "\n", text)  # a doc comment's line-leading star (schema.ts)
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"<[^>\s]+>", " ", text)  # HTML tags such as <code> in schema.mdx
     text = text.replace("\\", "").replace("`", "").replace("**", "").replace("__", "")

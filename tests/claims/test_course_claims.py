@@ -69,3 +69,24 @@ def test_the_openai_sdk_states_the_function_name_rule_lesson_01_quotes():
     (paragraph,) = cited_paragraphs("openai-function-name-rule")
     quoted = re.search(r'"([^"]+)"', paragraph).group(1)
     assert " ".join(quoted.split()) in source
+
+
+@claim("weather-today-is-fixed")
+def test_the_weather_servers_today_is_the_fixed_date_lesson_00_states():
+    from datetime import date, timedelta
+
+    from course_lib.servers import weather
+
+    (sentence,) = cited_paragraphs("weather-today-is-fixed")
+    stated = set(re.findall(r"\d{4}-\d{2}-\d{2}", sentence))
+    assert len(stated) == 1, f"the sentence should name one fixed date: {sentence}"
+    (today,) = map(date.fromisoformat, stated)
+
+    async def forecast_dates():
+        async with wire.connect(weather.build_server()) as client:
+            result = await client.call_tool("get_daily_forecast", {"city": "Oslo", "days": weather.MAX_DAYS})
+        return [day["date"] for day in result.structured_content["days"]]
+
+    expected = [(today + timedelta(days=n)).isoformat() for n in range(weather.MAX_DAYS)]
+    assert wire.run_sync(forecast_dates) == expected
+    assert weather.FORECAST_START == today and today != date.today()  # a constant, not the clock

@@ -115,3 +115,5 @@ def test_spec_markers_scope_quotes_and_blockquotes():
                      ("T1", "b.mdx", "quoted *line* goes on")]
     assert quote_found("one **MUST** ... goes", "x one MUST be y then it goes on")
     assert not quote_found("one MUST", "one SHOULD")
+    assert quote_found("describe the types of resources or tools it provides",
+                       "  /**\n   * describe the types of resources\n   * or tools it provides\n   */")
