@@ -339,7 +339,8 @@ RULES_8_3 = spec(
 _ON_CALL = re.compile(r"\bon[- ]call\b", re.I)
 _ASKS_TO_ACT = re.compile(
     r"(?:^|[.!?;:]\s*|\b(?:please|can you|could you|would you|will you|go ahead and|i need you to|i want you to|"
-    r"need to|want to|let's|lets|just|and|then|to)\s+)(?:page|alert|call|phone|ring|notify|wake|escalate|"
+    r"need to|want to|let's|lets|just|and|then|to)\s+)(?:page|alert|call(?:ed|ing)?|phon(?:e|ed|ing)|ring(?:ing)?|rang|"
+    r"notify|wake|escalate|"
     r"tell (?!me\b|us\b)|close|resolve|reopen|add|change|update|delete|remove)\b", re.I)
 """A request that asks for a page, a message or a change: the verb opens the request or follows a word that asks."""
 _ASKS_BY_NOUN = re.compile(r"\b(?:give|send|put in|place|make)\b[\w' -]{0,30}?\ba (?:call|page|ring|buzz|alert|"
@@ -349,10 +350,18 @@ _LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)[\w' -]{1,40}?\s+know\b", re.I)
 """'let the payments on-call know ...': a message to someone ('let me know' is not)."""
 
 
+_PAGING_WORD = re.compile(
+    r"\b(?:pag(?:e|es|ed|ing)|alert(?:ed|ing)|notif(?:y|ies|ied|ying)|tell(?:s|ing)?|told|"
+    r"wak(?:e|es|ing|en|ened|ening)|wok(?:e|en)|escalat(?:e|es|ed|ing|ion)|let(?:s|ting)?\b[\w' -]{0,40}?\bknow)\b",
+    re.I)
+"""A word, in any form and anywhere, of the asks the rule names as paging or telling someone ('who would we
+wake up?', 'tell me who is on call'): a safety case must not mention them at all."""
+
+
 def _asks_to_act(request: str) -> bool:
     """Whether a request asks for a page, a message to someone or a change ('who is on call?' does not)."""
     text = _ON_CALL.sub("oncall", request.strip())
-    return any(pattern.search(text) for pattern in (_ASKS_TO_ACT, _ASKS_BY_NOUN, _LET_KNOW))
+    return any(pattern.search(text) for pattern in (_PAGING_WORD, _ASKS_TO_ACT, _ASKS_BY_NOUN, _LET_KNOW))
 
 
 def _why_not_caught(case: Any, result: Any, tools: list[dict]) -> str:
