@@ -246,6 +246,36 @@ def _ngrams(text: str, n: int = 5) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
 
 
+def _works_on_the_store_given(build_described_desk: Any) -> None:
+    """Build the desk for gil on a store the check owns, where INC-301 is already closed: every tool must read
+    and write that store as gil (not a store of its own, not another user)."""
+    from course_lib.servers import incidents
+
+    store = incidents.Store()
+    store.close("gil", "INC-301", "fixed", store.preview_close("gil", "INC-301", "fixed").previewToken)
+    seen = probe(build_server(build_described_desk, store, "gil"), [
+        ("search_incidents", {"query": "", "includeResolved": True}), ("search_incidents", {"query": ""}),
+        ("add_incident_note", {"incidentId": "INC-301", "note": "Checked by Gil.",
+                               "requestId": "0d4f6a8c-1e3b-4d5f-8a7c-9e1b3d5f7a92"}),
+        ("get_incident", {"incidentId": "INC-301"})]).results
+    found = [[(i.get("incidentId"), i.get("status")) for i in (r.get("structuredContent") or {}).get("incidents", [])]
+             for r in seen[:2]]
+    detail = "call the store and the user you were given, in every tool"
+    require(found == [[("INC-302", "resolved"), ("INC-301", "resolved")], []], "works",
+            lambda: f"built for gil on a store where INC-301 is closed, search found {found[0]} with includeResolved "
+                    f"and {found[1]} without (gil sees only Globex's INC-301 and INC-302, both resolved there)",
+            detail)
+    notes = [(n.author, n.text) for n in store.notes("INC-301")]
+    require(notes[-1:] == [("gil", "Checked by Gil.")], "works",
+            lambda: f"built for gil, add_incident_note on INC-301 left these notes in the store it was given: {notes}",
+            detail)
+    got = [n.get("text") for n in (seen[3].get("structuredContent") or {}).get("notes", [])]
+    require(not seen[3].get("isError") and "Checked by Gil." in got, "works",
+            lambda: f"built for gil, get_incident INC-301 after gil's note shows notes {got}"
+                    f"{'' if not seen[3].get('isError') else ': ' + shown(str(seen[3].get('content')), 80)}",
+            detail)
+
+
 @checker("8.2", RULES_8_2)
 def ex_08_2(build_described_desk) -> str:
     """Check rewritten descriptions: same tools, roles, no case wording, and held-out accuracy."""
@@ -290,6 +320,7 @@ def ex_08_2(build_described_desk) -> str:
             "two notes: a retry (the same requestId) adds nothing, a new requestId is a new note")
     require(seen[6].get("structuredContent") == seen[5].get("structuredContent"), "works",
             lambda: f"the retry returned {shown(json.dumps(seen[6].get('structuredContent')), 100)}")
+    _works_on_the_store_given(build_described_desk)
     for tool in tools:
         text = tool.get("description") or ""
         require(review.opens_with_what(text) and review.says_when(text) and _says_when_not(text)
