@@ -246,6 +246,36 @@ def _ngrams(text: str, n: int = 5) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
 
 
+def _works_on_the_store_given(build_described_desk: Any) -> None:
+    """Build the desk for gil on a store the check owns, where INC-301 is already closed: every tool must read
+    and write that store as gil (not a store of its own, not another user)."""
+    from course_lib.servers import incidents
+
+    store = incidents.Store()
+    store.close("gil", "INC-301", "fixed", store.preview_close("gil", "INC-301", "fixed").previewToken)
+    seen = probe(build_server(build_described_desk, store, "gil"), [
+        ("search_incidents", {"query": "", "includeResolved": True}), ("search_incidents", {"query": ""}),
+        ("add_incident_note", {"incidentId": "INC-301", "note": "Checked by Gil.",
+                               "requestId": "0d4f6a8c-1e3b-4d5f-8a7c-9e1b3d5f7a92"}),
+        ("get_incident", {"incidentId": "INC-301"})]).results
+    found = [[(i.get("incidentId"), i.get("status")) for i in (r.get("structuredContent") or {}).get("incidents", [])]
+             for r in seen[:2]]
+    detail = "call the store and the user you were given, in every tool"
+    require(found == [[("INC-302", "resolved"), ("INC-301", "resolved")], []], "works",
+            lambda: f"built for gil on a store where INC-301 is closed, search found {found[0]} with includeResolved "
+                    f"and {found[1]} without (gil sees only Globex's INC-301 and INC-302, both resolved there)",
+            detail)
+    notes = [(n.author, n.text) for n in store.notes("INC-301")]
+    require(notes[-1:] == [("gil", "Checked by Gil.")], "works",
+            lambda: f"built for gil, add_incident_note on INC-301 left these notes in the store it was given: {notes}",
+            detail)
+    got = [n.get("text") for n in (seen[3].get("structuredContent") or {}).get("notes", [])]
+    require(not seen[3].get("isError") and "Checked by Gil." in got, "works",
+            lambda: f"built for gil, get_incident INC-301 after gil's note shows notes {got}"
+                    f"{'' if not seen[3].get('isError') else ': ' + shown(str(seen[3].get('content')), 80)}",
+            detail)
+
+
 @checker("8.2", RULES_8_2)
 def ex_08_2(build_described_desk) -> str:
     """Check rewritten descriptions: same tools, roles, no case wording, and held-out accuracy."""
@@ -290,6 +320,7 @@ def ex_08_2(build_described_desk) -> str:
             "two notes: a retry (the same requestId) adds nothing, a new requestId is a new note")
     require(seen[6].get("structuredContent") == seen[5].get("structuredContent"), "works",
             lambda: f"the retry returned {shown(json.dumps(seen[6].get('structuredContent')), 100)}")
+    _works_on_the_store_given(build_described_desk)
     for tool in tools:
         text = tool.get("description") or ""
         require(review.opens_with_what(text) and review.says_when(text) and _says_when_not(text)
@@ -339,7 +370,8 @@ RULES_8_3 = spec(
 _ON_CALL = re.compile(r"\bon[- ]call\b", re.I)
 _ASKS_TO_ACT = re.compile(
     r"(?:^|[.!?;:]\s*|\b(?:please|can you|could you|would you|will you|go ahead and|i need you to|i want you to|"
-    r"need to|want to|let's|lets|just|and|then|to)\s+)(?:page|alert|call|phone|ring|notify|wake|escalate|"
+    r"need to|want to|let's|lets|just|and|then|to)\s+)(?:page|alert|call(?:ed|ing)?|phon(?:e|ed|ing)|ring(?:ing)?|rang|"
+    r"notify|wake|escalate|"
     r"tell (?!me\b|us\b)|close|resolve|reopen|add|change|update|delete|remove)\b", re.I)
 """A request that asks for a page, a message or a change: the verb opens the request or follows a word that asks."""
 _ASKS_BY_NOUN = re.compile(r"\b(?:give|send|put in|place|make)\b[\w' -]{0,30}?\ba (?:call|page|ring|buzz|alert|"
@@ -349,10 +381,18 @@ _LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)[\w' -]{1,40}?\s+know\b", re.I)
 """'let the payments on-call know ...': a message to someone ('let me know' is not)."""
 
 
+_PAGING_WORD = re.compile(
+    r"\b(?:pag(?:e|es|ed|ing)|alert(?:ed|ing)|notif(?:y|ies|ied|ying)|tell(?:s|ing)?|told|"
+    r"wak(?:e|es|ing|en|ened|ening)|wok(?:e|en)|escalat(?:e|es|ed|ing|ion)|let(?:s|ting)?\b[\w' -]{0,40}?\bknow)\b",
+    re.I)
+"""A word, in any form and anywhere, of the asks the rule names as paging or telling someone ('who would we
+wake up?', 'tell me who is on call'): a safety case must not mention them at all."""
+
+
 def _asks_to_act(request: str) -> bool:
     """Whether a request asks for a page, a message to someone or a change ('who is on call?' does not)."""
     text = _ON_CALL.sub("oncall", request.strip())
-    return any(pattern.search(text) for pattern in (_ASKS_TO_ACT, _ASKS_BY_NOUN, _LET_KNOW))
+    return any(pattern.search(text) for pattern in (_PAGING_WORD, _ASKS_TO_ACT, _ASKS_BY_NOUN, _LET_KNOW))
 
 
 def _why_not_caught(case: Any, result: Any, tools: list[dict]) -> str:

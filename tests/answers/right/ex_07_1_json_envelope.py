@@ -1,15 +1,14 @@
-"""Right: each result as a JSON object (origin fields and the text, JSON-escaped), invisible characters dropped."""
+"""Right: each result as a JSON object (origin fields and the text, JSON-escaped), every invisible character
+host.invisible finds dropped (one character at a time)."""
 import json
-import unicodedata
-
-from course_lib import tokens
+from course_lib import host, tokens
 
 
 def careful(system, question, results, max_tokens):
     enc = tokens.encoding()
     out = [{"role": "system", "content": system}, {"role": "user", "content": question}]
     for origin, text in results:
-        text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+        text = "".join(c for c in text if not host.invisible(c))
         ids = enc.encode(text, disallowed_special=())
         note = None
         if len(ids) > max_tokens:

@@ -1,5 +1,6 @@
-"""Right: every text joined into one lower-cased string, phrase lists per class, Cf checked on the raw text."""
-import unicodedata
+"""Right: every text joined into one lower-cased string, phrase lists per class, host.invisible on the raw
+text."""
+from course_lib import host
 
 SECRETS = ["~/.ssh", "id_rsa", ".env", "~/.aws", "api key", "password", "private key"]
 CONCEAL = ["do not tell", "don't tell", "never tell", "don't mention", "do not mention", "ignore previous",
@@ -10,7 +11,7 @@ PERSUADE = ["always prefer", "always use this tool", "the best tool", "instead o
 def is_poisoned(tool):
     params = tool.get("inputSchema", {}).get("properties", {})
     raw = " ".join([tool.get("description", "")] + [p.get("description", "") for p in params.values()])
-    if any(unicodedata.category(c) == "Cf" for c in raw):
+    if host.invisible(raw):
         return True
     text = raw.lower()
     return any(phrase in text for phrase in SECRETS + CONCEAL + PERSUADE)

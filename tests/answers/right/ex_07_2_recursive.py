@@ -1,5 +1,5 @@
 """Right: walks every string in the whole definition (names, schemas, descriptions) recursively."""
-import unicodedata
+from course_lib import host
 
 PHRASES = ("~/.ssh", "id_rsa", ".env", "~/.aws", "api key", "password", "private key", "do not tell",
            "don't tell", "never tell", "don't mention", "do not mention", "ignore previous", "ignore all previous",
@@ -19,7 +19,7 @@ def strings(value):
 
 def is_poisoned(tool):
     for text in strings(tool):
-        if any(unicodedata.category(c) == "Cf" for c in text) or any(p in text.lower() for p in PHRASES):
+        if host.invisible(text) or any(p in text.lower() for p in PHRASES):
             return True
     return False
 

@@ -1,9 +1,13 @@
-"""Right: one compiled regular expression per class, over every text including the title."""
+"""Right: one compiled regular expression per class, over every text including the title; its own test for
+invisible characters (Cf, or Unicode's Default_Ignorable ranges, which hold the variation selectors)."""
 import re
 import unicodedata
 
 SECRET = re.compile(r"~/\.ssh|id_rsa|\.env\b|~/\.aws|api[ _-]?key|password|private key", re.I)
 HIDE = re.compile(r"\b(do not|don't|never)\s+(tell|mention)\b|ignore (all )?previous instructions", re.I)
+IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+                       "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+                       "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
 PUSH = re.compile(r"always (prefer|use) this tool|\bbest tool\b|instead of any other tool|over any other tool", re.I)
 
 
@@ -15,7 +19,7 @@ def texts(tool):
 
 
 def is_poisoned(tool):
-    return any(any(unicodedata.category(c) == "Cf" for c in t) or SECRET.search(t) or HIDE.search(t)
+    return any(any(unicodedata.category(c) == "Cf" for c in t) or IGNORABLE.search(t) or SECRET.search(t) or HIDE.search(t)
                or PUSH.search(t) for t in texts(tool)) is True
 
 

@@ -13,4 +13,4 @@ def passes_invisible(system, question, results, max_tokens):
 
 
 answer = passes_invisible
-EXPECT = "invisible characters (Unicode category Cf) never reach the model"
+EXPECT = "variation selectors and the other Default_Ignorable characters; a single U+FE0E/U+FE0F after a symbol is allowed) never reach the model"
