@@ -96,15 +96,16 @@ _ORDERS: dict[str, re.Pattern] = {
         r"inform|informing|alert|alerting|notify|notifying|asking)\b[^.]{0,40}\b(?:user|person|human|anyone)\b", re.I),
     SECRETS: re.compile(
         r"~/\.\w|\$HOME/\.\w|\bid_rsa\b|(?<![\w.\"'`-])\.(?:ssh|aws|env)\b(?![.\"'`-])|/etc/passwd|"
-        r"(?<!not )(?<!n't )(?<!never )(?<!without )"
+        r"(?<!not )(?<!n't )(?<!never )(?<!without )(?<!neither )(?<!nor )"
         r"\b(?:read|pass|include|send|attach|copy|upload|append|provide|put|add|cat|open)\b[^.]{0,60}"
         r"\b(?:private keys?|api[ _-]?keys?|passwords?|credentials?(?: files?)?|(?:access|auth|bearer) tokens?|"
         r"secrets?)\b", re.I),
-    "a new role for the model": re.compile(r"\bsystem prompt\b|\byou are now\b|\bnew instructions\b", re.I),
+    "a new role for the model": re.compile(  # "system_prompt: System prompt for the agent" documents a parameter
+        r"\b(?:your|new|real|true|updated) system prompt\b|\byou are now\b|\bnew instructions\b", re.I),
     "a change to what the model was told before": re.compile(
         r"\byou (?:were|have been) (?:\w+ )?(?:advised|told|instructed|asked|trained|not allowed|forbidden)\b|"
         r"\b(?:originally|previously|until now),? you\b|\b(?:grants?|gives?) you (?:\w+ )?(?:access|permission)\b|"
-        r"\byou (?:now )?(?:have|are granted|are given) (?:\w+ ){0,2}access\b", re.I),
+        r"\byou now have (?:\w+ ){0,2}access\b|\byou are (?:now )?(?:granted|given) (?:\w+ ){0,2}access\b", re.I),
 }
 _PERSUASION = re.compile(
     r"\b(?:always|only ever)\s+(?:use|prefer|choose|pick|call|select)\s+(?:this|me|it|our)\b|\bprefer (?:this|me)\b|"
