@@ -304,13 +304,28 @@ MUTATING_VERBS = frozenset(
 """Verbs whose tools change something; such a tool without annotations leaves every host guessing."""
 
 
-def mutates(name: str, prefix: Prefixes = "") -> bool:
-    """Whether a tool's name says it changes things: its verb (first word, or last in noun_verb order) does."""
+def mutates(name: str, prefix: Prefixes = "", description: str = "") -> bool:
+    """Whether a tool's name says it changes things: its verb (first word, or last in noun_verb order) does,
+    unless that word is a noun too (build, run, pull, message) and the description says the tool reads
+    ("Retrieve build data", "Get chat history")."""
     words, _ = _intent(name, prefix)
     if not words:
         return False
     verb = verb_of(words) if is_verb(words[0]) else words[-1]
-    return verb in MUTATING_VERBS
+    return verb in MUTATING_VERBS and not (is_noun(verb) and reads_by_description(description, verb))
+
+
+_OPENING = re.compile(r"(?:^|[.!?]\s+|\n\s*|-\s*)\[?([A-Za-z]+)")
+_READS = frozenset({"search", "get", "list", "query", "find", "read", "fetch", "retrieve", "show", "view", "count",
+                    "describe", "lookup", "browse", "inspect", "obtain", "return"})
+
+
+def reads_by_description(description: str, noun: str = "") -> bool:
+    """Whether a description's openings (of its sentences, and of the "-"-separated parts of a heading such as
+    "[Feishu/Lark]-Messaging-Get chat history") read ("Retrieve", "Obtains") and none of them changes things;
+    `noun`, the name's own noun-like word ("Message management"), is no change."""
+    opened = {lemma(word) for word in _OPENING.findall(description or "")} - {noun}
+    return bool(opened & _READS) and not opened & (MUTATING_VERBS | ACTING_VERBS)
 
 
 DESTRUCTIVE_VERBS = frozenset(
@@ -900,7 +915,8 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "", siblin
             kind = "integer" if "integer" in _types(schema) else "number"
             add("param-bounds", f"bound {kind} {param!r} with a minimum and a maximum ({why})"
                 + _idiom("param-bounds", sdk), param)
-    if not hints(definition) and (mutates(name, prefix) or says_it_changes(definition, prefix)):
+    if not hints(definition) and (mutates(name, prefix, definition.get("description") or "")
+                                  or says_it_changes(definition, prefix)):
         destructive = destroys(name, prefix)
         add("annotations-missing", f"this tool {'deletes or overwrites' if destructive else 'changes'} things: say how "
                                    "with annotations (readOnlyHint false, destructiveHint, idempotentHint), or every "

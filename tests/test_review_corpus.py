@@ -328,6 +328,9 @@ FRESH2_CASES = [
     ("a docstring line documenting system_prompt is no new role", "elevenlabs-mcp", "MCP301 create_agent", False),
     ("\"neither include nor exclude secrets\" is no order to read one", "azure-devops-mcp",
      "MCP301 advsec_get_alerts", False),
+    ("a noun-like name word in a tool that says it retrieves", "azure-devops-mcp", "MCP501 pipelines_build", False),
+    ("a noun-like name word after a namespace, in a tool that gets", "lark-mcp", "MCP501 im_v1_message_list", False),
+    ("a noun-like name word in a tool that sends stays a change", "lark-mcp", "MCP501 im_v1_message_create", True),
 ]
 
 
