@@ -284,6 +284,8 @@ def is_verb_object(name: str, prefix: Prefixes = "", description: str | None = N
     words, spaced = _intent(name, prefix)
     if not words or not all(word.isalnum() and word.isascii() for word in words):
         return False
+    if _api_method(name) or _scoped_verb_object(words):
+        return True
     if any(_prefixes(prefix)) and spaced and len(words) == 1:
         verb = is_verb(words[0]) if description is None else is_verb_here(words[0], description)
         return verb or words[0] in STATE_WORDS
@@ -291,6 +293,32 @@ def is_verb_object(name: str, prefix: Prefixes = "", description: str | None = N
         return len(words) >= 2 and is_verb(words[0]) and verb_of(words) == words[0]
     return len(words) >= 2 and is_verb_here(words[0], description) and (
         verb_of(words) == words[0] or used_as_verb(words[0], description))
+
+
+_BATCH = frozenset({"batch", "bulk"})
+"""Words that may stand before a name's verb ("batch_get_file_contents", "batchGetId")."""
+
+
+def _opens_with_tool_verb(words: list[str]) -> bool:
+    """Whether words open with a tool verb of `VERBS`, after "batch" or "bulk" if any (batch get id)."""
+    words = words[1:] if len(words) > 1 and words[0] in _BATCH else words
+    return bool(words) and words[0] in VERBS
+
+
+def _api_method(name: str) -> bool:
+    """Whether a name is an API path ending in its method: a version segment (v1, v3), then the resource, and a
+    last segment that is a verb (`bitable_v1_app_create`, `contact_v3_user_batchGetId`, `wiki_v2_space_getNode`)."""
+    segments = name.rsplit(".", 1)[-1].split("_")
+    versions = [i for i, segment in enumerate(segments) if re.fullmatch(r"v\d+", segment)]
+    return bool(versions) and len(segments) - versions[0] >= 3 and _opens_with_tool_verb(name_words(segments[-1]))
+
+
+def _scoped_verb_object(words: list[str]) -> bool:
+    """Whether a name is a scope word, then a tool verb and its object (`wiki_upsert_page`), or "batch" or "bulk",
+    a tool verb and its object (`batch_get_file_contents`): the verb is no less clear for what stands before it."""
+    if words[0] in _BATCH:
+        return len(words) >= 3 and words[1] in VERBS
+    return len(words) >= 3 and not is_verb(words[0]) and _opens_with_tool_verb(words[1:])
 
 
 MUTATING_VERBS = frozenset(

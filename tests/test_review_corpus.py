@@ -331,6 +331,12 @@ FRESH2_CASES = [
     ("a noun-like name word in a tool that says it retrieves", "azure-devops-mcp", "MCP501 pipelines_build", False),
     ("a noun-like name word after a namespace, in a tool that gets", "lark-mcp", "MCP501 im_v1_message_list", False),
     ("a noun-like name word in a tool that sends stays a change", "lark-mcp", "MCP501 im_v1_message_create", True),
+    ("an API path ending in its verb", "lark-mcp", "MCP103 bitable_v1_appTableRecord_search", False),
+    ("an API path ending in a camelCase verb", "lark-mcp", "MCP103 contact_v3_user_batchGetId", False),
+    ("an API path ending in a noun stays a finding", "lark-mcp", "MCP103 docx_v1_document_rawContent", True),
+    ("a scope word, then upsert and its object", "azure-devops-mcp", "MCP103 wiki_upsert_page", False),
+    ("batch before the verb", "mcp-obsidian", "MCP103 obsidian_batch_get_file_contents", False),
+    ("a noun, then a noun, stays a finding", "azure-devops-mcp", "MCP103 wit_backlog", True),
 ]
 
 
