@@ -78,7 +78,8 @@ _USE = re.compile(r"\b(?:use|call|whenever|when asked|(?:when|if)\s+(?:the |a |a
                   r"persons?|people|someone|somebody|you|they|customers?|callers?|questions?|requests?)|helpful|useful|"
                   r"suited|ideal|designed|meant|intended|good for|best for|great for|perfect for|essential for|answers?|"
                   r"asks?|needs?|wants?|for questions|for requests|(?:before|after) (?:calling|using|you|the user|creating|"
-                  r"running|making|any|each|every|this|that|a |an )|start here|to find|to look up|to get|to read|"
+                  r"running|making|working|any|each|every|this|that|a |an )|(?:\bit|\btool|^|[.!?]\s+)\s*(?:can|could|may|might) be "
+                  r"used (?:to|for|when)|start here|to find|to look up|to get|to read|"
                   r"to check|to record|to see)\b", re.I)
 _CAUTION = re.compile(r"\buse (?:it |this |this tool )?(?:with caution|with care|carefully)\b", re.I)
 """A warning, not a when ("Use with caution as it overwrites files")."""
@@ -387,7 +388,10 @@ READING_VERBS = frozenset("search get list query find read fetch retrieve show v
 """Verbs of tools that only read; such a tool marked destructive contradicts itself."""
 ACTION_PARAMS = frozenset("action actions operation operations op command cmd subcommand mode method verb".split())
 """Names of a parameter that picks what a tool does."""
-_FREEFORM_NAMES = frozenset("sql code script javascript js snippet statement command cmd commands".split())
+_FREEFORM_NAMES = frozenset("sql wiql code script javascript js snippet statement command cmd commands".split())
+_CODE_IDS = frozenset("language country currency locale region postal zip area status error exit http response "
+                      "verification promo coupon discount invite color colour product iso state".split())
+"""Words before `_code` that make it an identifier (`language_code`: an ISO code), not a code payload."""
 _FREEFORM_TEXT = re.compile(r"\b(?:sql|javascript|js|typescript|python|bash|shell|kubectl|powershell|playwright) "
                             r"(?:query|queries|statements?|code|scripts?|snippets?|commands?|expressions?|functions?|"
                             r"source)\b|\b(?:raw|arbitrary|any) (?:sql|code|javascript|commands?|kubectl)\b|"
@@ -449,7 +453,8 @@ def freeform(param: str, schema: dict) -> bool:
         return False
     text = schema.get("description") if isinstance(schema.get("description"), str) else ""
     words = [word.lower() for word in name_words(param)]
-    named = param.lower() in _FREEFORM_NAMES or (words[-1:] and words[-1] in ("sql", "code", "script"))
+    named = param.lower() in _FREEFORM_NAMES or (words[-1:] and words[-1] in ("sql", "wiql", "script")) or (
+        words[-1:] == ["code"] and not (len(words) > 1 and words[-2] in _CODE_IDS))
     return bool(named) or (param.lower() in ("query", "function", "expression", "input") and bool(_FREEFORM_TEXT.search(text)))
 
 
@@ -468,6 +473,17 @@ def says_it_changes(definition: dict, prefix: Prefixes = "") -> bool:
     return bool(acting) and not re.search(r"\bread-only\b|\bread only\b", description, re.I)
 
 
+_SAVES_FILE = re.compile(r"\b(?:saves?|writes?|stores?)\b[^.\n]{0,30}\b(?:files?|to (?:disk|(?:a |the )?directory))\b", re.I)
+"""A description that says the tool writes a file ("Saves output file to directory")."""
+_KEEPS = re.compile(r"\b(?:saves?|stores?|writes?|persists?|uploads?)\b", re.I)
+
+
+def _returns_only(description: str) -> bool:
+    """Whether a "Create ..." description speaks of what it returns and of nothing it keeps ("Create a
+    composition plan ... The returned plan"): the tool computes a thing, it changes nothing."""
+    return re.search(r"\breturn(?:s|ed)?\b", description, re.I) is not None and not _KEEPS.search(description)
+
+
 def contradictions(definition: dict, prefix: Prefixes = "") -> list[str]:
     """How a tool's annotations contradict its name, description or schema (lesson 04), as short reasons."""
     hinted = hints(definition)
@@ -483,8 +499,10 @@ def contradictions(definition: dict, prefix: Prefixes = "") -> list[str]:
                     for value in overloaded(param, schema) if lemma((name_words(value) or [""])[0]) in SURE_CHANGES]
         if changing:
             found.append(f"readOnlyHint is true but its actions include {', '.join(changing)}")
-        elif changes:
+        elif changes and not (changes <= {"create"} and _returns_only(definition.get("description") or "")):
             found.append(f"readOnlyHint is true but it says it changes things ({', '.join(sorted(changes))})")
+        elif _SAVES_FILE.search(definition.get("description") or ""):
+            found.append("readOnlyHint is true but it saves a file")
     description_verbs = _verbs_said({"description": definition.get("description")})
     if hinted.get("destructiveHint") is True and hinted.get("readOnlyHint") is not True and description_verbs \
             and description_verbs <= READING_VERBS:
@@ -635,8 +653,10 @@ def persuades(text: str, siblings: Iterable[str] = ()) -> bool:
                for sentence in sentences(text))
 
 
-_FIELDISH = frozenset("id ids at by count type name names url uri status time date key keys value values".split())
-"""Last words that make a snake_case word a field of a result or an argument (`query_id`), not a tool."""
+_FIELDISH = frozenset("id ids at by count type name names url uri status time date key keys value values "
+                      "ms sec secs seconds bytes px".split())
+"""Last words that make a snake_case word a field of a result or an argument (`query_id`, `start_ms`: a unit),
+not a tool."""
 
 
 _CALLED = re.compile(r"\b(?:call|calls|calling|called|use|uses|using|invoke|invoking|run|running|with|via|to|then|"

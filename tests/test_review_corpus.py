@@ -337,6 +337,14 @@ FRESH2_CASES = [
     ("a scope word, then upsert and its object", "azure-devops-mcp", "MCP103 wiki_upsert_page", False),
     ("batch before the verb", "mcp-obsidian", "MCP103 obsidian_batch_get_file_contents", False),
     ("a noun, then a noun, stays a finding", "azure-devops-mcp", "MCP103 wit_backlog", True),
+    ("an ISO language code is no code payload", "elevenlabs-mcp", "MCP405 speech_to_text:language_code", False),
+    ("a raw WIQL query is a free-form payload", "azure-devops-mcp", "MCP405 wit_query:wiql", True),
+    ("a JSON field with a unit is no tool", "elevenlabs-mcp", "MCP303 create_composition_plan", False),
+    ("a create that only returns what it made changes nothing", "elevenlabs-mcp", "MCP503 create_composition_plan",
+     False),
+    ("a read-only tool that saves an output file", "elevenlabs-mcp", "MCP503 text_to_speech", True),
+    ("\"Could be used to ...\" says when", "elevenlabs-mcp", "MCP202 check_subscription", False),
+    ("\"Before working with ...\" says when", "hubspot-mcp-server", "MCP202 hubspot-get-schemas", False),
 ]
 
 
