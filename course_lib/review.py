@@ -329,7 +329,7 @@ MUTATING_VERBS = frozenset(
     "trigger deploy build install restart pause resume retry schedule book reserve order buy pay refund charge "
     "approve reject sign register upload import sync save store record mark flag tag label comment note submit "
     "grant deny release claim lock unlock reset fix apply write commit checkout push pull rebase stash revert init "
-    "exec kill spawn upsert migrate truncate alter transition link unlink reassign".split())
+    "exec kill spawn upsert migrate truncate alter transition link unlink reassign reorder reindex".split())
 """Verbs whose tools change something; such a tool without annotations leaves every host guessing."""
 
 
@@ -807,14 +807,16 @@ def documented_arguments(description: str) -> dict[str, str]:
     section = re.search(r"^\s*(?:args|arguments|parameters|params)\s*:\s*$(.*)", description or "", re.I | re.M | re.S)
     if not section:
         return found
-    current = ""
+    current, listed = "", False
     for line in section.group(1).splitlines():
         entry = _ARG_LINE.match(line)
         if entry and len(line) - len(line.lstrip()) <= 12:
-            current = entry.group(1)
+            current, listed = entry.group(1), False
             found[current] = entry.group(2).strip()
         elif current and line.strip():
-            found[current] += " " + line.strip()
+            listing = _VALUE.fullmatch(line.strip()) and (found[current].endswith(":") or listed)
+            found[current] += (", " if listing and not found[current].endswith(":") else " ") + line.strip()
+            listed = bool(listing)  # a value a line to itself, after "Must be one of:", continues a list
         elif not line.strip() and current and found[current]:
             current = ""
     return found

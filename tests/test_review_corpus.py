@@ -345,6 +345,8 @@ FRESH2_CASES = [
     ("a read-only tool that saves an output file", "elevenlabs-mcp", "MCP503 text_to_speech", True),
     ("\"Could be used to ...\" says when", "elevenlabs-mcp", "MCP202 check_subscription", False),
     ("\"Before working with ...\" says when", "hubspot-mcp-server", "MCP202 hubspot-get-schemas", False),
+    ("an action enum mixing list with reorder", "azure-devops-mcp", "MCP404 wit_backlog:action", True),
+    ("Args: \"Must be one of:\" then a value a line", "elevenlabs-mcp", "MCP402 text_to_speech:output_format", True),
 ]
 
 
