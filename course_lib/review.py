@@ -86,7 +86,10 @@ _CAUTION = re.compile(r"\buse (?:it |this |this tool )?(?:with caution|with care
 
 
 SECRETS = "a secret or a file the tool does not need"
-"""The one kind of order that is only a warning alone: naming a secret can be how a tool asks for its own key."""
+GRANT = "a grant of access to the model"
+UNCERTAIN = frozenset({SECRETS, GRANT})
+"""The kinds of order that are only a warning alone: naming a secret can be how a tool asks for its own key, and
+"this key gives you access to ..." can describe the account; an error must be certain."""
 _ORDERS: dict[str, re.Pattern] = {
     "a hidden block": re.compile(r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin)\s*>", re.I),
     "an order to ignore other instructions": re.compile(
@@ -105,8 +108,9 @@ _ORDERS: dict[str, re.Pattern] = {
         r"\b(?:your|new|real|true|updated) system prompt\b|\byou are now\b|\bnew instructions\b", re.I),
     "a change to what the model was told before": re.compile(
         r"\byou (?:were|have been) (?:\w+ )?(?:advised|told|instructed|asked|trained|not allowed|forbidden)\b|"
-        r"\b(?:originally|previously|until now),? you\b|\b(?:grants?|gives?) you (?:\w+ )?(?:access|permission)\b|"
+        r"\b(?:originally|previously|until now),? you\b|"
         r"\byou now have (?:\w+ ){0,2}access\b|\byou are (?:now )?(?:granted|given) (?:\w+ ){0,2}access\b", re.I),
+    GRANT: re.compile(r"\b(?:grants?|gives?) you (?:\w+ )?(?:access|permission)\b", re.I),
 }
 _PERSUASION = re.compile(
     r"\b(?:always|only ever)\s+(?:use|prefer|choose|pick|call|select)\s+(?:this|me|it|our)\b|\bprefer (?:this|me)\b|"
@@ -706,7 +710,7 @@ def _poisoning(definition: dict, siblings: Iterable[str] = ()) -> list[tuple[str
         kinds = orders(with_hidden(text))
         if kinds:
             found.append(("description-instructions", f"the {where} gives the model orders ({', '.join(kinds)}): "
-                          "describe the tool; never tell the model what else to do", "warning" if kinds == [SECRETS]
+                          "describe the tool; never tell the model what else to do", "warning" if set(kinds) <= UNCERTAIN
                           else ""))
         if persuades(text, siblings):
             found.append(("description-persuasion", f"the {where} urges the model to prefer this tool: say when "

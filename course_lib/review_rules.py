@@ -123,8 +123,8 @@ RULES: tuple[Rule, ...] = (
          "Describe the tool in \"description\" and each parameter's \"description\"; remove every order to the "
          "model about anything else.",
          tags=("security", "owasp-mcp-top-10/MCP03:2025", "mcp-scan/tool-poisoning"),
-         variant="warning when its only order is to read or send a secret or a file: naming a secret can be how "
-                 "a tool asks for its own key",
+         variant="warning when its only orders are to read or send a secret or a file, or a grant of access "
+                 "(\"gives you access\"): those can describe the tool's own key or account",
          maps="OWASP MCP Top 10 (2025, beta), MCP03:2025 Tool Poisoning, which cites Invariant Labs' disclosure of tool poisoning via malicious descriptions; Invariant's mcp-scan scans for \"tool poisoning attacks\" too. course review reads the same texts offline, with no API and no account, and also reviews design; it sees only definitions, so it cannot catch a server that behaves worse than it describes itself."),
     Rule("MCP302", "description-persuasion", "warning",
          "A text the model reads urges it to prefer this tool over others.",
