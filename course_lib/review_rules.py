@@ -181,7 +181,7 @@ RULES: tuple[Rule, ...] = (
          "one registerTool(...) per action, e.g. registerTool(\"close_tab\", ...)"),
     Rule("MCP405", "param-freeform", "warning",
          "A parameter takes free-form code, a query language or a command line.",
-         "Raw SQL, JavaScript, a shell or kubectl command line lets the model do anything the interpreter can, past "
+         "Raw SQL or WIQL, JavaScript, a shell or kubectl command line (not an identifier such as language_code) lets the model do anything the interpreter can, past "
          "every schema, annotation and approval prompt: the schema says string and the host cannot tell a read from "
          "a drop (lesson 05: constrain in the schema; lesson 03: the server validates).",
          "Replace the payload with typed parameters for the operations you mean to allow (table, filters, limit), or "
@@ -215,8 +215,8 @@ RULES: tuple[Rule, ...] = (
     Rule("MCP503", "annotations-contradict", "warning",
          "The annotations say the opposite of the tool's name, description or schema.",
          "A search marked destructiveHint true gets every call blocked behind a prompt the person learns to click "
-         "through; a tool marked readOnlyHint true whose description or action enum sets or deletes gets run without "
-         "asking. Annotations are hints a host acts on, so a wrong one is worse than none (lesson 04).",
+         "through; a tool marked readOnlyHint true whose description or action enum sets or deletes, or that saves a file, "
+         "gets run without asking (a \"Create ...\" that only returns what it made changes nothing). Annotations are hints a host acts on, so a wrong one is worse than none (lesson 04).",
          "Make the hints true of every call: readOnlyHint true only if no argument changes anything; destructiveHint "
          "true only if a call can delete or overwrite; split a tool whose actions differ.",
          "@server.tool(annotations=ToolAnnotations(read_only_hint=True))  # only on a tool that reads",
