@@ -731,7 +731,8 @@ def parser() -> argparse.ArgumentParser:
                             description="Exit 0: no finding at or above --fail-on; 1: some; 2: could not review. "
                                         "Settings: course-review.toml or [tool.course.review] in pyproject.toml.")
     review.add_argument("server", nargs="?", help="a snapshot file (.json), a lesson server name, FILE.py[:ATTR], "
-                                                  "module:ATTR, a program, a quoted stdio command, or an http(s):// URL")
+                                                  "module:ATTR, a program, a quoted stdio command, or an http(s):// URL; a "
+                                                  "program or command starts with this environment (API keys too)")
     review.add_argument("--format", choices=review_rules.FORMATS, default="text", help="text (default), json or sarif (2.1.0)")
     review.add_argument("--json", action="store_true", help="the same as --format json")
     review.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE and a text summary to stdout")
@@ -760,7 +761,7 @@ def parser() -> argparse.ArgumentParser:
     token.add_argument("--file", metavar="FILE", help="append the hashed line to this token file")
     token.set_defaults(run=cmd_token)
     snapshot = sub.add_parser("snapshot", help="save a server's tools/list as a snapshot file for `course diff`")
-    snapshot.add_argument("target", help="anything `course review` accepts")
+    snapshot.add_argument("target", help="anything `course review` accepts (a command gets this environment)")
     snapshot.add_argument("-o", "--output", help="the file to write (default: print to stdout)")
     snapshot.add_argument("--startup-timeout", type=_seconds, default=30.0, metavar="SECONDS",
                           help="how long the server may take to start and list its tools (default 30)")

@@ -344,4 +344,5 @@ def render(report: Report, form: str) -> str:
 def rule_list() -> str:
     """Every rule on one line: id, name, severity, summary, and the option it needs."""
     return "".join(f"{r.id}  {r.name:<25} {r.severity:<8} {r.summary}"
-                   f"{f' (with {r.needs})' if r.needs else ''}\n" for r in review_rules.RULES)
+                   f"{f' (with {r.needs})' if r.needs else ''}{f' ({r.variant})' if r.variant else ''}\n"
+                   for r in review_rules.RULES)

@@ -78,14 +78,18 @@ _USE = re.compile(r"\b(?:use|call|whenever|when asked|(?:when|if)\s+(?:the |a |a
                   r"persons?|people|someone|somebody|you|they|customers?|callers?|questions?|requests?)|helpful|useful|"
                   r"suited|ideal|designed|meant|intended|good for|best for|great for|perfect for|essential for|answers?|"
                   r"asks?|needs?|wants?|for questions|for requests|(?:before|after) (?:calling|using|you|the user|creating|"
-                  r"running|making|any|each|every|this|that|a |an )|start here|to find|to look up|to get|to read|"
+                  r"running|making|working|any|each|every|this|that|a |an )|(?:\bit|\btool|^|[.!?]\s+)\s*(?:can|could|may|might) be "
+                  r"used (?:to|for|when)|start here|to find|to look up|to get|to read|"
                   r"to check|to record|to see)\b", re.I)
 _CAUTION = re.compile(r"\buse (?:it |this |this tool )?(?:with caution|with care|carefully)\b", re.I)
 """A warning, not a when ("Use with caution as it overwrites files")."""
 
 
 SECRETS = "a secret or a file the tool does not need"
-"""The one kind of order that is only a warning alone: naming a secret can be how a tool asks for its own key."""
+GRANT = "a grant of access to the model"
+UNCERTAIN = frozenset({SECRETS, GRANT})
+"""The kinds of order that are only a warning alone: naming a secret can be how a tool asks for its own key, and
+"this key gives you access to ..." can describe the account; an error must be certain."""
 _ORDERS: dict[str, re.Pattern] = {
     "a hidden block": re.compile(r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin)\s*>", re.I),
     "an order to ignore other instructions": re.compile(
@@ -96,15 +100,17 @@ _ORDERS: dict[str, re.Pattern] = {
         r"inform|informing|alert|alerting|notify|notifying|asking)\b[^.]{0,40}\b(?:user|person|human|anyone)\b", re.I),
     SECRETS: re.compile(
         r"~/\.\w|\$HOME/\.\w|\bid_rsa\b|(?<![\w.\"'`-])\.(?:ssh|aws|env)\b(?![.\"'`-])|/etc/passwd|"
-        r"(?<!not )(?<!n't )(?<!never )(?<!without )"
+        r"(?<!not )(?<!n't )(?<!never )(?<!without )(?<!neither )(?<!nor )"
         r"\b(?:read|pass|include|send|attach|copy|upload|append|provide|put|add|cat|open)\b[^.]{0,60}"
         r"\b(?:private keys?|api[ _-]?keys?|passwords?|credentials?(?: files?)?|(?:access|auth|bearer) tokens?|"
         r"secrets?)\b", re.I),
-    "a new role for the model": re.compile(r"\bsystem prompt\b|\byou are now\b|\bnew instructions\b", re.I),
+    "a new role for the model": re.compile(  # "system_prompt: System prompt for the agent" documents a parameter
+        r"\b(?:your|new|real|true|updated) system prompt\b|\byou are now\b|\bnew instructions\b", re.I),
     "a change to what the model was told before": re.compile(
         r"\byou (?:were|have been) (?:\w+ )?(?:advised|told|instructed|asked|trained|not allowed|forbidden)\b|"
-        r"\b(?:originally|previously|until now),? you\b|\b(?:grants?|gives?) you (?:\w+ )?(?:access|permission)\b|"
-        r"\byou (?:now )?(?:have|are granted|are given) (?:\w+ ){0,2}access\b", re.I),
+        r"\b(?:originally|previously|until now),? you\b|"
+        r"\byou now have (?:\w+ ){0,2}access\b|\byou are (?:now )?(?:granted|given) (?:\w+ ){0,2}access\b", re.I),
+    GRANT: re.compile(r"\b(?:grants?|gives?) you (?:\w+ )?(?:access|permission)\b", re.I),
 }
 _PERSUASION = re.compile(
     r"\b(?:always|only ever)\s+(?:use|prefer|choose|pick|call|select)\s+(?:this|me|it|our)\b|\bprefer (?:this|me)\b|"
@@ -283,6 +289,8 @@ def is_verb_object(name: str, prefix: Prefixes = "", description: str | None = N
     words, spaced = _intent(name, prefix)
     if not words or not all(word.isalnum() and word.isascii() for word in words):
         return False
+    if _api_method(name) or _scoped_verb_object(words):
+        return True
     if any(_prefixes(prefix)) and spaced and len(words) == 1:
         verb = is_verb(words[0]) if description is None else is_verb_here(words[0], description)
         return verb or words[0] in STATE_WORDS
@@ -292,6 +300,32 @@ def is_verb_object(name: str, prefix: Prefixes = "", description: str | None = N
         verb_of(words) == words[0] or used_as_verb(words[0], description))
 
 
+_BATCH = frozenset({"batch", "bulk"})
+"""Words that may stand before a name's verb ("batch_get_file_contents", "batchGetId")."""
+
+
+def _opens_with_tool_verb(words: list[str]) -> bool:
+    """Whether words open with a tool verb of `VERBS`, after "batch" or "bulk" if any (batch get id)."""
+    words = words[1:] if len(words) > 1 and words[0] in _BATCH else words
+    return bool(words) and words[0] in VERBS
+
+
+def _api_method(name: str) -> bool:
+    """Whether a name is an API path ending in its method: a version segment (v1, v3), then the resource, and a
+    last segment that is a verb (`bitable_v1_app_create`, `contact_v3_user_batchGetId`, `wiki_v2_space_getNode`)."""
+    segments = name.rsplit(".", 1)[-1].split("_")
+    versions = [i for i, segment in enumerate(segments) if re.fullmatch(r"v\d+", segment)]
+    return bool(versions) and len(segments) - versions[0] >= 3 and _opens_with_tool_verb(name_words(segments[-1]))
+
+
+def _scoped_verb_object(words: list[str]) -> bool:
+    """Whether a name is a scope word, then a tool verb and its object (`wiki_upsert_page`), or "batch" or "bulk",
+    a tool verb and its object (`batch_get_file_contents`): the verb is no less clear for what stands before it."""
+    if words[0] in _BATCH:
+        return len(words) >= 3 and words[1] in VERBS
+    return len(words) >= 3 and not is_verb(words[0]) and _opens_with_tool_verb(words[1:])
+
+
 MUTATING_VERBS = frozenset(
     "create add make insert append post put set update edit change modify patch rename move copy merge split delete "
     "remove drop clear cancel close open reopen archive restore undo revoke disable enable toggle send notify page "
@@ -299,17 +333,32 @@ MUTATING_VERBS = frozenset(
     "trigger deploy build install restart pause resume retry schedule book reserve order buy pay refund charge "
     "approve reject sign register upload import sync save store record mark flag tag label comment note submit "
     "grant deny release claim lock unlock reset fix apply write commit checkout push pull rebase stash revert init "
-    "exec kill spawn upsert migrate truncate alter transition link unlink reassign".split())
+    "exec kill spawn upsert migrate truncate alter transition link unlink reassign reorder reindex".split())
 """Verbs whose tools change something; such a tool without annotations leaves every host guessing."""
 
 
-def mutates(name: str, prefix: Prefixes = "") -> bool:
-    """Whether a tool's name says it changes things: its verb (first word, or last in noun_verb order) does."""
+def mutates(name: str, prefix: Prefixes = "", description: str = "") -> bool:
+    """Whether a tool's name says it changes things: its verb (first word, or last in noun_verb order) does,
+    unless that word is a noun too (build, run, pull, message) and the description says the tool reads
+    ("Retrieve build data", "Get chat history")."""
     words, _ = _intent(name, prefix)
     if not words:
         return False
     verb = verb_of(words) if is_verb(words[0]) else words[-1]
-    return verb in MUTATING_VERBS
+    return verb in MUTATING_VERBS and not (is_noun(verb) and reads_by_description(description, verb))
+
+
+_OPENING = re.compile(r"(?:^|[.!?]\s+|\n\s*|-\s*)\[?([A-Za-z]+)")
+_READS = frozenset({"search", "get", "list", "query", "find", "read", "fetch", "retrieve", "show", "view", "count",
+                    "describe", "lookup", "browse", "inspect", "obtain", "return"})
+
+
+def reads_by_description(description: str, noun: str = "") -> bool:
+    """Whether a description's openings (of its sentences, and of the "-"-separated parts of a heading such as
+    "[Feishu/Lark]-Messaging-Get chat history") read ("Retrieve", "Obtains") and none of them changes things;
+    `noun`, the name's own noun-like word ("Message management"), is no change."""
+    opened = {lemma(word) for word in _OPENING.findall(description or "")} - {noun}
+    return bool(opened & _READS) and not opened & (MUTATING_VERBS | ACTING_VERBS)
 
 
 DESTRUCTIVE_VERBS = frozenset(
@@ -343,7 +392,10 @@ READING_VERBS = frozenset("search get list query find read fetch retrieve show v
 """Verbs of tools that only read; such a tool marked destructive contradicts itself."""
 ACTION_PARAMS = frozenset("action actions operation operations op command cmd subcommand mode method verb".split())
 """Names of a parameter that picks what a tool does."""
-_FREEFORM_NAMES = frozenset("sql code script javascript js snippet statement command cmd commands".split())
+_FREEFORM_NAMES = frozenset("sql wiql code script javascript js snippet statement command cmd commands".split())
+_CODE_IDS = frozenset("language country currency locale region postal zip area status error exit http response "
+                      "verification promo coupon discount invite color colour product iso state".split())
+"""Words before `_code` that make it an identifier (`language_code`: an ISO code), not a code payload."""
 _FREEFORM_TEXT = re.compile(r"\b(?:sql|javascript|js|typescript|python|bash|shell|kubectl|powershell|playwright) "
                             r"(?:query|queries|statements?|code|scripts?|snippets?|commands?|expressions?|functions?|"
                             r"source)\b|\b(?:raw|arbitrary|any) (?:sql|code|javascript|commands?|kubectl)\b|"
@@ -405,7 +457,8 @@ def freeform(param: str, schema: dict) -> bool:
         return False
     text = schema.get("description") if isinstance(schema.get("description"), str) else ""
     words = [word.lower() for word in name_words(param)]
-    named = param.lower() in _FREEFORM_NAMES or (words[-1:] and words[-1] in ("sql", "code", "script"))
+    named = param.lower() in _FREEFORM_NAMES or (words[-1:] and words[-1] in ("sql", "wiql", "script")) or (
+        words[-1:] == ["code"] and not (len(words) > 1 and words[-2] in _CODE_IDS))
     return bool(named) or (param.lower() in ("query", "function", "expression", "input") and bool(_FREEFORM_TEXT.search(text)))
 
 
@@ -424,6 +477,17 @@ def says_it_changes(definition: dict, prefix: Prefixes = "") -> bool:
     return bool(acting) and not re.search(r"\bread-only\b|\bread only\b", description, re.I)
 
 
+_SAVES_FILE = re.compile(r"\b(?:saves?|writes?|stores?)\b[^.\n]{0,30}\b(?:files?|to (?:disk|(?:a |the )?directory))\b", re.I)
+"""A description that says the tool writes a file ("Saves output file to directory")."""
+_KEEPS = re.compile(r"\b(?:saves?|stores?|writes?|persists?|uploads?)\b", re.I)
+
+
+def _returns_only(description: str) -> bool:
+    """Whether a "Create ..." description speaks of what it returns and of nothing it keeps ("Create a
+    composition plan ... The returned plan"): the tool computes a thing, it changes nothing."""
+    return re.search(r"\breturn(?:s|ed)?\b", description, re.I) is not None and not _KEEPS.search(description)
+
+
 def contradictions(definition: dict, prefix: Prefixes = "") -> list[str]:
     """How a tool's annotations contradict its name, description or schema (lesson 04), as short reasons."""
     hinted = hints(definition)
@@ -439,8 +503,10 @@ def contradictions(definition: dict, prefix: Prefixes = "") -> list[str]:
                     for value in overloaded(param, schema) if lemma((name_words(value) or [""])[0]) in SURE_CHANGES]
         if changing:
             found.append(f"readOnlyHint is true but its actions include {', '.join(changing)}")
-        elif changes:
+        elif changes and not (changes <= {"create"} and _returns_only(definition.get("description") or "")):
             found.append(f"readOnlyHint is true but it says it changes things ({', '.join(sorted(changes))})")
+        elif _SAVES_FILE.search(definition.get("description") or ""):
+            found.append("readOnlyHint is true but it saves a file")
     description_verbs = _verbs_said({"description": definition.get("description")})
     if hinted.get("destructiveHint") is True and hinted.get("readOnlyHint") is not True and description_verbs \
             and description_verbs <= READING_VERBS:
@@ -595,8 +661,10 @@ def persuades(text: str, siblings: Iterable[str] = ()) -> bool:
                for sentence in sentences(text))
 
 
-_FIELDISH = frozenset("id ids at by count type name names url uri status time date key keys value values".split())
-"""Last words that make a snake_case word a field of a result or an argument (`query_id`), not a tool."""
+_FIELDISH = frozenset("id ids at by count type name names url uri status time date key keys value values "
+                      "ms sec secs seconds bytes px".split())
+"""Last words that make a snake_case word a field of a result or an argument (`query_id`, `start_ms`: a unit),
+not a tool."""
 
 
 _CALLED = re.compile(r"\b(?:call|calls|calling|called|use|uses|using|invoke|invoking|run|running|with|via|to|then|"
@@ -646,7 +714,7 @@ def _poisoning(definition: dict, siblings: Iterable[str] = ()) -> list[tuple[str
         kinds = orders(with_hidden(text))
         if kinds:
             found.append(("description-instructions", f"the {where} gives the model orders ({', '.join(kinds)}): "
-                          "describe the tool; never tell the model what else to do", "warning" if kinds == [SECRETS]
+                          "describe the tool; never tell the model what else to do", "warning" if set(kinds) <= UNCERTAIN
                           else ""))
         if persuades(text, siblings):
             found.append(("description-persuasion", f"the {where} urges the model to prefer this tool: say when "
@@ -747,14 +815,16 @@ def documented_arguments(description: str) -> dict[str, str]:
     section = re.search(r"^\s*(?:args|arguments|parameters|params)\s*:\s*$(.*)", description or "", re.I | re.M | re.S)
     if not section:
         return found
-    current = ""
+    current, listed = "", False
     for line in section.group(1).splitlines():
         entry = _ARG_LINE.match(line)
         if entry and len(line) - len(line.lstrip()) <= 12:
-            current = entry.group(1)
+            current, listed = entry.group(1), False
             found[current] = entry.group(2).strip()
         elif current and line.strip():
-            found[current] += " " + line.strip()
+            listing = _VALUE.fullmatch(line.strip()) and (found[current].endswith(":") or listed)
+            found[current] += (", " if listing and not found[current].endswith(":") else " ") + line.strip()
+            listed = bool(listing)  # a value a line to itself, after "Must be one of:", continues a list
         elif not line.strip() and current and found[current]:
             current = ""
     return found
@@ -903,7 +973,8 @@ def review_tool(tool: Any, sdk: str | None = None, prefix: Prefixes = "", siblin
             kind = "integer" if "integer" in _types(schema) else "number"
             add("param-bounds", f"bound {kind} {param!r} with a minimum and a maximum ({why})"
                 + _idiom("param-bounds", sdk), param)
-    if not hints(definition) and (mutates(name, prefix) or says_it_changes(definition, prefix)):
+    if not hints(definition) and (mutates(name, prefix, definition.get("description") or "")
+                                  or says_it_changes(definition, prefix)):
         destructive = destroys(name, prefix)
         add("annotations-missing", f"this tool {'deletes or overwrites' if destructive else 'changes'} things: say how "
                                    "with annotations (readOnlyHint false, destructiveHint, idempotentHint), or every "

@@ -42,6 +42,13 @@ class Rule:
     own published text, quoted in `maps`)."""
     maps: str = ""
     """What the rule matches in OWASP's MCP Top 10 or Invariant's mcp-scan, and what `course review` adds and lacks."""
+    variant: str = ""
+    """When a finding of this rule takes another severity than `severity`, e.g. "warning when ...", else ""."""
+
+    @property
+    def severities(self) -> str:
+        """The severity as --list-rules and --explain give it: "error", or "error; warning when ..."."""
+        return f"{self.severity}; {self.variant}" if self.variant else self.severity
 
     def idiom(self, sdk: str | None, values: str = EXAMPLE_VALUES) -> str:
         """The fix in the named SDK's words ("Python SDK: ..."), or "" when the SDK is unknown or has no idiom.
@@ -53,7 +60,7 @@ class Rule:
 
     def explain(self) -> str:
         """The rule's documentation page, as plain text."""
-        lines = [f"{self.id} {self.name} ({self.severity})", "", self.summary, "", "Why: " + self.rationale, "",
+        lines = [f"{self.id} {self.name} ({self.severities})", "", self.summary, "", "Why: " + self.rationale, "",
                  "Fix: " + self.fix]
         lines += [f"  {self.idiom(sdk)}" for sdk in SDKS if self.idiom(sdk)]
         if self.maps:
@@ -116,6 +123,8 @@ RULES: tuple[Rule, ...] = (
          "Describe the tool in \"description\" and each parameter's \"description\"; remove every order to the "
          "model about anything else.",
          tags=("security", "owasp-mcp-top-10/MCP03:2025", "mcp-scan/tool-poisoning"),
+         variant="warning when its only orders are to read or send a secret or a file, or a grant of access "
+                 "(\"gives you access\"): those can describe the tool's own key or account",
          maps="OWASP MCP Top 10 (2025, beta), MCP03:2025 Tool Poisoning, which cites Invariant Labs' disclosure of tool poisoning via malicious descriptions; Invariant's mcp-scan scans for \"tool poisoning attacks\" too. course review reads the same texts offline, with no API and no account, and also reviews design; it sees only definitions, so it cannot catch a server that behaves worse than it describes itself."),
     Rule("MCP302", "description-persuasion", "warning",
          "A text the model reads urges it to prefer this tool over others.",
@@ -175,7 +184,7 @@ RULES: tuple[Rule, ...] = (
          "one registerTool(...) per action, e.g. registerTool(\"close_tab\", ...)"),
     Rule("MCP405", "param-freeform", "warning",
          "A parameter takes free-form code, a query language or a command line.",
-         "Raw SQL, JavaScript, a shell or kubectl command line lets the model do anything the interpreter can, past "
+         "Raw SQL or WIQL, JavaScript, a shell or kubectl command line (not an identifier such as language_code) lets the model do anything the interpreter can, past "
          "every schema, annotation and approval prompt: the schema says string and the host cannot tell a read from "
          "a drop (lesson 05: constrain in the schema; lesson 03: the server validates).",
          "Replace the payload with typed parameters for the operations you mean to allow (table, filters, limit), or "
@@ -195,7 +204,8 @@ RULES: tuple[Rule, ...] = (
          "(lesson 04). A title alone is no hint.",
          "Add \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": ..., \"idempotentHint\": ...}.",
          "@server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True))",
-         "registerTool(name, { annotations: { readOnlyHint: false, destructiveHint: true } }, handler)"),
+         "registerTool(name, { annotations: { readOnlyHint: false, destructiveHint: true } }, handler)",
+         variant="error when its name says it deletes or overwrites"),
     Rule("MCP502", "output-structured", "info",
          "A tool that returns data has no output schema, or only a single prose string.",
          "With an outputSchema the host gets structuredContent with named fields it can render and check, and "
@@ -208,8 +218,8 @@ RULES: tuple[Rule, ...] = (
     Rule("MCP503", "annotations-contradict", "warning",
          "The annotations say the opposite of the tool's name, description or schema.",
          "A search marked destructiveHint true gets every call blocked behind a prompt the person learns to click "
-         "through; a tool marked readOnlyHint true whose description or action enum sets or deletes gets run without "
-         "asking. Annotations are hints a host acts on, so a wrong one is worse than none (lesson 04).",
+         "through; a tool marked readOnlyHint true whose description or action enum sets or deletes, or that saves a file, "
+         "gets run without asking (a \"Create ...\" that only returns what it made changes nothing). Annotations are hints a host acts on, so a wrong one is worse than none (lesson 04).",
          "Make the hints true of every call: readOnlyHint true only if no argument changes anything; destructiveHint "
          "true only if a call can delete or overwrite; split a tool whose actions differ.",
          "@server.tool(annotations=ToolAnnotations(read_only_hint=True))  # only on a tool that reads",

@@ -140,7 +140,8 @@ def resolve(target: str) -> Any:
     if argv:
         from mcp import StdioServerParameters
 
-        return StdioServerParameters(command=argv[0], args=argv[1:])
+        # the whole caller's environment (a CI job's API keys): without env= the SDK passes only PATH, HOME and a few
+        return StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
     if target in servers.REGISTRY:
         return servers.build(target)
     spec, _, attribute = target.partition(":")

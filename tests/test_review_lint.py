@@ -47,7 +47,7 @@ def test_every_rule_says_why_with_its_lesson_and_how_to_fix_it_in_the_schema():
         assert "lesson 0" in rule.rationale, rule.id
         assert rule.fix and rule.summary.endswith(".")
         page = rule.explain()
-        assert page.startswith(f"{rule.id} {rule.name} ({rule.severity})") and rule.fix in page
+        assert page.startswith(f"{rule.id} {rule.name} ({rule.severities})") and rule.fix in page
 
 
 def test_each_quote_of_the_spec_is_in_the_2026_07_28_tools_page_word_for_word():

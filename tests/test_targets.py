@@ -216,3 +216,16 @@ def test_a_snapshot_records_the_sdk(tmp_path):
     import json
 
     assert json.loads(out.read_text())["sdk"] == "python"
+
+
+@pytest.mark.parametrize("command", ["review", "snapshot", "diff"])
+def test_a_stdio_server_gets_the_callers_environment(command):
+    """A CI job's API keys reach the server it starts (the SDK's default passes only PATH, HOME and a few)."""
+    import os
+
+    target = "sh -c 'echo [$COURSE_TEST_KEY] >&2; exit 1'"
+    argv = {"review": [target], "snapshot": [target], "diff": [target, str(ROOT / "tests/review_corpus/mcp-server-time.json")]}[command]
+    result = subprocess.run([sys.executable, "-m", "course_lib.cli", command, *argv], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120, env={**os.environ, "COURSE_TEST_KEY": "sk-from-ci"})
+    assert result.returncode == 2
+    assert "[sk-from-ci]" in result.stderr, result.stderr

@@ -1,6 +1,6 @@
 """Precision and misses of `course review` on the corpus, per rule and per severity, from the hand verdicts.
 
-    python tests/review_corpus/measure.py [all|held-out|tuning] [--unjudged]
+    python tests/review_corpus/measure.py [all|held-out|tuning|fresh-2] [--unjudged]
 
 Each NAME.verdicts.toml beside a snapshot holds every finding the review has given on it, judged by hand:
 [true] a real defect the rule should report, [false] a finding that is wrong (key "RULE tool[:parameter]").
@@ -44,8 +44,11 @@ def names(part: str = "all") -> list[str]:
     entries = manifest()
     if part == "all":
         return sorted(entries)
+    if part not in ("held-out", "tuning"):  # a later held-out set, named by its entries' `held_out` ("fresh-2")
+        return sorted(name for name, entry in entries.items() if entry.get("held_out") == part)
     held = part == "held-out"
-    return sorted(name for name, entry in entries.items() if bool(entry.get("held_out")) == held)
+    return sorted(name for name, entry in entries.items() if entry.get("held_out") is True and held
+                  or not entry.get("held_out") and not held)
 
 
 def verdicts(name: str) -> dict[str, bool]:
