@@ -1,0 +1,91 @@
+"""Lesson 09's claims about SDK 2.3: which call reaches which era's client when the tool list changes."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from mcp.client.subscriptions import ListenNotSupportedError
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.shared.subscriptions import ToolsListChanged
+
+from course_lib import wire
+from ledger import claim
+
+
+def growing(notify: bool, send: bool) -> MCPServer:
+    """A server whose one tool adds a tool, then announces it the chosen ways."""
+    server = MCPServer("growing", log_level="WARNING")
+
+    @server.tool(description="Add a tool.")
+    async def grow(ctx: Context) -> str:
+        server.add_tool(lambda x: x, name="added", description="Added.")
+        if notify:
+            await ctx.notify_tools_changed()
+        if send:
+            await ctx.session.send_tool_list_changed()
+        return "grown"
+
+    return server
+
+
+async def hear(server: MCPServer, era: str, listen: bool) -> tuple[list[str], list[object]]:
+    """(notification methods the message handler saw, events the listen stream yielded)."""
+    heard: list[str] = []
+    events: list[object] = []
+
+    async def note(message) -> None:
+        heard.append(getattr(message, "method", type(message).__name__))
+
+    async with wire.connect(server, era, message_handler=note) as client:
+        if listen:
+            async with client.listen(tools_list_changed=True) as stream:
+                await client.call_tool("grow", {})
+                with anyio.move_on_after(2):  # a missing event is the failure, not a hang
+                    async for event in stream:
+                        events.append(event)
+                        break
+        else:
+            await client.call_tool("grow", {})
+            await anyio.sleep(0.1)
+    return heard, events
+
+
+def run(server, era, listen):
+    return anyio.run(hear, server, era, listen)
+
+
+@claim("sdk-notify-tools-changed-reaches-listen-streams")
+def test_notify_tools_changed_reaches_a_2026_client_only_on_a_listen_stream():
+    assert run(growing(notify=True, send=False), "2026-07-28", True) == (
+        ["notifications/tools/list_changed"], [ToolsListChanged()])
+    assert run(growing(notify=True, send=False), "2026-07-28", False) == ([], [])
+    assert run(growing(notify=True, send=False), "2025-11-25", False) == ([], [])
+
+
+@claim("sdk-send-tool-list-changed-reaches-handshake-sessions")
+def test_send_tool_list_changed_reaches_a_2025_session_and_no_2026_listen_stream():
+    assert run(growing(notify=False, send=True), "2025-11-25", False) == (["notifications/tools/list_changed"], [])
+    assert run(growing(notify=False, send=True), "2026-07-28", True) == ([], [])
+
+
+@claim("sdk-tools-list-changed-declared-per-era")
+def test_tools_list_changed_is_declared_in_2026_and_not_in_the_2025_handshake():
+    async def declared(era):
+        async with wire.connect(growing(True, True), era) as client:
+            return client.server_capabilities.tools.list_changed
+
+    assert anyio.run(declared, "2026-07-28") is True
+    assert anyio.run(declared, "2025-11-25") is False
+
+
+@claim("sdk-listen-refused-before-2026")
+def test_listen_is_refused_on_a_2025_session():
+    async def listen_on_2025() -> str:
+        async with wire.connect(growing(True, True), "2025-11-25") as client:
+            with pytest.raises(ListenNotSupportedError) as refused:
+                async with client.listen(tools_list_changed=True):
+                    pass
+            return str(refused.value)
+
+    assert "requires 2026-07-28" in anyio.run(listen_on_2025)
