@@ -134,7 +134,7 @@ RULES_9_2 = spec(
     ("reopen", "add a tool `reopen_ticket(ticket_id)` that makes a closed ticket open again and returns it",
      "the schema: ticket_id and nothing else; a ticket closed, reopened, then read with get_ticket; a second "
      "ticket too"),
-    ("describe", "give `reopen_ticket` a description (the text a host gives a model to choose tools by)",
+    ("describe", "give `reopen_ticket` a description (its description is what a model is given to choose tools by)",
      "the listed definition"),
     ("unknown", "answer `reopen_ticket` for a ticket that does not exist with a tool error (a `ToolError`) that "
                 "names the ticket, not a crash",
