@@ -89,3 +89,45 @@ def test_listen_is_refused_on_a_2025_session():
             return str(refused.value)
 
     assert "requires 2026-07-28" in anyio.run(listen_on_2025)
+
+
+@claim("sdk-request-state-sealed-aes-gcm")
+def test_request_state_is_sealed_with_aes_256_gcm_for_600_seconds_by_default():
+    from mcp.server.request_state import AESGCMRequestStateCodec, RequestStateSecurity
+
+    default = RequestStateSecurity.ephemeral()
+    assert isinstance(default.codec, AESGCMRequestStateCodec) and default.ttl == 600.0
+    boundaries = [m for m in MCPServer("x", log_level="WARNING")._lowlevel_server.middleware
+                  if type(m).__name__ == "RequestStateBoundary"]
+    assert len(boundaries) == 1
+
+
+@claim("sdk-ctx-elicit-handshake-era-only")
+def test_ctx_elicit_works_on_a_2025_session_and_not_on_a_2026_client():
+    from mcp_types import ElicitResult
+    from pydantic import BaseModel
+
+    class Confirm(BaseModel):
+        confirm: bool
+
+    server = MCPServer("asker", log_level="WARNING")
+
+    @server.tool(description="Ask first.")
+    async def ask(ctx: Context) -> str:
+        answer = await ctx.elicit("Go?", Confirm)
+        return answer.action
+
+    async def yes(ctx, params):
+        return ElicitResult(action="accept", content={"confirm": True})
+
+    async def outcome(era):
+        async with wire.connect(server, era, elicitation_callback=yes) as client:
+            result = await client.call_tool("ask", {})
+            return result.is_error, result.content[0].text
+
+    from mcp.shared.exceptions import NoBackChannelError
+
+    assert anyio.run(outcome, "2025-11-25") == (False, "accept")
+    with pytest.raises(BaseExceptionGroup) as raised:
+        anyio.run(outcome, "2026-07-28")
+    assert raised.group_contains(NoBackChannelError, depth=None)
