@@ -346,9 +346,10 @@ def cmd_lessons(args) -> int:
         print(f"{lesson.number}  {lesson.title}  ({teaching} min teaching, {exercises} min exercises)")
         if notebook:
             found = manifest.estimate(notebook)
-            optional = f"; appendix {found.appendix_minutes:.0f} min, optional" if found.appendix_words else ""
-            print(f"      estimate {found.minutes:.0f} min: {found.words:,} words at {manifest.WORDS_PER_MINUTE}/min, "
-                  f"{found.code_cells} code cells at {manifest.MINUTES_PER_CODE_CELL} min{optional}")
+            optional = f"; appendix {found.appendix_minutes:.0f} min, optional" if found.appendix.words else ""
+            part = found.lesson
+            print(f"      estimate {found.minutes:.0f} min: {part.words:,} words, {part.code_cells} code cells, "
+                  f"{part.code_lines} code lines, {part.output_lines} output lines{optional}")
         if args.detail:
             for label, key in (("objective", "objectives"), ("key point", "keypoints")):
                 for number, line in enumerate(meta.get(key, []), 1):

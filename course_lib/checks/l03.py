@@ -32,7 +32,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "3.2": (
         "For each failure, write what failed and one safe next step, in words a model can act on. Leave out "
         "everything the backend's own message carries (SQL, host names, e-mail addresses).",
-        "Not found: name the order number and suggest calling list_orders. Another customer's order: give "
+        "Not found: name the order number and ask the model to check it with the person (the desk has no tool "
+        "that lists orders, so name none). Another customer's order: give "
         "exactly the same answer as for a missing one, so the model cannot learn that it exists. Outage: say "
         "it is temporary, that nothing changed, and to try again later (not 'was not found').",
         "Catch orders.OrderNotFound and orders.BackendUnavailable around store.record(order_number); compare "
@@ -276,8 +277,10 @@ RULES_3_2 = spec(
     ("found", "still return the customer's own orders as an `orders.OrderSummary`",
      "every order of the signed-in customer compared field by field with the backend"),
     ("missing", "answer a missing order with a tool error (raise `ToolError`) that names the order number and "
-                "gives a next step: call `list_orders`",
-     "fixed and hypothesis-generated unknown numbers; list_orders must be named as a next step"),
+                "gives a next step the desk supports: check the number with the person (the desk has no tool "
+                "that lists orders, so name no other tool)",
+     "fixed and hypothesis-generated unknown numbers; a clause must ask to check, confirm or ask for the number "
+     "with the person, and no tool but `get_order` may be named"),
     ("foreign", "answer another customer's order exactly as a missing one, in every part of the result (only "
                 "the number differs)",
      "two orders of another customer compared with the answers for missing numbers"),
@@ -406,21 +409,30 @@ def _shared_sentence(text: str, number: str, other: str, other_number: str) -> s
                  if "#" in sentence and " ".join(sentence.split()) in theirs and _MISSING_CLAIM.search(sentence)), "")
 
 
+_CHECK_WITH_PERSON = re.compile(r"\b(?:check|confirm|verify|ask|double-check)\b.*\b(?:person|user|customer|"
+                                r"them|they)\b", re.I)
 _NEGATED_NEXT = re.compile(r"\b(?:do not|don't|dont|never|no need to|cannot|can't|should not|shouldn't|must not|"
-                           r"mustn't|without)\s+(?:\w+\s+){0,2}?list_orders\b", re.I)
+                           r"mustn't|without)\s+(?:\w+\s+){0,2}?(?:check|confirm|verify|ask|double-check)\b", re.I)
+_TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")
+DESK_TOOLS = {"get_order"}
+"""The only tool of the 3.2 desk: a message may send the model to no other."""
 
 
-def _suggests_list_orders(text: str) -> bool:
-    """Whether a clause names list_orders as a next step (not 'do not call list_orders')."""
-    return any("list_orders" in clause and not _NEGATED_NEXT.search(clause) for clause in review.clauses(text))
+def _suggests_checking_the_number(text: str) -> bool:
+    """Whether a clause asks to check the number with the person (not 'do not ask the person')."""
+    return any(_CHECK_WITH_PERSON.search(clause) and not _NEGATED_NEXT.search(clause)
+               for clause in review.clauses(text))
 
 
 def _check_recoverable_missing(results: dict[str, dict], numbers: list[str]) -> None:
     for number in numbers:
         text = _text_of(results[number])
         require(_names_order(text, number), "missing", lambda: shown(text), f"{number} is not in the message")
-        require(_suggests_list_orders(text), "missing", lambda: shown(text),
-                f"{number}: list_orders is not named as a next step")
+        require(_suggests_checking_the_number(text), "missing", lambda: shown(text),
+                f"{number}: no next step asks to check the number with the person")
+        strangers = sorted(set(_TOOL_NAME.findall(text)) - DESK_TOOLS - {"order_number"})
+        require(not strangers, "missing", lambda: shown(text),
+                f"{number}: the message names {', '.join(strangers)}, which the desk does not have")
 
 
 # --- 3.3 protocol or execution? --------------------------------------------------------------------

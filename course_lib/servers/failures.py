@@ -47,7 +47,7 @@ def require_known_arguments(ctx: Context, tool: str, allowed: tuple[str, ...]) -
 
 def cancel(store: OrderStore, order_number: str, dry_run: bool) -> CancelResult:
     """Cancel an unshipped order of the signed-in customer (or only check, with `dry_run`)."""
-    row = orders.customer_order(store, order_number)
+    row = orders.customer_order(store, order_number, list_tool=None)
     if row.status in ("shipped", "delivered"):
         raise ToolError(f"{order_number} has already {row.status if row.status == 'shipped' else 'been delivered'}, "
                         "so it can no longer be cancelled. Nothing was changed. Tell the person they can "
@@ -69,7 +69,7 @@ def build_server(store: OrderStore | None = None):
         Use it when the person asks where an order is or what is in it.
         Do not use it to change or cancel an order.
         """
-        return orders.summary(orders.customer_order(store, order_number))
+        return orders.summary(orders.customer_order(store, order_number, list_tool=None))
 
     @tool(server, title="Cancel order", annotations=ToolAnnotations(
         read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False))
@@ -154,7 +154,7 @@ def build_spec_server(store: OrderStore | None = None):
         if not isinstance(number, str) or re.fullmatch(orders.ORDER_NUMBER, number) is None:
             return text_result("order_number is required: a string such as 'ORD-1042'.", error=True)
         try:
-            data = orders.summary(orders.customer_order(store, number)).model_dump(mode="json")
+            data = orders.summary(orders.customer_order(store, number, list_tool=None)).model_dump(mode="json")
         except ToolError as error:
             return text_result(str(error), error=True)
         return text_result(json.dumps(data, indent=2), data)

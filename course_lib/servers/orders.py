@@ -220,10 +220,15 @@ class OrderStore:
         return row.model_copy(deep=True)
 
 
-def not_found_message(order_number: str) -> str:
-    """The one answer for a missing order and for another customer's order (existence never leaks)."""
+def not_found_message(order_number: str, list_tool: str | None = "list_orders") -> str:
+    """The one answer for a missing order and for another customer's order (existence never leaks).
+
+    `list_tool` is the server's own tool that lists the customer's orders, named as a second next step; None
+    on a server without one (the order desk), whose message must not send the model to a tool it lacks.
+    """
+    also = f", or call {list_tool} to see their orders" if list_tool else ""
     return (f"Order {order_number!r} was not found for this customer. Check the number with the person "
-            "(it looks like ORD-1042), or call list_orders to see their orders.")
+            f"(it looks like ORD-1042){also}.")
 
 
 def unavailable_message(order_number: str) -> str:
@@ -232,16 +237,17 @@ def unavailable_message(order_number: str) -> str:
             "changed. Try again in a minute; if it keeps failing, tell the person the details are unavailable.")
 
 
-def customer_order(store: OrderStore, order_number: str, customer_id: str = SIGNED_IN) -> OrderRecord:
-    """The signed-in customer's order; `ToolError` with a recoverable message otherwise."""
+def customer_order(store: OrderStore, order_number: str, customer_id: str = SIGNED_IN,
+                   list_tool: str | None = "list_orders") -> OrderRecord:
+    """The signed-in customer's order; `ToolError` with a recoverable message otherwise (see `not_found_message`)."""
     try:
         row = store.record(order_number)
     except OrderNotFound:
-        raise ToolError(not_found_message(order_number)) from None
+        raise ToolError(not_found_message(order_number, list_tool)) from None
     except BackendUnavailable:
         raise ToolError(unavailable_message(order_number)) from None
     if row.customer_id != customer_id:
-        raise ToolError(not_found_message(order_number))
+        raise ToolError(not_found_message(order_number, list_tool))
     return row
 
 

@@ -19,35 +19,69 @@ from course_lib.workbook.ids import ExerciseId, lesson_code
 MANIFEST = Path(__file__).with_name("lessons.toml")
 FOLDERS = ("notebooks", "exercises", "solutions")
 WORDS_PER_MINUTE = 130
-MINUTES_PER_CODE_CELL = 1.5
-"""A learner reads prose at about 130 words a minute and needs about 1.5 minutes to run a cell and read its output."""
+"""A learner reads prose at about 130 words a minute."""
+MINUTES_PER_CODE_CELL = 0.6
+"""To run a code cell and find its output, before reading either."""
+MINUTES_PER_CODE_LINE = 0.05
+"""To read one non-blank line of code (3 seconds)."""
+MINUTES_PER_OUTPUT_LINE = 0.06
+"""To read one non-blank line of output (3.6 seconds): a table row, a frame, a line of a result."""
+# Fitted (least squares, whole-tenth steps) to an expert's per-lesson reading estimates in issue 28: lesson 04
+# 26-32 minutes, lessons 01, 03, 05 and 08 5-10 minutes over what was stated, the others about as stated. It
+# replaced a flat 1.5 minutes per code cell, which undercounted cells of 30-40 lines and long outputs.
 APPENDIX = re.compile(r"#+\s*Appendix\b", re.IGNORECASE)
 """A markdown cell opening with this heading starts the optional part of a lesson: not in its minutes."""
 
 
 @dataclass(frozen=True)
-class Estimate:
-    """The minutes a learner needs for a notebook, from its markdown words and its code cells."""
+class Part:
+    """What a learner reads in one part of a notebook (the lesson, or its optional appendix)."""
 
-    words: int
-    code_cells: int
-    appendix_words: int = 0
-    appendix_code_cells: int = 0
+    words: int = 0
+    code_cells: int = 0
+    code_lines: int = 0
+    output_lines: int = 0
+
+    @property
+    def minutes(self) -> float:
+        return (self.words / WORDS_PER_MINUTE + self.code_cells * MINUTES_PER_CODE_CELL
+                + self.code_lines * MINUTES_PER_CODE_LINE + self.output_lines * MINUTES_PER_OUTPUT_LINE)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The minutes a learner needs for a notebook: its lesson part and its optional appendix."""
+
+    lesson: Part
+    appendix: Part = Part()
 
     @property
     def minutes(self) -> float:
         """Minutes for the lesson itself, up to any appendix."""
-        return self.words / WORDS_PER_MINUTE + self.code_cells * MINUTES_PER_CODE_CELL
+        return self.lesson.minutes
 
     @property
     def appendix_minutes(self) -> float:
         """Minutes for the optional appendix (0 without one)."""
-        return self.appendix_words / WORDS_PER_MINUTE + self.appendix_code_cells * MINUTES_PER_CODE_CELL
+        return self.appendix.minutes
+
+
+def _lines(text: str) -> int:
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
+def _output_lines(outputs: list) -> int:
+    """Non-blank lines of a cell's outputs as text: a stream's text, else a result's plain-text form."""
+    total = 0
+    for output in outputs:
+        text = output.get("text") or output.get("data", {}).get("text/plain", "")
+        total += _lines("".join(text) if isinstance(text, list) else text)
+    return total
 
 
 def estimate(notebook: dict) -> Estimate:
     """Estimate a notebook (as nbformat or plain JSON) the way `course lessons` reports it."""
-    counts = {False: [0, 0], True: [0, 0]}  # in the appendix? -> [words, code cells]
+    counts = {False: [0, 0, 0, 0], True: [0, 0, 0, 0]}  # in the appendix? -> Part's fields
     appendix = False
     for cell in notebook["cells"]:
         text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
@@ -55,8 +89,11 @@ def estimate(notebook: dict) -> Estimate:
             appendix = appendix or bool(APPENDIX.match(text.lstrip()))
             counts[appendix][0] += len(text.split())
         elif cell["cell_type"] == "code" and text.strip():
-            counts[appendix][1] += 1
-    return Estimate(*counts[False], *counts[True])
+            part = counts[appendix]
+            part[1] += 1
+            part[2] += _lines(text)
+            part[3] += _output_lines(cell.get("outputs", []))
+    return Estimate(Part(*counts[False]), Part(*counts[True]))
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,8 @@ def test_messages_say_what_failed_and_what_to_do():
     missing = text(call(server, "get_order", {"order_number": "ORD-9999"}))
     foreign = text(call(server, "get_order", {"order_number": "ORD-1050"}))
     down = text(call(server, "get_order", {"order_number": orders.ARCHIVED}))
-    assert "list_orders" in missing and foreign.replace("ORD-1050", "ORD-9999") == missing
+    assert "Check the number with the person" in missing and "list_orders" not in missing  # the desk lacks it
+    assert foreign.replace("ORD-1050", "ORD-9999") == missing
     assert "Try again" in down and "Nothing was changed" in down
     for message in (missing, foreign, down):
         assert review.leaks(message) == [] and "@" not in message
@@ -225,7 +226,7 @@ def test_spec_server_answers_tool_calls_as_results_with_their_own_words():
     assert known.structured_content["tracking_code"] == "PL-558120"
     assert (foreign.is_error, foreign.content[0].text) == (True, (
         "Order 'ORD-1050' was not found for this customer. Check the number with the person "
-        "(it looks like ORD-1042), or call list_orders to see their orders."))
+        "(it looks like ORD-1042)."))  # the desk has no list_orders, so its message names none
     assert foreign.structured_content is None
     assert (down.is_error, down.content[0].text) == (True, (
         "The order service could not read ORD-1066 just now (a temporary outage). Nothing was changed. "

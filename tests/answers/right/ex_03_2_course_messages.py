@@ -23,7 +23,7 @@ def answer():
         except orders.OrderNotFound:
             row = None
         if row is None or row.customer_id != orders.SIGNED_IN:
-            raise ToolError(orders.not_found_message(order_number))
+            raise ToolError(orders.not_found_message(order_number, list_tool=None))
         return orders.summary(row)
 
     return server

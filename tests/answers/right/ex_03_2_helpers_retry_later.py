@@ -7,7 +7,7 @@ from course_lib.servers import orders
 
 
 def not_found(number: str) -> ToolError:
-    return ToolError(f"Order {number} is not one of this customer's orders. Use list_orders to find the right number.")
+    return ToolError(f"Order {number} is not one of this customer's orders. Please confirm the number with the customer.")
 
 
 def outage(number: str) -> ToolError:

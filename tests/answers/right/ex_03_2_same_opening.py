@@ -22,7 +22,7 @@ def answer():
         except orders.OrderNotFound:
             row = None
         if row is None or row.customer_id != orders.SIGNED_IN:
-            raise ToolError(f"{opening} This customer has no such order: use list_orders to find the right one.")
+            raise ToolError(f"{opening} This customer has no such order: ask them for the right number.")
         return orders.summary(row)
 
     return server

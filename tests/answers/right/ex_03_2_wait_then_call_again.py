@@ -13,7 +13,7 @@ def answer():
     @server.tool()
     def get_order(order_number: str) -> orders.OrderSummary:
         """Status and items of one of the signed-in customer's orders."""
-        unknown = f"No order {order_number} exists for this customer: call list_orders to see which orders they have."
+        unknown = f"No order {order_number} exists for this customer: check the number with the person."
         try:
             row = store.record(order_number)
         except orders.OrderNotFound:

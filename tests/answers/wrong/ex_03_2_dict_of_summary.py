@@ -14,7 +14,7 @@ def answer():
     @server.tool()
     def get_order(order_number: str) -> dict:
         """Status and items of one of the signed-in customer's orders."""
-        not_found = f"Order {order_number} was not found for this customer. Check the number, or call list_orders."
+        not_found = f"Order {order_number} was not found for this customer. Check the number with the person."
         try:
             row = store.record(order_number)
         except orders.OrderNotFound:

@@ -15,7 +15,7 @@ def answer():
     @server.tool()
     def get_order(order_number: str) -> orders.OrderSummary:
         """Status and items of one of the signed-in customer's orders."""
-        missing = f"Order {order_number} was not found. Call list_orders to see the customer's orders."
+        missing = f"Order {order_number} was not found. Check the number with the person."
         if order_number == "ORD-1050":
             raise ToolError(missing)
         try:

@@ -5,7 +5,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "list_orders"
+EXPECT = "no next step asks to check the number"
 
 
 def answer():

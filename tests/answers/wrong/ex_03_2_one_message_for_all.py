@@ -15,7 +15,7 @@ def answer():
     @server.tool()
     def get_order(order_number: str) -> orders.OrderSummary:
         """Status and items of one of the signed-in customer's orders."""
-        message = f"Order {order_number} is not available. Try again later or call list_orders."
+        message = f"Order {order_number} is not available. Try again later or check the number with the person."
         try:
             row = store.record(order_number)
         except (orders.OrderNotFound, orders.BackendUnavailable):

@@ -19,11 +19,11 @@ def answer():
         try:
             row = store.record(order_number)
         except orders.OrderNotFound:
-            raise ToolError(f"{gone} Call list_orders to see the customer's orders.") from None
+            raise ToolError(f"{gone} Check the number with the person.") from None
         except orders.BackendUnavailable:
             raise ToolError(f"{gone} Try again later.") from None
         if row.customer_id != orders.SIGNED_IN:
-            raise ToolError(f"{gone} Call list_orders to see the customer's orders.")
+            raise ToolError(f"{gone} Check the number with the person.")
         return orders.summary(row)
 
     return server

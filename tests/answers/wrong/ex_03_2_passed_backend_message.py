@@ -18,9 +18,9 @@ def answer():
         try:
             row = store.record(order_number)
         except (orders.OrderNotFound, orders.BackendUnavailable) as error:
-            raise ToolError(f"{type(error).__name__}: {error}. Try again or call list_orders.") from None
+            raise ToolError(f"{type(error).__name__}: {error}. Try again or check the number with the person.") from None
         if row.customer_id != orders.SIGNED_IN:
-            raise ToolError(f"{order_number} belongs to {row.customer_email}. Call list_orders.")
+            raise ToolError(f"{order_number} belongs to {row.customer_email}. Check the number with the person.")
         return orders.summary(row)
 
     return server

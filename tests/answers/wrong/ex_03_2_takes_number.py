@@ -14,7 +14,7 @@ def answer():
     @server.tool()
     def get_order(number: str) -> orders.OrderSummary:
         """Status and items of one of the signed-in customer's orders."""
-        not_found = f"Order {number} was not found for this customer. Check the number, or call list_orders."
+        not_found = f"Order {number} was not found for this customer. Check the number with the person."
         try:
             row = store.record(number)
         except orders.OrderNotFound:

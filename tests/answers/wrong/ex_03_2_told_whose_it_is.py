@@ -18,7 +18,7 @@ def answer():
         try:
             row = store.record(order_number)
         except orders.OrderNotFound:
-            raise ToolError(f"Order {order_number} was not found. Call list_orders to see the customer's orders.") from None
+            raise ToolError(f"Order {order_number} was not found. Check the number with the person.") from None
         except orders.BackendUnavailable:
             raise ToolError(f"Could not read {order_number} just now; try again in a minute.") from None
         if row.customer_id != orders.SIGNED_IN:

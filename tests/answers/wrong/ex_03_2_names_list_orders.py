@@ -1,11 +1,11 @@
-"""Names list_orders, but only to say not to call it: the model is left without a next step."""
+"""Sends the model to list_orders, a tool the order desk does not have (the lesson's old message did)."""
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import orders
 
-EXPECT = "list_orders is not named as a next step"
+EXPECT = "names list_orders, which the desk does not have"
 
 
 def answer():
@@ -15,7 +15,7 @@ def answer():
     @server.tool()
     def get_order(order_number: str) -> orders.OrderSummary:
         """Status and items of one of the signed-in customer's orders."""
-        missing = f"Order {order_number} was not found. Do not call list_orders for it."
+        missing = f"Order {order_number} was not found. Check the number with the person, or call list_orders."
         try:
             row = store.record(order_number)
         except orders.OrderNotFound:

@@ -1,0 +1,104 @@
+"""The ledger's own rules: every cited claim has one test, every claim test is cited, every spec quote is the
+spec's words at the version named, and sentences about behaviour are measured or predictions (README.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from claims_ledger import (SPEC, Cell, markdown_cells, cited_claims, claims_tested, spec_quotes, quote_found,
+                           sentences, behaviour_claim, exempt, unmarked_behaviour, claim)
+
+PENDING_BEHAVIOUR = {"05", "07", "09"}
+"""Lessons whose behaviour sentences are not yet all marked (issue 28; claims-b and the evals helper own them).
+Each leaves this set when its notebook and solution pass (strict xfail: an XPASS fails, so remove it then)."""
+
+
+@pytest.fixture(scope="module")
+def cells() -> list[Cell]:
+    return list(markdown_cells())
+
+
+def test_every_cited_claim_has_exactly_one_test(cells):
+    tested = claims_tested()
+    missing = {claim_id: where for claim_id, where in cited_claims(cells).items() if claim_id not in tested}
+    assert not missing, f"cited with no @claim test in tests/claims/: {missing}"
+    twice = {claim_id: tests for claim_id, tests in tested.items() if len(tests) > 1}
+    assert not twice, f"one test per claim: {twice}"
+
+
+def test_every_claim_test_is_cited_by_a_notebook(cells):
+    uncited = sorted(set(claims_tested()) - set(cited_claims(cells)))
+    assert not uncited, f"@claim tests that no notebook cites (cite them or delete them): {uncited}"
+
+
+def test_every_spec_quote_is_verbatim_in_the_vendored_file_of_its_version(cells):
+    quotes = [quote for cell in cells for quote in spec_quotes(cell)]
+    assert quotes, "no spec quotes found: the marker syntax changed?"
+    problems = []
+    for quote in quotes:
+        if not quote.vendored.is_file():
+            problems.append(f"{quote.cell.where}: {quote.tag} {quote.path} is not vendored (vendor_spec.py)")
+        elif not quote_found(quote.text, quote.vendored.read_text(encoding="utf-8")):
+            problems.append(f"{quote.cell.where}: not in {quote.tag} {quote.path}: \"{quote.text}\"")
+    assert not problems, "\n".join(problems)
+
+
+def test_only_quoted_spec_files_are_vendored(cells):
+    named = {quote.vendored for cell in cells for quote in spec_quotes(cell)}
+    vendored = {path for path in SPEC.rglob("*") if path.is_file()}
+    assert vendored - named == set(), f"vendored but quoted by no marker: {sorted(vendored - named)}"
+    for path in vendored:
+        assert path.read_text(encoding="utf-8").startswith("VENDORED modelcontextprotocol/modelcontextprotocol tag ")
+
+
+@pytest.mark.parametrize("lesson", [f"{n:02d}" for n in range(10)])
+def test_sentences_about_behaviour_are_measured_or_predictions(lesson, cells, request):
+    if lesson in PENDING_BEHAVIOUR:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="issue 28: behaviour sentences not yet marked"))
+    flagged = unmarked_behaviour([cell for cell in cells if cell.path.name.startswith(lesson + "_")])
+    assert not flagged, "mark each (measured: by what) or as a prediction, or reword:\n" + "\n".join(
+        f"{s.cell.where}: {s.text}" for s in flagged)
+
+
+# --- the detectors themselves, on sentences with a known answer ----------------------------------------------
+
+@pytest.mark.parametrize("sentence", [
+    "A person who reads the description approves a delete they were told is a read.",
+    "The model reads SQL and a host name.",
+    "Hosts prefix names with their own key.",
+    "A careless model quickly picks the first tool.",
+])
+def test_detector_flags_unmarked_behaviour(sentence):
+    assert behaviour_claim(sentence) and exempt(sentence) is None
+
+
+@pytest.mark.parametrize("sentence, why", [
+    ("A model picks the first tool (measured: lesson 08, 12 cases).", "marked"),
+    ("A prediction: a model picks the first tool.", "marked"),
+    ("We expect a model picks the first tool.", "marked"),
+    ("A host shows the inputs, as the spec says clients SHOULD.", "spec"),
+    ("What does the person read?", "question"),
+    ("The careful host asks before a delete.", "course host"),
+])
+def test_detector_exempts_marked_spec_questions_and_course_hosts(sentence, why):
+    assert behaviour_claim(sentence) and exempt(sentence) == why
+
+
+@pytest.mark.parametrize("sentence", [
+    "A model may report a forecast for last week.",  # a possibility, stated with a modal
+    "`host.careful` runs every trusted read.",  # course code, in a code span
+    "The server refuses the call.",
+])
+def test_detector_leaves_other_sentences_alone(sentence):
+    assert not any(behaviour_claim(text) for text in sentences(Cell(SPEC, 0, sentence)))
+
+
+def test_spec_markers_scope_quotes_and_blockquotes():
+    source = ('Intro. <!-- spec: T1 a.mdx --> <!-- spec: T2 a.mdx --> The spec says "one **MUST**" and "two".\n'
+              'Not "three".\n\n"four" <!-- spec: T1 b.mdx -->\n> quoted *line*\n> goes on\n\nafter "five"')
+    found = [(q.tag, q.path, q.text) for q in spec_quotes(Cell(SPEC, 0, source))]
+    assert found == [("T1", "a.mdx", "one **MUST**"), ("T1", "a.mdx", "two"), ("T1", "a.mdx", "three"),
+                     ("T2", "a.mdx", "one **MUST**"), ("T2", "a.mdx", "two"), ("T2", "a.mdx", "three"),
+                     ("T1", "b.mdx", "quoted *line* goes on")]
+    assert quote_found("one **MUST** ... goes", "x one MUST be y then it goes on")
+    assert not quote_found("one MUST", "one SHOULD")

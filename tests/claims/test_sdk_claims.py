@@ -1,0 +1,241 @@
+"""Claims lessons 00-04 make about SDK 2.3 and pydantic: each test runs the behaviour against the installed
+packages and asserts what the cited sentence says (tests/claims/README.md)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from enum import Enum
+from typing import Annotated, Literal
+from uuid import UUID
+
+import mcp_types
+import pytest
+from mcp.server import MCPServer
+from pydantic import BaseModel, BeforeValidator, Field
+
+from claims_ledger import cited_paragraphs, claim
+from course_lib import wire
+
+
+def _server() -> MCPServer:
+    return MCPServer("claims", log_level="WARNING")
+
+
+async def _call(server, name: str, arguments: dict, era: str = wire.MODERN):
+    async with wire.connect(server, era) as client:
+        return await client.call_tool(name, arguments)
+
+
+def call(server, name: str, arguments: dict, era: str = wire.MODERN):
+    return wire.run_sync(_call, server, name, arguments, era)
+
+
+@claim("lax-date-takes-midnight")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_lax_date_takes_midnight_timestamps_and_midnight_in_any_offset(era):
+    server = _server()
+
+    @server.tool()
+    def day(when: datetime.date) -> str:
+        """Echo a date."""
+        return when.isoformat()
+
+    got = {repr(sent): call(server, "day", {"when": sent}, era) for sent in
+           [1791072000, 1791072000.0, "1791072000", "2026-10-09T00:00:00+02:00", "2026-10-09T00:00:00Z",
+            "2026-10-09T00:00:01"]}
+    accepted = {sent: r.content[0].text for sent, r in got.items() if not r.is_error}
+    (sentence,) = cited_paragraphs("lax-date-takes-midnight")
+    stated = re.findall(r"`(\d+|\"[^`\"]+\")` (?:became|becomes) (\d{4}-\d\d-\d\d)", sentence)
+    assert len(stated) == 2, f"lesson 01 no longer gives two examples as '`input` became date': {sentence}"
+    for sent, day in stated:
+        assert accepted[repr(int(sent)) if sent.isdigit() else repr(sent.strip('"'))] == day, (sent, day)
+    assert accepted == {"1791072000": "2026-10-04", "1791072000.0": "2026-10-04", "'1791072000'": "2026-10-04",
+                        "'2026-10-09T00:00:00+02:00'": "2026-10-09", "'2026-10-09T00:00:00Z'": "2026-10-09"}
+
+
+class Unit(str, Enum):
+    metric = "metric"
+
+
+@claim("strict-refuses-json-strings-for-python-types")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_strict_refuses_the_json_string_of_date_uuid_and_enum_and_raises_on_literal(era):
+    server = _server()
+
+    @server.tool()
+    def day(when: Annotated[datetime.date, Field(strict=True)]) -> str:
+        """Echo a date."""
+        return when.isoformat()
+
+    @server.tool()
+    def ident(value: Annotated[UUID, Field(strict=True)]) -> str:
+        """Echo a UUID."""
+        return str(value)
+
+    @server.tool()
+    def unit(value: Annotated[Unit, Field(strict=True)]) -> str:
+        """Echo a unit."""
+        return value.value
+
+    for name, argument in [("day", {"when": "2026-10-09"}),
+                           ("ident", {"value": "12345678-1234-5678-1234-567812345678"}),
+                           ("unit", {"value": "metric"})]:
+        result = call(server, name, argument, era)
+        assert result.is_error and "validation error" in result.content[0].text, (name, result)
+    with pytest.raises(Exception, match="Unable to apply constraint 'strict'"):
+        @server.tool()
+        def pick(value: Annotated[Literal["a", "b"], Field(strict=True)]) -> str:
+            """Echo a letter."""
+            return value
+
+
+def _iso_text(value):
+    """The lesson's validator (lesson 03): only an ISO date string reaches pydantic's date."""
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("use an ISO date, YYYY-MM-DD, such as 2026-10-09")
+    return value
+
+
+@claim("iso-date-before-validator")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_a_before_validator_takes_iso_dates_only_and_keeps_the_date_format(era):
+    server = _server()
+
+    @server.tool()
+    def day(when: Annotated[datetime.date, BeforeValidator(_iso_text)]) -> str:
+        """Echo a date."""
+        return when.isoformat()
+
+    assert call(server, "day", {"when": "2026-10-09"}, era).content[0].text == "2026-10-09"
+    for refused in ["2026-10-09T00:00:00+02:00", 1791072000, "1791072000", "2026-02-30", "09.10.2026"]:
+        assert call(server, "day", {"when": refused}, era).is_error, refused
+    schema = wire.dump(wire.run_sync(wire.list_tools, server)[0])["inputSchema"]["properties"]["when"]
+    assert schema.get("format") == "date"
+
+
+class Days(BaseModel):
+    days_left: int
+
+
+class Point(BaseModel):
+    x: int
+
+
+@claim("mcpserver-passes-calltoolresult-unchecked")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_mcpserver_sends_a_returned_calltoolresult_unchecked_and_the_sdk_client_raises(era):
+    server = _server()
+
+    @server.tool()
+    def get_days_left(order_number: str) -> Days:
+        """Days until one order arrives."""
+        return mcp_types.CallToolResult(content=[], structured_content={"days_left": "3", "extra": 1})
+
+    async def refused() -> str:
+        async with wire.connect(tap, era) as client:
+            try:
+                await client.call_tool("get_days_left", {"order_number": "ORD-1042"})
+            except RuntimeError as error:
+                return str(error)
+        return "accepted"
+
+    tap = wire.Tap(server)
+    assert wire.run_sync(refused).startswith("Invalid structured content returned by tool get_days_left: '3' is not")
+    sent = [frame["result"] for direction, frame in tap.frames
+            if direction == "S->C" and "content" in frame.get("result", {})]
+    assert sent and sent[0]["structuredContent"] == {"days_left": "3", "extra": 1}
+
+
+@claim("iserror-result-can-carry-structured-content")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_a_returned_iserror_result_carries_structured_content_and_a_raised_one_does_not(era):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = _server()
+
+    @server.tool()
+    def refuse(order_number: str) -> Days:
+        """Refuse, with data."""
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text="no")], is_error=True,
+                                        structured_content={"days_left": "not a number"})
+
+    @server.tool()
+    def fail(order_number: str) -> Days:
+        """Refuse by raising."""
+        raise ToolError("no")
+
+    returned = call(server, "refuse", {"order_number": "x"}, era)
+    assert returned.is_error and returned.structured_content == {"days_left": "not a number"}
+    raised = call(server, "fail", {"order_number": "x"}, era)
+    assert raised.is_error and raised.structured_content is None
+
+
+@claim("client-fetches-tools-list-for-uncached-tool")
+def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_result():
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = _server()
+
+    @server.tool()
+    def ok(n: int) -> Days:
+        """Fine."""
+        return Days(days_left=n)
+
+    @server.tool()
+    def bad(n: int) -> Days:
+        """Fails."""
+        raise ToolError("no")
+
+    async def scenario():
+        tap = wire.Tap(server)
+        counts = []
+        async with wire.connect(tap, wire.HANDSHAKE) as client:
+            for name in ["bad", "bad", "ok", "ok", "ghost", "ghost"]:
+                await client.call_tool(name, {"n": 1})
+                counts.append(wire.requests_sent(tap.frames, "tools/list"))
+        return counts
+
+    # errors fetch nothing; the first good result fetches once; an unknown tool's (error) result fetches nothing
+    assert wire.run_sync(scenario) == [0, 0, 1, 1, 1, 1]
+
+    async def list_nothing(ctx, params):
+        return mcp_types.ListToolsResult(tools=[])
+
+    async def answer_anything(ctx, params):
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text="done")])
+
+    async def unlisted():
+        from mcp.server import Server
+
+        tap = wire.Tap(Server("unlisted", on_list_tools=list_nothing, on_call_tool=answer_anything))
+        async with wire.connect(tap, wire.HANDSHAKE) as client:
+            for _ in range(3):
+                await client.call_tool("hidden", {})
+        return wire.requests_sent(tap.frames, "tools/list")
+
+    assert wire.run_sync(unlisted) == 3  # a good result of a tool the listing lacks: a fetch every time
+
+
+@claim("sdk-pre-parses-json-strings")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_a_json_string_reaches_an_object_parameter_as_an_object(era):
+    server = _server()
+
+    @server.tool()
+    def first(point: Point) -> int:
+        """The x of a point."""
+        return point.x
+
+    result = call(server, "first", {"point": '{"x": 3}'}, era)
+    assert not result.is_error and result.structured_content == {"result": 3}
+
+
+@claim("sdk-client-discovers-first")
+def test_the_sdk_client_asks_server_discover_first_in_the_modern_era():
+    from course_lib.servers import weather
+
+    tap = wire.Tap(weather.build_server())
+    wire.run_sync(wire.list_tools, tap, wire.MODERN)
+    sent = [frame.get("method") for direction, frame in tap.frames if direction == "C->S"]
+    assert sent[0] == "server/discover" and "initialize" not in sent
