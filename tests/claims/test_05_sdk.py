@@ -9,7 +9,7 @@ from mcp import MCPError
 from mcp.server import MCPServer
 
 from course_lib import wire
-from ledger import claim
+from claims_ledger import claim
 
 
 def slow_server() -> MCPServer:

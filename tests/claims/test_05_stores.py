@@ -13,7 +13,7 @@ import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.incident_store import BUSY, PostgresStore, SqliteStore
-from ledger import claim
+from claims_ledger import claim
 from postgres_cluster import cluster  # noqa: F401 - a fixture
 
 DAY = 86_400.0

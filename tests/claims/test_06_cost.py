@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel
 
 from course_lib import wire
-from ledger import claim
+from claims_ledger import claim
 
 
 class Out(BaseModel):

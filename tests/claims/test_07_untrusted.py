@@ -6,7 +6,7 @@ from __future__ import annotations
 import unicodedata
 
 from course_lib import tokens
-from ledger import claim
+from claims_ledger import claim
 
 VARIATION_SELECTORS = [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
 TAGS = range(0xE0000, 0xE0080)

@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context
 from mcp.shared.subscriptions import ToolsListChanged
 
 from course_lib import wire
-from ledger import claim
+from claims_ledger import claim
 
 
 def growing(notify: bool, send: bool) -> MCPServer:

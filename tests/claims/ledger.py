@@ -1,1 +1,0 @@
-def claim(claim_id): return lambda fn: (setattr(fn, "claim_id", claim_id), fn)[1]
