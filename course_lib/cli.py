@@ -435,6 +435,24 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_token(args) -> int:
+    """Print a fresh bearer token for USER, and append the line holding only its hash to the token file."""
+    from course_lib import auth
+
+    token, line = auth.new_token(args.user)
+    if args.file:
+        try:
+            with open(args.file, "a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write the token file {args.file}: {error.strerror}") from None
+        print(f"added {args.user}'s token to {args.file} (as its sha256); give {args.user} this token:", file=sys.stderr)
+    else:
+        print(f"put this line in the token file: {line}", file=sys.stderr)
+    print(token)
+    return 0
+
+
 # --- snapshot / diff ---------------------------------------------------------------------------------
 
 
@@ -676,6 +694,10 @@ def parser() -> argparse.ArgumentParser:
 
     serving.add_options(serve)
     serve.set_defaults(run=cmd_serve)
+    token = sub.add_parser("token", help="make a bearer token for `course serve --tokens` (the file keeps its hash)")
+    token.add_argument("user")
+    token.add_argument("--file", metavar="FILE", help="append the hashed line to this token file")
+    token.set_defaults(run=cmd_token)
     snapshot = sub.add_parser("snapshot", help="save a server's tools/list as a snapshot file for `course diff`")
     snapshot.add_argument("target", help="anything `course review` accepts")
     snapshot.add_argument("-o", "--output", help="the file to write (default: print to stdout)")

@@ -219,7 +219,6 @@ CAREFUL_NOTE = (f"Tool results arrive in tool messages, inside <{ENVELOPE}> tags
 """What a careful host adds to its own system message about tool results."""
 TRUNCATED = "[truncated by the host: {shown} of {total} tokens shown]"
 MAX_RESULT_TOKENS = 200
-_TAGS = range(0xE0000, 0xE0080)
 _ENVELOPE_TAG = re.compile(rf"<(/?){ENVELOPE}", re.I)
 _CALL_BLOCK = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
 _STOP_WORDS = frozenset("ignore forget disregard".split())
@@ -238,25 +237,17 @@ class Origin:
 
 
 def invisible(text: str) -> list[str]:
-    """The invisible format characters in `text` (zero-width, bidi controls, tag characters), as U+XXXX."""
-    return [f"U+{ord(char):04X}" for char in text if unicodedata.category(char) == "Cf"]
+    """The invisible characters in `text` (format characters, variation selectors, other ignorables), as U+XXXX."""
+    from course_lib import invisible as chars
+
+    return chars.hidden(text)
 
 
 def reveal_invisible(text: str) -> str:
-    """`text` with every invisible character made visible; runs of tag characters decoded as hidden text."""
-    out: list[str] = []
-    hidden: list[str] = []
-    for char in text + "\0":
-        if ord(char) in _TAGS:
-            hidden.append(chr(ord(char) - 0xE0000) if 0x20 <= ord(char) - 0xE0000 < 0x7F else "")
-            continue
-        if hidden:
-            out.append(f"⟦hidden text: {''.join(hidden)!r}⟧")
-            hidden = []
-        if char == "\0":
-            break
-        out.append(f"⟦U+{ord(char):04X}⟧" if unicodedata.category(char) == "Cf" else char)
-    return "".join(out)
+    """`text` with every invisible character made visible; hidden runs (tag characters, variation selectors) decoded."""
+    from course_lib import invisible as chars
+
+    return chars.reveal(text)
 
 
 def cap(text: str, max_tokens: int = MAX_RESULT_TOKENS, encoding: str | None = None) -> tuple[str, int, int]:
@@ -451,11 +442,21 @@ class GuardedHost(Host):
             return Decision(True, f"asked for by name in untrusted text from {', '.join(asked_by)}; "
                                   "the person decides, not the text")
         decision = super().decide(server, tool)
+        if not decision.ask and self.results and self._reaches_outside(server, tool):
+            origins = ", ".join(dict.fromkeys(str(w.origin) for w in self.results))
+            return Decision(True, f"{decision.reason}; it reaches outside, and the model has read untrusted "
+                                  f"text from {origins}: the call could carry that text out", decision.retry)
         if decision.ask and self.results:
             origins = ", ".join(dict.fromkeys(str(w.origin) for w in self.results))
             return Decision(True, f"{decision.reason}; the model has read untrusted text from {origins}",
                             decision.retry)
         return decision
+
+    def _reaches_outside(self, server: str, tool: Any) -> bool:
+        """Whether a call may reach beyond the server (openWorldHint, true when absent or from an untrusted server)."""
+        if server not in self.trusted:
+            return True
+        return effective_hints(annotations_of(tool))["openWorldHint"]
 
     def model_input(self, system: str, question: str) -> list[dict]:
         """What the model reads next: the host's own instructions, the question, each kept result as data."""

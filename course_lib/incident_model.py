@@ -9,7 +9,7 @@ a backend.
 
 from __future__ import annotations
 
-import hashlib
+import secrets
 import uuid
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
@@ -181,10 +181,13 @@ def view(record: Record) -> Incident:
                     severity=record.severity, status=record.status, notes=record.notes[-RECENT_NOTES:])
 
 
-def preview_token(name: str, incident_id: str, resolution: str, version: int) -> str:
-    """The deterministic token bound to one caller, incident, resolution and version."""
-    digest = hashlib.sha256(f"{name}|{incident_id}|{resolution}|{version}".encode()).hexdigest()
-    return f"pv-{digest[:12]}"
+PREVIEW_TTL = 15 * 60.0
+"""Seconds a preview token stays usable; an older one is refused as expired and purged."""
+
+
+def new_preview_token() -> str:
+    """A fresh preview token: 128 random bits, so no caller can guess or recompute another's."""
+    return "pv-" + secrets.token_urlsafe(16)
 
 
 def close_change(record: Record, resolution: str) -> str:
@@ -212,7 +215,7 @@ def conflict(request_id: uuid.UUID | str) -> ToolError:
 def unusable_preview() -> ToolError:
     """The answer for a preview token that is unknown, used, or someone else's."""
     return ToolError(
-        "previewToken is not a preview you can apply (unknown, already used, or issued to someone "
+        "previewToken is not a preview you can apply (unknown, expired, already used, or issued to someone "
         "else). Call preview_close_incident for the change you want, show it to the person, then "
         "call close_incident with its previewToken.")
 

@@ -11,7 +11,8 @@ the same methods and answers, with the same SQL (`SqlStore`), so the database ke
 * writers that touch the same incident are serialized by the database: SQLite takes its one
   write lock at `BEGIN IMMEDIATE`, PostgreSQL locks the incident's row (`SELECT … FOR UPDATE`);
   a writer that waits longer than the timeout (30 s) gets `BUSY`, a refusal to retry;
-* keys expire after `retention` seconds, measured with an injectable `clock`.
+* keys expire after `retention` seconds, preview tokens (random) after `preview_ttl`, measured with an
+  injectable `clock`.
 
 `open_store(where)` opens either from where it lives: a file path or a `postgresql://` URL
 (`redacted(url)` is that URL fit to print, with no password).
@@ -58,9 +59,9 @@ CREATE TABLE IF NOT EXISTS requests (
     caller TEXT NOT NULL, request_id TEXT NOT NULL, incident_id TEXT NOT NULL, text TEXT NOT NULL,
     note_id TEXT, created_at DOUBLE PRECISION NOT NULL, UNIQUE (caller, request_id));
 CREATE INDEX IF NOT EXISTS requests_by_age ON requests (created_at);
-CREATE TABLE IF NOT EXISTS previews (
+CREATE TABLE IF NOT EXISTS close_previews (
     token TEXT PRIMARY KEY, caller TEXT NOT NULL, incident_id TEXT NOT NULL, resolution TEXT NOT NULL,
-    version INTEGER NOT NULL);
+    version INTEGER NOT NULL, created_at DOUBLE PRECISION NOT NULL);
 CREATE TABLE IF NOT EXISTS pages (
     tenant TEXT NOT NULL, number INTEGER NOT NULL, service TEXT NOT NULL, oncall TEXT NOT NULL,
     message TEXT NOT NULL, PRIMARY KEY (tenant, number))
@@ -101,8 +102,9 @@ class SqlStore:
     LOCK_SCHEMA = ""
     """The statement that serializes creating the tables, where the write lock does not."""
 
-    def __init__(self, retention: float, clock: Callable[[], float]):
-        self.retention, self.clock = retention, clock
+    def __init__(self, retention: float, clock: Callable[[], float],
+                 preview_ttl: float = incident_model.PREVIEW_TTL):
+        self.retention, self.clock, self.preview_ttl = retention, clock, preview_ttl
         self._pause = float(os.environ.get(PAUSE_ENV) or 0)
         self._idle: queue.LifoQueue = queue.LifoQueue()
         self._opened: list = []
@@ -255,17 +257,20 @@ class SqlStore:
             record = self._visible(db, user, incident_id)
             if record.status == "resolved":
                 raise incident_model.already_resolved(incident_id)
-            token = incident_model.preview_token(user, incident_id, resolution, record.version)
-            db.execute("INSERT INTO previews VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING",  # a token names its row
-                       (token, user, incident_id, resolution, record.version))
+            now = self.clock()
+            db.execute("DELETE FROM close_previews WHERE created_at <= ?", (now - self.preview_ttl,))
+            token = incident_model.new_preview_token()
+            db.execute("INSERT INTO close_previews VALUES (?,?,?,?,?,?)",
+                       (token, user, incident_id, resolution, record.version, now))
             return ClosePreview(incidentId=incident_id, resolution=resolution,
                                 change=incident_model.close_change(record, resolution), previewToken=token)
 
     def close(self, user: str, incident_id: str, resolution: str, preview_token: str) -> Incident:
         """Apply a previewed close, only if the call matches the preview exactly and nothing changed since."""
         with self._write() as db:
-            bound = db.execute("SELECT caller, incident_id, resolution, version FROM previews WHERE token = ?"
-                               + self.FOR_UPDATE, (preview_token,)).fetchone()
+            bound = db.execute("SELECT caller, incident_id, resolution, version FROM close_previews WHERE token = ?"
+                               " AND created_at > ?" + self.FOR_UPDATE,
+                               (preview_token, self.clock() - self.preview_ttl)).fetchone()
             if bound is None or bound[0] != user:
                 raise incident_model.unusable_preview()
             _, previewed_id, previewed_resolution, version = bound
@@ -274,7 +279,7 @@ class SqlStore:
             record = self._visible(db, user, incident_id, lock=True)
             if record.version != version:
                 raise incident_model.stale_preview(incident_id)
-            db.execute("DELETE FROM previews WHERE token = ?", (preview_token,))
+            db.execute("DELETE FROM close_previews WHERE token = ?", (preview_token,))
             db.execute("UPDATE incidents SET status = 'resolved', version = version + 1 WHERE incident_id = ?",
                        (incident_id,))
             db.execute("INSERT INTO notes VALUES (?,?,?,?)",

@@ -287,13 +287,17 @@ def texts_read(definition: dict) -> list[tuple[str, str]]:
 
 
 def hidden_characters(text: str) -> list[str]:
-    """Invisible format characters (zero-width, bidi controls, tag characters) in a text, as U+XXXX."""
-    return [f"U+{ord(char):04X}" for char in text if unicodedata.category(char) == "Cf"]
+    """Invisible characters in a text (format characters, variation selectors, other ignorables), as U+XXXX."""
+    from course_lib import invisible
+
+    return invisible.hidden(text)
 
 
 def with_hidden(text: str) -> str:
-    """A text followed by what its invisible tag characters spell (the hidden ASCII a model still reads)."""
-    return text + " " + "".join(chr(ord(char) - 0xE0000) for char in text if 0xE0020 <= ord(char) < 0xE007F)
+    """A text followed by what its invisible characters spell (tag characters, variation-selector bytes)."""
+    from course_lib import invisible
+
+    return text + " " + invisible.spelled(text)
 
 
 def orders(text: str) -> list[str]:

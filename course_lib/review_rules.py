@@ -119,9 +119,12 @@ RULES: tuple[Rule, ...] = (
          "Mention only this server's own tools and parameters."),
     Rule("MCP304", "description-hidden-text", "error",
          "A text the model reads holds invisible characters.",
-         "Zero-width, bidirectional-control and tag characters are read by the model and not seen by the person "
-         "approving the server; tag characters can spell a whole hidden order (lesson 07).",
-         "Remove every invisible format character (Unicode category Cf) from names, titles and descriptions."),
+         "Zero-width, bidirectional-control, tag characters and variation selectors are read by the model and not "
+         "seen by the person approving the server; tag characters and runs of variation selectors can spell a "
+         "whole hidden order (lesson 07).",
+         "Remove every invisible character (Unicode category Cf and the other Default_Ignorable code points, "
+         "variation selectors included; a single U+FE0E/U+FE0F after a symbol is allowed) from names, titles and "
+         "descriptions."),
     Rule("MCP401", "param-described", "warning",
          "A parameter has no description and no fixed list of values.",
          "The model reads the schema to build arguments; an undescribed q or target leaves it guessing what goes "

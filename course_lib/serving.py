@@ -49,6 +49,9 @@ def serve(name: str, transport: str = "stdio", host: str = LOOPBACK, port: int =
                                   "anyone who can reach it could call its tools; serve it on 127.0.0.1")
     if transport == "http":
         auth.check_binding(host, build_options.get("tokens"))
+        warning = auth.clear_text_warning(host, build_options.get("tokens"))
+        if warning:
+            print(warning, file=sys.stderr)
     server = servers.build(name, **build_options)  # an unknown user or a bad token file fails here, as one line
     if "store" in build_options:
         from course_lib import incident_store

@@ -15,7 +15,7 @@ import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-TOKENS = {"ana": "tok-ana-5b1f0c9e7d2a4e61", "ben": "tok-ben-93c4e8a1f6b2d705", "gil": "tok-gil-0e7d6c5b4a392817"}
+TOKENS = {"ana": "nIBSgHVUkB-MVuW4nG7ePEkdV5aow-9MhjwnX6XUhHQ", "ben": "d1W4gqpsS6dwA4mUP8l5pbxEpPMMK70zY8AZfAy0K9I", "gil": "5K7lWjjWlX7O7FP8aB1ng6j2OcopttmzsrX_PVfnDx0"}
 OWN = {"ana": "INC-101", "ben": "INC-103", "gil": "INC-301"}
 """An open incident each user may read and write."""
 FORBIDDEN = {"ana": "INC-301", "ben": "INC-204", "gil": "INC-101"}

@@ -5,6 +5,8 @@ Every server here listens on 127.0.0.1 only; child processes are always stopped 
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import subprocess
 import sys
@@ -25,18 +27,24 @@ MISSING = "Incident {} was not found, or you do not have access to it. Use searc
 # --- the token file --------------------------------------------------------------------------------
 
 
-def test_token_files_in_both_formats_give_the_same_map(tmp_path):
+def test_token_files_in_both_formats_give_the_same_map_of_hashes(tmp_path):
     lines = write_tokens(tmp_path)
     (tmp_path / "tokens.json").write_text(json.dumps({token: user for user, token in TOKENS.items()}))
-    assert auth.read_tokens(lines) == auth.read_tokens(tmp_path / "tokens.json") == {t: u for u, t in TOKENS.items()}
+    expected = {"sha256:" + hashlib.sha256(t.encode()).hexdigest(): u for u, t in TOKENS.items()}
+    assert auth.read_tokens(lines) == auth.read_tokens(tmp_path / "tokens.json") == expected
+    assert not any(token in str(auth.read_tokens(lines)) for token in TOKENS.values())  # no token kept in memory
 
 
 @pytest.mark.parametrize("content, says", [
-    ("short ana\n", "line 1: each token must be a string of at least 16 characters"),
-    ("# users\n\ntok-ana-5b1f0c9e7d2a4e61 ana extra\n", "line 3: write one 'token user' pair per line"),
-    ('{"tok-ana-5b1f0c9e7d2a4e61": 7}', "entry 1: each token must be a string"),
-    ('{"tok-ana-5b1f0c9e7d2a4e61": ', "is not a JSON object of token: user pairs"),
-    ("tok-ana-5b1f0c9e7d2a4e61 ana\ntok-ana-5b1f0c9e7d2a4e61 ben\n", "line 2: the same token appears twice"),
+    ("short ana\n", "line 1: each token must be at least 32 characters"),
+    ("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa ana\n", "line 1: this token is too predictable"),
+    ("abababababababababababababababababababab ana\n", "line 1: this token is too predictable"),
+    ("sha256:1234 ana\n", "line 1: a hashed token is sha256: and 64 lowercase hex digits"),
+    ("# users\n\nnIBSgHVUkB-MVuW4nG7ePEkdV5aow-9MhjwnX6XUhHQ ana extra\n", "line 3: write one 'token user' pair per line"),
+    ('{"nIBSgHVUkB-MVuW4nG7ePEkdV5aow-9MhjwnX6XUhHQ": 7}', "entry 1: each token and user must be a string"),
+    ('{"nIBSgHVUkB-MVuW4nG7ePEkdV5aow-9MhjwnX6XUhHQ": ', "is not a JSON object of token: user pairs"),
+    ("nIBSgHVUkB-MVuW4nG7ePEkdV5aow-9MhjwnX6XUhHQ ana\nnIBSgHVUkB-MVuW4nG7ePEkdV5aow-9MhjwnX6XUhHQ ben\n", "line 2: the same token appears twice"),
+    ("nIBSgHVUkB-MVuW4nG7ePEkdV5aow-9MhjwnX6XUhHQ ana\nsha256:0acdcab8f46dff072fb762a0c828ebf4718195d89ccb96f891642491ed973639 ben\n", "line 2: the same token appears twice"),
     ("# nothing\n", "holds no tokens"),
 ])
 def test_a_bad_token_file_is_one_line_that_never_shows_a_token(tmp_path, content, says):
@@ -44,12 +52,31 @@ def test_a_bad_token_file_is_one_line_that_never_shows_a_token(tmp_path, content
     path.write_text(content)
     with pytest.raises(auth.TokenFileProblem, match=r"\A[^\n]*\Z") as problem:
         auth.read_tokens(path)
-    assert says in str(problem.value) and "5b1f0c9e" not in str(problem.value)
+    assert says in str(problem.value) and "nIBSgHVU" not in str(problem.value) and "aaaaaaaa" not in str(problem.value)
+
+
+def test_a_file_of_hashes_signs_in_the_same_users_as_the_tokens(tmp_path):
+    fresh, line = auth.new_token("ana")
+    assert len(fresh) >= 43 and fresh not in line and line.startswith("sha256:") and line.endswith(" ana")
+    (tmp_path / "hashed.txt").write_text(line + "\n")
+    verifier = auth.StaticTokens(auth.read_tokens(tmp_path / "hashed.txt"))
+    assert asyncio.run(verifier.verify_token(fresh)).subject == "ana"
+    assert asyncio.run(verifier.verify_token(line.split()[0])) is None  # the digest itself is no password
+    assert asyncio.run(verifier.verify_token(fresh + "x")) is None
+
+
+def test_random_tokens_pass_the_entropy_floor_and_patterned_ones_do_not():
+    import secrets
+
+    assert all(auth.weakness(secrets.token_urlsafe(32)) is None for _ in range(200))
+    assert all(auth.weakness(secrets.token_hex(32)) is None for _ in range(200))
+    for weak in ("a" * 64, "ab" * 32, "password" * 5, "0123" * 10):
+        assert auth.weakness(weak) is not None, weak
 
 
 def test_a_token_for_an_unknown_user_is_a_setup_error():
     with pytest.raises(UnknownName, match="unknown user 'eve'"):
-        incidents.build_server(tokens={"tok-eve-0123456789abcdef": "eve"})
+        incidents.build_server(tokens={"xV2jJbUwILgElLTBDFZ5pWQGxkW6kCv3-80HDsZhwFU": "eve"})
 
 
 # --- binding -----------------------------------------------------------------------------------------
@@ -115,7 +142,7 @@ def test_host_and_origin_checks_stay_on_beyond_loopback():
     assert status(settings, {"Origin": "http://attacker.example"}) == 403
 
 
-def test_serve_passes_the_guard_and_the_tokens_to_the_sdk(tmp_path, monkeypatch):
+def test_serve_passes_the_guard_and_the_tokens_to_the_sdk(tmp_path, monkeypatch, capsys):
     """`serve` beyond loopback: tokens wired into the server, Host/Origin checks on, the 401s rewritten
     (listening and running are stubbed: no socket is opened)."""
     from mcp.server import MCPServer
@@ -135,6 +162,7 @@ def test_serve_passes_the_guard_and_the_tokens_to_the_sdk(tmp_path, monkeypatch)
     assert "mcp.example.org:*" in seen["transport_security"].allowed_hosts
     assert isinstance(seen["server"]._token_verifier, auth.StaticTokens)
     assert isinstance(seen["app"], auth.BearerChallenge)
+    assert "bearer tokens cross the network in clear text" in capsys.readouterr().err
 
 
 class FakeSocket:
@@ -263,3 +291,65 @@ def test_mixed_load_on_two_processes_sharing_a_store(tmp_path):
     assert report["protocol_errors"] == [] and report["wrong"] == []
     assert report["calls"] == 10 * 20 and len(report["notes"]) == 10 * 5
     assert check_notes_once(path, report["notes"]) == []
+
+
+# --- guessing is slowed; tokens in clear text are warned about -----------------------------------------
+
+
+def _asgi_401(challenge: auth.BearerChallenge, client: str) -> int:
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 401, "headers": []})
+        await send({"type": "http.response.body", "body": b"no"})
+
+    challenge.app = app
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "client": (client, 5555), "headers": [(b"authorization", b"Bearer wrong")]}
+    asyncio.run(challenge(scope, None, send))
+    return sent[0]["status"]
+
+
+def test_repeated_wrong_tokens_are_answered_more_and_more_slowly_per_client():
+    now, waits = [0.0], []
+
+    async def sleep(seconds):
+        waits.append(seconds)
+
+    challenge = auth.BearerChallenge(None, clock=lambda: now[0], sleep=sleep)
+    for _ in range(auth.FREE_FAILURES):
+        assert _asgi_401(challenge, "10.0.0.9") == 401
+    assert waits == []  # a person mistyping a few times is not slowed
+    for _ in range(6):
+        _asgi_401(challenge, "10.0.0.9")
+    assert waits == [0.25, 0.5, 1.0, 2.0, 4.0, auth.MAX_DELAY]
+    _asgi_401(challenge, "10.0.0.7")
+    assert len(waits) == 6  # another client is not slowed by this one's guesses
+    now[0] += auth.FAILURE_WINDOW + 1
+    _asgi_401(challenge, "10.0.0.9")
+    assert len(waits) == 6  # after a quiet minute the count starts again
+
+
+@pytest.mark.parametrize("host, tokens, warns", [
+    ("0.0.0.0", "tokens.txt", True), ("192.0.2.10", "tokens.txt", True),
+    ("127.0.0.1", "tokens.txt", False), ("::1", "tokens.txt", False), ("localhost", None, False)])
+def test_tokens_beyond_loopback_over_plain_http_are_warned_about(host, tokens, warns):
+    warning = auth.clear_text_warning(host, tokens)
+    assert (warning is not None) is warns
+    if warns:
+        assert "clear text" in warning and "TLS" in warning and "\n" not in warning
+
+
+def test_course_token_prints_a_token_and_the_file_gets_only_its_hash(tmp_path):
+    path = tmp_path / "tokens.txt"
+    done = subprocess.run([sys.executable, "-m", "course_lib.cli", "token", "ben", "--file", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    token = done.stdout.strip()
+    assert auth.weakness(token) is None and token not in path.read_text()
+    assert auth.read_tokens(path) == {"sha256:" + hashlib.sha256(token.encode()).hexdigest(): "ben"}
+    bad = subprocess.run([sys.executable, "-m", "course_lib.cli", "token", "ben", "--file", str(tmp_path / "no/such")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "cannot write the token file" in bad.stderr

@@ -8,6 +8,8 @@ only; child processes are always stopped (see incident_helpers.Served).
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -162,7 +164,10 @@ def test_a_durable_store_answers_like_the_lesson_store(durable, era):
         results += [call(servers["ana"], "close_incident", args, era), call(servers["ana"], "close_incident", args, era)]
         return results, store.pages("acme"), store.notes("INC-101"), store.notes("INC-103")
 
-    assert run(durable.open()) == run(incidents.Store())
+    def tokens_hidden(results):  # tokens are random: equal stores answer alike up to the token itself
+        return re.sub(r'pv-[A-Za-z0-9_-]{22}', 'pv-TOKEN', json.dumps(results, default=repr))
+
+    assert tokens_hidden(run(durable.open())) == tokens_hidden(run(incidents.Store()))
 
 
 @pytest.mark.parametrize("kind", DURABLE)

@@ -20,7 +20,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -31,7 +31,7 @@ from course_lib import incident_model
 from course_lib.incident_model import (ONCALL, USERS, ClosePreview, Incident, IncidentList, IncidentStore,
                                        IncidentSummary, Note, NoteAdded, Page, Record, Resolution, Service,
                                        User, already_resolved, close_change, conflict, not_found,
-                                       preview_mismatch, preview_token, stale_preview, unusable_preview, view)
+                                       preview_mismatch, new_preview_token, stale_preview, unusable_preview, view)
 from course_lib.servers.base import new_server, tool
 
 ID_PATTERN = r"^INC-[0-9]+$"
@@ -48,13 +48,16 @@ RequestId = Annotated[uuid.UUID, Field(
 class Store:
     """The incident backend: records, idempotency keys, previews and pages, safe across threads."""
 
-    def __init__(self, write_delay: float = 0.0):
+    def __init__(self, write_delay: float = 0.0, preview_ttl: float = incident_model.PREVIEW_TTL,
+                 clock: Callable[[], float] = time.monotonic):
         self.write_delay = write_delay
         """Seconds each note write takes (a slow database); lessons raise it to provoke timeouts."""
         self._records = incident_model.seed()
         self._lock = threading.RLock()
         self._requests: dict[tuple[str, str], tuple[str, str, NoteAdded]] = {}
-        self._previews: dict[str, tuple[str, str, str, int]] = {}
+        self.preview_ttl, self.clock = preview_ttl, clock
+        """How long a preview token lives, measured with `clock` (seconds)."""
+        self._previews: dict[str, tuple[str, str, str, int, float]] = {}
         self._pages: list[tuple[str, Page]] = []
 
     # reading and authorization
@@ -130,18 +133,20 @@ class Store:
             record = self.visible(user, incident_id)
             if record.status == "resolved":
                 raise already_resolved(incident_id)
-            token = preview_token(user, incident_id, resolution, record.version)
-            self._previews[token] = (user, incident_id, resolution, record.version)
+            self._purge_previews()
+            token = new_preview_token()
+            self._previews[token] = (user, incident_id, resolution, record.version, self.clock())
             return ClosePreview(incidentId=incident_id, resolution=resolution,
                                 change=close_change(record, resolution), previewToken=token)
 
     def close(self, user: str, incident_id: str, resolution: str, preview_token: str) -> Incident:
         """Apply a previewed close, only if the call matches the preview exactly and nothing changed since."""
         with self._lock:
+            self._purge_previews()
             bound = self._previews.get(preview_token)
             if bound is None or bound[0] != user:
                 raise unusable_preview()
-            _, previewed_id, previewed_resolution, version = bound
+            _, previewed_id, previewed_resolution, version, _ = bound
             if (previewed_id, previewed_resolution) != (incident_id, resolution):
                 raise preview_mismatch((previewed_id, previewed_resolution), (incident_id, resolution))
             record = self.visible(user, incident_id)
@@ -152,6 +157,12 @@ class Store:
             record.notes.append(Note(noteId=f"N{len(record.notes) + 1}", author=user,
                                      text=f"Closed as {resolution}."))
             return view(record)
+
+    def _purge_previews(self) -> None:
+        """Forget every preview older than `preview_ttl` (call with the lock held)."""
+        oldest = self.clock() - self.preview_ttl
+        for token in [token for token, bound in self._previews.items() if bound[4] <= oldest]:
+            del self._previews[token]
 
     def overwrite(self, user: str, incident_id: str, title: str | None = None, status: str | None = None) -> Incident:
         """Change an incident's title or status at once, with no preview (the overloaded tool's way)."""

@@ -9,6 +9,7 @@ dangerous default.
 from __future__ import annotations
 
 import functools
+import os
 import re
 
 import pytest
@@ -309,7 +310,7 @@ def test_a_preview_applies_only_the_exact_change_and_only_once():
     store = incidents.Store()
     server = incidents.build_server("ana", store)
     token = _preview(server)
-    assert token == _preview(server), "the token is deterministic for the same change"
+    assert token != _preview(server), "each preview gets a fresh random token, even for the same change"
     other_incident, other_resolution = _close(server, token, "INC-103"), _close(server, token, resolution="duplicate")
     assert other_incident["isError"]
     assert "the call asks to close INC-103 as fixed. Nothing was changed" in text(other_incident)
@@ -376,8 +377,8 @@ CLOSED_101 = {"incidentId": "INC-101", "title": "Checkout latency above 2 s", "s
               "severity": "sev2", "status": "resolved",
               "notes": [{"noteId": "N1", "author": "ana", "text": "Latency rose after the 14:05 deploy of checkout 2.8.0."},
                         {"noteId": "N2", "author": "ana", "text": "Closed as fixed."}]}
-UNUSABLE = ("Error executing tool close_incident: previewToken is not a preview you can apply (unknown, already "
-            "used, or issued to someone else). Call preview_close_incident for the change you want, show it to the "
+UNUSABLE = ("Error executing tool close_incident: previewToken is not a preview you can apply (unknown, expired, "
+            "already used, or issued to someone else). Call preview_close_incident for the change you want, show it to the "
             "person, then call close_incident with its previewToken.")
 
 
@@ -404,7 +405,8 @@ def test_the_preview_of_closing_inc_101_is_the_one_lesson_05_shows():
     assert preview["structuredContent"] == {
         "incidentId": "INC-101", "resolution": "fixed",
         "change": "status open -> resolved, resolution fixed; title 'Checkout latency above 2 s', 1 note(s) kept",
-        "previewToken": "pv-e31782d8696b"}
+        "previewToken": preview["structuredContent"]["previewToken"]}
+    assert re.fullmatch(r"pv-[A-Za-z0-9_-]{22}", preview["structuredContent"]["previewToken"])
     (other,) = session(incidents.build_server("ben"), [preview_call("INC-103", "duplicate")])
     assert other["structuredContent"]["change"] == ("status open -> resolved, resolution duplicate; "
                                                     "title 'Search results are stale', 0 note(s) kept")
@@ -517,19 +519,60 @@ def test_once_an_incident_is_closed_its_other_previews_stay_void():
 
 
 @pytest.mark.parametrize("backend", ["memory", "sqlite"])
-def test_both_backends_issue_the_same_tokens_for_the_same_history(backend, tmp_path):
-    """Lesson 05: `SqliteStore` has the same methods and answers as the lesson's store, preview tokens included."""
+def test_preview_tokens_are_random_so_no_one_can_recompute_another_callers(backend, tmp_path):
+    """The token is 128 random bits: the same change previewed twice, by the same or a fresh server, never
+    gets the same token, and the old derivable token (sha256 of user|incident|resolution|version) is refused."""
+    import hashlib
+
     from course_lib.incident_store import SqliteStore
 
-    store = incidents.Store() if backend == "memory" else SqliteStore(tmp_path / "desk.db")
-    ana, ben = incidents.build_server("ana", store), incidents.build_server("ben", store)
-    tokens = [r["structuredContent"]["previewToken"] for r in session(ana, [preview_call()])]
-    session(ana, [("add_incident_note", note_args())])
-    tokens += [r["structuredContent"]["previewToken"] for r in session(ana, [preview_call()])]
-    tokens += [r["structuredContent"]["previewToken"] for r in session(ben, [preview_call()])]
-    session(ben, [("add_incident_note", note_args(note="Ben's note."))])
-    tokens += [r["structuredContent"]["previewToken"] for r in session(ana, [preview_call()])]
-    assert tokens == ["pv-e31782d8696b", "pv-638e4af3a4f8", "pv-b8694466e451", "pv-4ad419231940"]
+    def fresh():
+        return incidents.Store() if backend == "memory" else SqliteStore(tmp_path / f"desk{len(os.listdir(tmp_path))}.db")
+
+    tokens = []
+    for store in (fresh(), fresh()):
+        ana = incidents.build_server("ana", store)
+        tokens += [r["structuredContent"]["previewToken"] for r in session(ana, [preview_call(), preview_call()])]
+    assert len(set(tokens)) == 4 and all(re.fullmatch(r"pv-[A-Za-z0-9_-]{22}", t) for t in tokens)
+    derived = "pv-" + hashlib.sha256(b"ana|INC-101|fixed|1").hexdigest()[:12]
+    server = incidents.build_server("ana", fresh())
+    session(server, [preview_call()])
+    (guess,) = session(server, [close_call(derived)])
+    assert guess["isError"] is True and "not a preview you can apply" in text(guess)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.mark.parametrize("backend", ["memory", "sqlite"])
+@pytest.mark.parametrize("age, usable", [(incident_model.PREVIEW_TTL - 1, True), (incident_model.PREVIEW_TTL + 1, False)])
+def test_a_preview_expires_after_its_time_and_is_purged(backend, age, usable, tmp_path):
+    from course_lib.incident_store import SqliteStore
+
+    clock = Clock()
+    store = incidents.Store(clock=clock) if backend == "memory" else SqliteStore(tmp_path / "d.db", clock=clock)
+    server = incidents.build_server("ana", store)
+    (preview,) = session(server, [preview_call()])
+    clock.now += age
+    (closed,) = session(server, [close_call(preview["structuredContent"]["previewToken"])])
+    assert closed["isError"] is not usable
+    if not usable:
+        assert "expired" in text(closed)
+        (read,) = session(server, [("get_incident", {"incidentId": "INC-101"})])
+        assert read["structuredContent"]["status"] == "open"
+        session(server, [preview_call(resolution="duplicate")])  # a new preview purges the expired one
+        if backend == "memory":
+            assert len(store._previews) == 1
+        else:
+            import sqlite3
+
+            with sqlite3.connect(tmp_path / "d.db") as db:
+                assert db.execute("SELECT COUNT(*) FROM close_previews").fetchone()[0] == 1
 
 
 # --- the store itself -----------------------------------------------------------------------------------
@@ -599,7 +642,7 @@ def test_a_store_path_keeps_the_desk_in_a_sqlite_file(tmp_path, as_text):
         "Latency rose after the 14:05 deploy of checkout 2.8.0.", "Rolled back checkout to 2.7.9."]
 
 
-TOKENS = {"tok-ana-5b1f0c9e7d2a4e61": "ana", "tok-ben-93c4e8a1f6b2d705": "ben"}
+TOKENS = {"nIBSgHVUkB-MVuW4nG7ePEkdV5aow-9MhjwnX6XUhHQ": "ana", "d1W4gqpsS6dwA4mUP8l5pbxEpPMMK70zY8AZfAy0K9I": "ben"}
 
 
 def test_with_tokens_a_call_that_carries_none_is_refused_saying_how_to_connect(tmp_path):
@@ -635,7 +678,7 @@ def test_over_http_each_request_acts_as_its_tokens_user_and_one_without_a_token_
                     "jsonrpc": "2.0", "id": 1, "method": "tools/call",
                     "params": {"name": "get_incident", "arguments": {"incidentId": "INC-101"}}})
             async with httpx2.AsyncClient(transport=transport,
-                                          headers={"Authorization": "Bearer tok-ben-93c4e8a1f6b2d705"}) as http:
+                                          headers={"Authorization": "Bearer d1W4gqpsS6dwA4mUP8l5pbxEpPMMK70zY8AZfAy0K9I"}) as http:
                 async with wire.connect(streamable_http_client(url, http_client=http)) as client:
                     name = client.server_info.name
                     answers = [wire.dump(await client.call_tool(tool, arguments)) for tool, arguments in [
