@@ -1,15 +1,19 @@
-"""Lesson 09's claims about SDK 2.3: which call reaches which era's client when the tool list changes."""
+"""Lesson 09's claims about SDK 2.3: list-changed delivery per era, sealed request state, elicitation, HTTP headers."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import anyio
 import pytest
+from mcp import Client
 from mcp.client.subscriptions import ListenNotSupportedError
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.shared.subscriptions import ToolsListChanged
+from pydantic import Field
 
-from course_lib import wire
+from course_lib import serving, wire
 from claims_ledger import claim
 
 
@@ -131,3 +135,24 @@ def test_ctx_elicit_works_on_a_2025_session_and_not_on_a_2026_client():
     with pytest.raises(BaseExceptionGroup) as raised:
         anyio.run(outcome, "2026-07-28")
     assert raised.group_contains(NoBackChannelError, depth=None)
+
+
+@claim("sdk-http-request-headers-per-era")
+def test_a_2026_client_sends_method_name_and_mirrored_params_and_a_2025_client_version_and_session():
+    seen: list[list[str]] = []
+    router = MCPServer("router", log_level="WARNING")
+
+    @router.tool(description="Find an order.")
+    def find_order(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
+                   ctx: Context) -> str:
+        seen.append(sorted(name for name in (ctx.headers or {}) if name.startswith("mcp-")))
+        return "found"
+
+    async def headers(mode: str) -> list[str]:
+        async with serving.serve_http(router) as url:
+            async with Client(url, mode=mode) as client:
+                await client.call_tool("find_order", {"region": "eu-west"})
+        return seen[-1]
+
+    assert anyio.run(headers, "auto") == ["mcp-method", "mcp-name", "mcp-param-region", "mcp-protocol-version"]
+    assert anyio.run(headers, "legacy") == ["mcp-protocol-version", "mcp-session-id"]
