@@ -156,3 +156,23 @@ def test_a_2026_client_sends_method_name_and_mirrored_params_and_a_2025_client_v
 
     assert anyio.run(headers, "auto") == ["mcp-method", "mcp-name", "mcp-param-region", "mcp-protocol-version"]
     assert anyio.run(headers, "legacy") == ["mcp-protocol-version", "mcp-session-id"]
+
+
+@claim("sdk-http-checks-host-and-origin")
+def test_the_http_transport_refuses_a_foreign_origin_and_host():
+    import httpx
+
+    server = MCPServer("checked", log_level="WARNING")
+    body = {"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+            "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                 "io.modelcontextprotocol/clientCapabilities": {}}}}
+    headers = {"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28",
+               "Mcp-Method": "server/discover"}
+
+    async def statuses() -> list[int]:
+        async with serving.serve_http(server) as url:
+            async with httpx.AsyncClient() as http:
+                return [(await http.post(url, json=body, headers={**headers, **extra})).status_code
+                        for extra in ({}, {"Origin": "http://evil.example"}, {"Host": "evil.example"})]
+
+    assert anyio.run(statuses) == [200, 403, 421]
