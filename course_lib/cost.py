@@ -417,8 +417,8 @@ def conversation_prompts(tool_listings: Sequence[str], system: str, exchanges: S
                          encoding: str = tokens.DEFAULT_ENCODING) -> list[list[int]]:
     """The token list a host sends on each turn: tool definitions, system prompt, conversation so far.
 
-    `tool_listings[i]` is the serialized tools/list the host holds on turn i; `exchanges` are
-    (user, assistant) pairs, and turn i ends with user message i.
+    `tool_listings[i]` is the serialized tool definitions the host sends on turn i (`host_listing`);
+    `exchanges` are (user, assistant) pairs, and turn i ends with user message i.
     """
     if len(tool_listings) != len(exchanges):
         raise ValueError("give one tool listing per turn")
