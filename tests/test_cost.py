@@ -377,3 +377,13 @@ def test_a_function_called_in_fresh_processes_shows_what_depends_on_the_process(
     assert [value for _, value in same] == [sha_fingerprint("a")] * 2
     with pytest.raises(cost.ProcessBuildError, match=r"fails_on\(\) raised ValueError: no a"):
         cost.results_of_source(cost.portable_source(fails_on), "fails_on", ["a"], (0,))
+
+
+def test_host_listing_is_the_three_slots_of_every_tool_from_sdk_tools_or_wire_dicts():
+    tools = wire.run_sync(wire.list_tools, workspace.build_server())
+    listing = cost.host_listing(tools)
+    assert listing == cost.host_listing(json.loads(wire.to_json(tools)))
+    sent = json.loads(listing)
+    assert [tool["name"] for tool in sent] == [tool.name for tool in tools]
+    assert all(set(tool) == {"name", "description", "input_schema"} for tool in sent)
+    assert tokens.count(listing) < tokens.count(wire.to_json(tools))
