@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import anyio
 from mcp.server import CacheHint, MCPServer
@@ -77,3 +78,70 @@ def test_a_tools_list_changed_notification_evicts_the_cached_listing():
 
     sent, names = anyio.run(run)
     assert sent == 2 and "added" in names
+
+
+FROM_A_SET = '''from mcp.server import MCPServer
+from course_lib.servers import workspace
+
+
+def build_workspace_from_config():
+    server = MCPServer("workspace", log_level="WARNING")
+    state = workspace.Workspace()
+    for area in {"calendar", "mail", "documents", "tickets"}:
+        workspace.register(server, workspace.AREAS[area], state)
+    return server
+'''
+SCRIPT = [
+    ("What is on the calendar today?", "list_events", {"date": "2026-10-02"}),
+    ("Any open tickets about login?", "search_tickets", {"query": "login"}),
+    ("Show me that ticket.", "get_ticket", {"ticket_id": "TCK-401"}),
+    ("Did anyone email about it?", "search_messages", {"query": "login"}),
+    ("Open the first one.", "read_message", {"message_id": "MSG-201"}),
+    ("Note on the ticket that Priya reported it too.", "add_ticket_comment",
+     {"ticket_id": "TCK-401", "comment": "Also reported by Priya."}),
+    ("Find the release checklist.", "search_documents", {"query": "release checklist"}),
+    ("What does it say?", "read_document", {"document_id": "DOC-301"}),
+    ("Book a 30-minute release review on Monday at 10:00.", "create_event",
+     {"title": "Release review", "date": "2026-10-05", "start": "10:00"}),
+    ("And what is on Monday now?", "list_events", {"date": "2026-10-05"}),
+]
+SYSTEM = "You are the team's workspace assistant. Use the tools; ask before sending mail or changing the calendar."
+
+
+@claim("lesson-06-cache-costs")
+def test_the_cache_costs_lesson_06_states_are_the_simulated_ones():
+    """Lesson 06's ten-turn conversation, as its cells build it, under the three caches: the sentence's figures."""
+    from course_lib import cost
+    from course_lib.servers import workspace
+
+    from claims_ledger import cited_paragraphs
+
+    async def exchanges() -> list[tuple[str, str]]:
+        found = []
+        async with wire.connect(workspace.build_server()) as client:
+            for user, name, arguments in SCRIPT:
+                result = await client.call_tool(name, arguments)
+                found.append((user, json.dumps({"call": name, "arguments": arguments}) + wire.to_json(result)))
+        return found
+
+    talk = anyio.run(exchanges)
+    tools = wire.run_sync(wire.list_tools, workspace.build_server())
+    listings = cost.listings_of_source(FROM_A_SET, "build_workspace_from_config", (0, 1, 2, 3))
+    orders = {"stable": [cost.host_listing(tools)] * 10,
+              "set": [cost.host_listing(json.loads(listings[turn % 4].listing)) for turn in range(10)]}
+    prompts = {order: cost.conversation_prompts(listed, SYSTEM, talk) for order, listed in orders.items()}
+    price = {(label, order): round(cost.input_cost(simulate(prompts[order]), 0.1, write), 2)
+             for label, simulate, write in (
+                 ("openai", cost.simulate_prefix_cache, 1.0),
+                 ("a1024", lambda p: cost.simulate_breakpoint_cache(p, 1024), 1.25),
+                 ("a4096", lambda p: cost.simulate_breakpoint_cache(p, 4096), 1.25))
+             for order in prompts}
+    longest = max(len(prompt) for listed in prompts.values() for prompt in listed)
+    (sentence,) = cited_paragraphs("lesson-06-cache-costs")
+    stated = re.search(r"0\.1× .*?(\d\.\d\d) of the uncached price against (\d\.\d\d); at\s+Anthropic's 1,024-token "
+                       r"minimum, (\d\.\d\d) against (\d\.\d\d).*?the longest prompt here is ([\d,]+) tokens", sentence)
+    assert stated, f"the sentence no longer states the figures in the tested form: {sentence}"
+    assert tuple(float(n) for n in stated.groups()[:4]) == (
+        price["openai", "set"], price["openai", "stable"], price["a1024", "set"], price["a1024", "stable"])
+    assert int(stated.group(5).replace(",", "")) == longest < 4096
+    assert price["a4096", "set"] == price["a4096", "stable"] == 1.0
