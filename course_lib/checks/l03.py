@@ -42,8 +42,9 @@ HINTS: dict[str, tuple[str, ...]] = {
     "3.3": (
         "A protocol error means the JSON-RPC message itself is wrong: the client program must be fixed. A tool "
         "execution error means the request was fine but the call failed: the model reads it and can adapt.",
-        "Since the 2025-11-25 spec, arguments that break the tool's input schema are tool execution errors "
-        "(the model can fix them), not -32602. The spec's own test: protocol errors are 'issues with the "
+        "Since the 2025-11-25 spec, the tools page lists arguments that break the tool's input schema as tool "
+        "execution errors (so the model gets the chance to fix them), not -32602; 2026-07-28's schema.ts still "
+        "allows -32602 for them, but answer as the tools pages say. The spec's own test: protocol errors are 'issues with the "
         "request structure itself that models are less likely to be able to fix'.",
         "Protocol: broken JSON, an unknown method, tools/call without a name, arguments that are not an object. "
         "Everything else in the list is an execution error.",

@@ -178,8 +178,11 @@ MEASURED = re.compile(r"\(measured:[^)]+\)|\bprediction\b|\bwe (?:predict|expect
 MODAL = re.compile(r"\b(?:may|might|can|could|cannot|should|must|would|will)\b(?:\s+\w+)?", re.I)
 NOT_PROSE = re.compile(r"```.*?```|<!--.*?-->|^\s*\|.*$|^#+ .*$", re.S | re.M)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*`(\"])")
-COURSE_HOST = re.compile(r"\b(?:careful|trusting|course|course's|lesson's) host\b", re.I)
-"""The course's own hosts (`host.careful`, `host.trusting`): their behaviour is code the lesson runs and shows."""
+COURSE_HOST = re.compile(r"\b(?:careful|trusting|course|course's|lesson's|your) host\b", re.I)
+"""The course's own hosts (`host.careful`, `host.trusting`) and the learner's (`your host`, in an exercise): their
+behaviour is code the notebook runs and shows."""
+MODEL_INPUT = re.compile(r"\b(?:text|what|everything|words)\s+$", re.I)
+"""'the text the model reads', 'what the model sees': naming the model's input, not reporting behaviour."""
 GLOSSARY = re.compile(r"^## Glossary\b", re.M)
 
 
@@ -215,9 +218,19 @@ def exempt(sentence: str) -> str | None:
     return None
 
 
+POPULATION = re.compile(rf"\b(?:many|most|few|some|all)\s+(?:\w+\s+)?{ACTORS}\b(?!`|\.\w|_)", re.I)
+"""'many hosts', 'most models': a claim about a population, whatever its verb."""
+
+
 def behaviour_claim(sentence: str) -> bool:
-    """A sentence whose subject is a model, host, person, learner, user, reader or client doing something."""
+    """A sentence whose subject is a model, host, person, learner, user or reader doing something, or that
+    says what many, most, few, some or all of them do."""
+    for population in POPULATION.finditer(sentence):
+        if not MODAL.match(sentence[population.end():].lstrip()):
+            return True
     for subject in SUBJECT.finditer(sentence):
+        if MODEL_INPUT.search(sentence[:subject.start() + 1]):
+            continue
         window = sentence[subject.end():subject.end() + 40]
         verb = re.match(rf"\s*(?:(?:who|that)\s+)?(?:\w+ly\s+)?(?:{VERBS})\b", window, re.I)
         if verb and not MODAL.match(window.lstrip()):

@@ -20,6 +20,11 @@ def test_provider_request_types_have_slots_for_name_description_and_input_schema
     assert {"name", "description", "parameters"} <= openai_keys
     for keys in (anthropic_keys, openai_keys):
         assert not keys & {"title", "output_schema", "outputSchema", "annotations"}
+    import inspect
+
+    deferred = " ".join(inspect.getsource(anthropic.tool_param).split())
+    assert "If true, tool will not be included in initial system prompt. Only loaded when returned via " \
+           "tool_reference from tool search." in deferred
 
 
 @claim("weather-output-schema-share")
@@ -53,3 +58,14 @@ def test_the_order_desk_messages_send_the_model_to_no_tool_it_lacks(era):
         named = set(re.findall(r"\b[a-z]+_[a-z_]+\b", text)) - {"order_number"}
         assert named <= names, text
     assert "Check the number with the person" in messages[0]
+
+
+@claim("openai-function-name-rule")
+def test_the_openai_sdk_states_the_function_name_rule_lesson_01_quotes():
+    import inspect
+
+    shared = pytest.importorskip("openai.types.shared_params.function_definition")
+    source = " ".join(inspect.getsource(shared).split())
+    (paragraph,) = cited_paragraphs("openai-function-name-rule")
+    quoted = re.search(r'"([^"]+)"', paragraph).group(1)
+    assert " ".join(quoted.split()) in source

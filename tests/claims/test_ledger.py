@@ -8,7 +8,7 @@ import pytest
 from claims_ledger import (SPEC, Cell, markdown_cells, cited_claims, claims_tested, spec_quotes, quote_found,
                            sentences, behaviour_claim, exempt, unmarked_behaviour, claim)
 
-PENDING_BEHAVIOUR = {"07"}
+PENDING_BEHAVIOUR: set[str] = set()
 """Lessons whose behaviour sentences are not yet all marked (issue 28; claims-b and the evals helper own them).
 Each leaves this set when its notebook and solution pass (strict xfail: an XPASS fails, so remove it then)."""
 
@@ -67,6 +67,7 @@ def test_sentences_about_behaviour_are_measured_or_predictions(lesson, cells, re
     "The model reads SQL and a host name.",
     "Hosts prefix names with their own key.",
     "A careless model quickly picks the first tool.",
+    "It speaks the handshake era, as many hosts still do.",
 ])
 def test_detector_flags_unmarked_behaviour(sentence):
     assert behaviour_claim(sentence) and exempt(sentence) is None
@@ -87,6 +88,7 @@ def test_detector_exempts_marked_spec_questions_and_course_hosts(sentence, why):
 @pytest.mark.parametrize("sentence", [
     "A model may report a forecast for last week.",  # a possibility, stated with a modal
     "`host.careful` runs every trusted read.",  # course code, in a code span
+    "Return True when any text the model reads holds invisible characters.",  # names the model's input
     "The server refuses the call.",
 ])
 def test_detector_leaves_other_sentences_alone(sentence):

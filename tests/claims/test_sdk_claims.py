@@ -172,7 +172,8 @@ def test_a_returned_iserror_result_carries_structured_content_and_a_raised_one_d
 
 
 @claim("client-fetches-tools-list-for-uncached-tool")
-def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_result():
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_result(era):
     from mcp.server.mcpserver.exceptions import ToolError
 
     server = _server()
@@ -190,7 +191,7 @@ def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_resul
     async def scenario():
         tap = wire.Tap(server)
         counts = []
-        async with wire.connect(tap, wire.HANDSHAKE) as client:
+        async with wire.connect(tap, era) as client:
             for name in ["bad", "bad", "ok", "ok", "ghost", "ghost"]:
                 await client.call_tool(name, {"n": 1})
                 counts.append(wire.requests_sent(tap.frames, "tools/list"))
@@ -209,7 +210,7 @@ def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_resul
         from mcp.server import Server
 
         tap = wire.Tap(Server("unlisted", on_list_tools=list_nothing, on_call_tool=answer_anything))
-        async with wire.connect(tap, wire.HANDSHAKE) as client:
+        async with wire.connect(tap, era) as client:
             for _ in range(3):
                 await client.call_tool("hidden", {})
         return wire.requests_sent(tap.frames, "tools/list")
@@ -239,3 +240,211 @@ def test_the_sdk_client_asks_server_discover_first_in_the_modern_era():
     wire.run_sync(wire.list_tools, tap, wire.MODERN)
     sent = [frame.get("method") for direction, frame in tap.frames if direction == "C->S"]
     assert sent[0] == "server/discover" and "initialize" not in sent
+
+
+@claim("sdk-name-rules-only-warn")
+def test_sdk_drops_a_duplicate_name_keeping_the_first_and_only_warns_about_bad_names():
+    server = _server()
+    with wire.sdk_warnings() as warnings:
+        @server.tool(name="get_forecast")
+        def first() -> str:
+            """First."""
+            return "first"
+
+        @server.tool(name="get_forecast")
+        def second() -> str:
+            """Second."""
+            return "second"
+
+        @server.tool(name="weather:forecast")
+        def colon() -> str:
+            """Colon."""
+            return "colon"
+
+        @server.tool(name="x" * 129)
+        def long() -> str:
+            """Long."""
+            return "long"
+
+    names = [tool.name for tool in wire.run_sync(wire.list_tools, server)]
+    assert names == ["get_forecast", "weather:forecast", "x" * 129]
+    assert call(server, "get_forecast", {}).content[0].text == "first"
+    assert len(warnings) >= 3  # the duplicate and both names outside the spec's rule
+
+
+@claim("docstring-is-the-description-verbatim")
+def test_the_description_is_the_raw_docstring_indented_before_python_313():
+    import sys
+
+    server = _server()
+
+    @server.tool()
+    def two_lines() -> str:
+        """First line.
+
+        Second line.
+        """
+        return ""
+
+    description = wire.run_sync(wire.list_tools, server)[0].description
+    assert description == two_lines.__doc__
+    assert ("\n        Second line." in description) == (sys.version_info < (3, 13))
+
+
+class Row(BaseModel):
+    number: str
+
+
+@claim("list-return-one-text-block-per-item")
+def test_a_list_return_gives_one_text_block_per_item_and_a_model_one_serialized_block():
+    server = _server()
+
+    @server.tool()
+    def as_list() -> list[Row]:
+        """Rows."""
+        return [Row(number="A"), Row(number="B")]
+
+    @server.tool()
+    def as_model() -> Row:
+        """One row."""
+        return Row(number="A")
+
+    listed = call(server, "as_list", {})
+    assert [block.text for block in listed.content] == ['{\n  "number": "A"\n}', '{\n  "number": "B"\n}']
+    assert listed.structured_content == {"result": [{"number": "A"}, {"number": "B"}]}
+    single = call(server, "as_model", {})
+    assert len(single.content) == 1 and single.structured_content == {"number": "A"}
+
+
+@claim("structured-from-validated-text-from-raw")
+def test_structured_content_drops_extra_keys_but_the_text_keeps_the_raw_value():
+    import json
+
+    server = _server()
+
+    @server.tool()
+    def leaky() -> Row:
+        """A row built from a bigger record."""
+        return {"number": "A", "payment_token": "tok_secret"}
+
+    result = call(server, "leaky", {})
+    assert result.structured_content == {"number": "A"}
+    assert json.loads(result.content[0].text) == {"number": "A", "payment_token": "tok_secret"}
+
+
+@claim("which-exception-messages-reach-the-client")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_toolerror_and_resourceerror_messages_reach_the_client_and_others_do_not(era):
+    from mcp import MCPError
+    from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+
+    server = _server()
+    raised = {"tool_error": ToolError("own words"), "resource_error": ResourceError("own words"),
+              "value_error": ValueError("secret words")}
+    def failing(error: Exception):
+        def fail() -> str:
+            raise error
+        return fail
+
+    for name, error in raised.items():
+        server.add_tool(failing(error), name=name, description="Fails.")
+
+    @server.tool()
+    def mcp_error() -> str:
+        """Fails with a protocol error."""
+        raise MCPError(-32602, "bad params", {"why": "test"})
+
+    texts = {name: call(server, name, {}, era) for name in raised}
+    assert all(result.is_error for result in texts.values())
+    assert texts["tool_error"].content[0].text.endswith("own words")
+    assert texts["resource_error"].content[0].text.endswith("own words")
+    assert texts["value_error"].content[0].text == "Error executing tool value_error"
+
+    async def protocol_error():
+        async with wire.connect(server, era) as client:
+            try:
+                await client.call_tool("mcp_error", {})
+            except MCPError as error:
+                return error.error.code, error.error.message
+        return None
+
+    assert wire.run_sync(protocol_error) == (-32602, "bad params")
+
+
+@claim("mcpserver-unknown-tool-is-an-error-result")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_mcpserver_answers_an_unknown_tool_with_an_iserror_result(era):
+    result = call(_server(), "invalid_tool_name", {}, era)
+    assert result.is_error and "Unknown tool: invalid_tool_name" in result.content[0].text
+
+
+@claim("unknown-arguments-are-dropped")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_argument_names_a_tool_does_not_take_are_dropped_and_the_schema_allows_them(era):
+    server = _server()
+
+    @server.tool()
+    def cancel(dry_run: bool = False) -> str:
+        """Cancel, or only check."""
+        return f"dry_run={dry_run}"
+
+    assert call(server, "cancel", {"dryRun": True}, era).content[0].text == "dry_run=False"
+    schema = wire.dump(wire.run_sync(wire.list_tools, server)[0])["inputSchema"]
+    assert schema.get("additionalProperties") is not False
+
+
+@claim("pydantic-text-carries-a-versioned-link-and-the-input")
+def test_the_validation_text_links_the_installed_pydantic_version_and_echoes_the_input():
+    import pydantic
+
+    server = _server()
+
+    @server.tool()
+    def take(quantity: int) -> int:
+        """Echo."""
+        return quantity
+
+    text = call(server, "take", {"quantity": "many"}).content[0].text
+    major_minor = ".".join(pydantic.VERSION.split(".")[:2])
+    assert f"errors.pydantic.dev/{major_minor}/" in text and "input_value='many'" in text
+
+
+@claim("client-modes-and-eras")
+def test_client_modes_speak_2026_07_28_and_the_2025_11_25_handshake():
+    from mcp import Client
+
+    async def eras():
+        server = _server()
+        found = []
+        for mode in ("auto", "legacy"):
+            async with Client(server, mode=mode) as client:
+                found.append(client.protocol_version)
+        tap = wire.Tap(server)
+        async with Client(tap, mode="legacy"):
+            pass
+        opening = next(frame for direction, frame in tap.frames if direction == "C->S")
+        return found, opening["method"]
+
+    assert wire.run_sync(eras) == (["2026-07-28", "2025-11-25"], "initialize")
+
+
+@claim("non-object-return-wrapped-in-result")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_a_non_object_return_gets_a_result_schema_and_is_wrapped_in_both_eras(era):
+    server = _server()
+
+    @server.tool()
+    def word() -> str:
+        """A word."""
+        return "around 12"
+
+    @server.tool()
+    def numbers() -> list[int]:
+        """Numbers."""
+        return [1, 2]
+
+    for tool in wire.run_sync(wire.list_tools, server):
+        schema = wire.dump(tool)["outputSchema"]
+        assert list(schema["properties"]) == ["result"] and schema["required"] == ["result"], schema
+    assert call(server, "word", {}, era).structured_content == {"result": "around 12"}
+    assert call(server, "numbers", {}, era).structured_content == {"result": [1, 2]}

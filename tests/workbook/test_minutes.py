@@ -45,9 +45,9 @@ def test_a_cell_of_forty_lines_with_a_long_output_costs_more_than_a_one_liner():
     assert long.minutes - short.minutes == pytest.approx(39 * 0.05 + 40 * 0.06)
 
 
-CLOSING_PENDING: set[str] = set()
-"""Lessons whose closing still states other exercise minutes than lessons.toml (issue 28: lesson 05 says 52,
-the manifest 59; claims-b owns its prose). Strict xfail: remove the number when it agrees."""
+CLOSING_PENDING = {"08"}
+"""Lessons whose closing still states other exercise minutes than lessons.toml (issue 28: lesson 08 says 35, the
+manifest 40; its prose belongs to the evals helper). Strict xfail: remove the number when it agrees."""
 
 
 @pytest.mark.parametrize("lesson", manifest.lessons(), ids=lambda lesson: lesson.number)
@@ -58,7 +58,7 @@ def test_every_about_n_minutes_in_a_lesson_is_its_exercise_minutes(lesson, reque
         request.applymarker(pytest.mark.xfail(strict=True, reason="issue 28: closing minutes disagree"))
     notebook = nbformat.read(lesson.notebook(ROOT), as_version=4)
     stated = [int(n) for cell in notebook.cells if cell.cell_type == "markdown"
-              for n in re.findall(r"\babout (\d+) minutes\b", cell.source)]
+              for n in re.findall(r"\babout\s+(\d+)\s+minutes\b", cell.source)]
     assert all(n == lesson.exercise_minutes for n in stated), (
         f"lesson {lesson.number} says about {stated} minutes; lessons.toml gives its exercises "
         f"{lesson.exercise_minutes}")
