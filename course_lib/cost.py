@@ -158,6 +158,11 @@ def host_sends(tool: Any, provider: str = "anthropic", output_schema: bool = Fal
     return sent
 
 
+def host_listing(tools: Iterable[Any], provider: str = "anthropic") -> str:
+    """The compact JSON of a tools/list (SDK tools or wire dicts) as a host sends it: `host_sends` per tool."""
+    return serialize([host_sends(tool, provider) for tool in tools])
+
+
 def sent_tokens(tools: Iterable[Any], provider: str = "anthropic", encoding: str = tokens.DEFAULT_ENCODING,
                 output_schema: bool = False) -> int:
     """Tokens of every tool as `host_sends` gives it, each as compact JSON."""
@@ -340,6 +345,8 @@ class Turn:
     turn: int
     prompt_tokens: int
     cached_tokens: int
+    written_tokens: int = 0
+    """Tokens this request writes to the cache, at the write price; 0 when the prompt is under the minimum."""
 
     @property
     def share(self) -> float:
@@ -369,7 +376,8 @@ def simulate_prefix_cache(prompts: Sequence[Sequence[int]], block: int = 128,
         earlier = prompts[:index]
         longest = max((common_prefix(prompt, before) for before in earlier), default=0)
         cached = (longest // block) * block if longest >= minimum else 0
-        turns.append(Turn(index + 1, len(prompt), cached))
+        written = len(prompt) - cached if len(prompt) >= minimum else 0
+        turns.append(Turn(index + 1, len(prompt), cached, written))
     return turns
 
 
@@ -378,34 +386,39 @@ def simulate_breakpoint_cache(prompts: Sequence[Sequence[int]], minimum: int = 1
 
     Each request sets one cache breakpoint at its end, so the cache holds whole earlier prompts. A later
     request is served up to the longest earlier prompt that is an exact prefix of it, if that has at
-    least `minimum` tokens. Nothing expires (every turn within the TTL); the 20-block lookback and
-    breakpoints inside a prompt are left out.
+    least `minimum` tokens. A prompt under `minimum` is neither read from nor written to the cache;
+    a longer one writes what it did not read. Nothing expires (every turn within the TTL); the
+    20-block lookback and breakpoints inside a prompt are left out.
     """
     turns = []
     for index, prompt in enumerate(prompts):
         hits = [len(earlier) for earlier in prompts[:index]
                 if len(earlier) >= minimum and common_prefix(prompt, earlier) == len(earlier)]
-        turns.append(Turn(index + 1, len(prompt), max(hits, default=0)))
+        cached = max(hits, default=0)
+        written = len(prompt) - cached if len(prompt) >= minimum else 0
+        turns.append(Turn(index + 1, len(prompt), cached, written))
     return turns
 
 
 def input_cost(turns: Sequence[Turn], read: float, write: float = 1.0) -> float:
     """Input cost of a conversation relative to the same prompts with no cache (1.0).
 
-    Cached tokens cost `read` × the base input price; every other token costs `write` × (1.0 where a
-    cache write costs nothing extra, 1.25 for Anthropic's 5-minute writes, 2.0 for 1-hour writes).
+    Cached tokens cost `read` × the base input price; tokens written to the cache cost `write` × (1.0
+    where a write costs nothing extra, 1.25 for Anthropic's 5-minute writes, 2.0 for 1-hour writes);
+    the rest (a prompt under the cache's minimum, never written) cost the base price.
     """
     sent = sum(turn.prompt_tokens for turn in turns)
     cached = sum(turn.cached_tokens for turn in turns)
-    return (cached * read + (sent - cached) * write) / sent if sent else 0.0
+    written = sum(turn.written_tokens for turn in turns)
+    return (cached * read + written * write + (sent - cached - written)) / sent if sent else 0.0
 
 
 def conversation_prompts(tool_listings: Sequence[str], system: str, exchanges: Sequence[tuple[str, str]],
                          encoding: str = tokens.DEFAULT_ENCODING) -> list[list[int]]:
     """The token list a host sends on each turn: tool definitions, system prompt, conversation so far.
 
-    `tool_listings[i]` is the serialized tools/list the host holds on turn i; `exchanges` are
-    (user, assistant) pairs, and turn i ends with user message i.
+    `tool_listings[i]` is the serialized tool definitions the host sends on turn i (`host_listing`);
+    `exchanges` are (user, assistant) pairs, and turn i ends with user message i.
     """
     if len(tool_listings) != len(exchanges):
         raise ValueError("give one tool listing per turn")

@@ -253,6 +253,25 @@ def test_stable_order_is_cached_and_an_unstable_one_is_not():
     assert all(t.cached_tokens == 0 for t in unstable_turns)
 
 
+
+def test_breakpoint_cache_reads_and_writes_only_prompts_at_or_above_the_minimum():
+    base = list(range(5000))
+    prompts = [base[:1000], base[:1500], base[:2500], [9] * 900]
+    turns = cost.simulate_breakpoint_cache(prompts, minimum=1024)
+    assert [(t.cached_tokens, t.written_tokens) for t in turns] == [(0, 0), (0, 1500), (1500, 1000), (0, 0)]
+    expected = (1000 + 1500 * 1.25 + 1500 * 0.1 + 1000 * 1.25 + 900) / 5900
+    assert cost.input_cost(turns, read=0.1, write=1.25) == pytest.approx(expected)
+
+
+def test_a_prompt_under_the_cache_minimum_costs_the_base_price_not_the_write_price():
+    short = cost.simulate_breakpoint_cache([[1] * 500, [2] * 600, [1] * 700], minimum=1024)
+    assert all(t.cached_tokens == t.written_tokens == 0 for t in short)
+    assert cost.input_cost(short, read=0.1, write=1.25) == 1.0
+    assert cost.input_cost(cost.simulate_prefix_cache([[1] * 500], minimum=1024), 0.1, 1.25) == 1.0
+    never_read = cost.simulate_breakpoint_cache([[1] * 2000, [2] * 2000], minimum=1024)
+    assert cost.input_cost(never_read, read=0.1, write=1.25) == 1.25
+    assert cost.input_cost([], 0.1, 1.25) == 0.0
+
 # --- the same server in several processes -------------------------------------------------------------
 
 
@@ -358,3 +377,13 @@ def test_a_function_called_in_fresh_processes_shows_what_depends_on_the_process(
     assert [value for _, value in same] == [sha_fingerprint("a")] * 2
     with pytest.raises(cost.ProcessBuildError, match=r"fails_on\(\) raised ValueError: no a"):
         cost.results_of_source(cost.portable_source(fails_on), "fails_on", ["a"], (0,))
+
+
+def test_host_listing_is_the_three_slots_of_every_tool_from_sdk_tools_or_wire_dicts():
+    tools = wire.run_sync(wire.list_tools, workspace.build_server())
+    listing = cost.host_listing(tools)
+    assert listing == cost.host_listing(json.loads(wire.to_json(tools)))
+    sent = json.loads(listing)
+    assert [tool["name"] for tool in sent] == [tool.name for tool in tools]
+    assert all(set(tool) == {"name", "description", "input_schema"} for tool in sent)
+    assert tokens.count(listing) < tokens.count(wire.to_json(tools))

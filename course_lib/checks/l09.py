@@ -118,8 +118,8 @@ RULES_9_2 = spec(
     ("contract", "change nothing a v1 client relies on: `contract.diff` from `evolving.build_v1()` finds no "
                  "breaking change",
      "contract.diff of the real listings"),
-    ("descriptions", "keep the description of every v1 tool exactly as v1 has it (the model reads it: new wording "
-                     "changes what the model does)",
+    ("descriptions", "keep the description of every v1 tool exactly as v1 has it (a model reads it, and whether "
+                     "new wording changes what a model does is a prediction only your evals can check)",
      "each listed description compared with v1's"),
     ("replay", "answer every recorded v1 call (`evolving.V1_CALLS`) as v1 does, and keep every v1 tool doing what "
                "v1's description says (closing a closed ticket changes nothing)",
@@ -134,7 +134,7 @@ RULES_9_2 = spec(
     ("reopen", "add a tool `reopen_ticket(ticket_id)` that makes a closed ticket open again and returns it",
      "the schema: ticket_id and nothing else; a ticket closed, reopened, then read with get_ticket; a second "
      "ticket too"),
-    ("describe", "give `reopen_ticket` a description (the model picks tools by their descriptions)",
+    ("describe", "give `reopen_ticket` a description (its description is what a model is given to choose tools by)",
      "the listed definition"),
     ("unknown", "answer `reopen_ticket` for a ticket that does not exist with a tool error (a `ToolError`) that "
                 "names the ticket, not a crash",

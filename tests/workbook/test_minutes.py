@@ -45,10 +45,9 @@ def test_a_cell_of_forty_lines_with_a_long_output_costs_more_than_a_one_liner():
     assert long.minutes - short.minutes == pytest.approx(39 * 0.05 + 40 * 0.06)
 
 
-CLOSING_PENDING = {"05", "08"}
-"""Lessons whose closing still states other exercise minutes than lessons.toml (issue 28: lesson 05 says 52 and
-lesson 08 says 35, the manifest 59 and 40; their prose belongs to other helpers). Strict xfail: remove the
-number when it agrees."""
+CLOSING_PENDING = {"08"}
+"""Lessons whose closing still states other exercise minutes than lessons.toml (issue 28: lesson 08 says 35, the
+manifest 40; its prose belongs to the evals helper). Strict xfail: remove the number when it agrees."""
 
 
 @pytest.mark.parametrize("lesson", manifest.lessons(), ids=lambda lesson: lesson.number)

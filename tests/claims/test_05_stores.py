@@ -1,0 +1,82 @@
+"""Lesson 05's claims about SQLite and PostgreSQL, run against the real databases.
+
+PostgreSQL runs for real (tests/postgres_cluster.py): skipped with one line where it is missing, required in CI.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+
+import pytest
+from mcp.server.mcpserver.exceptions import ToolError
+
+from course_lib.incident_store import BUSY, PostgresStore, SqliteStore
+from claims_ledger import claim
+from postgres_cluster import cluster  # noqa: F401 - a fixture
+
+DAY = 86_400.0
+PAUSE = 5.0
+"""How long the first writer keeps its transaction open: far above the second writer's lock_timeout (0.5 s)."""
+
+
+def key(n: int) -> str:
+    return f"00000000-0000-4000-8000-{n:012d}"
+
+
+def second_writer_while_first_is_open(url: str, expired_key: bool) -> str:
+    """Ana's note on INC-101 pauses inside its transaction; meanwhile Ben's note on INC-103: its outcome."""
+    now = [1_000_000.0]
+    first = PostgresStore(url, clock=lambda: now[0])
+    second = PostgresStore(url, clock=lambda: now[0], lock_timeout=0.5)
+    if expired_key:
+        first.add_note_once("ben", "INC-103", "An old note.", key(1))
+    now[0] += DAY + 1  # that key is now past the retention window: the next writer deletes it
+    first._pause = PAUSE  # the store's test hook: sleep inside the transaction, before COMMIT
+    worker = threading.Thread(target=first.add_note_once, args=("ana", "INC-101", "Paused note.", key(2)))
+    worker.start()
+    try:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as watcher:  # each query a fresh snapshot of the activity
+            for _ in range(400):  # wait until the first writer sits in its open transaction
+                if watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction' "
+                                   "AND datname = current_database()").fetchone()[0]:
+                    break
+                time.sleep(0.025)
+            else:
+                pytest.fail("the first writer never opened its transaction")
+        try:
+            second.add_note_once("ben", "INC-103", "Another incident.", key(3))
+            return "written"
+        except ToolError as error:
+            return "busy" if str(error) == BUSY else str(error)
+    finally:
+        worker.join()
+        for store in (first, second):
+            store.disconnect()
+
+
+@claim("postgres-writers-to-different-incidents-wait-on-expired-keys")
+def test_a_note_on_another_incident_waits_only_when_an_expired_key_is_to_be_deleted(cluster):  # noqa: F811
+    assert second_writer_while_first_is_open(cluster.database(), expired_key=False) == "written"
+    assert second_writer_while_first_is_open(cluster.database(), expired_key=True) == "busy"
+
+
+@claim("sqlite-begin-immediate-takes-the-write-lock")
+def test_begin_immediate_takes_the_one_write_lock_at_once(tmp_path):
+    path = tmp_path / "one.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN IMMEDIATE")  # no write yet: the lock is taken by BEGIN itself
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+        other.execute("BEGIN IMMEDIATE")
+    assert other.execute("SELECT count(*) FROM t").fetchone() == (0,)  # readers are not blocked
+    holder.execute("ROLLBACK")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("ROLLBACK")
+    store = SqliteStore(tmp_path / "store.db")
+    assert store.BEGIN_WRITE.strip() == "BEGIN IMMEDIATE"
+    store.disconnect()

@@ -1,0 +1,47 @@
+"""Lesson 07's claim about Unicode and tiktoken: variation selectors are not format characters, and a tokenizer
+reads every one."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from course_lib import tokens
+from claims_ledger import claim
+
+VARIATION_SELECTORS = [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
+TAGS = range(0xE0000, 0xE0080)
+
+
+@claim("unicode-variation-selectors-are-mn-and-tokenized")
+def test_variation_selectors_are_category_mn_and_each_one_costs_tokens():
+    assert len(VARIATION_SELECTORS) == 256
+    assert {unicodedata.category(chr(code)) for code in VARIATION_SELECTORS} == {"Mn"}
+    assert {unicodedata.category(chr(code)) for code in TAGS if unicodedata.name(chr(code), "")} == {"Cf"}
+    visible = "Looks good to me."
+    for code in (0xFE00, 0xFE0F, 0xE0100, 0xE01EF):
+        for encoding in tokens.ENCODINGS:
+            assert tokens.count(visible + chr(code) * 10, encoding) > tokens.count(visible, encoding)
+
+
+@claim("provider-tool-result-slots")
+def test_openai_has_a_tool_role_and_anthropic_sends_a_tool_result_block_in_a_user_turn():
+    import typing
+
+    import pytest
+
+    anthropic = pytest.importorskip("anthropic.types")
+    openai = pytest.importorskip("openai.types.chat")
+    roles = {typing.get_args(typing.get_type_hints(param)["role"])[0]
+             for param in typing.get_args(anthropic.MessageParam)}
+    assert "tool" not in roles and {"user", "assistant"} <= roles
+    result_block = typing.get_type_hints(anthropic.ToolResultBlockParam)
+    assert typing.get_args(result_block["type"]) == ("tool_result",) and "tool_use_id" in result_block
+
+    def blocks(param) -> set:
+        content = typing.get_type_hints(param)["content"]
+        return {arg for iterable in typing.get_args(content) for union in typing.get_args(iterable)
+                for arg in (typing.get_args(union) or (union,))}
+
+    assert anthropic.ToolResultBlockParam in blocks(anthropic.UserMessageParam)
+    tool_message = typing.get_type_hints(openai.ChatCompletionToolMessageParam)
+    assert typing.get_args(tool_message["role"]) == ("tool",) and "tool_call_id" in tool_message

@@ -1,0 +1,178 @@
+"""Lesson 09's claims about SDK 2.3: list-changed delivery per era, sealed request state, elicitation, HTTP headers."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.subscriptions import ListenNotSupportedError
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.shared.subscriptions import ToolsListChanged
+from pydantic import Field
+
+from course_lib import serving, wire
+from claims_ledger import claim
+
+
+def growing(notify: bool, send: bool) -> MCPServer:
+    """A server whose one tool adds a tool, then announces it the chosen ways."""
+    server = MCPServer("growing", log_level="WARNING")
+
+    @server.tool(description="Add a tool.")
+    async def grow(ctx: Context) -> str:
+        server.add_tool(lambda x: x, name="added", description="Added.")
+        if notify:
+            await ctx.notify_tools_changed()
+        if send:
+            await ctx.session.send_tool_list_changed()
+        return "grown"
+
+    return server
+
+
+async def hear(server: MCPServer, era: str, listen: bool) -> tuple[list[str], list[object]]:
+    """(notification methods the message handler saw, events the listen stream yielded)."""
+    heard: list[str] = []
+    events: list[object] = []
+
+    async def note(message) -> None:
+        heard.append(getattr(message, "method", type(message).__name__))
+
+    async with wire.connect(server, era, message_handler=note) as client:
+        if listen:
+            async with client.listen(tools_list_changed=True) as stream:
+                await client.call_tool("grow", {})
+                with anyio.move_on_after(2):  # a missing event is the failure, not a hang
+                    async for event in stream:
+                        events.append(event)
+                        break
+        else:
+            await client.call_tool("grow", {})
+            await anyio.sleep(0.1)
+    return heard, events
+
+
+def run(server, era, listen):
+    return anyio.run(hear, server, era, listen)
+
+
+@claim("sdk-notify-tools-changed-reaches-listen-streams")
+def test_notify_tools_changed_reaches_a_2026_client_only_on_a_listen_stream():
+    assert run(growing(notify=True, send=False), "2026-07-28", True) == (
+        ["notifications/tools/list_changed"], [ToolsListChanged()])
+    assert run(growing(notify=True, send=False), "2026-07-28", False) == ([], [])
+    assert run(growing(notify=True, send=False), "2025-11-25", False) == ([], [])
+
+
+@claim("sdk-send-tool-list-changed-reaches-handshake-sessions")
+def test_send_tool_list_changed_reaches_a_2025_session_and_no_2026_listen_stream():
+    assert run(growing(notify=False, send=True), "2025-11-25", False) == (["notifications/tools/list_changed"], [])
+    assert run(growing(notify=False, send=True), "2026-07-28", True) == ([], [])
+
+
+@claim("sdk-tools-list-changed-declared-per-era")
+def test_tools_list_changed_is_declared_in_2026_and_not_in_the_2025_handshake():
+    async def declared(era):
+        async with wire.connect(growing(True, True), era) as client:
+            return client.server_capabilities.tools.list_changed
+
+    assert anyio.run(declared, "2026-07-28") is True
+    assert anyio.run(declared, "2025-11-25") is False
+
+
+@claim("sdk-listen-refused-before-2026")
+def test_listen_is_refused_on_a_2025_session():
+    async def listen_on_2025() -> str:
+        async with wire.connect(growing(True, True), "2025-11-25") as client:
+            with pytest.raises(ListenNotSupportedError) as refused:
+                async with client.listen(tools_list_changed=True):
+                    pass
+            return str(refused.value)
+
+    assert "requires 2026-07-28" in anyio.run(listen_on_2025)
+
+
+@claim("sdk-request-state-sealed-aes-gcm")
+def test_request_state_is_sealed_with_aes_256_gcm_for_600_seconds_by_default():
+    from mcp.server.request_state import AESGCMRequestStateCodec, RequestStateSecurity
+
+    default = RequestStateSecurity.ephemeral()
+    assert isinstance(default.codec, AESGCMRequestStateCodec) and default.ttl == 600.0
+    boundaries = [m for m in MCPServer("x", log_level="WARNING")._lowlevel_server.middleware
+                  if type(m).__name__ == "RequestStateBoundary"]
+    assert len(boundaries) == 1
+
+
+@claim("sdk-ctx-elicit-handshake-era-only")
+def test_ctx_elicit_works_on_a_2025_session_and_not_on_a_2026_client():
+    from mcp_types import ElicitResult
+    from pydantic import BaseModel
+
+    class Confirm(BaseModel):
+        confirm: bool
+
+    server = MCPServer("asker", log_level="WARNING")
+
+    @server.tool(description="Ask first.")
+    async def ask(ctx: Context) -> str:
+        answer = await ctx.elicit("Go?", Confirm)
+        return answer.action
+
+    async def yes(ctx, params):
+        return ElicitResult(action="accept", content={"confirm": True})
+
+    async def outcome(era):
+        async with wire.connect(server, era, elicitation_callback=yes) as client:
+            result = await client.call_tool("ask", {})
+            return result.is_error, result.content[0].text
+
+    from mcp.shared.exceptions import NoBackChannelError
+
+    assert anyio.run(outcome, "2025-11-25") == (False, "accept")
+    with pytest.raises(BaseExceptionGroup) as raised:
+        anyio.run(outcome, "2026-07-28")
+    assert raised.group_contains(NoBackChannelError, depth=None)
+
+
+@claim("sdk-http-request-headers-per-era")
+def test_a_2026_client_sends_method_name_and_mirrored_params_and_a_2025_client_version_and_session():
+    seen: list[list[str]] = []
+    router = MCPServer("router", log_level="WARNING")
+
+    @router.tool(description="Find an order.")
+    def find_order(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
+                   ctx: Context) -> str:
+        seen.append(sorted(name for name in (ctx.headers or {}) if name.startswith("mcp-")))
+        return "found"
+
+    async def headers(mode: str) -> list[str]:
+        async with serving.serve_http(router) as url:
+            async with Client(url, mode=mode) as client:
+                await client.call_tool("find_order", {"region": "eu-west"})
+        return seen[-1]
+
+    assert anyio.run(headers, "auto") == ["mcp-method", "mcp-name", "mcp-param-region", "mcp-protocol-version"]
+    assert anyio.run(headers, "legacy") == ["mcp-protocol-version", "mcp-session-id"]
+
+
+@claim("sdk-http-checks-host-and-origin")
+def test_the_http_transport_refuses_a_foreign_origin_and_host():
+    import httpx
+
+    server = MCPServer("checked", log_level="WARNING")
+    body = {"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+            "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                 "io.modelcontextprotocol/clientCapabilities": {}}}}
+    headers = {"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28",
+               "Mcp-Method": "server/discover"}
+
+    async def statuses() -> list[int]:
+        async with serving.serve_http(server) as url:
+            async with httpx.AsyncClient() as http:
+                return [(await http.post(url, json=body, headers={**headers, **extra})).status_code
+                        for extra in ({}, {"Origin": "http://evil.example"}, {"Host": "evil.example"})]
+
+    assert anyio.run(statuses) == [200, 403, 421]
