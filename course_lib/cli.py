@@ -386,7 +386,9 @@ def cmd_hint(args) -> int:
     total = len(hints.levels(exercise))
     if not total:
         raise UsageError(f"exercise {exercise} has no hints")
-    level = max(1, args.level)
+    if args.level < 1:
+        raise UsageError(f"--level {args.level}: hint levels start at 1 (exercise {exercise} has {total})")
+    level = args.level
     text = hints.render(exercise, level)
     if level < total:  # the pointer to the next level is the command to type here
         text = text.split(f" Run {exercise.hint_call} again for ")[0]
@@ -722,6 +724,10 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except CourseError as error:
         print(f"course: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # a path the user gave that cannot be read or written
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"course: {where}{error.strerror or type(error).__name__}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -63,9 +63,14 @@ def test_doctor_passes_offline_with_one_line_per_check():
     (("serve", "nope"), "unknown server 'nope'"),
     (("frobnicate",), "invalid choice"),
     (("build", "--root", "no/such/folder"), "has no solutions/ folder"),
+    (("hint", "1.1", "--level", "0"), "--level 0: hint levels start at 1 (exercise 1.1 has 3)"),
+    (("hint", "1.1", "--level", "-1"), "--level -1: hint levels start at 1"),
+    (("release", "/proc/forbidden"), "course: /proc/forbidden: No such file or directory"),
+    (("release", "pyproject.toml"), "pyproject.toml is a file: name a new folder for the release"),
 ])
 def test_user_mistakes_get_one_line_and_a_nonzero_exit(args, says):
-    assert says in one_line_error(course(*args))
+    result = course(*args)
+    assert says in one_line_error(result) and result.returncode == 2
 
 
 def test_broken_notebook_gets_one_line(tmp_path):
