@@ -110,8 +110,8 @@ def cmd_doctor(args) -> int:
 # --- build / check / hint ----------------------------------------------------------------------------
 
 
-def course_root(given: str | None) -> Path:
-    """The course folder: `--root`, or the current folder or one above it holding solutions/."""
+def course_root(given: str | None, command: str = "this") -> Path:
+    """The instructor's course folder: `--root`, or the current folder or one above it holding solutions/."""
     if given:
         root = Path(given)
         if not (root / "solutions").is_dir():
@@ -120,13 +120,26 @@ def course_root(given: str | None) -> Path:
     for folder in (Path.cwd(), *Path.cwd().parents):
         if (folder / "solutions").is_dir() and (folder / "course_lib").is_dir():
             return folder
-    raise UsageError("run this inside the course folder (the one with solutions/), or pass --root")
+    if _release_root() is not None:
+        raise UsageError(f"`course {command}` is for instructors: it needs the instructor's course folder, "
+                         "not a student's copy")
+    raise UsageError(f"`course {command}` needs the instructor's course folder: run it inside it, or pass --root")
+
+
+def _release_root() -> Path | None:
+    """The student release holding the current folder (its `.course/reference` and `course_lib`), or None."""
+    from course_lib.workbook import runner
+
+    for folder in (Path.cwd(), *Path.cwd().parents):
+        if (folder / runner.REFERENCE).is_dir() and (folder / "course_lib").is_dir():
+            return folder
+    return None
 
 
 def cmd_build(args) -> int:
     from course_lib.workbook import build, runner
 
-    root = course_root(args.root)
+    root = course_root(args.root, "build")
     if args.execute:
         for folder in ("notebooks", "solutions"):
             for path in sorted((root / folder).glob("*.ipynb")):
@@ -272,7 +285,7 @@ def cmd_grade(args) -> int:
         raise UsageError(f"no such folder: {folder}")
     if not grading.submissions(folder):
         raise UsageError(f"{folder} holds no .ipynb files")
-    root = course_root(args.root)
+    root = course_root(args.root, "grade")
     out = Path(args.out) if args.out else folder
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -301,7 +314,7 @@ def cmd_grade(args) -> int:
 def cmd_release(args) -> int:
     from course_lib.workbook import release
 
-    root = course_root(args.root)
+    root = course_root(args.root, "release")
     written = release.release(root, Path(args.folder), force=args.force)
     print(f"wrote {len(written)} files to {args.folder}: lessons, exercises, course_lib, the course's own check "
           "cells in .course/reference, a GitHub Classroom workflow; no solutions, no tests")
@@ -327,7 +340,7 @@ def cmd_autograder(args) -> int:
         return 0
     if not args.out:
         raise UsageError("name the zip to write, e.g. `course autograder gradescope autograder.zip`")
-    names = release.gradescope(course_root(args.root), Path(args.out))
+    names = release.gradescope(course_root(args.root, "autograder"), Path(args.out))
     print(f"wrote {args.out}: {len(names)} files (setup.sh, run_autograder, course_lib, "
           f"{sum(name.startswith('.course/') for name in names)} reference notebooks; no solutions)")
     return 0
@@ -338,7 +351,12 @@ def cmd_lessons(args) -> int:
 
     from course_lib.workbook import manifest
 
-    root = course_root(args.root)
+    try:
+        root = course_root(args.root, "lessons")
+    except UsageError:  # a student's release has the lessons too
+        root = None if args.root else _release_root()
+        if root is None:
+            raise
     total_teaching = total_exercises = 0
     for lesson in manifest.lessons():
         path = lesson.notebook(root)
@@ -364,7 +382,7 @@ def cmd_lessons(args) -> int:
 def cmd_guide(args) -> int:
     from course_lib.workbook import guide
 
-    root = course_root(args.root)
+    root = course_root(args.root, "guide")
     out = Path(args.out) if args.out else root
     text = guide.markdown(root)
     try:
@@ -611,7 +629,7 @@ def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="course", description="The MCP tool-design workbook's command line.")
     sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("doctor", help="check this machine is ready (works offline)").set_defaults(run=cmd_doctor)
-    build = sub.add_parser("build", help="generate exercises/ from solutions/")
+    build = sub.add_parser("build", help="(instructors) generate exercises/ from solutions/")
     build.add_argument("--check", action="store_true", help="only report notebooks that are out of date")
     build.add_argument("--execute", action="store_true", help="re-run notebooks/ and solutions/ first")
     build.add_argument("--force", action="store_true", help="overwrite exercise notebooks that hold edits")
@@ -624,20 +642,20 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--root", help="the course folder whose check cells count (default: found from here)")
     check.add_argument("--summary", help="also append the table, in markdown, to this file ($GITHUB_STEP_SUMMARY)")
     check.set_defaults(run=cmd_check)
-    grade = sub.add_parser("grade", help="check every notebook in a folder; write grades.csv and grades.html")
+    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv and grades.html")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
     grade.add_argument("--out", help="where to write the reports (default: the folder itself)")
     grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
     grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
     grade.add_argument("--root", help="the instructor's course folder, with solutions/ (default: found from here)")
     grade.set_defaults(run=cmd_grade)
-    released = sub.add_parser("release", help="write what students get: lessons, exercises, course_lib; no solutions")
+    released = sub.add_parser("release", help="(instructors) write what students get: lessons, exercises, course_lib; no solutions")
     released.add_argument("folder", help="a new (or empty) folder")
     released.add_argument("--root", help="the course folder (default: found from the current folder)")
     released.add_argument("--force", action="store_true",
                           help="release even when exercises/ holds edits (the release leaves them out)")
     released.set_defaults(run=cmd_release)
-    autograder = sub.add_parser("autograder", help="build (or run) the Gradescope autograder")
+    autograder = sub.add_parser("autograder", help="(instructors) build (or run) the Gradescope autograder")
     autograder.add_argument("engine", choices=["gradescope"])
     autograder.add_argument("out", nargs="?", help="the zip to write, e.g. autograder.zip")
     autograder.add_argument("--run", dest="run_root", metavar="ROOT", help="grade ROOT/submission into ROOT/results/results.json "
@@ -649,7 +667,7 @@ def parser() -> argparse.ArgumentParser:
     lessons.add_argument("--detail", action="store_true", help="also list objectives and key points")
     lessons.add_argument("--root", help="the course folder (default: found from the current folder)")
     lessons.set_defaults(run=cmd_lessons)
-    guide = sub.add_parser("guide", help="write the instructor guide (schedules, setup, per-lesson notes, grading)")
+    guide = sub.add_parser("guide", help="(instructors) write the instructor guide (schedules, setup, per-lesson notes, grading)")
     guide.add_argument("--out", help="the folder to write it to (default: the course folder)")
     guide.add_argument("--root", help="the course folder (default: found from the current folder)")
     guide.set_defaults(run=cmd_guide)

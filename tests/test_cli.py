@@ -80,7 +80,8 @@ def test_broken_notebook_gets_one_line(tmp_path):
 
 
 def test_outside_the_course_folder_build_says_where_to_run(tmp_path):
-    assert "inside the course folder" in one_line_error(course("build", cwd=tmp_path))
+    assert one_line_error(course("build", cwd=tmp_path)) == (
+        "course: `course build` needs the instructor's course folder: run it inside it, or pass --root")
 
 
 def test_outside_the_course_folder_check_names_the_folder_a_student_has(tmp_path):
