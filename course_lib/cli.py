@@ -193,11 +193,27 @@ def _check_root(given: str | None, notebook: Path) -> Path | None:
     return None
 
 
+def _refuse_a_lesson(path: Path, notebook) -> None:
+    """A lesson (teaching) notebook, which has objectives and no exercises of its own, is not checked: say so
+    and name the lesson's exercise notebook."""
+    from course_lib.workbook import manifest
+
+    meta = notebook.get("metadata", {}).get("course")
+    if not (isinstance(meta, dict) and "objectives" in meta):
+        return
+    found = next((lesson for lesson in manifest.lessons() if lesson.number == str(meta.get("lesson"))), None)
+    if found is None or not found.exercises:
+        raise UsageError(f"{path} is a lesson, not an exercise notebook, and this lesson has no exercises")
+    raise UsageError(f"{path} is a lesson, not an exercise notebook: check exercises/{found.stem}.ipynb")
+
+
 def cmd_check(args) -> int:
     from course_lib.workbook import build, runner, sandbox
 
     path = resolve_notebook(args.notebook)
-    stem = runner.lesson_stem(path, build.read(path))
+    notebook = build.read(path)
+    _refuse_a_lesson(path, notebook)
+    stem = runner.lesson_stem(path, notebook)
     root = _check_root(args.root, path)
     reference = runner.reference_for(stem, root) if stem else None
     outcomes = runner.check(path, timeout=args.timeout, reference=reference)

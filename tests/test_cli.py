@@ -90,6 +90,13 @@ def test_outside_the_course_folder_check_names_the_folder_a_student_has(tmp_path
         "course check exercises/01_bad_tool_rewrite.ipynb")
 
 
+def test_check_on_a_lesson_notebook_names_its_exercise_notebook():
+    result = course("check", "notebooks/01_bad_tool_rewrite.ipynb")
+    assert result.returncode == 2 and one_line_error(result) == (
+        "course: notebooks/01_bad_tool_rewrite.ipynb is a lesson, not an exercise notebook: "
+        "check exercises/01_bad_tool_rewrite.ipynb")
+
+
 def test_build_check_reports_in_sync():
     result = course("build", "--check")
     assert result.returncode == 0 and "in sync" in result.stdout
