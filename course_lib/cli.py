@@ -262,6 +262,10 @@ def _width() -> int:
     return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
 
 
+HINTED = ("not done", "failed", "edited")
+"""The statuses whose row points to `course hint`: what the learner's answer says, not how the run went."""
+
+
 def check_table(outcomes, width: int | None = None) -> list[str]:
     """`course check`'s table: one row per exercise, its detail wrapped under it, a `course hint` pointer."""
     import textwrap
@@ -273,7 +277,7 @@ def check_table(outcomes, width: int | None = None) -> list[str]:
     for outcome in outcomes:
         lead = f"{outcome.symbol} {outcome.exercise:<{ids}}  {outcome.status:<{statuses}}  "
         detail = brief(outcome)
-        if outcome.status != "passed" and outcome.exercise != "*":
+        if outcome.status in HINTED and outcome.exercise != "*":  # a hint cannot help a timeout or a dead kernel
             detail += f" ({STUDENT_COMMAND} hint {outcome.exercise})"
         indent = " " * (len(lead) + 1)  # the symbol is two columns wide
         lines += textwrap.wrap(detail, width, initial_indent=lead, subsequent_indent=indent,
