@@ -146,12 +146,13 @@ def _exercise_titles(lesson: manifest.Lesson, root: Path) -> dict[str, str]:
 
 
 def _kept_mistakes(exercise, root: Path) -> list[str]:
-    """The one-line summaries of the kept wrong answers to an exercise (real mistakes the checks catch)."""
+    """The summaries of the kept wrong answers to an exercise (real mistakes the checks catch): each docstring's
+    first paragraph, whole, as one line."""
     found = []
     for path in sorted((root / manifest.ANSWERS / "wrong").glob(f"{exercise.checker_name}_*.py")):
         docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
         if docstring:
-            found.append(docstring.splitlines()[0].rstrip("."))
+            found.append(" ".join(docstring.split("\n\n")[0].split()).rstrip("."))
     return found
 
 

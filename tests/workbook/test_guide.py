@@ -60,6 +60,18 @@ def test_mistakes_it_catches_are_a_list_not_one_run_on_line():
     assert len(items) >= 3 and not any("; " in item and item.split("; ", 1)[1][:1].isupper() for item in items)
 
 
+def test_every_kept_mistake_is_its_whole_sentence_never_cut_at_a_line_end():
+    import ast
+
+    appendix = guide.markdown(ROOT).split(f"## {guide.APPENDIX}", 1)[1]
+    wrong = sorted((ROOT / manifest.ANSWERS / "wrong").glob("ex_*.py"))
+    paragraphs = [ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) for path in wrong]
+    long = [" ".join(text.split("\n\n")[0].split()).rstrip(".") for text in paragraphs if text and "\n" in text]
+    assert len(long) >= 30  # docstrings that wrap over lines
+    for summary in long:
+        assert f"\n* {summary}\n" in appendix, summary
+
+
 def test_the_contents_link_every_section_and_the_html_headings_carry_those_targets():
     import re
 
