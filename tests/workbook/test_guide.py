@@ -120,6 +120,35 @@ def test_every_format_is_a_workshop_that_fits_its_days(label):
     assert f"### {label}: {len(tables)} {fmt.kind}s" in text
 
 
+@pytest.mark.parametrize("label", list(guide.FORMATS))
+def test_the_schedules_keep_the_rules_their_text_states(label):
+    """Counting everything (setup, recaps, lessons, practice), no stretch without a break passes BREAK_AFTER, except
+    the recap that lunch or the end follows; lunch falls between two lessons and starts by 12:45; full days all end
+    at the one time the heading gives."""
+    fmt = guide.FORMATS[label]
+    tables = guide.plan(list(manifest.lessons()), fmt)
+    for slots in tables:
+        run = 0
+        for slot in slots[:-1]:
+            if slot.what in ("break", "lunch"):
+                run = 0
+                continue
+            run += slot.end - slot.start
+            if slot.what != "Recap of the morning, questions":
+                assert run <= guide.BREAK_AFTER or run == slot.end - slot.start, (label, slot)
+        whats = [slot.what for slot in slots]
+        if fmt.lunch:
+            lunch = whats.index("lunch")
+            assert guide.DAY_START + slots[lunch].start <= 12 * 60 + 45
+            assert whats[lunch - 2].endswith(": exercises") and whats[lunch + 1].endswith(": teaching")
+    text = guide.markdown(ROOT)
+    if fmt.lunch:
+        ends = {slots[-1].end for slots in tables}
+        assert len(ends) == 1 and f"09:00 to {guide._clock(ends.pop())} every day" in text
+        assert "lunch between two lessons, never inside one" in text and "at 12:45 at the latest" in text
+    assert "(setup and recaps count)" in text
+
+
 def test_three_days_are_balanced_days_not_two_long_ones_and_a_stub():
     loads = [sum(s.end - s.start for s in slots if s.what[:2].isdigit())
              for slots in guide.plan(list(manifest.lessons()), guide.FORMATS["Three days"])]
