@@ -179,10 +179,24 @@ def _kept_mistakes(exercise, root: Path) -> list[str]:
 
 def _tiers(lesson: manifest.Lesson, titles: dict[str, str]) -> str:
     """Which exercises everyone does (tier 1) and which suit pairs and fast finishers (tiers 2 and 3)."""
-    first = [str(e) for e in lesson.exercises if "tier 1" in titles.get(str(e), "")]
-    later = [str(e) for e in lesson.exercises if str(e) not in first]
-    text = f"everyone does {', '.join(first) or str(lesson.exercises[0])}"
-    return text + (f"; {', '.join(later)} (tier 2 or 3) suit pairs and fast finishers." if later else ".")
+    first = everyone(lesson, titles)
+    later = [f"{e} (tier {_tier(titles.get(str(e), ''))})" for e in lesson.exercises if str(e) not in first]
+    text = f"everyone does {', '.join(first)}"
+    return text + (f"; {', '.join(later)} suit{'s' if len(later) == 1 else ''} pairs and fast finishers." if later
+                   else ".")
+
+
+def _tier(title: str) -> str:
+    """The tier an exercise heading gives ("… (rewrite · tier 2 · 12 min)"), or "?"."""
+    import re
+
+    found = re.search(r"tier (\d)", title)
+    return found.group(1) if found else "?"
+
+
+def everyone(lesson: manifest.Lesson, titles: dict[str, str]) -> list[str]:
+    """The exercises everyone does in class: the lesson's tier 1 ones (its first exercise when none is)."""
+    return [str(e) for e in lesson.exercises if _tier(titles.get(str(e), "")) == "1"] or [str(lesson.exercises[0])]
 
 
 def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
@@ -204,7 +218,7 @@ def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in (str(exercise), titles.get(str(exercise), "")))
                   + " |" for exercise in lesson.exercises] + [""]
         lines += [f"In class, {_tiers(lesson, titles)} A stuck learner runs `hints.show(\"N.M\")` (each call climbs one "
-                  f"level: the idea, the API, the last hint); `course check {lesson.number}` shows every exercise's "
+                  f"level: the idea, the API, the last hint); `.venv/bin/course check {lesson.number}` shows every exercise's "
                   "status at once. What each check expects is in the appendix for graders.", ""]
     return lines
 
@@ -336,7 +350,7 @@ def grading_section() -> list[str]:
             "over MCP or a call bridge, and setup and check cells come from solutions/, so a submission cannot "
             "forge its grade. `grades.csv` and `grades.html` (every reason shown, with a legend) follow.",
             "* Statuses: " + "; ".join(f"{SYMBOLS[s]} {s}: {m}" for s, m in MEANINGS.items()) + ".",
-            "* A learner checks their own notebook with `course check NN` (the same checkers, in the same sandbox).",
+            "* A learner checks their own notebook with `.venv/bin/course check NN` (the same checkers, in the same sandbox).",
             "",
             "### GitHub Classroom, Gradescope, JupyterHub and Binder", "",
             "* GitHub Classroom: make the release the template repository; its `.github/workflows/course-check.yml` "

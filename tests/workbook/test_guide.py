@@ -52,6 +52,38 @@ def test_every_lesson_has_facilitation_notes_of_its_own():
             assert exercise in {str(e) for e in lesson.exercises}, (lesson.number, exercise)
 
 
+def test_facilitation_notes_agree_with_who_does_which_exercise_in_class():
+    """A note names only its lesson's exercises; its common mistake is one an everyone exercise meets; what it cuts
+    (the text before any 'keep') names no everyone exercise, except to say everyone does it, and none of the terms
+    (in backticks) that exercise's check is about; the generated line gives each other exercise its own tier."""
+    from course_lib import checks
+    from course_lib.workbook.ids import ExerciseId
+
+    text = guide.markdown(ROOT)
+    for lesson in manifest.lessons():
+        entry = guide.facilitation()[lesson.number]
+        titles = guide._exercise_titles(lesson, ROOT)
+        ours, everyone = {str(e) for e in lesson.exercises}, guide.everyone(lesson, titles)
+        notes = " ".join([entry[f] for f in ("idea", "demo", "mistake", "unstick", "cut")]
+                         + [q["q"] + " " + q["a"] for q in entry["questions"]])
+        assert set(re.findall(r"(?<!SDK )\b\d\.\d\b", notes)) <= ours, lesson.number  # not a version
+        named = set(re.findall(r"\b\d\.\d\b", entry["mistake"]))
+        assert not named or named & set(everyone), (lesson.number, "mistake", named, everyone)
+        cut = re.split(r"\bkeep\b", entry["cut"], flags=re.I)[0]
+        cut = re.sub(r"everyone does [\d., and]+|Do exercise [\d.]+ together", "", cut)
+        for exercise in everyone:
+            assert not re.search(rf"\b{re.escape(exercise)}\b", cut), (lesson.number, "cut", exercise)
+            states = " ".join(rule.states for rule in checks.registered(ExerciseId.parse(exercise)).rules)
+            for term in re.findall(r"`([^`]+)`", cut):
+                assert term not in states, (lesson.number, "cut", exercise, term)
+        section = text.split(f"## {lesson.number} · ", 1)[1].split("\n## ", 1)[0]
+        for exercise in lesson.exercises:
+            if str(exercise) not in everyone:
+                tier = re.search(r"tier (\d)", titles[str(exercise)]).group(1)
+                assert f"{exercise} (tier {tier})" in section, (lesson.number, exercise)
+        assert "tier 2 or 3" not in section
+
+
 def test_mistakes_it_catches_are_a_list_not_one_run_on_line():
     text = guide.markdown(ROOT)
     block = text.split("*Exercise 1.1*", 1)[1].split("*Exercise 1.2*", 1)[0]
