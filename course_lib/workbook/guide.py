@@ -95,7 +95,8 @@ def timetable(lessons: list[manifest.Lesson], number: int = 1, lunch: bool = Fal
     for lesson in lessons:
         clock = slots[-1].end
         pause = BREAK if since + _length(lesson) > BREAK_AFTER else 0
-        if not lunched and (clock + WRAP >= LUNCH_WINDOW[0] or clock + pause + _length(lesson) + WRAP > LUNCH_WINDOW[1]):
+        late = clock + pause + _length(lesson) + WRAP > LUNCH_WINDOW[1]  # the lesson would push lunch past 12:45
+        if not lunched and (clock + WRAP >= LUNCH_WINDOW[0] or late):
             add(WRAP, "Recap of the morning, questions", ends_a_stretch=True)
             add(LUNCH, "lunch")
             lunched = True
@@ -218,8 +219,8 @@ def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in (str(exercise), titles.get(str(exercise), "")))
                   + " |" for exercise in lesson.exercises] + [""]
         lines += [f"In class, {_tiers(lesson, titles)} A stuck learner runs `hints.show(\"N.M\")` (each call climbs one "
-                  f"level: the idea, the API, the last hint); `.venv/bin/course check {lesson.number}` shows every exercise's "
-                  "status at once. What each check expects is in the appendix for graders.", ""]
+                  f"level: the idea, the API, the last hint); `.venv/bin/course check {lesson.number}` shows every "
+                  "exercise's status at once. What each check expects is in the appendix for graders.", ""]
     return lines
 
 
@@ -350,7 +351,8 @@ def grading_section() -> list[str]:
             "over MCP or a call bridge, and setup and check cells come from solutions/, so a submission cannot "
             "forge its grade. `grades.csv` and `grades.html` (every reason shown, with a legend) follow.",
             "* Statuses: " + "; ".join(f"{SYMBOLS[s]} {s}: {m}" for s, m in MEANINGS.items()) + ".",
-            "* A learner checks their own notebook with `.venv/bin/course check NN` (the same checkers, in the same sandbox).",
+            "* A learner checks their own notebook with `.venv/bin/course check NN` (the same checkers, in the same "
+            "sandbox).",
             "",
             "### GitHub Classroom, Gradescope, JupyterHub and Binder", "",
             "* GitHub Classroom: make the release the template repository; its `.github/workflows/course-check.yml` "
