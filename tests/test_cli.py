@@ -124,7 +124,7 @@ def test_check_unsolved_notebook_lists_every_exercise_as_not_done():
     lines = result.stdout.splitlines()
     rows = [line for line in lines if line.startswith("⏳")]
     assert [row.split()[1] for row in rows] == ["1.1", "1.2", "1.3", "1.4"]
-    assert rows[0].startswith("⏳ 1.1  not done  register one tool with a verb_object name")
+    assert rows[0].startswith("⏳ 1.1  not done  register one tool whose name starts with a verb")
     assert "is not done yet" not in result.stdout and "raise NotImplementedError" not in "".join(rows)
     assert all(len(line) <= 120 for line in lines), max(lines, key=len)
     assert "(.venv/bin/course hint 1.1)" in result.stdout and "hints.show" not in result.stdout
