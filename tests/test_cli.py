@@ -6,6 +6,9 @@ import shutil
 import subprocess
 import sys
 
+import json
+import re
+
 import pytest
 
 from conftest import ROOT
@@ -63,9 +66,14 @@ def test_doctor_passes_offline_with_one_line_per_check():
     (("serve", "nope"), "unknown server 'nope'"),
     (("frobnicate",), "invalid choice"),
     (("build", "--root", "no/such/folder"), "has no solutions/ folder"),
+    (("hint", "1.1", "--level", "0"), "--level 0: hint levels start at 1 (exercise 1.1 has 3)"),
+    (("hint", "1.1", "--level", "-1"), "--level -1: hint levels start at 1"),
+    (("release", "/proc/forbidden"), "course: /proc/forbidden: No such file or directory"),
+    (("release", "pyproject.toml"), "pyproject.toml is a file: name a new folder for the release"),
 ])
 def test_user_mistakes_get_one_line_and_a_nonzero_exit(args, says):
-    assert says in one_line_error(course(*args))
+    result = course(*args)
+    assert says in one_line_error(result) and result.returncode == 2
 
 
 def test_broken_notebook_gets_one_line(tmp_path):
@@ -75,13 +83,21 @@ def test_broken_notebook_gets_one_line(tmp_path):
 
 
 def test_outside_the_course_folder_build_says_where_to_run(tmp_path):
-    assert "inside the course folder" in one_line_error(course("build", cwd=tmp_path))
+    assert one_line_error(course("build", cwd=tmp_path)) == (
+        "course: `course build` needs the instructor's course folder: run it inside it, or pass --root")
 
 
 def test_outside_the_course_folder_check_names_the_folder_a_student_has(tmp_path):
     assert one_line_error(course("check", "01", cwd=tmp_path)) == (
         "course: run this inside the course folder (the one with exercises/), or give the notebook's path: "
-        "course check exercises/01_bad_tool_rewrite.ipynb")
+        ".venv/bin/course check exercises/01_bad_tool_rewrite.ipynb")
+
+
+def test_check_on_a_lesson_notebook_names_its_exercise_notebook():
+    result = course("check", "notebooks/01_bad_tool_rewrite.ipynb")
+    assert result.returncode == 2 and one_line_error(result) == (
+        "course: notebooks/01_bad_tool_rewrite.ipynb is a lesson, not an exercise notebook: "
+        "check exercises/01_bad_tool_rewrite.ipynb")
 
 
 def test_build_check_reports_in_sync():
@@ -108,10 +124,10 @@ def test_check_unsolved_notebook_lists_every_exercise_as_not_done():
     lines = result.stdout.splitlines()
     rows = [line for line in lines if line.startswith("⏳")]
     assert [row.split()[1] for row in rows] == ["1.1", "1.2", "1.3", "1.4"]
-    assert rows[0].startswith("⏳ 1.1  not done  register one tool with a verb_object name")
+    assert rows[0].startswith("⏳ 1.1  not done  register one tool whose name starts with a verb")
     assert "is not done yet" not in result.stdout and "raise NotImplementedError" not in "".join(rows)
     assert all(len(line) <= 120 for line in lines), max(lines, key=len)
-    assert "(course hint 1.1)" in result.stdout and "hints.show" not in result.stdout
+    assert "(.venv/bin/course hint 1.1)" in result.stdout and "hints.show" not in result.stdout
     assert "0 of 4 exercises passed in 01_bad_tool_rewrite.ipynb." in lines
     assert result.stdout.count("replace `raise NotImplementedError(...)`") == 1  # said once, below the table
     assert "sandbox: bubblewrap" in result.stdout or "sandbox not available" in result.stdout
@@ -135,7 +151,7 @@ def test_check_reports_a_wrong_answer_with_its_message(tmp_path):
     lines = result.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("❌ 1.4  failed  expected your answer to return True"))
     detail = " ".join(line.strip() for line in lines[start:start + 4])
-    assert "(course hint 1.4)" in detail and "hints.show" not in detail
+    assert "(.venv/bin/course hint 1.4)" in detail and "hints.show" not in detail
     assert result.returncode == 1
 
 
@@ -149,7 +165,7 @@ def test_check_table_wraps_details_under_their_row():
     assert lines[0] == "✅ 1.1  passed  fine"
     assert lines[1].startswith("❌ 1.2  failed  expected word") and all(len(line) <= 60 for line in lines)
     assert all(line.startswith(" " * 16) and line[16] != " " for line in lines[2:])  # under the detail's start
-    assert lines[-1].endswith("(course hint 1.2)")
+    assert lines[-1].endswith("(.venv/bin/course hint 1.2)")
 
 
 def test_hint_levels_and_review():
@@ -157,7 +173,7 @@ def test_hint_levels_and_review():
     first, last = course("hint", "1.1").stdout, course("hint", "1.1", "--level", "3").stdout
     past = course("hint", "1.1", "--level", "9")
     assert "hints.show" not in first + last + past.stdout  # a terminal user types commands, not notebook calls
-    assert first.rstrip().endswith("Next hint: course hint 1.1 --level 2")
+    assert first.rstrip().endswith("Next hint: .venv/bin/course hint 1.1 --level 2")
     assert last.startswith("Hint 3 of 3 (the last hint) for exercise 1.1:") and "Next hint" not in last
     assert last.rstrip().endswith("That was the last hint for this exercise.")
     assert past.returncode == 0 and past.stdout.startswith("No more hints for exercise 1.1: hint 3 of 3 was the last")
@@ -264,3 +280,37 @@ def test_doctor_reports_a_failing_mcp_round_trip_and_fails(monkeypatch, capsys):
     code, lines = _doctor(capsys)
     failed = [line for line in lines if line.startswith("❌")]
     assert code == 1 and len(failed) == 1 and "MCP call failed" in failed[0]
+
+
+TYPED = re.compile(r"`(course \w+ [^`]+)`|^(course \w+.*)$", re.M)
+"""A `course` command a learner is told to type: in backticks with its arguments, or a line of a fenced block.
+`course serve …` is a host's command, and a bare `course check` names the command; neither is typed in a terminal."""
+
+
+def _typed_commands(text: str) -> list[str]:
+    found = [a or b for a, b in TYPED.findall(text)]
+    return [command for command in found if not command.startswith("course serve")]
+
+
+def test_every_course_command_a_learner_is_told_to_type_is_the_venvs():
+    """A JupyterLab terminal is a login shell, which resets PATH: a bare `course` is "command not found" in a
+    release installed as its README says. Every message says `.venv/bin/course`, which is found there."""
+    told = []
+    for folder in ("notebooks", "exercises"):
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+                if cell["cell_type"] == "markdown":
+                    told += [f"{path.name}: {c}" for c in _typed_commands("".join(cell["source"]))]
+    from course_lib.workbook import release
+
+    told += [f"student README: {c}" for c in _typed_commands(release.student_readme())]
+    check = course("check", "01")
+    hint = course("hint", "1.1")
+    told += [f"course check: {c}" for c in re.findall(r"(?<![\w/.])course (?:hint|check) \S+", check.stdout)]
+    told += [f"course hint: {c}" for c in re.findall(r"(?<![\w/.])course hint \S+", hint.stdout)]
+    assert told == []
+    assert "(.venv/bin/course hint 1.1)" in check.stdout and "Next hint: .venv/bin/course hint 1.1" in hint.stdout
+    post_build = (ROOT / "binder" / "postBuild").read_text()
+    post_create = json.loads((ROOT / ".devcontainer" / "devcontainer.json").read_text())["postCreateCommand"]
+    for setup in (post_build, post_create):  # installs without a .venv link the name students are told
+        assert 'ln -sf "$(command -v course)" .venv/bin/course' in setup

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from course_lib.workbook.ids import ExerciseId
-from course_lib.workbook.outcomes import MEANINGS, SYMBOLS, Outcome
+from course_lib.workbook.outcomes import MEANINGS, SYMBOLS, Outcome, for_grader
 
 WHOLE = "*"
 """The exercise column of an outcome about a whole notebook (unreadable, out of time)."""
@@ -314,8 +314,8 @@ def write_csv(rows: list[Row], path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)
         writer.writerow(["student", "notebook", "exercise", "status", "detail"])
-        writer.writerows([r.student, r.notebook, r.outcome.exercise, r.outcome.status, r.outcome.message]
-                         for r in rows)
+        writer.writerows([r.student, r.notebook, r.outcome.exercise, r.outcome.status,
+                          for_grader(r.outcome.message)] for r in rows)
 
 
 def _column_key(exercise: str) -> tuple:
@@ -374,12 +374,11 @@ def legend_lines() -> list[str]:
 CODES = {"passed": "pass", "not done": "todo", "failed": "fail", "edited": "edit", "skipped": "skip",
          "timeout": "time", "kernel died": "died", "unreadable": "unread"}
 """Each status as a short code for the class table of grades.html (the legend spells them out)."""
-_LEARNER_STEPS = re.compile(r" Replace `raise NotImplementedError\(\.\.\.\)`.*$")
 
 
 def _detail(outcome: Outcome) -> str:
     """A reason as HTML for a grader: escaped, `code` as code, without the steps a learner is told to take."""
-    text = html.escape(_LEARNER_STEPS.sub("", outcome.message))
+    text = html.escape(for_grader(outcome.message))
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
 
 

@@ -23,9 +23,13 @@ DAY_START = 9 * 60
 BREAK, LUNCH, SETUP, RECAP, WRAP = 15, 60, 30, 15, 15
 """Minutes of a break, lunch, the first morning's setup, a later day's opening recap, a half day's closing recap."""
 BREAK_AFTER = 100
-"""A break comes before the part that would take the work since the last pause past this many minutes."""
+"""A break comes before the slot that would take the time since the last break or lunch past this many minutes,
+counting everything: setup, recaps, lessons and practice."""
 LUNCH_WINDOW = (11 * 60 + 45 - DAY_START, 12 * 60 + 45 - DAY_START)
-"""Lunch starts at the first gap between lesson parts after 11:45, or earlier if the next part would run past 12:45."""
+"""Lunch falls between two lessons, never inside one: at the first lesson boundary where it would start at 11:45
+or later, or earlier when the next lesson would push its start past 12:45."""
+PRACTICE = "Practice: tier 2 and 3 exercises in pairs, your own server, questions"
+"""What fills a full day up to the common end of the days."""
 
 
 @dataclass(frozen=True)
@@ -68,30 +72,44 @@ def opening(number: int, kind: str = "session") -> str:
     return f"Recap of {kind} {number - 1}, questions"
 
 
-def timetable(lessons: list[manifest.Lesson], number: int = 1, lunch: bool = False, kind: str = "session") -> list[Slot]:
-    """Session `number`: its opening, each lesson's teaching and exercises, breaks, lunch (with the morning's recap
-    before it) on a full day, and a closing recap."""
+def timetable(lessons: list[manifest.Lesson], number: int = 1, lunch: bool = False, kind: str = "session",
+              end: int | None = None) -> list[Slot]:
+    """Session `number`: its opening, each lesson's teaching and exercises, breaks, lunch between two lessons (with
+    the morning's recap before it) on a full day, practice up to `end` when given, and a closing recap."""
     slots: list[Slot] = []
+    since = 0  # minutes since the last break or lunch, everything counted
 
-    def add(minutes: int, what: str) -> None:
+    def add(minutes: int, what: str, ends_a_stretch: bool = False) -> None:
+        """`ends_a_stretch`: a recap that lunch or the end of the session follows needs no break before it."""
+        nonlocal since
+        if what in ("break", "lunch"):
+            since = 0
+        elif since and since + minutes > BREAK_AFTER and not ends_a_stretch:
+            add(BREAK, "break")
         start = slots[-1].end if slots else 0
         slots.append(Slot(start, start + minutes, what))
+        since += 0 if what in ("break", "lunch") else minutes
 
     add(SETUP if number == 1 else RECAP, opening(number, kind))
-    since, lunched = 0, not lunch
+    lunched = not lunch
     for lesson in lessons:
+        clock = slots[-1].end
+        pause = BREAK if since + _length(lesson) > BREAK_AFTER else 0
+        late = clock + pause + _length(lesson) + WRAP > LUNCH_WINDOW[1]  # the lesson would push lunch past 12:45
+        if not lunched and (clock + WRAP >= LUNCH_WINDOW[0] or late):
+            add(WRAP, "Recap of the morning, questions", ends_a_stretch=True)
+            add(LUNCH, "lunch")
+            lunched = True
         for part, minutes in (("teaching", lesson.teaching), ("exercises", lesson.exercise_minutes)):
-            clock = slots[-1].end
-            if not lunched and (clock >= LUNCH_WINDOW[0] or clock + minutes > LUNCH_WINDOW[1]) and since:
-                add(WRAP, "Recap of the morning, questions")
-                add(LUNCH, "lunch")
-                since, lunched = 0, True
-            elif since and since + minutes > BREAK_AFTER:
-                add(BREAK, "break")
-                since = 0
             add(minutes, f"{lesson.number} {lesson.title}: {part}")
-            since += minutes
-    add(WRAP, "Recap of the day, questions" if lunch else "Recap, questions, what comes next")
+    if end is not None:
+        left = end - WRAP - slots[-1].end
+        if left > 0 and since + left > BREAK_AFTER:
+            add(BREAK, "break")
+            left -= BREAK
+        if left > 0:
+            add(left, PRACTICE)
+    add(WRAP, "Recap of the day, questions" if lunch else "Recap, questions, what comes next", ends_a_stretch=True)
     return slots
 
 
@@ -127,7 +145,11 @@ def plan(lessons: list[manifest.Lesson], fmt: Format) -> list[list[Slot]]:
         sessions = _split(lessons, count)
         tables = [timetable(session, number, fmt.lunch, fmt.kind) for number, session in enumerate(sessions, 1)]
         if all(DAY_START + table[-1].end <= fmt.end for table in tables):
-            return tables
+            if not fmt.lunch:
+                return tables
+            common = -(-max(table[-1].end for table in tables) // 30) * 30  # the latest day's end, to the half hour
+            return [timetable(session, number, fmt.lunch, fmt.kind, end=common)
+                    for number, session in enumerate(sessions, 1)]
     raise ValueError(f"the lessons do not fit {fmt.sessions or 'any number of'} {fmt.kind}s ending at "
                      f"{fmt.end // 60:02d}:{fmt.end % 60:02d}")
 
@@ -146,21 +168,36 @@ def _exercise_titles(lesson: manifest.Lesson, root: Path) -> dict[str, str]:
 
 
 def _kept_mistakes(exercise, root: Path) -> list[str]:
-    """The one-line summaries of the kept wrong answers to an exercise (real mistakes the checks catch)."""
+    """The summaries of the kept wrong answers to an exercise (real mistakes the checks catch): each docstring's
+    first paragraph, whole, as one line."""
     found = []
     for path in sorted((root / manifest.ANSWERS / "wrong").glob(f"{exercise.checker_name}_*.py")):
         docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
         if docstring:
-            found.append(docstring.splitlines()[0].rstrip("."))
+            found.append(" ".join(docstring.split("\n\n")[0].split()).rstrip("."))
     return found
 
 
 def _tiers(lesson: manifest.Lesson, titles: dict[str, str]) -> str:
     """Which exercises everyone does (tier 1) and which suit pairs and fast finishers (tiers 2 and 3)."""
-    first = [str(e) for e in lesson.exercises if "tier 1" in titles.get(str(e), "")]
-    later = [str(e) for e in lesson.exercises if str(e) not in first]
-    text = f"everyone does {', '.join(first) or str(lesson.exercises[0])}"
-    return text + (f"; {', '.join(later)} (tier 2 or 3) suit pairs and fast finishers." if later else ".")
+    first = everyone(lesson, titles)
+    later = [f"{e} (tier {_tier(titles.get(str(e), ''))})" for e in lesson.exercises if str(e) not in first]
+    text = f"everyone does {', '.join(first)}"
+    return text + (f"; {', '.join(later)} suit{'s' if len(later) == 1 else ''} pairs and fast finishers." if later
+                   else ".")
+
+
+def _tier(title: str) -> str:
+    """The tier an exercise heading gives ("… (rewrite · tier 2 · 12 min)"), or "?"."""
+    import re
+
+    found = re.search(r"tier (\d)", title)
+    return found.group(1) if found else "?"
+
+
+def everyone(lesson: manifest.Lesson, titles: dict[str, str]) -> list[str]:
+    """The exercises everyone does in class: the lesson's tier 1 ones (its first exercise when none is)."""
+    return [str(e) for e in lesson.exercises if _tier(titles.get(str(e), "")) == "1"] or [str(lesson.exercises[0])]
 
 
 def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
@@ -182,8 +219,8 @@ def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in (str(exercise), titles.get(str(exercise), "")))
                   + " |" for exercise in lesson.exercises] + [""]
         lines += [f"In class, {_tiers(lesson, titles)} A stuck learner runs `hints.show(\"N.M\")` (each call climbs one "
-                  f"level: the idea, the API, the last hint); `course check {lesson.number}` shows every exercise's "
-                  "status at once. What each check expects is in the appendix for graders.", ""]
+                  f"level: the idea, the API, the last hint); `.venv/bin/course check {lesson.number}` shows every "
+                  "exercise's status at once. What each check expects is in the appendix for graders.", ""]
     return lines
 
 
@@ -223,7 +260,9 @@ def schedules(lessons: list[manifest.Lesson]) -> list[str]:
     for label, fmt in FORMATS.items():
         tables = plan(lessons, fmt)
         ends = f"{fmt.end // 60:02d}:{fmt.end % 60:02d}"
-        lines += [f"### {label}: {len(tables)} {fmt.kind}s, 09:00 to {ends} at the latest", ""]
+        last = max(slots[-1].end for slots in tables)
+        lines += [f"### {label}: {len(tables)} {fmt.kind}s, 09:00 to {_clock(last)}"
+                  + (" every day" if fmt.lunch else f" at the latest (all end by {ends})"), ""]
         for number, slots in enumerate(tables, 1):
             held = sorted({slot.what[:2] for slot in slots if slot.what[:2].isdigit()})
             work = sum(slot.end - slot.start for slot in slots if slot.what[:2].isdigit())
@@ -273,11 +312,13 @@ def markdown(root: Path) -> str:
     lines += ["## Schedules", "",
               "Every format holds every lesson, whole and in course order, spread as evenly as whole lessons allow. "
               f"The first session opens with {SETUP} min of welcome and setup (`course doctor` on every laptop); each "
-              f"later one with a {RECAP}-min recap. A {BREAK}-min break comes before the work since the last pause "
-              f"would pass {BREAK_AFTER} min; a full day has a {LUNCH}-min lunch between {_clock(LUNCH_WINDOW[0])} "
-              f"and {_clock(LUNCH_WINDOW[1])}, with a recap of the morning before it; every morning, afternoon and "
-              f"half day ends with a {WRAP}-min recap and questions. Time left before the end of the day is for "
-              "questions, and for whatever ran late.", ""]
+              f"later one with a {RECAP}-min recap. A {BREAK}-min break comes before anything that would make the "
+              f"time since the last break or lunch pass {BREAK_AFTER} min (setup and recaps count). A full day has a "
+              f"{LUNCH}-min lunch between two lessons, never inside one, with a recap of the morning before it; it "
+              f"starts at {_clock(LUNCH_WINDOW[1])} at the latest. Every morning, afternoon and half day ends with a "
+              f"{WRAP}-min recap and questions. The full days all end at the same time: a day with fewer lesson "
+              "minutes gets a practice block (tier 2 and 3 exercises in pairs, learners' own servers) before its "
+              "closing recap.", ""]
     lines += schedules(lessons)
     lines += ["## Before the day", "",
               "* Send the install ahead: on every laptop, from the course folder, `python3 -m venv .venv && "
@@ -310,7 +351,8 @@ def grading_section() -> list[str]:
             "over MCP or a call bridge, and setup and check cells come from solutions/, so a submission cannot "
             "forge its grade. `grades.csv` and `grades.html` (every reason shown, with a legend) follow.",
             "* Statuses: " + "; ".join(f"{SYMBOLS[s]} {s}: {m}" for s, m in MEANINGS.items()) + ".",
-            "* A learner checks their own notebook with `course check NN` (the same checkers, in the same sandbox).",
+            "* A learner checks their own notebook with `.venv/bin/course check NN` (the same checkers, in the same "
+            "sandbox).",
             "",
             "### GitHub Classroom, Gradescope, JupyterHub and Binder", "",
             "* GitHub Classroom: make the release the template repository; its `.github/workflows/course-check.yml` "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -18,7 +19,7 @@ from pathlib import Path
 
 ENV = "COURSE_OUTCOMES"
 STATUSES = ("passed", "not done", "failed", "edited", "skipped", "timeout", "kernel died", "unreadable")
-SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "edited": "📝", "skipped": "⚠️", "timeout": "⌛",
+SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "edited": "📝", "skipped": "⚠️", "timeout": "⏰",
            "kernel died": "💥", "unreadable": "🚫"}
 MEANINGS = {
     "passed": "the check passed",
@@ -31,6 +32,22 @@ MEANINGS = {
     "unreadable": "the notebook could not be read or run at all (the whole notebook)",
 }
 """What each status means, for legends in reports."""
+_LEARNER_STEPS = (
+    (re.compile(r" Replace `raise NotImplementedError\(\.\.\.\)` with your code, run that cell, then run this check "
+                r"again\."), ""),
+    (re.compile(r" Open hints\.show\([^)]*\) for a hint\."), ""),
+    (re.compile(r": fix that cell, run it, then run the check again\."), "."),
+    (re.compile(r"run the exercise cell above first \((\S+) is not defined yet\)\."), r"\1 was not defined when the check ran."),
+)
+
+
+def for_grader(message: str) -> str:
+    """An outcome's message without the steps it tells a learner to take (run the check again, open a hint): what
+    a grader reads in grades.csv and grades.html."""
+    for pattern, replacement in _LEARNER_STEPS:
+        message = pattern.sub(replacement, message)
+    return message.strip()
+
 _collector: ContextVar[list | None] = ContextVar("course_outcomes", default=None)
 
 
@@ -51,7 +68,7 @@ class Outcome:
 
     @property
     def symbol(self) -> str:
-        """The status as one symbol (✅ ⏳ ❌ ⚠️ ⌛ 🚫)."""
+        """The status as one symbol (✅ ⏳ ❌ 📝 ⚠️ ⏰ 💥 🚫); not done (⏳) and timeout (⏰) never look alike."""
         return SYMBOLS[self.status]
 
 

@@ -180,6 +180,8 @@ def student_readme() -> str:
 
 
 def _empty_target(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} is a file: name a new folder for the release")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"{out} already exists and is not an empty folder: choose a new one")
 

@@ -439,13 +439,13 @@ class _Run:
 
         try:
             with learner_kernel(run_dir, limits, uid=uid, package=package) as (running, bridge):
-                for step in self.steps.steps:
+                for index, step in enumerate(self.steps.steps):
                     if self.stopped is not None:
                         break
                     if isinstance(step, Check):
                         self._check(step, running, bridge)
                     else:
-                        self._cell(step, running)
+                        self._cell(step, running, self._which_cell(index))
         except kernel.KernelDied as error:
             self._stop("kernel died", str(error))
         return [self.found.get(exercise) or self._not_checked(exercise) for exercise in self.steps.exercises]
@@ -470,15 +470,27 @@ class _Run:
         if first is not None:
             self.found[first] = Outcome(str(first), status, message)
 
-    def _cell(self, source: str, running) -> None:
+    def _which_cell(self, index: int) -> str:
+        """The code cell at step `index` as a learner finds it: the setup cell, or a cell of the exercise whose
+        check comes next (its first line quoted), or a cell after the last check."""
+        if index == 0:
+            return "the setup cell"
+        source = self.steps.steps[index]
+        first = next((line.strip() for line in source.splitlines() if line.strip()), "")
+        start = f" (it starts `{first[:40]}{'…' if len(first) > 40 else ''}`)" if first else ""
+        after = next((step.exercise for step in self.steps.steps[index + 1:] if isinstance(step, Check)), None)
+        return f"a cell of exercise {after}{start}" if after else f"a cell after the last check{start}"
+
+    def _cell(self, source: str, running, which: str = "a cell of the notebook") -> None:
         limit = self.timeout
         result = running.run(source, limit)
         error = re.sub(r" \([^()]*, line (\d+)\)", r" (line \1)", f"{result.ename}: {result.evalue}".strip(": "))
         self.cell_error = error if result.status == "error" else ""  # the kernel's temporary file name left out
         if result.status == "died":
-            self._stop("kernel died", f"{running.death()} while running a cell of the notebook")
+            self._stop("kernel died", f"{running.death()} while running {which}")
         elif result.status == "timeout":
-            self._stop("timeout", f"a cell of the notebook did not finish within {limit:.0f} s")
+            self._stop("timeout", f"{which} did not finish within {limit:.0f} s: look for a loop that never ends "
+                                  "or a call that waits")
 
     def _check(self, step: Check, running, bridge) -> None:
         exercise, names = check_call(step.source)

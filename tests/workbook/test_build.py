@@ -151,3 +151,25 @@ def test_a_line_of_given_code_between_two_solution_regions_survives_course_build
     stubbed = nbformat.read(tmp_path / "exercises" / "00_start_here.ipynb", as_version=4).cells[0].source
     stub = '    raise NotImplementedError("Exercise 0.1: double it")'
     assert stubbed == f"def f(x):\n{stub}\n    given = 'this line is the exercise text'\n{stub}\n"
+
+
+def test_every_stub_message_says_what_its_check_wants_and_cites_no_rules_the_notebook_does_not_list():
+    import json
+    import re
+
+    from course_lib import checks
+    from course_lib.workbook.ids import ExerciseId
+
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        prose = " ".join(" ".join("".join(c["source"]).split()) for c in cells if c["cell_type"] == "markdown")
+        for cell in cells:
+            meta = cell.get("metadata", {}).get("exercise")
+            if not meta:
+                continue
+            todo = meta["todo"]
+            for counted in re.findall(r"\b(?:two|three|four|five|six|seven) (?:rules|steps|cases)\b", todo):
+                assert counted in prose, (meta["id"], counted)  # "the team's four rules" must be listed somewhere
+            rules = " ".join(rule.states for rule in checks.registered(ExerciseId.parse(meta["id"])).rules)
+            if "any casing" in rules:  # the check accepts any casing: the stub must not ask for one
+                assert "any casing" in todo and not re.search(r"verb_object|snake_case|camelCase", todo), meta["id"]

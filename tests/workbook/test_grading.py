@@ -122,3 +122,29 @@ def test_grades_html_has_short_codes_class_totals_and_one_section_per_student(tm
     assert '<a href="#student-bo-b">bo b</a>' in table
     assert "expected a <code>city</code> parameter" in sections
     assert "register get_daily_forecast.</small>" in sections and "Replace" not in sections
+
+
+def test_grades_csv_and_html_tell_graders_the_reason_without_the_steps_a_learner_is_told(tmp_path):
+    from course_lib.workbook.outcomes import SYMBOLS
+
+    said = {"1.1": ("failed", 'Exercise 1.1: expected a `city` parameter; found none. Open hints.show("1.1") for a hint.'),
+            "1.2": ("not done", "Exercise 1.2 is not done yet: register get_daily_forecast. Replace `raise "
+                                "NotImplementedError(...)` with your code, run that cell, then run this check again."),
+            "1.3": ("failed", "Exercise 1.3: the cell above the check raised SyntaxError: invalid syntax, so f is not "
+                              "defined: fix that cell, run it, then run the check again."),
+            "1.4": ("not done", "Exercise 1.4: run the exercise cell above first (is_valid_tool_name is not defined yet).")}
+    rows = [grading.Row("ada", LESSON, Outcome(exercise, status, message)) for exercise, (status, message) in said.items()]
+    grading.write_csv(rows, tmp_path / "grades.csv")
+    grading.write_html(rows, tmp_path / "grades.html", "", datetime.date(2026, 3, 9))
+    with (tmp_path / "grades.csv").open(encoding="utf-8") as table:
+        details = {r["exercise"]: r["detail"] for r in csv.DictReader(table)}
+    assert details == {"1.1": "Exercise 1.1: expected a `city` parameter; found none.",
+                       "1.2": "Exercise 1.2 is not done yet: register get_daily_forecast.",
+                       "1.3": "Exercise 1.3: the cell above the check raised SyntaxError: invalid syntax, so f is not "
+                              "defined.",
+                       "1.4": "Exercise 1.4: is_valid_tool_name was not defined when the check ran."}
+    page = (tmp_path / "grades.html").read_text(encoding="utf-8")
+    for words in ("hints.show", "again", "Replace", "run the exercise cell"):
+        assert words not in page
+    assert SYMBOLS["not done"] == "⏳" and SYMBOLS["timeout"] not in ("⏳", "⌛")  # two hourglasses look alike
+    assert len(set(SYMBOLS.values())) == len(SYMBOLS)

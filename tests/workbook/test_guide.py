@@ -52,12 +52,56 @@ def test_every_lesson_has_facilitation_notes_of_its_own():
             assert exercise in {str(e) for e in lesson.exercises}, (lesson.number, exercise)
 
 
+def test_facilitation_notes_agree_with_who_does_which_exercise_in_class():
+    """A note names only its lesson's exercises; its common mistake is one an everyone exercise meets; what it cuts
+    (the text before any 'keep') names no everyone exercise, except to say everyone does it, and none of the terms
+    (in backticks) that exercise's check is about; the generated line gives each other exercise its own tier."""
+    from course_lib import checks
+    from course_lib.workbook.ids import ExerciseId
+
+    text = guide.markdown(ROOT)
+    for lesson in manifest.lessons():
+        entry = guide.facilitation()[lesson.number]
+        titles = guide._exercise_titles(lesson, ROOT)
+        ours, everyone = {str(e) for e in lesson.exercises}, guide.everyone(lesson, titles)
+        notes = " ".join([entry[f] for f in ("idea", "demo", "mistake", "unstick", "cut")]
+                         + [q["q"] + " " + q["a"] for q in entry["questions"]])
+        assert set(re.findall(r"(?<!SDK )\b\d\.\d\b", notes)) <= ours, lesson.number  # not a version
+        named = set(re.findall(r"\b\d\.\d\b", entry["mistake"]))
+        assert not named or named & set(everyone), (lesson.number, "mistake", named, everyone)
+        cut = re.split(r"\bkeep\b", entry["cut"], flags=re.I)[0]
+        cut = re.sub(r"everyone does [\d., and]+|Do exercise [\d.]+ together", "", cut)
+        for exercise in everyone:
+            assert not re.search(rf"\b{re.escape(exercise)}\b", cut), (lesson.number, "cut", exercise)
+            states = " ".join(rule.states for rule in checks.registered(ExerciseId.parse(exercise)).rules)
+            for term in re.findall(r"`([^`]+)`", cut):
+                assert term not in states, (lesson.number, "cut", exercise, term)
+        section = text.split(f"## {lesson.number} · ", 1)[1].split("\n## ", 1)[0]
+        for exercise in lesson.exercises:
+            if str(exercise) not in everyone:
+                tier = re.search(r"tier (\d)", titles[str(exercise)]).group(1)
+                assert f"{exercise} (tier {tier})" in section, (lesson.number, exercise)
+        assert "tier 2 or 3" not in section
+
+
 def test_mistakes_it_catches_are_a_list_not_one_run_on_line():
     text = guide.markdown(ROOT)
     block = text.split("*Exercise 1.1*", 1)[1].split("*Exercise 1.2*", 1)[0]
     mistakes = block.split("*Mistakes it catches*", 1)[1].splitlines()[2:]
     items = [line for line in mistakes if line.startswith("* ")]
     assert len(items) >= 3 and not any("; " in item and item.split("; ", 1)[1][:1].isupper() for item in items)
+
+
+def test_every_kept_mistake_is_its_whole_sentence_never_cut_at_a_line_end():
+    import ast
+
+    appendix = guide.markdown(ROOT).split(f"## {guide.APPENDIX}", 1)[1]
+    wrong = sorted((ROOT / manifest.ANSWERS / "wrong").glob("ex_*.py"))
+    paragraphs = [ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) for path in wrong]
+    long = [" ".join(text.split("\n\n")[0].split()).rstrip(".") for text in paragraphs if text and "\n" in text]
+    assert len(long) >= 30  # docstrings that wrap over lines
+    for summary in long:
+        assert f"\n* {summary}\n" in appendix, summary
 
 
 def test_the_contents_link_every_section_and_the_html_headings_carry_those_targets():
@@ -106,6 +150,35 @@ def test_every_format_is_a_workshop_that_fits_its_days(label):
     assert max(loads) - min(loads) <= max(lesson.teaching + lesson.exercise_minutes for lesson in lessons)
     text = guide.markdown(ROOT)
     assert f"### {label}: {len(tables)} {fmt.kind}s" in text
+
+
+@pytest.mark.parametrize("label", list(guide.FORMATS))
+def test_the_schedules_keep_the_rules_their_text_states(label):
+    """Counting everything (setup, recaps, lessons, practice), no stretch without a break passes BREAK_AFTER, except
+    the recap that lunch or the end follows; lunch falls between two lessons and starts by 12:45; full days all end
+    at the one time the heading gives."""
+    fmt = guide.FORMATS[label]
+    tables = guide.plan(list(manifest.lessons()), fmt)
+    for slots in tables:
+        run = 0
+        for slot in slots[:-1]:
+            if slot.what in ("break", "lunch"):
+                run = 0
+                continue
+            run += slot.end - slot.start
+            if slot.what != "Recap of the morning, questions":
+                assert run <= guide.BREAK_AFTER or run == slot.end - slot.start, (label, slot)
+        whats = [slot.what for slot in slots]
+        if fmt.lunch:
+            lunch = whats.index("lunch")
+            assert guide.DAY_START + slots[lunch].start <= 12 * 60 + 45
+            assert whats[lunch - 2].endswith(": exercises") and whats[lunch + 1].endswith(": teaching")
+    text = guide.markdown(ROOT)
+    if fmt.lunch:
+        ends = {slots[-1].end for slots in tables}
+        assert len(ends) == 1 and f"09:00 to {guide._clock(ends.pop())} every day" in text
+        assert "lunch between two lessons, never inside one" in text and "at 12:45 at the latest" in text
+    assert "(setup and recaps count)" in text
 
 
 def test_three_days_are_balanced_days_not_two_long_ones_and_a_stub():

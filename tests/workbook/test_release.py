@@ -159,6 +159,18 @@ def test_course_check_in_a_release_takes_the_check_cells_from_its_reference_copy
     assert found == {"1.1": "not done", "1.2": "not done", "1.3": "edited", "1.4": "not done"}
 
 
+def test_in_a_release_lessons_works_and_instructor_commands_say_they_are_for_instructors(released, tmp_path):
+    lessons = course("lessons", cwd=released / "exercises")
+    assert lessons.returncode == 0 and lessons.stdout.startswith("00  ") and "total: " in lessons.stdout
+    for args in (("build",), ("grade", str(released / "exercises")), ("release", str(tmp_path / "out")),
+                 ("autograder", "gradescope", str(tmp_path / "a.zip")), ("guide",)):
+        result = course(*args, cwd=released)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.stderr.strip() == (f"course: `course {args[0]}` is for instructors: it needs the instructor's "
+                                         "course folder, not a student's copy"), result.stderr
+        assert "solutions" not in result.stderr
+
+
 def test_a_release_refuses_a_folder_that_is_not_empty(tmp_path):
     (tmp_path / "keep.txt").write_text("mine")
     result = course("release", str(tmp_path))
