@@ -182,6 +182,8 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*`(\"])")
 COURSE_HOST = re.compile(r"\b(?:careful|trusting|course|course's|lesson's|your) host\b", re.I)
 """The course's own hosts (`host.careful`, `host.trusting`) and the learner's (`your host`, in an exercise): their
 behaviour is code the notebook runs and shows."""
+SCRIPTED = re.compile(r"\bscripted (?:person|model|host|agent)\b", re.I)
+"""A lesson's scripted person or model (`host.person(...)`, a scripted call): the notebook runs the script."""
 MODEL_INPUT = re.compile(r"\b(?:text|what|everything|words)\s+$", re.I)
 """'the text the model reads', 'what the model sees': naming the model's input, not reporting behaviour."""
 GLOSSARY = re.compile(r"^## Glossary\b", re.M)
@@ -212,6 +214,8 @@ def exempt(sentence: str) -> str | None:
         return "question"
     if COURSE_HOST.search(sentence):
         return "course host"
+    if SCRIPTED.search(sentence):
+        return "scripted"
     if re.search(r"\*\*(?:MUST|SHOULD|MAY)(?: NOT)?\*\*|\b(?:MUST|SHOULD|MAY)\b", sentence):
         return "spec"
     if sentence.count('"') >= 2 and len(" ".join(QUOTE.findall(sentence)).split()) >= len(sentence.split()) / 2:
