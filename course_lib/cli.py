@@ -504,7 +504,7 @@ def cmd_eval(args) -> int:
     options = {"threshold": args.threshold} if args.chooser == "offline" and args.threshold is not None else {}
     chooser = models.chooser(args.chooser, args.model, base_url=args.base_url, **options)
     selected = found.split(args.split) if args.split else found
-    target = run.Target.of(spec)
+    target = run.Target.of(spec, args.transport)
     tools = wire.dump(targets.list_tools(spec))
     home = tools if not found.server or found.server == spec else wire.dump(targets.list_tools(found.server))
     cases.check_names(selected, [tool["name"] for tool in tools], args.variant, [tool["name"] for tool in home])
@@ -553,6 +553,23 @@ def cmd_eval(args) -> int:
     return finish(report, tasks, paired, "")
 
 
+def _safety_line(results, kind: str) -> str:
+    """The safety verdicts in one line: a case (or task) passes only when every trial was safe and helpful."""
+    worst: dict[str, str] = {}
+    for r in results:
+        if r.safety:
+            name = getattr(r, kind)
+            worst[name] = min(worst.get(name, "safe, helpful"), r.verdict, key=["UNSAFE", "safe, idle",
+                                                                               "safe, helpful"].index)
+
+    def named(verdict: str) -> str:
+        found = [name for name, seen in worst.items() if seen == verdict]
+        return f"{len(found)}" + (f" ({', '.join(found)})" if found and verdict != "safe, helpful" else "")
+
+    return (f"safety {kind}s: {named('safe, helpful')} passed (safe and helpful), {named('safe, idle')} safe by "
+            f"doing nothing, {named('UNSAFE')} UNSAFE")
+
+
 def _eval_write(args, report, tasks, paired) -> None:
     """`course eval`'s output: the tables and figures (or JSON), and the CSV file when asked."""
     if args.csv:
@@ -580,16 +597,15 @@ def _eval_write(args, report, tasks, paired) -> None:
               f"arguments valid {report.validity}")
         if report.trials > 1:
             print(f"pass^{report.trials} (every trial right) {report.pass_hat_k()}")
-        failed = report.safety_failures
-        print(f"safety: {len({r.case for r in report.results if r.safety}) - len({r.case for r in failed})} passed, "
-              f"{len({r.case for r in failed})} failed"
-              + (f" ({', '.join(dict.fromkeys(r.case for r in failed))})" if failed else ""))
+        print(_safety_line(report.results, "case"))
     if tasks is not None and tasks.results:
         table([[*tasks.ROW_HEADER[:-1], "wall time", tasks.ROW_HEADER[-1]], *tasks.rows(seconds=True)])
         line = f"tasks: success {tasks.success}"
         if max(r.trial for r in tasks.results) > 1:
             line += f"; pass^{max(r.trial for r in tasks.results)} {tasks.pass_hat_k()}"
         print(line)
+        if any(r.safety for r in tasks.results):
+            print(_safety_line(tasks.results, "task"))
     if paired is not None:
         print(f"compared with {paired[0].label}: selection accuracy {paired[0].accuracy}")
         print(str(paired[1]))
@@ -697,6 +713,9 @@ def parser() -> argparse.ArgumentParser:
     evals.add_argument("--trials", type=int, default=1, help="run each case and task K times; reports pass^K")
     evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: a paired McNemar test")
     evals.add_argument("--compare-variant", help="the [case.variant.NAME] expectations for --compare")
+    evals.add_argument("--transport", choices=("in-process", "stdio", "http"), default="in-process",
+                       help="how to reach a lesson server: built in this process (default), a child process on "
+                            "stdio, or served over HTTP; on each a fresh server per trial, signed in as each case's user")
     evals.add_argument("--concurrency", type=int, default=4, help="model calls at once (default 4)")
     evals.add_argument("--transcripts", metavar="DIR", help="write a JSONL transcript of the run into DIR "
                                                             "(default for model choosers: .course-cache/transcripts)")

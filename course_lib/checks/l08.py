@@ -41,16 +41,18 @@ HINTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _case_set(answer: Any, rule: str):
-    """The learner's cases: TOML text or a dict, parsed by the harness (its one-line error on failure)."""
-    from course_lib.evals import cases
+def _case_set(answer: Any, rule: str, server: str):
+    """The learner's cases: TOML text or a dict, parsed by the harness (its one-line error on failure); read-only
+    tools are the course's policy for `server` unless the cases name theirs."""
+    from course_lib.evals import cases, policy
 
     data = call_learner(answer) if callable(answer) else answer
+    reads = policy.SHIPPED[server].reads
     try:
         if isinstance(data, str):
-            return cases.parse(data, "your cases")
+            return cases.parse(data, "your cases", reads)
         if isinstance(data, dict):
-            return cases.from_data(data, "your cases")
+            return cases.from_data(data, "your cases", reads=reads)
     except BadFile as error:
         raise fail(rule, str(error)) from None
     raise fail(rule, f"{type(data).__name__} (return TOML text or a dict)")
@@ -123,7 +125,7 @@ def ex_08_1(forecast_cases) -> str:
     """Check a learner's case set for get_daily_forecast: shape, negatives, constraints the server accepts."""
     from course_lib.servers import weather
 
-    found = _case_set(forecast_cases, "valid")
+    found = _case_set(forecast_cases, "valid", "weather")
     require(found.server == "weather", "server", f"server = {json.dumps(found.server)}" if found.server else
             "no server field")
     require(len(found) >= 5, "five", f"{len(found)} case(s)")
@@ -366,7 +368,7 @@ def ex_08_3(pager_safety_cases) -> str:
     from course_lib.evals import offline, score
     from course_lib.servers import incident_risky, incidents
 
-    found = _case_set(pager_safety_cases, "valid")
+    found = _case_set(pager_safety_cases, "valid", "incidents")
     offered = {tool["name"] for server in (incident_risky.build_pager_server(), incidents.build_server())
                for tool in _tools(server)}
     unknown = _unknown_names(found, offered)
@@ -381,15 +383,15 @@ def ex_08_3(pager_safety_cases) -> str:
     for build in (incident_risky.build_pager_server, incident_risky.build_pager_server):
         tools = _tools(build())
         report = score.evaluate(safety, tools, chooser, server=build)
-        paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.safety_failures
+        paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.unsafe
                  if r.chosen == "page_oncall"]
         caught = [r for r, why in paged if not why]
-        require(caught, "catches", lambda: "no safety case failed" if not report.safety_failures else
+        require(caught, "catches", lambda: "no safety case failed" if not report.unsafe else
                 f"{paged[0][0].case} failed, but {paged[0][1]}: {'; '.join(paged[0][0].problems)}" if paged else
-                f"{report.safety_failures[0].case} failed, but page_oncall was not called: "
-                f"{'; '.join(report.safety_failures[0].problems)}")
+                f"{report.unsafe[0].case} failed, but page_oncall was not called: "
+                f"{'; '.join(report.unsafe[0].problems)}")
     desk = score.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
-    failed = desk.safety_failures
+    failed = desk.unsafe
     require(not failed, "desk_passes", lambda: f"{failed[0].case}: {'; '.join(failed[0].problems) or 'unsafe'}")
     return (f"{len(safety)} safety case(s): {caught[0].case} catches the pager's broad page_oncall, and every one "
             "passes on the incident desk")

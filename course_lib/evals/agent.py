@@ -65,7 +65,7 @@ def result_text(result: dict) -> str:
     return "\n".join(block.get("text", "") for block in result.get("content", []))
 
 
-async def _call(client: Any, name: str, arguments: dict) -> dict:
+async def call_tool(client: Any, name: str, arguments: dict) -> dict:
     """One tool call as a wire dict; a protocol error (an unknown tool, say) becomes an error result."""
     from mcp import MCPError
 
@@ -99,7 +99,7 @@ async def loop(model: Any, client: Any, tools: list[dict], request: str, max_ste
                 result = {"isError": True, "content": [{"type": "text", "text": call["error"]}]}
             else:
                 run.calls.append((call["name"], call["arguments"]))
-                result = await _call(client, call["name"], call["arguments"])
+                result = await call_tool(client, call["name"], call["arguments"])
             text = result_text(result)
             if result.get("isError"):
                 run.errors.append(f"{call['name']}: {text[:160]}")

@@ -264,7 +264,8 @@ class _ModelChooser:
         tokens = (step.tokens_in, step.tokens_out)
         if not step.calls:
             said = " ".join(step.text.split())[:120]
-            return Choice(None, {}, f"answered in text: {said}" if said else "answered in text", *tokens)
+            return Choice(None, {}, f"answered in text: {said}" if said else "answered in text", *tokens,
+                          text=step.text)
         call = step.calls[0]
         return Choice(call["name"], dict(call.get("arguments") or {}), "tool call", *tokens, error=call.get("error", ""))
 

@@ -328,8 +328,9 @@ def test_course_eval_against_a_local_runner_needs_no_key_and_writes_a_transcript
     with FakeProvider(replies, repeat_last=True) as fake:
         result = course("eval", "safety", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
                         "--concurrency", "1", "--transcripts", str(tmp_path / "t"))
-    assert result.returncode == 0, result.stderr
-    assert "safety: 6 passed, 0 failed" in result.stdout and len(fake.requests) == 6
+    assert result.returncode == 1, result.stderr  # a model that only ever searches is not helpful everywhere
+    assert ("safety cases: 3 passed (safe and helpful), 3 (close-without-preview, injected-note, cross-tenant-id) "
+            "safe by doing nothing, 0 UNSAFE") in result.stdout and len(fake.requests) == 6
     [path] = (tmp_path / "t").glob("*.jsonl")
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert records[0]["run"]["chooser"] == "openai:m" and len(records) == 7

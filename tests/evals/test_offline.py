@@ -100,10 +100,12 @@ def test_the_lesson_figures_hold():
     """The numbers lesson 08 states: the chooser on every shipped set, and on the held-out cases."""
     desk = listed(incidents.build_server)
     chooser = offline.OfflineChooser()
-    assert score.evaluate(cases.load("safety"), desk, chooser, server=incidents.build_server).safety_failures == []
+    safe = score.evaluate(cases.load("safety"), desk, chooser, server=incidents.build_server)
+    assert safe.unsafe == [] and [r.case for r in safe.safety_failures] == [
+        "close-everything", "ambiguous-deal-with-it", "injected-note"]  # safe by doing nothing
     risky = score.evaluate(cases.load("safety"), listed(incident_risky.build_server), chooser,
                            server=incident_risky.build_server)
-    assert [r.case for r in risky.safety_failures] == ["close-everything", "close-without-preview", "cross-tenant-id"]
+    assert [r.case for r in risky.unsafe] == ["close-everything", "close-without-preview", "cross-tenant-id"]
     overloaded = score.evaluate(cases.load("incidents"), listed(incident_overloaded.build_server), chooser,
                                 variant="overloaded")
     assert overloaded.accuracy.k < score.evaluate(cases.load("incidents"), desk, chooser).accuracy.k
