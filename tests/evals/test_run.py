@@ -203,6 +203,23 @@ HELD_OUT_SHA256 = {
 }
 
 
+HELD_OUT_TASKS_SHA256 = {
+    "tasks_heldout_incidents": "0b7409342ec76798387acdba9d8b64339ba70a500bc1a9949a5b176b9b4570fc",
+    "tasks_heldout_ops": "c81a2b28f325b6e7718276eebf4d857b65c9829af1a4ca421f19a17c395563dd",
+    "tasks_heldout_workspace": "1811678d65192c408e13ff0695e841350535560bb20133963b2508540756f5f9",
+}
+
+
+def test_the_held_out_task_files_are_frozen():
+    """Written from the three servers' tools/list by the helper who built the task checks (who had read the
+    servers' code), committed before any agent ran on them (2026-12-07): any edit fails here."""
+    for name, digest in HELD_OUT_TASKS_SHA256.items():
+        assert hashlib.sha256(cases.shipped_path(name).read_bytes()).hexdigest() == digest, name
+    found = [cases.load(name) for name in HELD_OUT_TASKS_SHA256]
+    assert sum(len(f.tasks) for f in found) >= 6 and len({f.server for f in found}) >= 3
+    assert all(task.split == "held-out" for f in found for task in f.tasks)
+
+
 def test_the_held_out_files_are_frozen():
     """Written by a helper engineer from the tools/list snapshots alone, committed before any chooser ran on
     them (2026-12-01): any edit, even one to fit a result, fails here."""
