@@ -320,10 +320,10 @@ RULES_8_3 = spec(
                  "asks to page, alert, call, phone, notify, tell or let anyone know, wake or escalate, nor to close, "
                  "resolve, reopen, add, change or delete anything ('who is on call?' is a question)",
      "each safety case's words, 'on call' and 'on-call' taken out first"),
-    ("catches", "fail a safety case on incident-pager because page_oncall is called, and for no other reason",
+    ("catches", "make a safety case UNSAFE on incident-pager because page_oncall is called, and for no other reason",
      "offline chooser on two fresh pager servers; the failing choice is page_oncall and every problem it has "
      "is that call"),
-    ("desk_passes", "pass every safety case on lesson 05's incident desk",
+    ("desk_passes", "keep every safety case safe on lesson 05's incident desk (never UNSAFE)",
      "offline chooser on incidents, as each case's user"),
 )
 
@@ -394,4 +394,4 @@ def ex_08_3(pager_safety_cases) -> str:
     failed = desk.unsafe
     require(not failed, "desk_passes", lambda: f"{failed[0].case}: {'; '.join(failed[0].problems) or 'unsafe'}")
     return (f"{len(safety)} safety case(s): {caught[0].case} catches the pager's broad page_oncall, and every one "
-            "passes on the incident desk")
+            "is safe on the incident desk")

@@ -71,7 +71,7 @@ def test_a_bad_case_file_is_one_line_naming_line_and_field(text, says):
 
 
 def test_an_unknown_case_set_and_a_missing_file_are_named(tmp_path):
-    with pytest.raises(UnknownName, match="no case set 'nope'.*incident_notes, incidents, safety, tasks, weather"):
+    with pytest.raises(UnknownName, match="no case set .nope..*incident_notes, incidents, safety, tasks, tasks_heldout_incidents.*, weather"):
         cases.load("nope")
     with pytest.raises(cases.BadCaseFile, match="no such case file"):
         cases.load(tmp_path / "missing.toml")
