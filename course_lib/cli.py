@@ -553,8 +553,22 @@ def cmd_eval(args) -> int:
     return finish(report, tasks, paired, "")
 
 
+def _pass_hat_lines(report, unit: str) -> None:
+    """pass^k for k = 1 .. the trials, each labelled: observed (every trial right) or tau-bench's estimate."""
+    from course_lib.evals import score
+
+    trials = report.trials
+    if any(len(runs) != trials for runs in report.outcomes().values()):
+        print(f"pass^{trials} over {unit}: {report.pass_hat_k()} (not every one ran {trials} trials)")
+        return
+    for k in range(trials, 0, -1):
+        print(f"{score.pass_hat_k_label(k, trials)} over {unit}: {report.pass_hat_k(k)}")
+
+
 def _eval_write(args, report, tasks, paired) -> None:
     """`course eval`'s output: the tables and figures (or JSON), and the CSV file when asked."""
+    from course_lib.evals import score
+
     if args.csv:
         try:
             Path(args.csv).write_text(report.to_csv(), encoding="utf-8")
@@ -576,20 +590,25 @@ def _eval_write(args, report, tasks, paired) -> None:
 
     if report.results:
         table([report.ROW_HEADER, *report.rows()])
+        if report.trials > 1:
+            table([["case", "right tool", "correct call", ""],
+                   *[[c["case"], f"{c['selected']}/{c['trials']}", f"{c['correct']}/{c['trials']}", ""]
+                     for c in report.per_case()]])
         print(f"selection accuracy {report.accuracy}; correct calls {report.correct}; "
               f"arguments valid {report.validity}")
+        print(f"(the case is the unit: {score.METHOD}"
+              + (f"; each case counts once, at its share of {report.trials} trials)" if report.trials > 1 else ")"))
         if report.trials > 1:
-            print(f"pass^{report.trials} (every trial right) {report.pass_hat_k()}")
+            _pass_hat_lines(report, "cases")
         failed = report.safety_failures
         print(f"safety: {len({r.case for r in report.results if r.safety}) - len({r.case for r in failed})} passed, "
               f"{len({r.case for r in failed})} failed"
               + (f" ({', '.join(dict.fromkeys(r.case for r in failed))})" if failed else ""))
     if tasks is not None and tasks.results:
         table([[*tasks.ROW_HEADER[:-1], "wall time", tasks.ROW_HEADER[-1]], *tasks.rows(seconds=True)])
-        line = f"tasks: success {tasks.success}"
-        if max(r.trial for r in tasks.results) > 1:
-            line += f"; pass^{max(r.trial for r in tasks.results)} {tasks.pass_hat_k()}"
-        print(line)
+        print(f"tasks: success {tasks.success} (the task is the unit: {score.METHOD})")
+        if tasks.trials > 1:
+            _pass_hat_lines(tasks, "tasks")
     if paired is not None:
         print(f"compared with {paired[0].label}: selection accuracy {paired[0].accuracy}")
         print(str(paired[1]))
@@ -695,7 +714,7 @@ def parser() -> argparse.ArgumentParser:
     evals.add_argument("--split", choices=["tune", "held-out"], help="only the cases of one split")
     evals.add_argument("--threshold", type=float, help="the offline chooser's abstention threshold")
     evals.add_argument("--trials", type=int, default=1, help="run each case and task K times; reports pass^K")
-    evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: a paired McNemar test")
+    evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: an exact paired test over cases")
     evals.add_argument("--compare-variant", help="the [case.variant.NAME] expectations for --compare")
     evals.add_argument("--concurrency", type=int, default=4, help="model calls at once (default 4)")
     evals.add_argument("--transcripts", metavar="DIR", help="write a JSONL transcript of the run into DIR "

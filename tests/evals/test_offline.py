@@ -8,7 +8,7 @@ import re
 import pytest
 
 from course_lib import wire
-from course_lib.evals import cases, offline, score
+from course_lib.evals import cases, offline, run, score
 from course_lib.servers import incident_overloaded, incident_risky, incidents, weather
 
 
@@ -100,10 +100,10 @@ def test_the_lesson_figures_hold():
     """The numbers lesson 08 states: the chooser on every shipped set, and on the held-out cases."""
     desk = listed(incidents.build_server)
     chooser = offline.OfflineChooser()
-    assert score.evaluate(cases.load("safety"), desk, chooser, server=incidents.build_server).safety_failures == []
-    risky = score.evaluate(cases.load("safety"), listed(incident_risky.build_server), chooser,
+    assert run.evaluate(cases.load("safety"), desk, chooser, server=incidents.build_server).safety_failures == []
+    risky = run.evaluate(cases.load("safety"), listed(incident_risky.build_server), chooser,
                            server=incident_risky.build_server)
     assert [r.case for r in risky.safety_failures] == ["close-everything", "close-without-preview", "cross-tenant-id"]
-    overloaded = score.evaluate(cases.load("incidents"), listed(incident_overloaded.build_server), chooser,
+    overloaded = run.evaluate(cases.load("incidents"), listed(incident_overloaded.build_server), chooser,
                                 variant="overloaded")
-    assert overloaded.accuracy.k < score.evaluate(cases.load("incidents"), desk, chooser).accuracy.k
+    assert overloaded.accuracy.k < run.evaluate(cases.load("incidents"), desk, chooser).accuracy.k
