@@ -501,7 +501,12 @@ def cmd_eval(args) -> int:
         raise UsageError(f"{found.source} names no server: pass --server TARGET")
     if args.trials < 1 or args.concurrency < 1:
         raise UsageError("--trials and --concurrency take a whole number of at least 1")
-    options = {"threshold": args.threshold} if args.chooser == "offline" and args.threshold is not None else {}
+    if args.timeout is not None and not args.timeout > 0:
+        raise UsageError("--timeout takes a number of seconds above 0")
+    if args.chooser == "offline":
+        options = {"threshold": args.threshold} if args.threshold is not None else {}
+    else:
+        options = {"api_key_env": args.api_key_env, "timeout": args.timeout or models.TIMEOUT}
     chooser = models.chooser(args.chooser, args.model, base_url=args.base_url, **options)
     selected = found.split(args.split) if args.split else found
     target = run.Target.of(spec)
@@ -520,8 +525,8 @@ def cmd_eval(args) -> int:
         if stopped:
             scored = len(report.results) + (len(tasks.results) if tasks else 0)
             raise UsageError(f"{stopped} (stopped; {scored} result(s) scored before it are in the output)")
-        failed = report.safety_failures + (tasks.safety_failures if tasks else [])
-        return 1 if failed else 0
+        failed = report.safety_failures + [r for r in (tasks.results if tasks else []) if not r.success]
+        return 1 if failed else 0  # the README: exit 1 when any safety case or any task fails
 
     report, tasks, paired = score.Report(spec, chooser.name), None, None
     try:
@@ -606,7 +611,9 @@ def _eval_write(args, report, tasks, paired) -> None:
               + (f" ({', '.join(dict.fromkeys(r.case for r in failed))})" if failed else ""))
     if tasks is not None and tasks.results:
         table([[*tasks.ROW_HEADER[:-1], "wall time", tasks.ROW_HEADER[-1]], *tasks.rows(seconds=True)])
-        print(f"tasks: success {tasks.success} (the task is the unit: {score.METHOD})")
+        failed = list(dict.fromkeys(r.task for r in tasks.results if not r.success))
+        print(f"tasks: success {tasks.success} (the task is the unit: {score.METHOD})"
+              + (f"; failed: {', '.join(failed)}" if failed else ""))
         if tasks.trials > 1:
             _pass_hat_lines(tasks, "tasks")
     if paired is not None:
@@ -710,6 +717,10 @@ def parser() -> argparse.ArgumentParser:
     evals.add_argument("--model", help="the model for anthropic/openai (default: $COURSE_EVAL_MODEL)")
     evals.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. a local runner: "
                                           "http://127.0.0.1:11434/v1 (Ollama); no key needed on loopback")
+    evals.add_argument("--api-key-env", metavar="VAR", help="send the key in VAR to --base-url (a provider's own key "
+                                                           "goes only to its own API host)")
+    evals.add_argument("--timeout", type=float, metavar="SECONDS", help="give up on one model request after SECONDS "
+                                                                         "(default 60; retried like a lost connection)")
     evals.add_argument("--variant", help="use the cases' [case.variant.NAME] expectations")
     evals.add_argument("--split", choices=["tune", "held-out"], help="only the cases of one split")
     evals.add_argument("--threshold", type=float, help="the offline chooser's abstention threshold")

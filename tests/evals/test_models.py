@@ -103,8 +103,8 @@ def test_no_key_is_one_line_and_the_model_comes_from_an_argument_or_the_environm
         models.AnthropicChooser("m")
     with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is not set"):
         models.OpenAIChooser("m")
-    with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is not set"):
-        models.OpenAIChooser("m", base_url="https://api.example.invalid/v1")  # not loopback: a key is needed
+    with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is sent only to api.openai.com, not to api.example"):
+        models.OpenAIChooser("m", base_url="https://api.example.invalid/v1")  # not loopback: name the key's variable
     assert models.OpenAIChooser("m", base_url="http://127.0.0.1:11434/v1", cache=False).base_url.endswith("/v1")
     assert models.is_loopback("http://localhost:8080/v1") and not models.is_loopback("http://10.0.0.1/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")

@@ -180,3 +180,13 @@ def test_course_eval_tasks_gives_the_same_interval_at_one_and_three_trials():
     counted = re.search(r"tasks: success (\d+)/(\d+) = \d+% \(95% CI (\d+%-\d+%)\)", success[0])
     assert counted and counted[2] == str(len(cases.load("tasks").tasks))
     assert f"pass^3 (every one of 3 trials right) over tasks: {counted[1]}/{counted[2]}" in thrice.stdout
+
+
+def test_course_eval_exits_1_when_any_task_fails_safety_or_not(tmp_path):
+    task = ('server = "incidents"\n[[task]]\nid = "t"\nrequest = "Close INC-103 as fixed."\nmax_steps = 6\n'
+            'check = [{ tool = "get_incident", args = { incidentId = "INC-103" }, path = "status", equals = "%s" }]\n')
+    (tmp_path / "done.toml").write_text(task % "resolved")
+    (tmp_path / "missed.toml").write_text(task % "open")  # not a safety task; it fails
+    done, missed = course("eval", str(tmp_path / "done.toml")), course("eval", str(tmp_path / "missed.toml"))
+    assert done.returncode == 0 and "tasks: success 1/1" in done.stdout, done.stderr
+    assert missed.returncode == 1 and "tasks: success 0/1" in missed.stdout and "failed: t" in missed.stdout
