@@ -334,7 +334,8 @@ class AnthropicChooser(_ModelChooser):
             if isinstance(block.input, dict):
                 call["arguments"] = dict(block.input)
             else:
-                call["error"] = f"the tool input is not a JSON object: {str(block.input)[:80]!r}"
+                call["raw"] = block.input if isinstance(block.input, str) else json.dumps(block.input)
+                call["error"] = f"the tool input is not a JSON object: {call['raw'][:200]!r}"
             calls.append(call)
         text = " ".join(getattr(b, "text", "") for b in response.content if getattr(b, "type", "") == "text")
         return Step(text, calls, getattr(usage, "input_tokens", 0) or 0, getattr(usage, "output_tokens", 0) or 0)
@@ -379,7 +380,8 @@ class OpenAIChooser(_ModelChooser):
             if isinstance(arguments, dict):
                 entry["arguments"] = arguments
             else:
-                entry["error"] = f"the arguments are not a JSON object: {(call.function.arguments or '')[:80]!r}"
+                entry["raw"] = call.function.arguments or ""
+                entry["error"] = f"the arguments are not a JSON object: {entry['raw'][:200]!r}"
             calls.append(entry)
         return Step(message.content or "", calls, getattr(usage, "prompt_tokens", 0) or 0,
                     getattr(usage, "completion_tokens", 0) or 0)
@@ -404,6 +406,8 @@ def anthropic_messages(messages: list[dict]) -> list[dict]:
                 out.append({"role": "user", "content": message["text"]})
         elif message["role"] == "assistant":
             blocks: list[dict] = [{"type": "text", "text": message["text"]}] if message.get("text") else []
+            # the API takes only an object as `input`: a call whose input was not one goes back as {}, and the
+            # tool_result's error text quotes what the model sent
             blocks += [{"type": "tool_use", "id": call["id"], "name": provider_name(call["name"]),
                         "input": call["arguments"]} for call in message.get("calls", [])]
             out.append({"role": "assistant", "content": blocks})
@@ -424,8 +428,10 @@ def openai_messages(messages: list[dict], system: str = SYSTEM) -> list[dict]:
             # function-calling template reads the field
             entry: dict = {"role": "assistant", "content": message.get("text") or ""}
             if message.get("calls"):
+                # a call whose arguments could not be read goes back as the model sent it (`raw`), not as "{}"
                 entry["tool_calls"] = [{"id": call["id"], "type": "function", "function": {
-                    "name": provider_name(call["name"]), "arguments": json.dumps(call["arguments"])}}
+                    "name": provider_name(call["name"]),
+                    "arguments": call["raw"] if "raw" in call else json.dumps(call["arguments"])}}
                     for call in message["calls"]]
             out.append(entry)
         else:

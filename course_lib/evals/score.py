@@ -391,8 +391,8 @@ def judge(case: Case, choice: Choice, tools: list[dict], result: str | None = No
     valid: bool | None = None
     matched = True
     if choice.tool is not None:
-        if choice.error:
-            valid = False
+        if choice.error:  # arguments the model sent but nobody could read: a wrong call, never the right tool
+            selected, valid = False, False
             problems.append(choice.error)
         elif tool is None:
             valid = False

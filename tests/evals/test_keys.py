@@ -150,3 +150,37 @@ def test_course_eval_timeout_applies_per_request(tmp_path):
         assert "--timeout takes a number of seconds above 0" in one_line_error(
             course("eval", "safety", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
                    "--timeout", bad))
+
+
+# --- a call whose arguments cannot be read ---------------------------------------------------------------------
+
+BROKEN = '{"incidentId": "INC-101", "note": "Cache flushed.'  # cut off: not JSON
+
+
+def test_a_malformed_call_is_a_wrong_call_in_accuracy_and_pass_hat_k(desk):
+    pytest.importorskip("openai")
+    from course_lib.evals import cases, run
+
+    case = cases.Case("read", "Show INC-101.", "get_incident", args={"incidentId": "INC-101"})
+    with FakeProvider([openai_reply([("get_incident", '{"incidentId": "INC-101"')])], repeat_last=True) as fake:
+        report = run.evaluate([case], desk, models.OpenAIChooser("m", base_url=f"{fake.url}/v1", cache=False),
+                              trials=2)
+    assert [r.selected for r in report.results] == [False, False] and report.accuracy.k == 0
+    assert report.pass_hat_k().k == 0 and report.validity.k == 0
+    assert report.results[0].problems[0] == "the arguments are not a JSON object: '{\"incidentId\": \"INC-101\"'"
+
+
+def test_the_model_sees_its_own_malformed_arguments_back_with_the_error():
+    pytest.importorskip("openai")
+    from course_lib.evals import cases, run
+
+    task = next(t for t in cases.load("tasks").tasks if t.id == "note-on-checkout-latency")
+    replies = [openai_reply([("add_incident_note", BROKEN)]), openai_reply(text="I could not add it.")]
+    with FakeProvider(replies) as fake:
+        done = wire.run_sync(run.run_task, models.OpenAIChooser("m", base_url=f"{fake.url}/v1", cache=False), task,
+                             run.Target(factory=incidents.build_server))
+    assert not done.success and done.calls == [] and len(fake.requests) == 2
+    sent = fake.bodies[1]["messages"]
+    assert sent[2]["tool_calls"][0]["function"]["arguments"] == BROKEN  # as the model wrote it, not "{}"
+    assert sent[3]["role"] == "tool" and BROKEN in sent[3]["content"]
+    assert "send the arguments as one JSON object" in sent[3]["content"]
