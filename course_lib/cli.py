@@ -601,7 +601,7 @@ def _eval_write(args, report, tasks, paired) -> None:
                      for c in report.per_case()]])
         print(f"selection accuracy {report.accuracy}; correct calls {report.correct}; "
               f"arguments valid {report.validity}")
-        print(f"(the case is the unit: {score.METHOD}"
+        print(f"(the case is the unit: {score.METHOD} over cases"
               + (f"; each case counts once, at its share of {report.trials} trials)" if report.trials > 1 else ")"))
         if report.trials > 1:
             _pass_hat_lines(report, "cases")
@@ -612,7 +612,7 @@ def _eval_write(args, report, tasks, paired) -> None:
     if tasks is not None and tasks.results:
         table([[*tasks.ROW_HEADER[:-1], "wall time", tasks.ROW_HEADER[-1]], *tasks.rows(seconds=True)])
         failed = list(dict.fromkeys(r.task for r in tasks.results if not r.success))
-        print(f"tasks: success {tasks.success} (the task is the unit: {score.METHOD})"
+        print(f"tasks: success {tasks.success} (the task is the unit: {score.METHOD} over tasks)"
               + (f"; failed: {', '.join(failed)}" if failed else ""))
         if tasks.trials > 1:
             _pass_hat_lines(tasks, "tasks")
@@ -621,6 +621,9 @@ def _eval_write(args, report, tasks, paired) -> None:
         print(str(paired[1]))
     if report.results and report.chooser.startswith("offline"):
         print("(offline chooser: a lexical tool-search baseline, BM25 over the definitions; not a model)")
+    if tasks is not None and tasks.results and tasks.chooser.startswith("offline"):
+        print("(offline agent: not a model; its tokens in/out are what a model would be sent and would send, "
+              "counted by the course's tokenizer, o200k_base)")
 
 
 # --- entry point -------------------------------------------------------------------------------------

@@ -344,6 +344,19 @@ def _evidence(messages: list[dict]) -> dict[str, list[Any]]:
     return found
 
 
+def sent_tokens(messages: list[dict], tools: list[dict] | None = None) -> int:
+    """Tokens, by the course's tokenizer (`tokens.count`, o200k_base), of what a Chat Completions request would
+    carry: the messages as `models.openai_messages` writes them (with the system prompt when tools are given) and
+    the tool definitions as `models.to_openai` does. A provider's own count adds its chat template's tokens."""
+    from course_lib import tokens
+    from course_lib.evals import models
+
+    body = {"messages": models.openai_messages(messages)[0 if tools is not None else 1:]}
+    if tools is not None:
+        body["tools"] = models.to_openai(tools)
+    return tokens.count(json.dumps(body, ensure_ascii=False))
+
+
 class LexicalAgent:
     """An offline agent: each step retrieves tools for the request as `OfflineChooser` does, and fills a
     required argument the request lacks from a field of the same name in an earlier tool result.
@@ -360,6 +373,15 @@ class LexicalAgent:
         self.chooser = chooser or OfflineChooser()
 
     def step(self, messages: list[dict], tools: list[dict]):
+        """One turn, with the tokens a model would be sent and would send for it (`sent_tokens`), never zeros."""
+        from dataclasses import replace
+
+        step = self.decide(messages, tools)
+        return replace(step, tokens_in=sent_tokens(messages, tools),
+                       tokens_out=sent_tokens([{"role": "assistant", "text": step.text, "calls": step.calls}]))
+
+    def decide(self, messages: list[dict], tools: list[dict]):
+        """The turn itself: text, or one tool call."""
         from course_lib.evals.agent import Step
 
         request = next(m["text"] for m in messages if m["role"] == "user")

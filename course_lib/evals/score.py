@@ -19,8 +19,8 @@ from course_lib.evals.cases import NONE, Case
 from course_lib.evals.choice import Choice
 
 NO_TOOL = "(none)"
-METHOD = "Wilson score 95 %, over cases"
-"""How every interval here is computed: the case (or task) is the unit, never the trial."""
+METHOD = "Wilson score interval, 95 %"
+"""How every interval here is computed, over cases (or tasks): the case is the unit, never the trial."""
 
 
 @dataclass(frozen=True)

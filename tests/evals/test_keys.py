@@ -184,3 +184,32 @@ def test_the_model_sees_its_own_malformed_arguments_back_with_the_error():
     assert sent[2]["tool_calls"][0]["function"]["arguments"] == BROKEN  # as the model wrote it, not "{}"
     assert sent[3]["role"] == "tool" and BROKEN in sent[3]["content"]
     assert "send the arguments as one JSON object" in sent[3]["content"]
+
+
+# --- offline token counts ----------------------------------------------------------------------------------------
+
+
+def test_the_offline_agent_reports_the_tokens_a_model_would_be_sent_never_zeros():
+    import json as _json
+
+    from course_lib import tokens
+    from course_lib.evals import agent, cases, offline, run
+
+    task = next(t for t in cases.load("tasks").tasks if t.id == "close-103-as-fixed")
+
+    async def go():
+        async with run.Target(factory=incidents.build_server).connect() as client:
+            tools = wire.dump(list((await client.list_tools()).tools))
+            return tools, await agent.loop(offline.LexicalAgent(), client, tools, task.request, task.max_steps)
+
+    tools, loop = wire.run_sync(go)
+    enc = tokens.encoding("o200k_base")
+    asked = [index for index, message in enumerate(loop.messages) if message["role"] == "assistant"]
+    expected_in = sum(len(enc.encode(_json.dumps({"messages": models.openai_messages(loop.messages[:index]),
+                                                  "tools": models.to_openai(tools)}, ensure_ascii=False)))
+                      for index in asked)
+    assert loop.steps == len(asked) == 3 and loop.tokens_in == expected_in and loop.tokens_out > 0
+    definitions = len(enc.encode(_json.dumps(models.to_openai(tools), ensure_ascii=False)))
+    assert loop.tokens_in > loop.steps * definitions  # every step carries every definition
+    table = course("eval", "tasks")
+    assert "0/0" not in table.stdout and "counted by the course's tokenizer, o200k_base" in table.stdout

@@ -47,7 +47,7 @@ def test_accuracy_is_over_cases_each_at_its_share_of_trials():
     assert interval.n == 3 and interval.k == pytest.approx(4 / 3)  # 1 + 1/3 + 0, of 3 cases (not 4 of 9 trials)
     assert str(interval).startswith("1.33/3 = 44%")
     assert score.over_cases({"a": [True], "b": [False]}).k == 1 and str(score.over_cases({"a": [True]}))[:3] == "1/1"
-    assert interval.method == score.METHOD == "Wilson score 95 %, over cases"
+    assert interval.method == score.METHOD == "Wilson score interval, 95 %"
 
 
 def pass_by_enumeration(outcomes: dict[str, list[bool]], k: int) -> float:
