@@ -5,7 +5,8 @@
 | `cases` | eval cases as data files (TOML) with a schema; one-line errors naming line and field |
 | `choice` | the chooser interface: request + tool definitions as `tools/list` returns them → a tool (or none) and arguments |
 | `offline` | the offline chooser: BM25 retrieval (bm25s) over the definitions, arguments filled from the schema |
-| `score` | run cases through a chooser; accuracy with a Wilson interval, argument validity, confusion table, safety |
+| `score` | pure scoring: verdicts on a choice; figures over cases (Wilson, pass^k, exact paired test); safety |
+| `run` | running cases (`run.evaluate`) and tasks against a server: in process, over stdio or HTTP |
 | `models` | real-model choosers for the `anthropic` and `openai` SDKs (optional extra `[models]`) |
 | `agent` | the agent loop for multi-step tasks against in-process servers, with a scripted test model |
 
