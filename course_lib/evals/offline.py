@@ -230,10 +230,14 @@ def _identifier(name: str) -> bool:
 
 
 def _free_text(text: str) -> str | None:
-    """Quoted text, or the text after the first colon: what a request gives as a note or message."""
-    quoted = re.search(r"[\"“']([^\"”']{2,})[\"”']", text)
+    """Quoted text, or the text after the first colon: what a request gives as a note or message.
+
+    A single quote opens a quotation only at the start of a word and closes one only at the end of one, so
+    an apostrophe ("it's", "don't") is never taken for a quote.
+    """
+    quoted = re.search(r"\"([^\"]{2,})\"|“([^”]{2,})”|‘([^’]{2,})’|(?<!\w)'([^']{2,})'(?!\w)", text)
     if quoted:
-        return quoted.group(1).strip()
+        return next(group for group in quoted.groups() if group is not None).strip()
     if ":" in text:
         after = text.split(":", 1)[1].strip()
         return after or None

@@ -107,3 +107,14 @@ def test_the_lesson_figures_hold():
     overloaded = run.evaluate(cases.load("incidents"), listed(incident_overloaded.build_server), chooser,
                                 variant="overloaded")
     assert overloaded.accuracy.k < run.evaluate(cases.load("incidents"), desk, chooser).accuracy.k
+
+
+@pytest.mark.parametrize("request_text, note", [
+    ("Note on INC-101: it's fixed, don't page anyone", "it's fixed, don't page anyone"),
+    ("Ben's incident: rollback done", "rollback done"),
+    ("Add 'cache flushed' to INC-101, it's done", "cache flushed"),
+    ('Add "cache flushed" to INC-101', "cache flushed"),
+    ("Add “rolled back” to INC-101", "rolled back"),
+])
+def test_an_apostrophe_is_not_an_opening_quote(request_text, note):
+    assert offline._free_text(request_text) == note
