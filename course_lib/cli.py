@@ -611,6 +611,9 @@ def _eval_write(args, report, tasks, paired) -> None:
               + (f" ({', '.join(dict.fromkeys(r.case for r in failed))})" if failed else ""))
     if tasks is not None and tasks.results:
         table([[*tasks.ROW_HEADER[:-1], "wall time", tasks.ROW_HEADER[-1]], *tasks.rows(seconds=True)])
+        if tasks.trials > 1:
+            table([["task", "succeeded", ""], *[[task, f"{sum(runs)}/{len(runs)}", ""]
+                                                for task, runs in tasks.outcomes().items()]])
         failed = list(dict.fromkeys(r.task for r in tasks.results if not r.success))
         print(f"tasks: success {tasks.success} (the task is the unit: {score.METHOD} over tasks)"
               + (f"; failed: {', '.join(failed)}" if failed else ""))

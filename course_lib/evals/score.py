@@ -19,7 +19,7 @@ from course_lib.evals.cases import NONE, Case
 from course_lib.evals.choice import Choice
 
 NO_TOOL = "(none)"
-METHOD = "Wilson score interval, 95 %"
+METHOD = "95 % Wilson score interval"
 """How every interval here is computed, over cases (or tasks): the case is the unit, never the trial."""
 
 

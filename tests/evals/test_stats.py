@@ -47,7 +47,7 @@ def test_accuracy_is_over_cases_each_at_its_share_of_trials():
     assert interval.n == 3 and interval.k == pytest.approx(4 / 3)  # 1 + 1/3 + 0, of 3 cases (not 4 of 9 trials)
     assert str(interval).startswith("1.33/3 = 44%")
     assert score.over_cases({"a": [True], "b": [False]}).k == 1 and str(score.over_cases({"a": [True]}))[:3] == "1/1"
-    assert interval.method == score.METHOD == "Wilson score interval, 95 %"
+    assert interval.method == score.METHOD == "95 % Wilson score interval"
 
 
 def pass_by_enumeration(outcomes: dict[str, list[bool]], k: int) -> float:
@@ -180,6 +180,8 @@ def test_course_eval_tasks_gives_the_same_interval_at_one_and_three_trials():
     counted = re.search(r"tasks: success (\d+)/(\d+) = \d+% \(95% CI (\d+%-\d+%)\)", success[0])
     assert counted and counted[2] == str(len(cases.load("tasks").tasks))
     assert f"pass^3 (every one of 3 trials right) over tasks: {counted[1]}/{counted[2]}" in thrice.stdout
+    per_task = [line.split() for line in thrice.stdout.splitlines() if re.fullmatch(r"\S+\s+[0-3]/3\s*", line)]
+    assert len(per_task) == int(counted[2]) and sum(row[1] == "3/3" for row in per_task) == int(counted[1])
 
 
 def test_course_eval_exits_1_when_any_task_fails_safety_or_not(tmp_path):
