@@ -349,16 +349,16 @@ def _evidence(messages: list[dict]) -> dict[str, list[Any]]:
 
 
 def sent_tokens(messages: list[dict], tools: list[dict] | None = None) -> int:
-    """Tokens, by the course's tokenizer (`tokens.count`, o200k_base), of what a Chat Completions request would
-    carry: the messages as `models.openai_messages` writes them (with the system prompt when tools are given) and
-    the tool definitions as `models.to_openai` does. A provider's own count adds its chat template's tokens."""
+    """Tokens, by the course's tokenizer (`tokens.count`, o200k_base), of what a model would be sent: the
+    conversation in its neutral form (`choice.conversation`) and the tool definitions as `tools/list` gives
+    them, as compact JSON. A provider's own count adds its request wrapper and chat template's tokens."""
     from course_lib import tokens
-    from course_lib.evals import models
 
-    body = {"messages": models.openai_messages(messages)[0 if tools is not None else 1:]}
+    body: dict[str, Any] = {"messages": messages}
     if tools is not None:
-        body["tools"] = models.to_openai(tools)
-    return tokens.count(json.dumps(body, ensure_ascii=False))
+        body["tools"] = [{key: tool[key] for key in ("name", "description", "inputSchema") if key in tool}
+                         for tool in tools]
+    return tokens.count(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
 
 
 class LexicalAgent:

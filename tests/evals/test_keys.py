@@ -205,11 +205,12 @@ def test_the_offline_agent_reports_the_tokens_a_model_would_be_sent_never_zeros(
     tools, loop = wire.run_sync(go)
     enc = tokens.encoding("o200k_base")
     asked = [index for index, message in enumerate(loop.messages) if message["role"] == "assistant"]
-    expected_in = sum(len(enc.encode(_json.dumps({"messages": models.openai_messages(loop.messages[:index]),
-                                                  "tools": models.to_openai(tools)}, ensure_ascii=False)))
+    offered = [{"name": t["name"], "description": t["description"], "inputSchema": t["inputSchema"]} for t in tools]
+    expected_in = sum(len(enc.encode(_json.dumps({"messages": loop.messages[:index], "tools": offered},
+                                                 ensure_ascii=False, separators=(",", ":"))))
                       for index in asked)
     assert loop.steps == len(asked) == 3 and loop.tokens_in == expected_in and loop.tokens_out > 0
-    definitions = len(enc.encode(_json.dumps(models.to_openai(tools), ensure_ascii=False)))
+    definitions = len(enc.encode(_json.dumps(offered, ensure_ascii=False, separators=(",", ":"))))
     assert loop.tokens_in > loop.steps * definitions  # every step carries every definition
     table = course("eval", "tasks")
     assert "0/0" not in table.stdout and "counted by the course's tokenizer, o200k_base" in table.stdout
