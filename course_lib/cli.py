@@ -501,7 +501,12 @@ def cmd_eval(args) -> int:
         raise UsageError(f"{found.source} names no server: pass --server TARGET")
     if args.trials < 1 or args.concurrency < 1:
         raise UsageError("--trials and --concurrency take a whole number of at least 1")
-    options = {"threshold": args.threshold} if args.chooser == "offline" and args.threshold is not None else {}
+    if args.timeout is not None and not args.timeout > 0:
+        raise UsageError("--timeout takes a number of seconds above 0")
+    if args.chooser == "offline":
+        options = {"threshold": args.threshold} if args.threshold is not None else {}
+    else:
+        options = {"api_key_env": args.api_key_env, "timeout": args.timeout or models.TIMEOUT}
     chooser = models.chooser(args.chooser, args.model, base_url=args.base_url, **options)
     selected = found.split(args.split) if args.split else found
     target = run.Target.of(spec, args.transport)
@@ -520,8 +525,8 @@ def cmd_eval(args) -> int:
         if stopped:
             scored = len(report.results) + (len(tasks.results) if tasks else 0)
             raise UsageError(f"{stopped} (stopped; {scored} result(s) scored before it are in the output)")
-        failed = report.safety_failures + (tasks.safety_failures if tasks else [])
-        return 1 if failed else 0
+        failed = report.safety_failures + [r for r in (tasks.results if tasks else []) if not r.success]
+        return 1 if failed else 0  # the README: exit 1 when any safety case or any task fails
 
     report, tasks, paired = score.Report(spec, chooser.name), None, None
     try:
@@ -570,8 +575,22 @@ def _safety_line(results, kind: str) -> str:
             f"doing nothing, {named('UNSAFE')} UNSAFE")
 
 
+def _pass_hat_lines(report, unit: str) -> None:
+    """pass^k for k = 1 .. the trials, each labelled: observed (every trial right) or tau-bench's estimate."""
+    from course_lib.evals import score
+
+    trials = report.trials
+    if any(len(runs) != trials for runs in report.outcomes().values()):
+        print(f"pass^{trials} over {unit}: {report.pass_hat_k()} (not every one ran {trials} trials)")
+        return
+    for k in range(trials, 0, -1):
+        print(f"{score.pass_hat_k_label(k, trials)} over {unit}: {report.pass_hat_k(k)}")
+
+
 def _eval_write(args, report, tasks, paired) -> None:
     """`course eval`'s output: the tables and figures (or JSON), and the CSV file when asked."""
+    from course_lib.evals import score
+
     if args.csv:
         try:
             Path(args.csv).write_text(report.to_csv(), encoding="utf-8")
@@ -593,17 +612,27 @@ def _eval_write(args, report, tasks, paired) -> None:
 
     if report.results:
         table([report.ROW_HEADER, *report.rows()])
+        if report.trials > 1:
+            table([["case", "right tool", "correct call", ""],
+                   *[[c["case"], f"{c['selected']}/{c['trials']}", f"{c['correct']}/{c['trials']}", ""]
+                     for c in report.per_case()]])
         print(f"selection accuracy {report.accuracy}; correct calls {report.correct}; "
               f"arguments valid {report.validity}")
+        print(f"(the case is the unit: {score.METHOD} over cases"
+              + (f"; each case counts once, at its share of {report.trials} trials)" if report.trials > 1 else ")"))
         if report.trials > 1:
-            print(f"pass^{report.trials} (every trial right) {report.pass_hat_k()}")
+            _pass_hat_lines(report, "cases")
         print(_safety_line(report.results, "case"))
     if tasks is not None and tasks.results:
         table([[*tasks.ROW_HEADER[:-1], "wall time", tasks.ROW_HEADER[-1]], *tasks.rows(seconds=True)])
-        line = f"tasks: success {tasks.success}"
-        if max(r.trial for r in tasks.results) > 1:
-            line += f"; pass^{max(r.trial for r in tasks.results)} {tasks.pass_hat_k()}"
-        print(line)
+        if tasks.trials > 1:
+            table([["task", "succeeded", ""], *[[task, f"{sum(runs)}/{len(runs)}", ""]
+                                                for task, runs in tasks.outcomes().items()]])
+        failed = list(dict.fromkeys(r.task for r in tasks.results if not r.success))
+        print(f"tasks: success {tasks.success} (the task is the unit: {score.METHOD} over tasks)"
+              + (f"; failed: {', '.join(failed)}" if failed else ""))
+        if tasks.trials > 1:
+            _pass_hat_lines(tasks, "tasks")
         if any(r.safety for r in tasks.results):
             print(_safety_line(tasks.results, "task"))
     if paired is not None:
@@ -611,6 +640,9 @@ def _eval_write(args, report, tasks, paired) -> None:
         print(str(paired[1]))
     if report.results and report.chooser.startswith("offline"):
         print("(offline chooser: a lexical tool-search baseline, BM25 over the definitions; not a model)")
+    if tasks is not None and tasks.results and tasks.chooser.startswith("offline"):
+        print("(offline agent: not a model; its tokens in/out are what a model would be sent and would send, "
+              "counted by the course's tokenizer, o200k_base)")
 
 
 # --- entry point -------------------------------------------------------------------------------------
@@ -707,11 +739,15 @@ def parser() -> argparse.ArgumentParser:
     evals.add_argument("--model", help="the model for anthropic/openai (default: $COURSE_EVAL_MODEL)")
     evals.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. a local runner: "
                                           "http://127.0.0.1:11434/v1 (Ollama); no key needed on loopback")
+    evals.add_argument("--api-key-env", metavar="VAR", help="send the key in VAR to --base-url (a provider's own key "
+                                                           "goes only to its own API host)")
+    evals.add_argument("--timeout", type=float, metavar="SECONDS", help="give up on one model request after SECONDS "
+                                                                         "(default 60; retried like a lost connection)")
     evals.add_argument("--variant", help="use the cases' [case.variant.NAME] expectations")
     evals.add_argument("--split", choices=["tune", "held-out"], help="only the cases of one split")
     evals.add_argument("--threshold", type=float, help="the offline chooser's abstention threshold")
     evals.add_argument("--trials", type=int, default=1, help="run each case and task K times; reports pass^K")
-    evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: a paired McNemar test")
+    evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: an exact paired test over cases")
     evals.add_argument("--compare-variant", help="the [case.variant.NAME] expectations for --compare")
     evals.add_argument("--transport", choices=("in-process", "stdio", "http"), default="in-process",
                        help="how to reach a lesson server: built in this process (default), a child process on "

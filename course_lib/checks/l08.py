@@ -183,7 +183,7 @@ RULES_8_2 = spec(
     ("short", "keep every description to at most 60 words", "word count"),
     ("own_words", "not repeat five words in a row from any eval case's request", "5-gram overlap with all cases"),
     ("held_out", "get at least 7 of the 8 held-out cases right with the offline chooser",
-     "score.evaluate on incident_notes held-out"),
+     "run.evaluate on incident_notes held-out"),
 )
 PARAMETERS = {"search_incidents": {"query", "includeResolved"}, "get_incident": {"incidentId"},
               "add_incident_note": {"incidentId", "note", "requestId"}}
@@ -247,7 +247,7 @@ def _ngrams(text: str, n: int = 5) -> set[tuple[str, ...]]:
 @checker("8.2", RULES_8_2)
 def ex_08_2(build_described_desk) -> str:
     """Check rewritten descriptions: same tools, roles, no case wording, and held-out accuracy."""
-    from course_lib.evals import cases, offline, score
+    from course_lib.evals import cases, offline, run
     from course_lib.servers import incidents
 
     store = incidents.Store()
@@ -301,7 +301,7 @@ def ex_08_2(build_described_desk) -> str:
         copied = _ngrams(tool.get("description") or "") & set().union(*(_ngrams(c.request) for c in all_cases))
         require(not copied, "own_words", lambda: f"{tool['name']} repeats {' '.join(sorted(copied)[0])!r}")
     held_out = cases.load("incident_notes").split("held-out")
-    report = score.evaluate(held_out, tools, offline.OfflineChooser())
+    report = run.evaluate(held_out, tools, offline.OfflineChooser())
     missed = [r.case for r in report.results if not r.selected]
     require(report.accuracy.k >= NEEDED_HELD_OUT, "held_out",
             lambda: f"{report.accuracy.k} of {report.accuracy.n}; missed {', '.join(missed)}")
@@ -365,7 +365,7 @@ def _why_not_caught(case: Any, result: Any, tools: list[dict]) -> str:
 @checker("8.3", RULES_8_3)
 def ex_08_3(pager_safety_cases) -> str:
     """Check a safety case set: it fails on the broad pager and passes on the narrow desk."""
-    from course_lib.evals import offline, score
+    from course_lib.evals import offline, run
     from course_lib.servers import incident_risky, incidents
 
     found = _case_set(pager_safety_cases, "valid", "incidents")
@@ -382,7 +382,7 @@ def ex_08_3(pager_safety_cases) -> str:
     by_id = {case.id: case for case in safety}
     for build in (incident_risky.build_pager_server, incident_risky.build_pager_server):
         tools = _tools(build())
-        report = score.evaluate(safety, tools, chooser, server=build)
+        report = run.evaluate(safety, tools, chooser, server=build)
         paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.unsafe
                  if r.chosen == "page_oncall"]
         caught = [r for r, why in paged if not why]
@@ -390,7 +390,7 @@ def ex_08_3(pager_safety_cases) -> str:
                 f"{paged[0][0].case} failed, but {paged[0][1]}: {'; '.join(paged[0][0].problems)}" if paged else
                 f"{report.unsafe[0].case} failed, but page_oncall was not called: "
                 f"{'; '.join(report.unsafe[0].problems)}")
-    desk = score.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
+    desk = run.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
     failed = desk.unsafe
     require(not failed, "desk_passes", lambda: f"{failed[0].case}: {'; '.join(failed[0].problems) or 'unsafe'}")
     return (f"{len(safety)} safety case(s): {caught[0].case} catches the pager's broad page_oncall, and every one "

@@ -6,10 +6,10 @@
 | `choice` | the chooser interface: request + tool definitions as `tools/list` returns them → a tool (or none) and arguments |
 | `offline` | the offline chooser: BM25 retrieval (bm25s) over the definitions, arguments filled from the schema |
 | `policy` | what the harness knows without the server's word: which tools only read, how to read the whole state |
-| `score` | run cases through a chooser; accuracy with a Wilson interval, argument validity, confusion table, safety |
+| `score` | pure scoring: verdicts on a choice; figures over cases (Wilson, pass^k, exact paired test); safety |
+| `run` | running cases (`run.evaluate`) and tasks against a server: in process, over stdio or HTTP, a fresh server per trial |
 | `models` | real-model choosers for the `anthropic` and `openai` SDKs (optional extra `[models]`) |
 | `agent` | the agent loop for multi-step tasks, with a scripted test model |
-| `run` | cases and tasks against a target on any transport, a fresh server per trial where the harness owns it |
 
 Nothing here is imported by `import course_lib`; bm25s, jsonschema and the provider SDKs load on first use.
 """

@@ -18,7 +18,8 @@ class Step:
     """One model turn: its text and the tool calls it asks for, with token counts.
 
     Each call is `{"id", "name", "arguments"}`, plus `"error"` when the model's arguments could not be
-    read (for example a string that is not JSON): such a call is answered with an error, never made.
+    read (for example a string that is not JSON), with `"raw"`, the arguments as the model sent them:
+    such a call is answered with an error that quotes them, never made, and goes back to the model as sent.
     """
 
     text: str = ""
@@ -96,7 +97,8 @@ async def loop(model: Any, client: Any, tools: list[dict], request: str, max_ste
             break
         for call in step.calls:
             if call.get("error"):
-                result = {"isError": True, "content": [{"type": "text", "text": call["error"]}]}
+                result = {"isError": True, "content": [{"type": "text", "text": call["error"] + (
+                    "; send the arguments as one JSON object that matches the tool's inputSchema")}]}
             else:
                 run.calls.append((call["name"], call["arguments"]))
                 result = await call_tool(client, call["name"], call["arguments"])

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,17 +100,20 @@ class Target:
         from course_lib.lazy_imports import defer_iri_grammar
 
         defer_iri_grammar()
-        if self.factory is None:
-            async with Client(targets.resolve(self.spec or "")) as client:
-                yield client
-        elif self.transport == "stdio":
+        if self.factory is None or self.transport == "stdio":
             from mcp import StdioServerParameters
 
             from course_lib import serving
 
-            argv = serving.command(self.spec or "", *(["--user", user] if user else []))
-            async with Client(StdioServerParameters(command=argv[0], args=argv[1:])) as client:
-                yield client
+            if self.factory is None:
+                connectable = targets.resolve(self.spec or "")
+            else:
+                argv = serving.command(self.spec or "", *(["--user", user] if user else []))
+                connectable = StdioServerParameters(command=argv[0], args=argv[1:])
+            # a child's stderr goes to a file: the caller's stderr may have no file descriptor (a notebook's)
+            with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as stderr:
+                async with Client(targets._transport(connectable, stderr)) as client:
+                    yield client
         elif self.transport == "http":
             async with self._http(user) as client:
                 yield client
@@ -241,6 +245,27 @@ async def run_cases(cases: list[Case], tools: list[dict], chooser: Any, target: 
     return report
 
 
+def evaluate(cases: Iterable[Case], tools: list[Any], chooser: Any, *, variant: str | None = None,
+             label: str = "", server: Callable[..., Any] | None = None, concurrency: int = 1,
+             progress: Callable[[int, int], None] | None = None, trials: int = 1, transcript: Any = None) -> Any:
+    """Every case through `chooser` on `tools` (SDK `Tool`s or wire dicts); a `score.Report`.
+
+    `variant` picks `[case.variant.NAME]` expectations; `server` (a factory taking `user=`) is connected
+    to once per user for cases whose result must be checked; `concurrency` runs that many choices at
+    once (real models); `trials` repeats each case; `transcript` (a `transcripts.Writer`) records each.
+    """
+    from course_lib import wire
+
+    tools = [tool if isinstance(tool, dict) else wire.dump(tool) for tool in tools]
+    if server is None and concurrency <= 1:  # nothing to connect to: the fast path, no event loop
+        return run_cases_offline(list(cases), tools, chooser, variant=variant, label=label, progress=progress,
+                                 trials=trials, transcript=transcript)
+    target = Target(factory=server) if server is not None else None
+    return wire.run_sync(lambda: run_cases(
+        list(cases), tools, chooser, target, variant=variant, label=label, concurrency=concurrency,
+        progress=progress, trials=trials, transcript=transcript))
+
+
 def _choose(chooser: Any, case: Case, tools: list[dict], trial: int):
     """One choice; the trial number reaches choosers that take it (so a cache keeps trials apart)."""
     if trial > 1 and getattr(chooser, "takes_trial", False):
@@ -348,19 +373,29 @@ class TaskReport:
     results: list[TaskResult] = field(default_factory=list)
     stopped: str = ""
 
+    def outcomes(self) -> dict[str, list[bool]]:
+        """Per task, in trial order, whether each trial succeeded."""
+        found: dict[str, list[bool]] = {}
+        for r in sorted(self.results, key=lambda r: r.trial):
+            found.setdefault(r.task, []).append(r.success)
+        return found
+
+    @property
+    def trials(self) -> int:
+        return max((r.trial for r in self.results), default=1)
+
     @property
     def success(self):
+        """Success over tasks (the task is the unit): each task at its share of successful trials, Wilson interval."""
         from course_lib.evals import score
 
-        return score.wilson(sum(r.success for r in self.results), len(self.results))
+        return score.over_cases(self.outcomes())
 
-    def pass_hat_k(self):
+    def pass_hat_k(self, k: int | None = None):
+        """The tasks whose every trial succeeded (pass^k, k = the trials); with k below it, tau-bench's estimate."""
         from course_lib.evals import score
 
-        outcomes: dict[str, list[bool]] = {}
-        for r in self.results:
-            outcomes.setdefault(r.task, []).append(r.success)
-        return score.pass_hat_k(outcomes)
+        return score.pass_hat_k(self.outcomes(), k)
 
     @property
     def safety_failures(self) -> list[TaskResult]:
@@ -391,8 +426,13 @@ class TaskReport:
     def to_json(self) -> str:
         from dataclasses import asdict
 
+        from course_lib.evals import score
+
         return json.dumps({"label": self.label, "chooser": self.chooser, "tasks": len({r.task for r in self.results}),
+                           "trials": self.trials, "unit": "task", "interval": score.METHOD,
                            "success": asdict(self.success), "pass_hat_k": asdict(self.pass_hat_k()),
+                           "per_task": [{"task": task, "trials": len(runs), "succeeded": sum(runs)}
+                                        for task, runs in self.outcomes().items()],
                            "stopped": self.stopped, "results": [asdict(r) for r in self.results]},
                           ensure_ascii=False, indent=2)
 

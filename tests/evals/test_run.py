@@ -69,7 +69,7 @@ def test_a_target_the_harness_does_not_own_refuses_a_cases_user_and_a_url_refuse
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_result_checks_go_over_the_targets_own_connection_as_the_cases_user(transport):
     case = next(c for c in cases.load("safety") if c.id == "cross-tenant-id")
-    risky = score.evaluate([case], listed(incident_risky.build_server), offline.OfflineChooser(),
+    risky = run.evaluate([case], listed(incident_risky.build_server), offline.OfflineChooser(),
                            server=incident_risky.build_server)
     assert "the result shows Checkout returns HTTP 500" in risky.results[0].problems[0]
     remote = wire.run_sync(lambda: run.run_cases([case], listed(incidents.build_server), offline.OfflineChooser(),
@@ -78,7 +78,7 @@ def test_result_checks_go_over_the_targets_own_connection_as_the_cases_user(tran
     leaky = wire.run_sync(lambda: run.run_cases([case], listed(incident_risky.build_server), offline.OfflineChooser(),
                                                 run.Target.of("incident-risky", transport)))
     assert leaky.results[0].safe is False  # ben, on this transport too, is shown globex's incident
-    alone = score.evaluate([case], listed(incidents.build_server), offline.OfflineChooser())
+    alone = run.evaluate([case], listed(incidents.build_server), offline.OfflineChooser())
     assert alone.results[0].safe is False and "no server to make the call on" in alone.results[0].problems[-1]
 
 
@@ -147,7 +147,7 @@ def test_every_trial_of_a_task_starts_from_a_fresh_server_on_every_transport(tra
 def test_trials_pass_hat_k_and_the_paired_mcnemar_test():
     flaky = score.Report("a", "x", [score.CaseResult("c1", "tune", "r", None, None, {}, ok, None, True, False, None,
                                                      trial=t) for t, ok in ((1, True), (2, False), (3, True))])
-    assert flaky.accuracy.k == 2 and flaky.pass_hat_k().k == 0 and flaky.trials == 3
+    assert flaky.accuracy.k == pytest.approx(2 / 3) and flaky.pass_hat_k().k == 0 and flaky.trials == 3
 
     def report(label, outcomes):
         return score.Report(label, "x", [score.CaseResult(f"c{i}", "tune", "r", None, None, {}, ok, None, True,
@@ -166,7 +166,7 @@ def test_trials_pass_hat_k_and_the_paired_mcnemar_test():
 def test_transcripts_hold_messages_calls_results_and_verdicts(tmp_path):
     writer = transcripts.Writer(tmp_path, "offline", "safety", name="run.jsonl")
     safety = cases.load("safety")
-    score.evaluate(safety, listed(incidents.build_server), offline.OfflineChooser(), server=incidents.build_server,
+    run.evaluate(safety, listed(incidents.build_server), offline.OfflineChooser(), server=incidents.build_server,
                    transcript=writer)
     records = transcripts.read(writer.path)
     assert records[0] == {"run": {"chooser": "offline", "label": "safety"}} and len(records) == 7
@@ -238,7 +238,7 @@ def test_the_shipped_threshold_is_the_one_the_rule_picks_on_the_tune_split():
 
     def right(threshold: float) -> int:
         chooser = offline.OfflineChooser(threshold=threshold)
-        return sum(score.evaluate(found, tools[found.server], chooser, server=servers.factory(found.server)
+        return sum(run.evaluate(found, tools[found.server], chooser, server=servers.factory(found.server)
                                   ).accuracy.k for found in tune)
 
     assert offline.fit(right) == offline.OfflineChooser().threshold

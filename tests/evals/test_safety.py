@@ -56,7 +56,7 @@ class Right:
 
 
 def safety_run(chooser, build=incidents.build_server, tools=None) -> score.Report:
-    return score.evaluate(cases.load("safety"), tools or listed(build), chooser, server=build)
+    return run.evaluate(cases.load("safety"), tools or listed(build), chooser, server=build)
 
 
 # --- 2. the harness's policy, never the server's annotations ---------------------------------------------------

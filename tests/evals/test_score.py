@@ -10,7 +10,7 @@ import pytest
 
 from conftest import ROOT
 from course_lib import wire
-from course_lib.evals import cases, offline, policy, score
+from course_lib.evals import cases, offline, policy, run, score
 from course_lib.evals.cases import Case
 from course_lib.evals.choice import Choice
 from course_lib.servers import incidents
@@ -74,7 +74,7 @@ def test_uuid_formats_are_checked(desk):
 
 
 def test_reports_give_confusion_json_and_csv(desk):
-    report = score.evaluate(cases.load("incidents"), desk, offline.OfflineChooser(), label="desk")
+    report = run.evaluate(cases.load("incidents"), desk, offline.OfflineChooser(), label="desk")
     labels, counts = report.confusion()
     assert labels[0] == "(none)" and sum(counts.values()) == len(report.results)  # first: visible in a narrow view
     header, rows = report.confusion_rows()
@@ -87,7 +87,7 @@ def test_reports_give_confusion_json_and_csv(desk):
 
 
 def test_the_chart_is_built_from_the_reports(desk):
-    report = score.evaluate(cases.load("incidents"), desk, offline.OfflineChooser(), label="desk")
+    report = run.evaluate(cases.load("incidents"), desk, offline.OfflineChooser(), label="desk")
     figure = score.chart([report, report.only("tune")])
     assert [label.get_text() for label in figure.axes[0].get_yticklabels()] == ["desk", "desk [tune]"]
 
