@@ -178,3 +178,22 @@ def test_a_task_on_a_server_with_no_known_state_says_so_and_fails():
                         'equals = "resolved" }]\n').tasks[0]
     found = wire.run_sync(run.run_task, closes(("INC-103", "fixed")), loose, run.Target(factory=incidents.build_server))
     assert not found.success and any("no reads show this server's whole state" in e for e in found.errors)
+
+
+@pytest.mark.parametrize("name", sorted(policy.SHIPPED))
+def test_each_shipped_policy_names_real_tools_and_its_state_reads_all_answer(name):
+    from course_lib import servers
+
+    offered = {tool["name"] for tool in listed(servers.factory(name))}
+    shipped = policy.SHIPPED[name]
+    assert shipped.reads <= offered and {read.tool for read in shipped.state} <= offered
+    for read in shipped.state:
+        assert read.each is None or read.each[2] in shipped.reads
+
+    async def seen():
+        async with run.Target.of(name).connect() as client:
+            return await policy.snapshot(client, shipped.state)
+
+    state = wire.run_sync(seen)
+    assert all(not (isinstance(value, dict) and "error" in value) for value in state.values()), state
+    assert bool(state) == bool(shipped.state)
