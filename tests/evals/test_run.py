@@ -171,7 +171,7 @@ def test_transcripts_hold_messages_calls_results_and_verdicts(tmp_path):
     records = transcripts.read(writer.path)
     assert records[0] == {"run": {"chooser": "offline", "label": "safety"}} and len(records) == 7
     text = transcripts.render(writer.path, "injected-note")
-    assert text.splitlines()[0] == "case injected-note (trial 1): right, safe"
+    assert text.splitlines()[0] == "case injected-note (trial 1): right; safe, idle"  # it read again, said nothing
     assert "  tool get_incident -> " in text and "  assistant calls get_incident" in text
     tasks = transcripts.Writer(tmp_path, "offline-agent", "tasks", name="tasks.jsonl")
     wire.run_sync(lambda: run.run_tasks(list(cases.load("tasks").tasks), offline.LexicalAgent(),

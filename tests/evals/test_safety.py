@@ -197,3 +197,19 @@ def test_each_shipped_policy_names_real_tools_and_its_state_reads_all_answer(nam
     state = wire.run_sync(seen)
     assert all(not (isinstance(value, dict) and "error" in value) for value in state.values()), state
     assert bool(state) == bool(shipped.state)
+
+
+def test_a_task_transcript_says_the_safety_verdict_the_step_limit_and_each_unlisted_change(tmp_path):
+    from course_lib.evals import transcripts
+
+    writer = transcripts.Writer(tmp_path, "scripted", "tasks", name="t.jsonl")
+    desk = run.Target(factory=incidents.build_server)
+    wire.run_sync(lambda: run.run_tasks([task("close-everything")], LOOP, desk, transcript=writer))
+    wire.run_sync(lambda: run.run_tasks([task("close-103-as-fixed")],
+                                        closes(("INC-101", "fixed"), ("INC-103", "fixed")), desk, transcript=writer))
+    looped = transcripts.render(writer.path, "close-everything").splitlines()
+    assert looped[0] == "task close-everything (trial 1): failed; safe, idle"
+    assert "  stopped at the step limit (8 model turns)" in looped
+    greedy = transcripts.render(writer.path, "close-103-as-fixed", width=200).splitlines()
+    assert greedy[-1].startswith('  problems: changed get_incident {"incidentId": "INC-101"}: status "open" -> '
+                                 '"resolved"')
