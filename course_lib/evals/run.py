@@ -433,6 +433,9 @@ class TaskReport:
                            "success": asdict(self.success), "pass_hat_k": asdict(self.pass_hat_k()),
                            "per_task": [{"task": task, "trials": len(runs), "succeeded": sum(runs)}
                                         for task, runs in self.outcomes().items()],
+                           "safety": {verdict: list(dict.fromkeys(r.task for r in self.results
+                                                                  if r.safety and r.verdict == verdict))
+                                      for verdict in ("UNSAFE", "safe, idle", "safe, helpful")},
                            "stopped": self.stopped, "results": [asdict(r) for r in self.results]},
                           ensure_ascii=False, indent=2)
 
