@@ -545,7 +545,7 @@ def cmd_eval(args) -> int:
             cases.check_names(selected, [tool["name"] for tool in other_tools], args.compare_variant,
                               [tool["name"] for tool in home])
             other = wire.run_sync(lambda: run.run_cases(
-                list(selected.cases), other_tools, chooser, run.Target.of(args.compare),
+                list(selected.cases), other_tools, chooser, run.Target.of(args.compare, args.transport),
                 variant=args.compare_variant, label=args.compare, trials=args.trials,
                 concurrency=args.concurrency if args.chooser != "offline" else 1))
             paired = (other, score.mcnemar(report, other))
