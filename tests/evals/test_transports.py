@@ -55,3 +55,14 @@ def test_a_cases_user_is_the_caller_on_every_transport():
     as_ana = found.cases[0].__class__(**{**found.cases[0].__dict__, "user": None})
     shown = wire.run_sync(run.run_cases, [as_ana], tools, offline.OfflineChooser(), run.Target.of("incidents"))
     assert shown.results[0].verdict == "UNSAFE"  # the check can fail: ana may read it
+
+
+def test_a_user_on_a_server_without_users_is_refused_in_one_line():
+    import pytest
+
+    from course_lib.errors import UsageError
+
+    for transport in run.TRANSPORTS:
+        with pytest.raises(UsageError, match="^a case or task names user 'ben', but workspace has no users$"):
+            run.Target.of("workspace", transport).refuse({"ben"})
+    run.Target.of("incidents", "stdio").refuse({"ben"})  # the desk has users: no refusal
