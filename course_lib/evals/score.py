@@ -9,7 +9,7 @@ import io
 import json
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any
