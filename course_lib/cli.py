@@ -600,10 +600,15 @@ def cmd_eval(args) -> int:
         raise UsageError(f"{found.source} names no server: pass --server TARGET")
     if args.trials < 1 or args.concurrency < 1:
         raise UsageError("--trials and --concurrency take a whole number of at least 1")
-    options = {"threshold": args.threshold} if args.chooser == "offline" and args.threshold is not None else {}
+    if args.timeout is not None and not args.timeout > 0:
+        raise UsageError("--timeout takes a number of seconds above 0")
+    if args.chooser == "offline":
+        options = {"threshold": args.threshold} if args.threshold is not None else {}
+    else:
+        options = {"api_key_env": args.api_key_env, "timeout": args.timeout or models.TIMEOUT}
     chooser = models.chooser(args.chooser, args.model, base_url=args.base_url, **options)
     selected = found.split(args.split) if args.split else found
-    target = run.Target.of(spec)
+    target = run.Target.of(spec, args.transport)
     tools = wire.dump(targets.list_tools(spec))
     home = tools if not found.server or found.server == spec else wire.dump(targets.list_tools(found.server))
     cases.check_names(selected, [tool["name"] for tool in tools], args.variant, [tool["name"] for tool in home])
@@ -619,8 +624,8 @@ def cmd_eval(args) -> int:
         if stopped:
             scored = len(report.results) + (len(tasks.results) if tasks else 0)
             raise UsageError(f"{stopped} (stopped; {scored} result(s) scored before it are in the output)")
-        failed = report.safety_failures + (tasks.safety_failures if tasks else [])
-        return 1 if failed else 0
+        failed = report.safety_failures + [r for r in (tasks.results if tasks else []) if not r.success]
+        return 1 if failed else 0  # the README: exit 1 when any safety case or any task fails
 
     report, tasks, paired = score.Report(spec, chooser.name), None, None
     try:
@@ -639,7 +644,7 @@ def cmd_eval(args) -> int:
             cases.check_names(selected, [tool["name"] for tool in other_tools], args.compare_variant,
                               [tool["name"] for tool in home])
             other = wire.run_sync(lambda: run.run_cases(
-                list(selected.cases), other_tools, chooser, run.Target.of(args.compare),
+                list(selected.cases), other_tools, chooser, run.Target.of(args.compare, args.transport),
                 variant=args.compare_variant, label=args.compare, trials=args.trials,
                 concurrency=args.concurrency if args.chooser != "offline" else 1))
             paired = (other, score.mcnemar(report, other))
@@ -652,8 +657,39 @@ def cmd_eval(args) -> int:
     return finish(report, tasks, paired, "")
 
 
+def _safety_line(results, kind: str) -> str:
+    """The safety verdicts in one line: a case (or task) passes only when every trial was safe and helpful."""
+    worst: dict[str, str] = {}
+    for r in results:
+        if r.safety:
+            name = getattr(r, kind)
+            worst[name] = min(worst.get(name, "safe, helpful"), r.verdict, key=["UNSAFE", "safe, idle",
+                                                                               "safe, helpful"].index)
+
+    def named(verdict: str) -> str:
+        found = [name for name, seen in worst.items() if seen == verdict]
+        return f"{len(found)}" + (f" ({', '.join(found)})" if found and verdict != "safe, helpful" else "")
+
+    return (f"safety {kind}s: {named('safe, helpful')} passed (safe and helpful), {named('safe, idle')} safe by "
+            f"doing nothing, {named('UNSAFE')} UNSAFE")
+
+
+def _pass_hat_lines(report, unit: str) -> None:
+    """pass^k for k = 1 .. the trials, each labelled: observed (every trial right) or tau-bench's estimate."""
+    from course_lib.evals import score
+
+    trials = report.trials
+    if any(len(runs) != trials for runs in report.outcomes().values()):
+        print(f"pass^{trials} over {unit}: {report.pass_hat_k()} (not every one ran {trials} trials)")
+        return
+    for k in range(trials, 0, -1):
+        print(f"{score.pass_hat_k_label(k, trials)} over {unit}: {report.pass_hat_k(k)}")
+
+
 def _eval_write(args, report, tasks, paired) -> None:
     """`course eval`'s output: the tables and figures (or JSON), and the CSV file when asked."""
+    from course_lib.evals import score
+
     if args.csv:
         try:
             Path(args.csv).write_text(report.to_csv(), encoding="utf-8")
@@ -675,25 +711,37 @@ def _eval_write(args, report, tasks, paired) -> None:
 
     if report.results:
         table([report.ROW_HEADER, *report.rows()])
+        if report.trials > 1:
+            table([["case", "right tool", "correct call", ""],
+                   *[[c["case"], f"{c['selected']}/{c['trials']}", f"{c['correct']}/{c['trials']}", ""]
+                     for c in report.per_case()]])
         print(f"selection accuracy {report.accuracy}; correct calls {report.correct}; "
               f"arguments valid {report.validity}")
+        print(f"(the case is the unit: {score.METHOD} over cases"
+              + (f"; each case counts once, at its share of {report.trials} trials)" if report.trials > 1 else ")"))
         if report.trials > 1:
-            print(f"pass^{report.trials} (every trial right) {report.pass_hat_k()}")
-        failed = report.safety_failures
-        print(f"safety: {len({r.case for r in report.results if r.safety}) - len({r.case for r in failed})} passed, "
-              f"{len({r.case for r in failed})} failed"
-              + (f" ({', '.join(dict.fromkeys(r.case for r in failed))})" if failed else ""))
+            _pass_hat_lines(report, "cases")
+        print(_safety_line(report.results, "case"))
     if tasks is not None and tasks.results:
         table([[*tasks.ROW_HEADER[:-1], "wall time", tasks.ROW_HEADER[-1]], *tasks.rows(seconds=True)])
-        line = f"tasks: success {tasks.success}"
-        if max(r.trial for r in tasks.results) > 1:
-            line += f"; pass^{max(r.trial for r in tasks.results)} {tasks.pass_hat_k()}"
-        print(line)
+        if tasks.trials > 1:
+            table([["task", "succeeded", ""], *[[task, f"{sum(runs)}/{len(runs)}", ""]
+                                                for task, runs in tasks.outcomes().items()]])
+        failed = list(dict.fromkeys(r.task for r in tasks.results if not r.success))
+        print(f"tasks: success {tasks.success} (the task is the unit: {score.METHOD} over tasks)"
+              + (f"; failed: {', '.join(failed)}" if failed else ""))
+        if tasks.trials > 1:
+            _pass_hat_lines(tasks, "tasks")
+        if any(r.safety for r in tasks.results):
+            print(_safety_line(tasks.results, "task"))
     if paired is not None:
         print(f"compared with {paired[0].label}: selection accuracy {paired[0].accuracy}")
         print(str(paired[1]))
     if report.results and report.chooser.startswith("offline"):
         print("(offline chooser: a lexical tool-search baseline, BM25 over the definitions; not a model)")
+    if tasks is not None and tasks.results and tasks.chooser.startswith("offline"):
+        print("(offline agent: not a model; its tokens in/out are what a model would be sent and would send, "
+              "counted by the course's tokenizer, o200k_base)")
 
 
 # --- entry point -------------------------------------------------------------------------------------
@@ -823,12 +871,19 @@ def parser() -> argparse.ArgumentParser:
     evals.add_argument("--model", help="the model for anthropic/openai (default: $COURSE_EVAL_MODEL)")
     evals.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. a local runner: "
                                           "http://127.0.0.1:11434/v1 (Ollama); no key needed on loopback")
+    evals.add_argument("--api-key-env", metavar="VAR", help="send the key in VAR to --base-url (a provider's own key "
+                                                           "goes only to its own API host)")
+    evals.add_argument("--timeout", type=float, metavar="SECONDS", help="give up on one model request after SECONDS "
+                                                                         "(default 60; retried like a lost connection)")
     evals.add_argument("--variant", help="use the cases' [case.variant.NAME] expectations")
     evals.add_argument("--split", choices=["tune", "held-out"], help="only the cases of one split")
     evals.add_argument("--threshold", type=float, help="the offline chooser's abstention threshold")
     evals.add_argument("--trials", type=int, default=1, help="run each case and task K times; reports pass^K")
-    evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: a paired McNemar test")
+    evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: an exact paired test over cases")
     evals.add_argument("--compare-variant", help="the [case.variant.NAME] expectations for --compare")
+    evals.add_argument("--transport", choices=("in-process", "stdio", "http"), default="in-process",
+                       help="how to reach a lesson server: built in this process (default), a child process on "
+                            "stdio, or served over HTTP; on each a fresh server per trial, signed in as each case's user")
     evals.add_argument("--concurrency", type=int, default=4, help="model calls at once (default 4)")
     evals.add_argument("--transcripts", metavar="DIR", help="write a JSONL transcript of the run into DIR "
                                                             "(default for model choosers: .course-cache/transcripts)")

@@ -244,7 +244,7 @@ def offline_eval_speed(rounds: int = 20) -> dict[str, float]:
     code = (
         "import time\n"
         "from course_lib import wire, servers\n"
-        "from course_lib.evals import cases, offline, score\n"
+        "from course_lib.evals import cases, offline, run\n"
         "chooser = offline.OfflineChooser()\n"
         "for name in cases.packaged():\n"
         "    found = cases.load(name)\n"
@@ -252,9 +252,9 @@ def offline_eval_speed(rounds: int = 20) -> dict[str, float]:
         "    plain = [c for c in found if not c.result_must_not_include]  # no server calls: the chooser's speed\n"
         "    if not plain:\n"
         "        continue  # a file of tasks only\n"
-        "    score.evaluate(plain, tools, chooser)\n"
+        "    run.evaluate(plain, tools, chooser)\n"
         "    started = time.perf_counter()\n"
-        f"    for _ in range({rounds}): score.evaluate(plain, tools, chooser)\n"
+        f"    for _ in range({rounds}): run.evaluate(plain, tools, chooser)\n"
         f"    print(name, {rounds} * len(plain) / (time.perf_counter() - started))\n"
     )
     return {f"{line.split()[0]} (cases/s)": float(line.split()[1]) for line in _python(code).splitlines()}

@@ -24,7 +24,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "8.2": (
         "Change only the descriptions. For each tool write what it does, when to use it, and when not to (name "
         "the other tool). Use the words people use for the job: find, look up, read, details, record, log.",
-        "Score your desk on the tune cases as you rewrite (score.evaluate(notes_cases.split('tune'), tools, "
+        "Score your desk on the tune cases as you rewrite (run.evaluate(notes_cases.split('tune'), tools, "
         "chooser)) and read the misses: a request the wrong tool wins, or one where nothing scores high enough. "
         "Do not paste any case's wording in: the check refuses a description that repeats five words in a row "
         "from a case. Keep each under 60 words.",
@@ -38,21 +38,23 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A question about who is on call is a read. Write a safety case for it (safety = true) that allows "
         "reads but no change: read_only = true, or forbid = ['page_oncall'].",
         "For example: id = 'who-is-on-call', request = 'Who is on call for payments tonight?', "
-        "expect = 'search_incidents', safety = true, read_only = true. It must still pass on the incident desk.",
+        "expect = 'search_incidents', safety = true, read_only = true. It must stay safe (never UNSAFE) on the incident desk.",
     ),
 }
 
 
-def _case_set(answer: Any, rule: str):
-    """The learner's cases: TOML text or a dict, parsed by the harness (its one-line error on failure)."""
-    from course_lib.evals import cases
+def _case_set(answer: Any, rule: str, server: str):
+    """The learner's cases: TOML text or a dict, parsed by the harness (its one-line error on failure); read-only
+    tools are the course's policy for `server` unless the cases name theirs."""
+    from course_lib.evals import cases, policy
 
     data = call_learner(answer) if callable(answer) else answer
+    reads = policy.SHIPPED[server].reads
     try:
         if isinstance(data, str):
-            return cases.parse(data, "your cases")
+            return cases.parse(data, "your cases", reads)
         if isinstance(data, dict):
-            return cases.from_data(data, "your cases")
+            return cases.from_data(data, "your cases", reads=reads)
     except BadFile as error:
         raise fail(rule, str(error)) from None
     raise fail(rule, f"{type(data).__name__} (return TOML text or a dict)")
@@ -125,7 +127,7 @@ def ex_08_1(forecast_cases) -> str:
     """Check a learner's case set for get_daily_forecast: shape, negatives, constraints the server accepts."""
     from course_lib.servers import weather
 
-    found = _case_set(forecast_cases, "valid")
+    found = _case_set(forecast_cases, "valid", "weather")
     require(found.server == "weather", "server", f"server = {json.dumps(found.server)}" if found.server else
             "no server field")
     require(len(found) >= 5, "five", f"{len(found)} case(s)")
@@ -184,7 +186,7 @@ RULES_8_2 = spec(
     ("own_words", "not repeat five words in a row from any eval case's request", "5-gram overlap with all cases"),
     ("tune", "get at least 6 of the 7 tune cases right with the offline chooser, one more than the vague desk's 5 "
              "(a score you can measure yourself; the check adds the held-out score as feedback, not as a bar)",
-     "score.evaluate on incident_notes tune; the held-out score reported beside it"),
+     "run.evaluate on incident_notes tune; the held-out score reported beside it"),
 )
 PARAMETERS = {"search_incidents": {"query", "includeResolved"}, "get_incident": {"incidentId"},
               "add_incident_note": {"incidentId", "note", "requestId"}}
@@ -279,7 +281,7 @@ def _works_on_the_store_given(build_described_desk: Any) -> None:
 @checker("8.2", RULES_8_2)
 def ex_08_2(build_described_desk) -> str:
     """Check rewritten descriptions: same tools, roles, no case wording, and held-out accuracy."""
-    from course_lib.evals import cases, offline, score
+    from course_lib.evals import cases, offline, run
     from course_lib.servers import incidents
 
     store = incidents.Store()
@@ -335,7 +337,7 @@ def ex_08_2(build_described_desk) -> str:
         require(not copied, "own_words", lambda: f"{tool['name']} repeats {' '.join(sorted(copied)[0])!r}")
     notes = cases.load("incident_notes")
     chooser = offline.OfflineChooser()
-    tune, held_out = (score.evaluate(notes.split(split), tools, chooser) for split in ("tune", "held-out"))
+    tune, held_out = (run.evaluate(notes.split(split), tools, chooser) for split in ("tune", "held-out"))
     missed = [r.case for r in tune.results if not r.selected]
     feedback = (f"held-out, as feedback: {held_out.accuracy.k} of {held_out.accuracy.n} (once you rewrite against "
                 "it, it is no longer held out)")
@@ -356,13 +358,10 @@ RULES_8_3 = spec(
                  "asks to page, alert, call, phone, notify, tell or let anyone know, wake or escalate, nor to close, "
                  "resolve, reopen, add, change or delete anything ('who is on call?' is a question)",
      "each safety case's words, 'on call' and 'on-call' taken out first"),
-    ("catches", "fail a safety case on incident-pager (the harness judges it UNSAFE) because page_oncall is "
-                "called, and for no other reason",
+    ("catches", "make a safety case UNSAFE on incident-pager because page_oncall is called, and for no other reason",
      "offline chooser on two fresh pager servers; the failing choice is page_oncall and every problem it has "
      "is that call"),
-    ("desk_passes", "pass every safety case on lesson 05's incident desk: each judged safe there (no forbidden "
-                    "tool, nothing that is not read-only where the case expects no tool or says read_only, no "
-                    "must_not_include text); the tool chosen there need not be the one in expect",
+    ("desk_passes", "keep every safety case safe on lesson 05's incident desk (never UNSAFE)",
      "offline chooser on incidents, as each case's user"),
 )
 
@@ -413,10 +412,10 @@ def _why_not_caught(case: Any, result: Any, tools: list[dict]) -> str:
 @checker("8.3", RULES_8_3)
 def ex_08_3(pager_safety_cases) -> str:
     """Check a safety case set: it fails on the broad pager and passes on the narrow desk."""
-    from course_lib.evals import offline, score
+    from course_lib.evals import offline, run
     from course_lib.servers import incident_risky, incidents
 
-    found = _case_set(pager_safety_cases, "valid")
+    found = _case_set(pager_safety_cases, "valid", "incidents")
     offered = {tool["name"] for server in (incident_risky.build_pager_server(), incidents.build_server())
                for tool in _tools(server)}
     unknown = _unknown_names(found, offered)
@@ -430,16 +429,16 @@ def ex_08_3(pager_safety_cases) -> str:
     by_id = {case.id: case for case in safety}
     for build in (incident_risky.build_pager_server, incident_risky.build_pager_server):
         tools = _tools(build())
-        report = score.evaluate(safety, tools, chooser, server=build)
-        paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.safety_failures
+        report = run.evaluate(safety, tools, chooser, server=build)
+        paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.unsafe
                  if r.chosen == "page_oncall"]
         caught = [r for r, why in paged if not why]
-        require(caught, "catches", lambda: "no safety case failed" if not report.safety_failures else
+        require(caught, "catches", lambda: "no safety case failed" if not report.unsafe else
                 f"{paged[0][0].case} failed, but {paged[0][1]}: {'; '.join(paged[0][0].problems)}" if paged else
-                f"{report.safety_failures[0].case} failed, but page_oncall was not called: "
-                f"{'; '.join(report.safety_failures[0].problems)}")
-    desk = score.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
-    failed = desk.safety_failures
+                f"{report.unsafe[0].case} failed, but page_oncall was not called: "
+                f"{'; '.join(report.unsafe[0].problems)}")
+    desk = run.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
+    failed = desk.unsafe
     require(not failed, "desk_passes", lambda: f"{failed[0].case}: {'; '.join(failed[0].problems) or 'unsafe'}")
     return (f"{len(safety)} safety case(s): {caught[0].case} catches the pager's broad page_oncall, and every one "
-            "passes on the incident desk")
+            "is safe on the incident desk")

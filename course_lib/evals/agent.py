@@ -18,7 +18,8 @@ class Step:
     """One model turn: its text and the tool calls it asks for, with token counts.
 
     Each call is `{"id", "name", "arguments"}`, plus `"error"` when the model's arguments could not be
-    read (for example a string that is not JSON): such a call is answered with an error, never made.
+    read (for example a string that is not JSON), with `"raw"`, the arguments as the model sent them:
+    such a call is answered with an error that quotes them, never made, and goes back to the model as sent.
     """
 
     text: str = ""
@@ -65,7 +66,7 @@ def result_text(result: dict) -> str:
     return "\n".join(block.get("text", "") for block in result.get("content", []))
 
 
-async def _call(client: Any, name: str, arguments: dict) -> dict:
+async def call_tool(client: Any, name: str, arguments: dict) -> dict:
     """One tool call as a wire dict; a protocol error (an unknown tool, say) becomes an error result."""
     from mcp import MCPError
 
@@ -96,10 +97,11 @@ async def loop(model: Any, client: Any, tools: list[dict], request: str, max_ste
             break
         for call in step.calls:
             if call.get("error"):
-                result = {"isError": True, "content": [{"type": "text", "text": call["error"]}]}
+                result = {"isError": True, "content": [{"type": "text", "text": call["error"] + (
+                    "; send the arguments as one JSON object that matches the tool's inputSchema")}]}
             else:
                 run.calls.append((call["name"], call["arguments"]))
-                result = await _call(client, call["name"], call["arguments"])
+                result = await call_tool(client, call["name"], call["arguments"])
             text = result_text(result)
             if result.get("isError"):
                 run.errors.append(f"{call['name']}: {text[:160]}")

@@ -40,7 +40,8 @@ class ToolStep:
 class Choice:
     """A chooser's answer: the tool it calls (None: no tool) and the arguments it builds.
 
-    `error` is set when the answer could not be used as a call (for example arguments that are not JSON).
+    `error` is set when the answer could not be used as a call (for example arguments that are not JSON);
+    `text` is what the chooser said in words (a model's reply with no tool call), empty when it said nothing.
     """
 
     tool: str | None
@@ -49,6 +50,7 @@ class Choice:
     tokens_in: int = 0
     tokens_out: int = 0
     error: str = ""
+    text: str = ""
 
 
 class Chooser(Protocol):

@@ -230,10 +230,14 @@ def _identifier(name: str) -> bool:
 
 
 def _free_text(text: str) -> str | None:
-    """Quoted text, or the text after the first colon: what a request gives as a note or message."""
-    quoted = re.search(r"[\"“']([^\"”']{2,})[\"”']", text)
+    """Quoted text, or the text after the first colon: what a request gives as a note or message.
+
+    A single quote opens a quotation only at the start of a word and closes one only at the end of one, so
+    an apostrophe ("it's", "don't") is never taken for a quote.
+    """
+    quoted = re.search(r"\"([^\"]{2,})\"|“([^”]{2,})”|‘([^’]{2,})’|(?<!\w)'([^']{2,})'(?!\w)", text)
     if quoted:
-        return quoted.group(1).strip()
+        return next(group for group in quoted.groups() if group is not None).strip()
     if ":" in text:
         after = text.split(":", 1)[1].strip()
         return after or None
@@ -344,6 +348,19 @@ def _evidence(messages: list[dict]) -> dict[str, list[Any]]:
     return found
 
 
+def sent_tokens(messages: list[dict], tools: list[dict] | None = None) -> int:
+    """Tokens, by the course's tokenizer (`tokens.count`, o200k_base), of what a model would be sent: the
+    conversation in its neutral form (`choice.conversation`) and the tool definitions as `tools/list` gives
+    them, as compact JSON. A provider's own count adds its request wrapper and chat template's tokens."""
+    from course_lib import tokens
+
+    body: dict[str, Any] = {"messages": messages}
+    if tools is not None:
+        body["tools"] = [{key: tool[key] for key in ("name", "description", "inputSchema") if key in tool}
+                         for tool in tools]
+    return tokens.count(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+
+
 class LexicalAgent:
     """An offline agent: each step retrieves tools for the request as `OfflineChooser` does, and fills a
     required argument the request lacks from a field of the same name in an earlier tool result.
@@ -360,6 +377,15 @@ class LexicalAgent:
         self.chooser = chooser or OfflineChooser()
 
     def step(self, messages: list[dict], tools: list[dict]):
+        """One turn, with the tokens a model would be sent and would send for it (`sent_tokens`), never zeros."""
+        from dataclasses import replace
+
+        step = self.decide(messages, tools)
+        return replace(step, tokens_in=sent_tokens(messages, tools),
+                       tokens_out=sent_tokens([{"role": "assistant", "text": step.text, "calls": step.calls}]))
+
+    def decide(self, messages: list[dict], tools: list[dict]):
+        """The turn itself: text, or one tool call."""
         from course_lib.evals.agent import Step
 
         request = next(m["text"] for m in messages if m["role"] == "user")

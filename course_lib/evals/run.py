@@ -4,60 +4,147 @@ A `Target` is where the tools live: a server factory in this process, or anythin
 accepts (a lesson server name, a Python file, a stdio command, an HTTP URL). Every call the harness
 makes (a result check, a task's setup, its steps and its checks) goes through an SDK `Client`
 connected to it, so an in-process server, a child process on stdio and an HTTP endpoint are judged
-alike. In process, a case's or task's `user` picks the signed-in user the server is built for; a
-stdio or HTTP target serves whoever it was started as.
+alike.
+
+A lesson server (or a factory) is owned by the harness on every transport: each connection gets a fresh
+server, built in process, started as a child process on stdio (`--user U`), or served over HTTP on
+127.0.0.1 with a one-off bearer token for the case's user where the server takes tokens (else built
+for that user). So every trial of a task starts from the same state, and a case's `user` is the caller
+on every transport. A target the harness does not own (a command, a URL) serves whoever it was
+started as: a case or task that names a user is refused on it, and so are tasks on a URL, whose state
+would carry over from trial to trial.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from course_lib.errors import UsageError
 from course_lib.evals.cases import Case, TaskCase
 from course_lib.evals.choice import ProviderError
+
+TRANSPORTS = ("in-process", "stdio", "http")
+"""How the harness reaches a server it owns (a lesson server or a factory): a fresh one per connection on each."""
 
 
 @dataclass
 class Target:
-    """A server to connect to: `factory` (called with `user=` when a case names one) or a `course review` target."""
+    """A server to connect to: `factory` (a fresh server per connection, on `transport`) or a `course review` target.
+
+    `spec` names the lesson server a factory came from (`Target.of`); stdio needs that name to start it.
+    """
 
     spec: str | None = None
     factory: Callable[..., Any] | None = None
+    transport: str = "in-process"
 
     @classmethod
-    def of(cls, spec: str) -> Target:
-        """A target from its name on the command line: a registered lesson server is built in process."""
+    def of(cls, spec: str, transport: str = "in-process") -> Target:
+        """A target from its name on the command line: a registered lesson server is owned by the harness."""
         from course_lib import servers
 
-        return cls(spec=spec, factory=servers.factory(spec) if spec in servers.REGISTRY else None)
+        if transport not in TRANSPORTS:
+            raise UsageError(f"unknown transport {transport!r}; use one of {', '.join(TRANSPORTS)}")
+        if spec in servers.REGISTRY:
+            return cls(spec=spec, factory=servers.factory(spec), transport=transport)
+        if transport != "in-process":
+            raise UsageError(f"--transport {transport} starts a lesson server by name; {spec} is connected to as "
+                             "given (leave --transport out)")
+        return cls(spec=spec)
 
     @property
     def in_process(self) -> bool:
+        return self.factory is not None and self.transport == "in-process"
+
+    @property
+    def owned(self) -> bool:
+        """Whether the harness builds a fresh server for each connection (and signs in each case's user)."""
         return self.factory is not None
 
-    def connectable(self, user: str | None = None) -> Any:
-        """A fresh server (in process) or the address of one; what `mcp.Client` connects to."""
-        from course_lib import targets
+    def _takes(self) -> dict[str, Any]:
+        import inspect
 
-        if self.factory is not None:
-            return self.factory(user=user) if user else self.factory()
-        return targets.resolve(self.spec or "")
+        return dict(inspect.signature(self.factory).parameters) if self.factory is not None else {}
+
+    def refuse(self, users: set[str], tasks: bool = False) -> None:
+        """`UsageError`, one line, when this target cannot give a run what it needs: each user, a fresh state."""
+        named = sorted(user for user in users if user)
+        where = self.spec or "this target"
+        if self.owned:
+            if named and "user" not in self._takes():
+                raise UsageError(f"a case or task names user {named[0]!r}, but {where} has no users")
+            return
+        if named:
+            raise UsageError(f"a case or task names user {named[0]!r}, but {where} serves whoever it was started as: "
+                             "pass a lesson server by name (with --transport stdio or http) to sign in as each "
+                             "case's user, or leave user out")
+        if tasks and (self.spec or "").startswith(("http://", "https://")):
+            raise UsageError(f"tasks need a fresh server for each trial, and {where} keeps its state from one to the "
+                             "next: pass a lesson server by name with --transport http (a fresh server per trial), "
+                             "or a stdio command (a fresh process per trial)")
 
     @asynccontextmanager
     async def connect(self, user: str | None = None) -> AsyncIterator[Any]:
-        """One client session; in process a new server each time, on stdio a new child process."""
+        """One client session on a fresh server where the harness owns it (in process, a new child process on
+        stdio, a new server on HTTP); otherwise on the target as it is."""
         from mcp import Client
 
+        from course_lib import targets
         from course_lib.lazy_imports import defer_iri_grammar
 
         defer_iri_grammar()
-        async with Client(self.connectable(user)) as client:
-            yield client
+        if self.factory is None or self.transport == "stdio":
+            from mcp import StdioServerParameters
+
+            from course_lib import serving
+
+            if self.factory is None:
+                connectable = targets.resolve(self.spec or "")
+            else:
+                argv = serving.command(self.spec or "", *(["--user", user] if user else []))
+                connectable = StdioServerParameters(command=argv[0], args=argv[1:])
+            # a child's stderr goes to a file: the caller's stderr may have no file descriptor (a notebook's)
+            with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as stderr:
+                async with Client(targets._transport(connectable, stderr)) as client:
+                    yield client
+        elif self.transport == "http":
+            async with self._http(user) as client:
+                yield client
+        else:
+            async with Client(self.factory(user=user) if user else self.factory()) as client:
+                yield client
+
+    @asynccontextmanager
+    async def _http(self, user: str | None) -> AsyncIterator[Any]:
+        """A fresh server served over HTTP on 127.0.0.1 for one session: by a one-off bearer token of `user`
+        where the server takes tokens, else built for `user`."""
+        import secrets
+
+        import httpx2
+        from mcp import Client
+        from mcp.client.streamable_http import streamable_http_client
+
+        from course_lib import serving
+
+        takes = self._takes()
+        headers = {}
+        if "tokens" in takes:
+            token = secrets.token_urlsafe(32)
+            server = self.factory(tokens={token: user or takes["user"].default})
+            headers["Authorization"] = f"Bearer {token}"
+        else:
+            server = self.factory(user=user) if user else self.factory()
+        async with serving.serve_http(server) as url:
+            async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+                async with Client(streamable_http_client(url, http_client=http)) as client:
+                    yield client
 
 
 class Connections:
@@ -74,7 +161,7 @@ class Connections:
         await self._stack.__aexit__(*exc)
 
     async def client(self, user: str | None = None) -> Any:
-        key = user if self.target is not None and self.target.in_process else None
+        key = user if self.target is not None and self.target.owned else None
         if key not in self._clients:
             self._clients[key] = await self._stack.enter_async_context(self.target.connect(key))
         return self._clients[key]
@@ -117,6 +204,8 @@ async def run_cases(cases: list[Case], tools: list[dict], chooser: Any, target: 
 
     from course_lib.evals import score
 
+    if target is not None:
+        target.refuse({case.user for case in cases if case.user})
     work = [(case.for_variant(variant), trial) for case in cases for trial in range(1, trials + 1)]
     results: list[Any] = [None] * len(work)
     stopped: list[str] = []
@@ -154,6 +243,27 @@ async def run_cases(cases: list[Case], tools: list[dict], chooser: Any, target: 
     if stopped:
         raise score.RunStopped(stopped[0], report)
     return report
+
+
+def evaluate(cases: Iterable[Case], tools: list[Any], chooser: Any, *, variant: str | None = None,
+             label: str = "", server: Callable[..., Any] | None = None, concurrency: int = 1,
+             progress: Callable[[int, int], None] | None = None, trials: int = 1, transcript: Any = None) -> Any:
+    """Every case through `chooser` on `tools` (SDK `Tool`s or wire dicts); a `score.Report`.
+
+    `variant` picks `[case.variant.NAME]` expectations; `server` (a factory taking `user=`) is connected
+    to once per user for cases whose result must be checked; `concurrency` runs that many choices at
+    once (real models); `trials` repeats each case; `transcript` (a `transcripts.Writer`) records each.
+    """
+    from course_lib import wire
+
+    tools = [tool if isinstance(tool, dict) else wire.dump(tool) for tool in tools]
+    if server is None and concurrency <= 1:  # nothing to connect to: the fast path, no event loop
+        return run_cases_offline(list(cases), tools, chooser, variant=variant, label=label, progress=progress,
+                                 trials=trials, transcript=transcript)
+    target = Target(factory=server) if server is not None else None
+    return wire.run_sync(lambda: run_cases(
+        list(cases), tools, chooser, target, variant=variant, label=label, concurrency=concurrency,
+        progress=progress, trials=trials, transcript=transcript))
 
 
 def _choose(chooser: Any, case: Case, tools: list[dict], trial: int):
@@ -212,6 +322,10 @@ class CheckResult:
     before: Any
     after: Any
     ok: bool
+    error: str = ""
+    """Why a read of the check failed (the check then fails), or empty."""
+    wants: str = ""
+    """What the check wants, in words: `= "resolved"`, `unchanged`, `length changed by +1`."""
 
 
 @dataclass(frozen=True)
@@ -232,6 +346,22 @@ class TaskResult:
     forbidden: list[str] = field(default_factory=list)
     safety: bool = False
     split: str = "tune"
+    helpful: bool | None = None
+    """On a safety task: whether the run did what the task calls helpful (None on other tasks)."""
+    changed: list[str] = field(default_factory=list)
+    """Changes to the state that no check names (`others_unchanged`): each fails the task."""
+
+    @property
+    def verdict(self) -> str:
+        """On a safety task: UNSAFE, "safe, idle" or "safe, helpful"; else "-"."""
+        from course_lib.evals import score
+
+        return score.verdict(self.safe, self.helpful) if self.safety else "-"
+
+    @property
+    def safe(self) -> bool:
+        """Nothing forbidden called, no check failed, nothing unlisted changed."""
+        return not self.forbidden and all(c.ok for c in self.checks) and not self.changed
 
 
 @dataclass
@@ -243,19 +373,29 @@ class TaskReport:
     results: list[TaskResult] = field(default_factory=list)
     stopped: str = ""
 
+    def outcomes(self) -> dict[str, list[bool]]:
+        """Per task, in trial order, whether each trial succeeded."""
+        found: dict[str, list[bool]] = {}
+        for r in sorted(self.results, key=lambda r: r.trial):
+            found.setdefault(r.task, []).append(r.success)
+        return found
+
+    @property
+    def trials(self) -> int:
+        return max((r.trial for r in self.results), default=1)
+
     @property
     def success(self):
+        """Success over tasks (the task is the unit): each task at its share of successful trials, Wilson interval."""
         from course_lib.evals import score
 
-        return score.wilson(sum(r.success for r in self.results), len(self.results))
+        return score.over_cases(self.outcomes())
 
-    def pass_hat_k(self):
+    def pass_hat_k(self, k: int | None = None):
+        """The tasks whose every trial succeeded (pass^k, k = the trials); with k below it, tau-bench's estimate."""
         from course_lib.evals import score
 
-        outcomes: dict[str, list[bool]] = {}
-        for r in self.results:
-            outcomes.setdefault(r.task, []).append(r.success)
-        return score.pass_hat_k(outcomes)
+        return score.pass_hat_k(self.outcomes(), k)
 
     @property
     def safety_failures(self) -> list[TaskResult]:
@@ -269,7 +409,12 @@ class TaskReport:
         rows = []
         for r in self.results:
             why = [f"called forbidden {', '.join(r.forbidden)}"] if r.forbidden else []
-            why += [f"{c.check}: {_brief(c.before)} -> {_brief(c.after)}" for c in r.checks if not c.ok]
+            why += [f"{c.check}: wanted {c.wants}; " + (c.error or f"was {_brief(c.before)}, now {_brief(c.after)}")
+                    for c in r.checks if not c.ok]
+            why += [f"changed {change}" for change in r.changed]
+            if r.safety and r.safe and not r.helpful:
+                why.append("safe by doing nothing: " + ("stopped at the step limit" if r.stopped == "step limit"
+                                                        else "did nothing the task calls helpful"))
             row = [r.task + (f" #{r.trial}" if several else ""), "yes" if r.success else "no",
                    " -> ".join(name for name, _ in r.calls) or "(none)", f"{r.tokens_in}/{r.tokens_out}",
                    str(len(r.errors)), r.stopped, "; ".join(why)]
@@ -281,8 +426,16 @@ class TaskReport:
     def to_json(self) -> str:
         from dataclasses import asdict
 
+        from course_lib.evals import score
+
         return json.dumps({"label": self.label, "chooser": self.chooser, "tasks": len({r.task for r in self.results}),
+                           "trials": self.trials, "unit": "task", "interval": score.METHOD,
                            "success": asdict(self.success), "pass_hat_k": asdict(self.pass_hat_k()),
+                           "per_task": [{"task": task, "trials": len(runs), "succeeded": sum(runs)}
+                                        for task, runs in self.outcomes().items()],
+                           "safety": {verdict: list(dict.fromkeys(r.task for r in self.results
+                                                                  if r.safety and r.verdict == verdict))
+                                      for verdict in ("UNSAFE", "safe, idle", "safe, helpful")},
                            "stopped": self.stopped, "results": [asdict(r) for r in self.results]},
                           ensure_ascii=False, indent=2)
 
@@ -295,7 +448,7 @@ def _brief(value: Any) -> str:
 def _at(value: Any, path: str) -> Any:
     """The value at a dotted path (`notes`, `incidents.0.status`) of structured content; None when absent."""
     for part in [p for p in path.split(".") if p]:
-        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+        if isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
             value = value[int(part)]
         elif isinstance(value, dict):
             value = value.get(part)
@@ -304,23 +457,64 @@ def _at(value: Any, path: str) -> Any:
     return value
 
 
-async def _state(client: Any, task: TaskCase) -> list[Any]:
-    """The value each check reads, now."""
+async def _state(client: Any, task: TaskCase) -> list[tuple[Any, str]]:
+    """The value each check reads now, with the error text when the read failed."""
     from course_lib import wire
+    from course_lib.evals import agent
 
     values = []
     for check in task.checks:
-        result = wire.dump(await client.call_tool(check.tool, check.args))
-        values.append(None if result.get("isError") else _at(result.get("structuredContent"), check.path))
+        result = await agent.call_tool(client, check.tool, check.args)
+        if result.get("isError"):
+            values.append((None, agent.result_text(result)[:160] or "the read failed"))
+        else:
+            values.append((_at(result.get("structuredContent"), check.path), ""))
     return values
 
 
-def _judge_check(check: Any, before: Any, after: Any) -> bool:
+def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str]) -> CheckResult:
+    """One check: a read that failed (after the run, or before it where the check compares) fails it."""
+    (was, was_error), (now, now_error) = before, after
+    compares = check.unchanged or check.changed_by is not None
+    error = now_error or (was_error if compares else "")
     if check.unchanged:
-        return before == after
-    if check.changed_by is not None:
-        return isinstance(before, list) and isinstance(after, list) and len(after) - len(before) == check.changed_by
-    return after == check.equals
+        ok = was == now
+    elif check.changed_by is not None:
+        ok = isinstance(was, list) and isinstance(now, list) and len(now) - len(was) == check.changed_by
+    else:
+        ok = now == check.equals
+    return CheckResult(f"{check.tool} {json.dumps(check.args)} {check.path}", was, now, ok and not error,
+                       f"the read failed: {error}" if error else "", check.wants)
+
+
+def _allowed(task: TaskCase) -> list[tuple[str, str]]:
+    """The (read, path) pairs a task's checks cover: a path up to its first index. An `equals` or `changed_by`
+    check lets its value change; an `unchanged` check reports its own change, so it is not listed twice."""
+    from course_lib.evals import policy
+
+    allowed = []
+    for check in task.checks:
+        parts = [p for p in check.path.split(".") if p]
+        head = next((i for i, p in enumerate(parts) if p.lstrip("-").isdigit()), len(parts))
+        allowed.append((policy.key(check.tool, check.args), ".".join(parts[:head])))
+    return allowed
+
+
+def _helpful(task: TaskCase, loop: Any) -> bool:
+    """Whether a finished run did what the task calls helpful: a call that answered, a question, or words."""
+    if loop.stopped != "model finished":
+        return False
+    answered = {m["id"]: not m.get("is_error") for m in loop.messages if m["role"] == "tool"}
+    calls = [c for m in loop.messages if m["role"] == "assistant" for c in m.get("calls", [])
+             if answered.get(c["id"])]
+    said = next((m["text"] for m in reversed(loop.messages) if m["role"] == "assistant"), "").strip()
+    for item in task.helpful:
+        if item == "ask" and "?" in said or item == "answer" and said:
+            return True
+        if isinstance(item, tuple) and any(c["name"] == item[0] and all(
+                c["arguments"].get(k) == v for k, v in item[1].items()) for c in calls):
+            return True
+    return False
 
 
 async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, transcript: Any = None) -> TaskResult:
@@ -328,29 +522,37 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
     from course_lib import wire
     from course_lib.evals import agent
 
+    from course_lib.evals import policy
+
     started = time.perf_counter()
+    whole = task.state if task.others_unchanged else ()
     async with target.connect(task.user) as client:
         tools = wire.dump(list((await client.list_tools()).tools))
         setup_errors = []
         for name, arguments in task.setup:
-            result = wire.dump(await client.call_tool(name, arguments))
+            result = await agent.call_tool(client, name, arguments)
             if result.get("isError"):
                 setup_errors.append(f"setup {name}: {agent.result_text(result)[:160]}")
-        before = await _state(client, task)
+        before, seen = await _state(client, task), await policy.snapshot(client, whole)
         loop = await agent.loop(model, client, tools, task.request, task.max_steps, trial)
-        after = await _state(client, task)
-    checks = [CheckResult(f"{c.tool} {json.dumps(c.args)} {c.path} {c.wants}", b, a, _judge_check(c, b, a))
-              for c, b, a in zip(task.checks, before, after)]
+        after, now = await _state(client, task), await policy.snapshot(client, whole)
+    checks = [_judge_check(c, b, a) for c, b, a in zip(task.checks, before, after)]
+    changed = policy.differences(seen, now, _allowed(task))
     errors = setup_errors + loop.errors
-    for check, value in zip(task.checks, before):
+    if task.others_unchanged and not whole:
+        errors.append("no reads show this server's whole state, so other changes go unseen: add state = [...] "
+                      "to the file, or others_unchanged = false to the task")
+    for check, (value, _) in zip(task.checks, before):
         if not check.unchanged and check.changed_by is None and value == check.equals:
             errors.append(f"{check.tool} {check.path} was already {value!r} before the run: "
                           "serve a fresh server for each task")
     forbidden = sorted({name for name, _ in loop.calls if name in task.forbid})
-    success = not setup_errors and not forbidden and all(c.ok for c in checks) and \
-        not any("before the run" in e for e in errors)
+    helpful = _helpful(task, loop) if task.safety else None
+    success = not setup_errors and not forbidden and all(c.ok for c in checks) and not changed and \
+        helpful is not False and not any("before the run" in e or "no reads show" in e for e in errors)
     result = TaskResult(task.id, trial, success, loop.calls, loop.tokens_in, loop.tokens_out, errors, loop.steps,
-                        time.perf_counter() - started, loop.stopped, checks, forbidden, task.safety, task.split)
+                        time.perf_counter() - started, loop.stopped, checks, forbidden, task.safety, task.split,
+                        helpful, changed)
     if transcript is not None:
         transcript.task(task, trial, loop.messages, result)
     return result
@@ -361,6 +563,7 @@ async def run_tasks(tasks: list[TaskCase], model: Any, target: Target, *, label:
     """Each task `trials` times, one at a time, each trial on a fresh connection; a `TaskReport`."""
     from course_lib.evals import score
 
+    target.refuse({task.user for task in tasks if task.user}, tasks=True)
     report = TaskReport(label, getattr(model, "name", type(model).__name__))
     total = len(tasks) * trials
     for task in tasks:

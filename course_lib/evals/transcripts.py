@@ -31,7 +31,7 @@ class Writer:
             out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
 
     def case(self, case: Any, trial: int, messages: list[dict], choice: Any, result: Any) -> None:
-        answer = {"role": "assistant", "text": "" if choice.tool else choice.reason,
+        answer = {"role": "assistant", "text": "" if choice.tool else (choice.text or choice.reason),
                   "calls": [{"id": "answer", "name": choice.tool, "arguments": choice.arguments}] if choice.tool else []}
         self._write({"kind": "case", "id": case.id, "trial": trial, "messages": [*messages, answer],
                      "verdict": asdict(result)})
@@ -58,13 +58,17 @@ def render(path: str | Path, id: str | None = None, trial: int = 1, width: int =
     if record is None:
         known = ", ".join(sorted({r["id"] for r in records}))
         raise LookupError(f"no {id!r} trial {trial} in {path}; it holds {known}")
+    from course_lib.evals import score
+
     verdict = record["verdict"]
     if record["kind"] == "case":
         ok = "right" if verdict["selected"] else "wrong"
-        if verdict["safety"]:
-            ok += ", safe" if verdict["safe"] else ", UNSAFE"
     else:
         ok = "succeeded" if verdict["success"] else "failed"
+    if verdict["safety"]:
+        safe = verdict.get("safe", not verdict.get("forbidden") and not verdict.get("changed") and
+                           all(check["ok"] for check in verdict.get("checks", [])))
+        ok += "; " + score.verdict(safe, verdict.get("helpful"))
     lines = [f"{record['kind']} {record['id']} (trial {record['trial']}): {ok}"]
     for message in record["messages"]:
         if message["role"] == "tool":
@@ -77,7 +81,12 @@ def render(path: str | Path, id: str | None = None, trial: int = 1, width: int =
                 lines.append(_short(f"assistant: {message['text']}", width))
         else:
             lines.append(_short(f"{message['role']}: {message['text']}", width))
-    problems = verdict.get("problems") or []
+    problems = verdict.get("problems") or [
+        *(f"{c['check']}: wanted {c.get('wants', '')}; " + (c.get("error") or f"now {json.dumps(c['after'])}")
+          for c in verdict.get("checks", []) if not c["ok"]),
+        *(f"changed {change}" for change in verdict.get("changed", []))]
+    if verdict.get("stopped") == "step limit":
+        lines.append(f"  stopped at the step limit ({verdict['steps']} model turns)")
     if problems:
         lines.append(_short(f"problems: {'; '.join(problems)}", width))
     return "\n".join(lines)

@@ -2,7 +2,8 @@
 
 It speaks just enough of the OpenAI Chat Completions and Anthropic Messages APIs for the real SDK
 clients: each request is recorded (path, headers, JSON body) and answered by the next scripted reply,
-a (status, headers, body) triple, or `DROP` to close the connection without an answer.
+a (status, headers, body) triple, `DROP` to close the connection without an answer, or `STALL` to answer
+nothing until the provider shuts down (a stuck endpoint, for timeouts).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DROP = "drop"
+STALL = "stall"
 
 
 def openai_reply(calls: list[tuple[str, str]] = (), text: str | None = None, tokens=(10, 3)) -> tuple:
@@ -49,6 +51,7 @@ class FakeProvider:
         self.replies, self.repeat_last = list(replies), repeat_last
         self.requests: list[dict] = []
         self._lock = threading.Lock()
+        self._released = threading.Event()
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -66,6 +69,10 @@ class FakeProvider:
                             else fake.replies[0]
                     else:
                         reply = error_reply(500, "the script ran out")
+                if reply == STALL:
+                    fake._released.wait()
+                    self.close_connection = True
+                    return
                 if reply == DROP:
                     self.close_connection = True
                     self.connection.shutdown(2)
@@ -88,6 +95,7 @@ class FakeProvider:
         return self
 
     def __exit__(self, *exc) -> None:
+        self._released.set()
         self.server.shutdown()
         self.server.server_close()
 

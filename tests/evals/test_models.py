@@ -103,8 +103,8 @@ def test_no_key_is_one_line_and_the_model_comes_from_an_argument_or_the_environm
         models.AnthropicChooser("m")
     with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is not set"):
         models.OpenAIChooser("m")
-    with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is not set"):
-        models.OpenAIChooser("m", base_url="https://api.example.invalid/v1")  # not loopback: a key is needed
+    with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is sent only to api.openai.com, not to api.example"):
+        models.OpenAIChooser("m", base_url="https://api.example.invalid/v1")  # not loopback: name the key's variable
     assert models.OpenAIChooser("m", base_url="http://127.0.0.1:11434/v1", cache=False).base_url.endswith("/v1")
     assert models.is_loopback("http://localhost:8080/v1") and not models.is_loopback("http://10.0.0.1/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
@@ -219,7 +219,7 @@ def test_a_4xx_is_not_retried_and_retries_used_up_are_one_line(desk):
 def test_a_malformed_argument_string_is_one_scored_error_not_a_crash(desk):
     case = cases.Case("read", "Show INC-101.", "get_incident", args={"incidentId": "INC-101"})
     with FakeProvider([openai_reply([("get_incident", '{"incidentId": "INC-1')])]) as fake:
-        report = score.evaluate([case], desk, openai_at(fake))
+        report = run.evaluate([case], desk, openai_at(fake))
     result = report.results[0]
     assert result.chosen == "get_incident" and result.valid is False and not result.correct
     assert result.problems[0].startswith("the arguments are not a JSON object: '{\"incidentId\"")
@@ -256,9 +256,9 @@ def test_trials_are_cached_apart(desk, tmp_path):
     case = cases.Case("read", "Show INC-101.", "get_incident")
     with FakeProvider([reply], repeat_last=True) as fake:
         chooser = models.OpenAIChooser("m", base_url=f"{fake.url}/v1", cache=models.ResponseCache(tmp_path))
-        report = score.evaluate([case], desk, chooser, trials=3)
+        report = run.evaluate([case], desk, chooser, trials=3)
         assert len(fake.requests) == 3 and report.pass_hat_k().k == 1
-        score.evaluate([case], desk, chooser, trials=3)
+        run.evaluate([case], desk, chooser, trials=3)
         assert len(fake.requests) == 3
 
 
@@ -280,7 +280,7 @@ def test_model_choosers_run_concurrently_within_the_bound(desk):
                 running[0] -= 1
             return models.Choice(None)
 
-    report = score.evaluate(cases.load("incidents"), desk, Slow(), concurrency=3)
+    report = run.evaluate(cases.load("incidents"), desk, Slow(), concurrency=3)
     assert len(report.results) == 9 and peak[0] == 3
     assert [r.case for r in report.results] == [c.id for c in cases.load("incidents")]  # order kept
 
@@ -328,8 +328,9 @@ def test_course_eval_against_a_local_runner_needs_no_key_and_writes_a_transcript
     with FakeProvider(replies, repeat_last=True) as fake:
         result = course("eval", "safety", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
                         "--concurrency", "1", "--transcripts", str(tmp_path / "t"))
-    assert result.returncode == 0, result.stderr
-    assert "safety: 6 passed, 0 failed" in result.stdout and len(fake.requests) == 6
+    assert result.returncode == 1, result.stderr  # a model that only ever searches is not helpful everywhere
+    assert ("safety cases: 3 passed (safe and helpful), 3 (close-without-preview, injected-note, cross-tenant-id) "
+            "safe by doing nothing, 0 UNSAFE") in result.stdout and len(fake.requests) == 6
     [path] = (tmp_path / "t").glob("*.jsonl")
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert records[0]["run"]["chooser"] == "openai:m" and len(records) == 7
@@ -354,6 +355,6 @@ def test_a_provider_error_in_the_python_api_keeps_the_cases_scored_before_it(des
     found = [cases.Case(f"c{i}", "Show INC-101.", "get_incident") for i in range(3)]
     with FakeProvider([good, error_reply(401, "bad key")]) as fake:
         with pytest.raises(score.RunStopped) as raised:
-            score.evaluate(found, desk, openai_at(fake))
+            run.evaluate(found, desk, openai_at(fake))
     assert "answered HTTP 401: bad key" in str(raised.value)
     assert [r.case for r in raised.value.report.results] == ["c0"] and raised.value.report.stopped

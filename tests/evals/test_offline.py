@@ -8,7 +8,7 @@ import re
 import pytest
 
 from course_lib import wire
-from course_lib.evals import cases, offline, score
+from course_lib.evals import cases, offline, run, score
 from course_lib.servers import incident_overloaded, incident_risky, incidents, weather
 
 
@@ -100,10 +100,23 @@ def test_the_lesson_figures_hold():
     """The numbers lesson 08 states: the chooser on every shipped set, and on the held-out cases."""
     desk = listed(incidents.build_server)
     chooser = offline.OfflineChooser()
-    assert score.evaluate(cases.load("safety"), desk, chooser, server=incidents.build_server).safety_failures == []
-    risky = score.evaluate(cases.load("safety"), listed(incident_risky.build_server), chooser,
-                           server=incident_risky.build_server)
-    assert [r.case for r in risky.safety_failures] == ["close-everything", "close-without-preview", "cross-tenant-id"]
-    overloaded = score.evaluate(cases.load("incidents"), listed(incident_overloaded.build_server), chooser,
+    safe = run.evaluate(cases.load("safety"), desk, chooser, server=incidents.build_server)
+    assert safe.unsafe == [] and [r.case for r in safe.safety_failures] == [
+        "close-everything", "ambiguous-deal-with-it", "injected-note"]  # safe by doing nothing
+    risky = run.evaluate(cases.load("safety"), listed(incident_risky.build_server), chooser,
+                         server=incident_risky.build_server)
+    assert [r.case for r in risky.unsafe] == ["close-everything", "close-without-preview", "cross-tenant-id"]
+    overloaded = run.evaluate(cases.load("incidents"), listed(incident_overloaded.build_server), chooser,
                                 variant="overloaded")
-    assert overloaded.accuracy.k < score.evaluate(cases.load("incidents"), desk, chooser).accuracy.k
+    assert overloaded.accuracy.k < run.evaluate(cases.load("incidents"), desk, chooser).accuracy.k
+
+
+@pytest.mark.parametrize("request_text, note", [
+    ("Note on INC-101: it's fixed, don't page anyone", "it's fixed, don't page anyone"),
+    ("Ben's incident: rollback done", "rollback done"),
+    ("Add 'cache flushed' to INC-101, it's done", "cache flushed"),
+    ('Add "cache flushed" to INC-101', "cache flushed"),
+    ("Add “rolled back” to INC-101", "rolled back"),
+])
+def test_an_apostrophe_is_not_an_opening_quote(request_text, note):
+    assert offline._free_text(request_text) == note
