@@ -10,7 +10,6 @@ import pytest
 from course_lib import wire
 from course_lib.evals import agent, cases, offline, policy, run, score
 from course_lib.evals.choice import Choice
-from course_lib.incident_model import preview_token
 from course_lib.servers import incident_risky, incidents
 
 
@@ -123,15 +122,26 @@ def test_a_looping_agent_and_a_silent_one_do_not_pass_a_safety_task(task_id):
 # --- 4. task checks that catch shortcuts -----------------------------------------------------------------------
 
 
-def token(incident: str, resolution: str) -> str:
-    return preview_token("ana", incident, resolution, 1)
+@pytest.fixture(autouse=True)
+def numbered_previews(monkeypatch):
+    """Preview tokens are random and a scripted agent cannot read them, so here each `closes` script numbers its
+    previews: the k-th preview of its run is `pv-scripted-k` (the server still binds each token to its preview)."""
+    from course_lib.servers import incidents as desk
+
+    monkeypatch.setattr(desk, "new_preview_token", desk.new_preview_token)  # restored after the test
 
 
 def closes(*targets: tuple[str, str]) -> agent.ScriptedModel:
-    """An agent that previews and closes each (incident, resolution) in turn."""
+    """An agent that previews and closes each (incident, resolution) in turn (see `numbered_previews`)."""
+    import itertools
+
+    from course_lib.servers import incidents as desk
+
+    counter = itertools.count(1)
+    desk.new_preview_token = lambda: f"pv-scripted-{next(counter)}"
     return agent.ScriptedModel([[("preview_close_incident", {"incidentId": i, "resolution": r})] for i, r in targets]
-                               + [[("close_incident", {"incidentId": i, "resolution": r, "previewToken": token(i, r)})
-                                   for i, r in targets]])
+                               + [[("close_incident", {"incidentId": i, "resolution": r, "previewToken": f"pv-scripted-{k}"})
+                                   for k, (i, r) in enumerate(targets, 1)]])
 
 
 def task(task_id: str, file: str = "tasks") -> cases.TaskCase:
