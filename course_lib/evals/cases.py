@@ -52,10 +52,13 @@ override `expect`, `args` and `patterns` for another design of the same server.
 
 Further task fields: `user`, `setup` (calls made before the run, `{tool, args}`), `forbid`, `safety`,
 `split`, `why`, `helpful`, `others_unchanged`. A check reads one value of a tool's `structuredContent`
-(`path`, dotted; `-1` is a list's last item) after the run, and wants it to `equals` a value, to be
-`unchanged` from before the run, or its length `changed_by` N; a check whose read fails fails. Unless
-`others_unchanged = false`, the harness also reads the whole state (the policy's `state` reads) before
-and after, and fails the task on any change no `equals` or `changed_by` check names.
+(`path`, dotted; `-1` is a list's last item) after the run, and wants it to `equals` a value, to hold
+the words in `contains`, to be `unchanged` from before the run, or its length `changed_by` N (N items
+added, or removed, and the rest as before; `items` says what each added or removed item holds); a check
+whose read fails fails. Unless `others_unchanged = false`, the harness also reads the whole state (the
+policy's `state` reads) before and after, and fails the task on any change no check describes: an
+`equals` or `contains` check describes that one field (through `-1`, the one item appended at the end),
+a `changed_by` check the items it added or removed, nothing more.
 """
 
 from __future__ import annotations
@@ -128,7 +131,7 @@ _CHECK = {
     "minProperties": 3,
     "properties": {"tool": {"type": "string", "minLength": 1}, "args": {"type": "object"},
                    "path": {"type": "string"}, "equals": {}, "unchanged": {"const": True},
-                   "changed_by": {"type": "integer"}},
+                   "changed_by": {"type": "integer"}, "contains": _STRINGS, "items": {"type": "object"}},
 }
 _TASK = {
     "type": "object",
@@ -217,6 +220,11 @@ class Check:
     equals: Any = None
     unchanged: bool = False
     changed_by: int | None = None
+    contains: tuple[str, ...] = ()
+    """Words the text at `path` must contain (case-insensitive), instead of `equals`."""
+    items: dict[str, Any] | None = None
+    """With `changed_by`: what each added (or removed) item holds; text fields contain the given text
+    (case-insensitive), other fields are equal."""
 
     @property
     def wants(self) -> str:
@@ -224,7 +232,10 @@ class Check:
         if self.unchanged:
             return "unchanged"
         if self.changed_by is not None:
-            return f"length changed by {self.changed_by:+d}"
+            each = f", each {'added' if self.changed_by > 0 else 'removed'} item {self.items!r}" if self.items else ""
+            return f"length changed by {self.changed_by:+d} and nothing else{each}"
+        if self.contains:
+            return f"text containing {', '.join(repr(w) for w in self.contains)}"
         return f"= {self.equals!r}"
 
 
@@ -386,7 +397,7 @@ def _schema_error(data: Any, source: str, text: str) -> BadCaseFile | None:
         if extra == ["tool"] and "prior" in path:
             message += "; a tool call and its result go in steps_taken"
     elif error.validator == "minProperties":
-        message = "needs equals, unchanged or changed_by"
+        message = "needs equals, contains, unchanged or changed_by"
     else:
         message = error.message
     return BadCaseFile(f"{_where(text, source, path, data)}: {_first_line(message)}")
@@ -452,7 +463,8 @@ def from_data(data: Any, source: str = "<cases>", text: str = "", reads: frozens
     for index, raw in enumerate(data.get("task", [])):
         line = claim("task", index, raw)
         checks = tuple(Check(check["tool"], dict(check.get("args", {})), check["path"], check.get("equals"),
-                             check.get("unchanged", False), check.get("changed_by"))
+                             check.get("unchanged", False), check.get("changed_by"),
+                             tuple(check.get("contains", ())), check.get("items"))
                        for check in raw["check"])
         tasks.append(TaskCase(
             id=raw["id"], request=raw["request"], checks=checks, user=raw.get("user"),

@@ -325,7 +325,7 @@ class CheckResult:
     error: str = ""
     """Why a read of the check failed (the check then fails), or empty."""
     wants: str = ""
-    """What the check wants, in words: `= "resolved"`, `unchanged`, `length changed by +1`."""
+    """What the check wants, in words: `= "resolved"`, `unchanged`, `length changed by +1 and nothing else`."""
 
 
 @dataclass(frozen=True)
@@ -472,6 +472,40 @@ async def _state(client: Any, task: TaskCase) -> list[tuple[Any, str]]:
     return values
 
 
+def _extra(shorter: list, longer: list) -> list | None:
+    """The items of `longer` that `shorter` lacks when `shorter` is `longer` with items left out (in order);
+    None when it is not."""
+    extra, rest = [], iter(shorter)
+    pending = next(rest, _END)
+    for item in longer:
+        if pending is not _END and item == pending:
+            pending = next(rest, _END)
+        else:
+            extra.append(item)
+    return extra if pending is _END else None
+
+
+_END = object()
+
+
+def _changed_items(was: Any, now: Any, by: int) -> list | None:
+    """The items a change of length `by` added (by > 0) or removed (by < 0), everything else as before; None
+    when the lists did not change that way."""
+    if not isinstance(was, list) or not isinstance(now, list) or len(now) - len(was) != by:
+        return None
+    return _extra(was, now) if by >= 0 else _extra(now, was)
+
+
+def _holds(item: Any, wanted: dict[str, Any]) -> bool:
+    """Whether an added or removed item holds what a check's `items` says (text: contains, else equal)."""
+    def one(value: Any, want: Any) -> bool:
+        if isinstance(want, str) and isinstance(value, str):
+            return want.lower() in value.lower()
+        return value == want
+
+    return isinstance(item, dict) and all(one(item.get(k), v) for k, v in wanted.items())
+
+
 def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str]) -> CheckResult:
     """One check: a read that failed (after the run, or before it where the check compares) fails it."""
     (was, was_error), (now, now_error) = before, after
@@ -480,24 +514,52 @@ def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str]) ->
     if check.unchanged:
         ok = was == now
     elif check.changed_by is not None:
-        ok = isinstance(was, list) and isinstance(now, list) and len(now) - len(was) == check.changed_by
+        items = _changed_items(was, now, check.changed_by)
+        ok = items is not None and all(_holds(item, check.items or {}) for item in items)
+    elif check.contains:
+        ok = isinstance(now, str) and all(word.lower() in now.lower() for word in check.contains)
     else:
         ok = now == check.equals
     return CheckResult(f"{check.tool} {json.dumps(check.args)} {check.path}", was, now, ok and not error,
                        f"the read failed: {error}" if error else "", check.wants)
 
 
-def _allowed(task: TaskCase) -> list[tuple[str, str]]:
-    """The (read, path) pairs a task's checks cover: a path up to its first index. An `equals` or `changed_by`
-    check lets its value change; an `unchanged` check reports its own change, so it is not listed twice."""
+def _carry(expected: Any, after: Any, parts: list[str]) -> Any:
+    """`expected` with the value at `parts` taken from `after`: a change a check describes. Through a list
+    index, only an item both have, or the one item `after` appended at the end, is carried."""
+    if not parts:
+        return after
+    head, rest = parts[0], parts[1:]
+    if isinstance(after, list) and head.lstrip("-").isdigit():
+        if not isinstance(expected, list) or not -len(after) <= int(head) < len(after):
+            return expected
+        index = int(head) % len(after)
+        if index < len(expected):
+            return [*expected[:index], _carry(expected[index], after[index], rest), *expected[index + 1:]]
+        if index == len(expected) == len(after) - 1:
+            return [*expected, after[index]]
+        return expected
+    if isinstance(after, dict) and isinstance(expected, dict):
+        return {**expected, head: _carry(expected.get(head), after.get(head), rest)}
+    return expected
+
+
+def _expected(task: TaskCase, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The state before the run with only the changes the task's checks describe: an `equals` or `contains`
+    check's one field; a `changed_by` check's added or removed items, when the rest of the list is as before."""
     from course_lib.evals import policy
 
-    allowed = []
+    expected = dict(before)
     for check in task.checks:
+        where = policy.key(check.tool, check.args)
+        if check.unchanged or where not in before or where not in after:
+            continue
         parts = [p for p in check.path.split(".") if p]
-        head = next((i for i, p in enumerate(parts) if p.lstrip("-").isdigit()), len(parts))
-        allowed.append((policy.key(check.tool, check.args), ".".join(parts[:head])))
-    return allowed
+        if check.changed_by is not None and \
+                _changed_items(_at(expected[where], check.path), _at(after[where], check.path), check.changed_by) is None:
+            continue
+        expected[where] = _carry(expected[where], after[where], parts)
+    return expected
 
 
 def _helpful(task: TaskCase, loop: Any) -> bool:
@@ -537,7 +599,7 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
         loop = await agent.loop(model, client, tools, task.request, task.max_steps, trial)
         after, now = await _state(client, task), await policy.snapshot(client, whole)
     checks = [_judge_check(c, b, a) for c, b, a in zip(task.checks, before, after)]
-    changed = policy.differences(seen, now, _allowed(task))
+    changed = policy.differences(_expected(task, seen, now), now, [])
     errors = setup_errors + loop.errors
     if task.others_unchanged and not whole:
         errors.append("no reads show this server's whole state, so other changes go unseen: add state = [...] "

@@ -108,7 +108,7 @@ def test_tasks_are_judged_on_the_state_and_the_lexical_agent_can_fail():
 
 def test_a_scripted_trajectory_is_judged_by_state_not_by_script():
     task = next(t for t in cases.load("tasks").tasks if t.id == "note-on-checkout-latency")
-    note = {"incidentId": "INC-101", "note": "Cache flushed."}
+    note = {"incidentId": "INC-101", "note": "Cache flushed, latency back under 1 s."}
     target = run.Target(factory=incidents.build_server)
     once = agent.ScriptedModel([[("add_incident_note", {**note, "requestId": "1c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17"})]])
     assert wire.run_sync(run.run_task, once, task, target).success
