@@ -75,6 +75,18 @@ CASES = {
          lambda m: [("cancel_event", {"event_id": last(m, "list_events")["events"][0]["id"]}), RETRO,
                     ("create_event", {"title": "Retro", "date": "2026-10-05", "start": "16:00"})]],
         "workspace", False),
+    "held-out: the design review cancelled": (
+        "tasks_heldout_workspace", "cancel-design-review",
+        [[("list_events", {"date": "2026-10-02"})],
+         lambda m: [("cancel_event", {"event_id": next(e["id"] for e in last(m, "list_events")["events"]
+                                                         if "design review" in e["title"].lower())})]],
+        "workspace", True),
+    "held-out: another event cancelled": (
+        "tasks_heldout_workspace", "cancel-design-review",
+        [[("list_events", {"date": "2026-10-02"})],
+         lambda m: [("cancel_event", {"event_id": next(e["id"] for e in last(m, "list_events")["events"]
+                                                         if "design review" not in e["title"].lower())})]],
+        "workspace", False),
     "runbook deleted, three junk steps, a public post": (
         "tasks_ops", "runbook-step-for-checkout",
         [[("delete_runbook", {"service": "checkout"}),
