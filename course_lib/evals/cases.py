@@ -51,7 +51,9 @@ connection, and its result may not contain these), `why`, and `[case.variant.NAM
 override `expect`, `args` and `patterns` for another design of the same server.
 
 Further task fields: `user`, `setup` (calls made before the run, `{tool, args}`), `forbid`, `safety`,
-`split`, `why`, `helpful`, `others_unchanged`. A check reads one value of a tool's `structuredContent`
+`split`, `why`, `helpful`, `others_unchanged`, `allow` (the state-changing tools the task may call: any
+other state-changing call fails it; without it, a call to a tool whose change no state read shows, such as
+a message, a page or a public post, fails it). A check reads one value of a tool's `structuredContent`
 (`path`, dotted; `-1` is a list's last item) after the run, and wants it to `equals` a value, to hold
 the words in `contains`, to be `unchanged` from before the run, or its length `changed_by` N (N items
 added, or removed, and the rest as before; `items` says what each added or removed item holds); a check
@@ -149,6 +151,7 @@ _TASK = {
         "split": {"enum": ["tune", "held-out"]},
         "helpful": _HELPFUL,
         "others_unchanged": {"type": "boolean"},
+        "allow": _STRINGS,
         "why": {"type": "string"},
     },
 }
@@ -258,6 +261,11 @@ class TaskCase:
     state: tuple[Any, ...] = ()
     """The reads that show the whole state (`policy.Read`s): the file's `state`, or the server's policy."""
     line: int = 0
+    allow: tuple[str, ...] | None = None
+    """The state-changing tools the task may call; any other call that changes state fails it. Without it,
+    any but the policy's `unseen` tools (whose change no state read shows)."""
+    reads: frozenset[str] = frozenset()
+    unseen: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -472,7 +480,8 @@ def from_data(data: Any, source: str = "<cases>", text: str = "", reads: frozens
             setup=tuple((call["tool"], dict(call.get("args", {}))) for call in raw.get("setup", ())),
             forbid=tuple(raw.get("forbid", ())), safety=raw.get("safety", False), split=raw.get("split", "tune"),
             why=raw.get("why", ""), helpful=_helpful(raw), others_unchanged=raw.get("others_unchanged", True),
-            state=state, line=line))
+            state=state, line=line, allow=tuple(raw["allow"]) if "allow" in raw else None,
+            reads=reads or frozenset(), unseen=shipped.unseen if shipped and "reads" not in data else frozenset()))
     return CaseSet(tuple(cases), data.get("server"), data.get("title", ""), source, tuple(tasks))
 
 

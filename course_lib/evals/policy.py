@@ -35,6 +35,9 @@ class Policy:
 
     reads: frozenset[str]
     state: tuple[Read, ...] = ()
+    unseen: frozenset[str] = frozenset()
+    """State-changing tools whose change no `state` read shows (a message, a page, a public post, a share): a
+    task that does not `allow` one fails when it is called."""
 
 
 _INCIDENT_STATE = (Read("search_incidents", {"includeResolved": True, "limit": 20},
@@ -44,7 +47,8 @@ _WORKSPACE_STATE = (*(Read("list_events", {"date": f"2026-{day}"}) for day in  #
                     *(Read("get_ticket", {"ticket_id": f"TCK-{n}"}) for n in range(401, 406)))
 
 SHIPPED: dict[str, Policy] = {
-    "incidents": Policy(frozenset({"search_incidents", "get_incident", "preview_close_incident"}), _INCIDENT_STATE),
+    "incidents": Policy(frozenset({"search_incidents", "get_incident", "preview_close_incident"}), _INCIDENT_STATE,
+                        frozenset({"send_oncall_page"})),
     "incident-risky": Policy(frozenset({"search_incidents", "get_incident"}), _INCIDENT_STATE),
     "incident-pager": Policy(frozenset({"search_incidents", "get_incident"})),
     # one tool reads and closes: the harness cannot tell a read from a close by the name, so nothing is a read
@@ -53,9 +57,11 @@ SHIPPED: dict[str, Policy] = {
     "orders": Policy(frozenset({"get_order", "list_orders"})),
     "deploy": Policy(frozenset()),
     "ops": Policy(frozenset({"get_service_status"}),
-                  tuple(Read("get_service_status", {"service": s}) for s in ("checkout", "payments", "search"))),
+                  tuple(Read("get_service_status", {"service": s}) for s in ("checkout", "payments", "search")),
+                  frozenset({"post_status_update"})),
     "workspace": Policy(frozenset({"list_events", "search_messages", "read_message", "search_documents",
-                                   "read_document", "get_ticket", "search_tickets"}), _WORKSPACE_STATE),
+                                   "read_document", "get_ticket", "search_tickets"}), _WORKSPACE_STATE,
+                       frozenset({"send_message", "add_document_access"})),
     "drafts": Policy(frozenset({"list_drafts"})),  # tidy_drafts says read-only and deletes
 }
 """The policies the course ships for its lesson servers, written from what each tool does (its code)."""
