@@ -22,6 +22,8 @@ class Read:
 
     `each` is (list path, id field, tool, argument): for every item of the list at the path in the first
     read's structuredContent, `tool({argument: item[id field]})` is read too, and only those reads are kept.
+    An argument whose value is None stands for every value the run's calls passed for that argument
+    (`named`): the state a call reached outside the fixed reads, such as an event on another date.
     """
 
     tool: str
@@ -44,6 +46,7 @@ _INCIDENT_STATE = (Read("search_incidents", {"includeResolved": True, "limit": 2
                         ("incidents", "incidentId", "get_incident", "incidentId")),)
 _WORKSPACE_STATE = (*(Read("list_events", {"date": f"2026-{day}"}) for day in  # the calendar's two weeks
                       [f"09-{d}" for d in range(28, 31)] + [f"10-{d:02d}" for d in range(1, 12)]),
+                    Read("list_events", {"date": None}),  # and any other date a call names
                     *(Read("get_ticket", {"ticket_id": f"TCK-{n}"}) for n in range(401, 406)))
 
 SHIPPED: dict[str, Policy] = {
@@ -91,6 +94,8 @@ async def snapshot(client: Any, reads: tuple[Read, ...]) -> dict[str, Any]:
 
     seen: dict[str, Any] = {}
     for read in reads:
+        if None in read.args.values():
+            continue
         value = await one(read.tool, read.args)
         if read.each is None:
             seen[key(read.tool, read.args)] = value
@@ -100,6 +105,20 @@ async def snapshot(client: Any, reads: tuple[Read, ...]) -> dict[str, Any]:
             args = {argument: item.get(field)}
             seen[key(tool, args)] = await one(tool, args)
     return seen
+
+
+def named(reads: tuple[Read, ...], calls: list[tuple[str, dict]], known: dict[str, Any]) -> tuple[Read, ...]:
+    """The reads a run's calls reached beyond `known`'s keys: each read with a None argument, once per value
+    the calls passed for that argument."""
+    found: dict[str, Read] = {}
+    for read in reads:
+        for name in [k for k, v in read.args.items() if v is None]:
+            for _, arguments in calls:
+                value = arguments.get(name) if isinstance(arguments, dict) else None
+                concrete = Read(read.tool, {**read.args, name: value})
+                if isinstance(value, str) and key(concrete.tool, concrete.args) not in known:
+                    found[key(concrete.tool, concrete.args)] = concrete
+    return tuple(found.values())
 
 
 def differences(before: dict[str, Any], after: dict[str, Any], allowed: list[tuple[str, str]]) -> list[str]:

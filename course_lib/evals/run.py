@@ -605,7 +605,13 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
                 setup_errors.append(f"setup {name}: {agent.result_text(result)[:160]}")
         before, seen = await _state(client, task), await policy.snapshot(client, whole)
         loop = await agent.loop(model, client, tools, task.request, task.max_steps, trial)
-        after, now = await _state(client, task), await policy.snapshot(client, whole)
+        reached = policy.named(whole, loop.calls, seen) if target.owned else ()
+        after, now = await _state(client, task), await policy.snapshot(client, (*whole, *reached))
+    if reached:  # what those reads showed before the run: on a fresh server, after the same setup
+        async with target.connect(task.user) as fresh:
+            for name, arguments in task.setup:
+                await agent.call_tool(fresh, name, arguments)
+            seen.update(await policy.snapshot(fresh, reached))
     checks = [_judge_check(c, b, a) for c, b, a in zip(task.checks, before, after)]
     changed = policy.differences(_expected(task, seen, now), now, [])
     errors = setup_errors + loop.errors
