@@ -221,6 +221,20 @@ def test_the_held_out_task_files_are_frozen():
     assert all(task.split == "held-out" for f in found for task in f.tasks)
 
 
+INCIDENT_NOTES_HELD_OUT_SHA256 = "93c2c61f8ea710cc2cdd1aa1b2855387bc5d85a8458e5ab0778411c3fe6b9b39"
+
+
+def test_the_held_out_cases_of_incident_notes_are_frozen():
+    """incident_notes mixes tune and held-out cases: its 8 held-out cases (as parsed TOML, canonical JSON) are
+    pinned, so the tune cases may change and the held-out ones may not (pinned 2026-12-07, issue 27)."""
+    import tomllib
+
+    data = tomllib.loads(cases.shipped_path("incident_notes").read_text(encoding="utf-8"))
+    held = [case for case in data["case"] if case.get("split") == "held-out"]
+    text = json.dumps(held, sort_keys=True, ensure_ascii=False)
+    assert len(held) == 8 and hashlib.sha256(text.encode()).hexdigest() == INCIDENT_NOTES_HELD_OUT_SHA256
+
+
 def test_the_held_out_files_are_frozen():
     """Written by a helper engineer from the tools/list snapshots alone, committed before any chooser ran on
     them (2026-12-01): any edit, even one to fit a result, fails here."""
@@ -234,7 +248,9 @@ def test_the_held_out_files_are_frozen():
 def test_the_shipped_threshold_is_the_one_the_rule_picks_on_the_tune_split():
     from course_lib import servers
 
-    tune = [cases.load(name) for name in ("incidents", "safety", "weather", "incident_notes")]
+    tune = [cases.load(name).split("tune") for name in ("incidents", "safety", "weather", "incident_notes")]
+    assert all(case.split == "tune" for found in tune for case in found)  # incident_notes holds 8 held-out cases
+    assert sum(len(found) for found in tune) == 31
     tools = {found.server: listed(servers.factory(found.server)) for found in tune}
 
     def right(threshold: float) -> int:
