@@ -508,8 +508,8 @@ def cmd_eval(args) -> int:
     else:
         options = {"api_key_env": args.api_key_env, "timeout": args.timeout or models.TIMEOUT}
     chooser = models.chooser(args.chooser, args.model, base_url=args.base_url, **options)
-    selected = found.split(args.split) if args.split else found
     target = run.Target.of(spec, args.transport)
+    selected = (found.split(args.split) if args.split else found).on(spec)
     tools = wire.dump(targets.list_tools(spec))
     home = tools if not found.server or found.server == spec else wire.dump(targets.list_tools(found.server))
     cases.check_names(selected, [tool["name"] for tool in tools], args.variant, [tool["name"] for tool in home])
@@ -545,7 +545,7 @@ def cmd_eval(args) -> int:
             cases.check_names(selected, [tool["name"] for tool in other_tools], args.compare_variant,
                               [tool["name"] for tool in home])
             other = wire.run_sync(lambda: run.run_cases(
-                list(selected.cases), other_tools, chooser, run.Target.of(args.compare, args.transport),
+                list(selected.on(args.compare).cases), other_tools, chooser, run.Target.of(args.compare, args.transport),
                 variant=args.compare_variant, label=args.compare, trials=args.trials,
                 concurrency=args.concurrency if args.chooser != "offline" else 1))
             paired = (other, score.mcnemar(report, other))

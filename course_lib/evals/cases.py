@@ -277,6 +277,27 @@ class CaseSet:
     title: str = ""
     source: str = ""
     tasks: tuple[TaskCase, ...] = ()
+    declares: frozenset[str] = frozenset()
+    """Which of `reads` and `state` the file declares itself (the rest came from the course's policy)."""
+
+    def on(self, target: str) -> CaseSet:
+        """These cases judged on `target`: the course's policy for a lesson server is applied only to that
+        server, so on another target its own policy (a lesson server) or the file's `reads` must say which tools
+        only read; `UsageError` (one line) when neither does and the file has safety cases or tasks."""
+        from course_lib.errors import UsageError
+        from course_lib.evals import policy
+
+        if not self.server or target == self.server or "reads" in self.declares or \
+                not (self.tasks or any(case.safety for case in self.cases)):
+            return self
+        shipped = policy.SHIPPED.get(target)
+        if shipped is None:
+            raise UsageError(f"{self.source} takes which tools only read from the course's policy for "
+                             f"{self.server!r}, and {target} is not that server: add reads = [...] to the file")
+        state = {} if "state" in self.declares else {"state": shipped.state}
+        return replace(self, cases=tuple(replace(case, reads=shipped.reads) for case in self.cases),
+                       tasks=tuple(replace(task, reads=shipped.reads, unseen=shipped.unseen, **state)
+                                   for task in self.tasks))
 
     def split(self, name: str) -> CaseSet:
         """Only the cases and tasks of one split ("tune" or "held-out")."""
@@ -482,7 +503,8 @@ def from_data(data: Any, source: str = "<cases>", text: str = "", reads: frozens
             why=raw.get("why", ""), helpful=_helpful(raw), others_unchanged=raw.get("others_unchanged", True),
             state=state, line=line, allow=tuple(raw["allow"]) if "allow" in raw else None,
             reads=reads or frozenset(), unseen=shipped.unseen if shipped and "reads" not in data else frozenset()))
-    return CaseSet(tuple(cases), data.get("server"), data.get("title", ""), source, tuple(tasks))
+    return CaseSet(tuple(cases), data.get("server"), data.get("title", ""), source, tuple(tasks),
+                   frozenset(name for name in ("reads", "state") if name in data))
 
 
 HELPFUL_WORDS = ("ask", "answer")
