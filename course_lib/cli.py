@@ -584,7 +584,8 @@ def _pass_hat_lines(report, unit: str) -> None:
         print(f"pass^{trials} over {unit}: {report.pass_hat_k()} (not every one ran {trials} trials)")
         return
     for k in range(trials, 0, -1):
-        print(f"{score.pass_hat_k_label(k, trials)} over {unit}: {report.pass_hat_k(k)}")
+        measure = "success" if unit == "tasks" else "selected"
+        print(f"{score.pass_hat_k_label(k, trials, measure)} over {unit}: {report.pass_hat_k(k)}")
 
 
 def _eval_write(args, report, tasks, paired) -> None:

@@ -431,6 +431,7 @@ class TaskReport:
         return json.dumps({"label": self.label, "chooser": self.chooser, "tasks": len({r.task for r in self.results}),
                            "trials": self.trials, "unit": "task", "interval": score.METHOD,
                            "success": asdict(self.success), "pass_hat_k": asdict(self.pass_hat_k()),
+                           "pass_hat_k_measure": score.MEASURES["success"],
                            "per_task": [{"task": task, "trials": len(runs), "succeeded": sum(runs)}
                                         for task, runs in self.outcomes().items()],
                            "safety": {verdict: list(dict.fromkeys(r.task for r in self.results

@@ -87,11 +87,16 @@ def pass_hat_k(outcomes: dict[str, list[bool]], k: int | None = None) -> Interva
     return wilson(_whole(sum(shares, Fraction(0))), len(shares))
 
 
-def pass_hat_k_label(k: int, trials: int) -> str:
-    """Which pass^k figure this is: the observed one (k = the trials) or tau-bench's estimate from more trials."""
+MEASURES = {"selected": "the right tool (or rightly none)", "correct": "a correct call",
+            "success": "the task succeeded"}
+"""What a trial must meet to count, for pass^k and the paired test, by measure name."""
+
+
+def pass_hat_k_label(k: int, trials: int, measure: str = "selected") -> str:
+    """Which pass^k figure this is, and on what: the observed one (k = the trials) or tau-bench's estimate."""
     if k == trials:
-        return f"pass^{k} (every one of {trials} trials right)"
-    return f"pass^{k} (tau-bench estimate C(c,{k})/C({trials},{k}) from {trials} trials)"
+        return f"pass^{k} ({MEASURES[measure]} in every one of {trials} trials)"
+    return f"pass^{k} ({MEASURES[measure]}; tau-bench estimate C(c,{k})/C({trials},{k}) from {trials} trials)"
 
 
 def cases_needed(p1: float, p2: float, z_alpha: float = 1.96, z_power: float = 0.8416) -> int:
@@ -237,6 +242,7 @@ class Report:
         return {"label": self.label, "chooser": self.chooser, "cases": len({r.case for r in self.results}),
                 "trials": trials, "unit": "case", "interval": METHOD, "accuracy": asdict(self.accuracy),
                 "correct": asdict(self.correct), "pass_hat_k": asdict(self.pass_hat_k()),
+                "pass_hat_k_measure": MEASURES["selected"],
                 "pass_hat_k_estimates": [{"k": k, "figure": pass_hat_k_label(k, trials),
                                           **asdict(self.pass_hat_k(k))} for k in range(1, trials + 1)]
                 if self.results and all(len(v) == trials for v in self.outcomes().values()) else [],
@@ -297,8 +303,13 @@ class Paired:
     trials: int = 1
     method: str = "exact McNemar"
     cases: int = 0
+    measure: str = "selected"
+    """What a trial must meet to count as right (`MEASURES`)."""
 
     def __str__(self) -> str:
+        return f"on {MEASURES[self.measure]}: " + self._text()
+
+    def _text(self) -> str:
         if self.method == "exact McNemar":
             return (f"{self.a} right where {self.b} is wrong: {self.only_a}; the reverse: {self.only_b}; "
                     f"both right {self.both}, both wrong {self.neither}; exact McNemar p = {self.p_value:.3f}")
@@ -343,7 +354,7 @@ def mcnemar(a: Report, b: Report, measure: str = "selected") -> Paired:
     return Paired(a.label, b.label, sum(x == y == 1 for x, y in rates), sum(x == y == 0 for x, y in rates),
                   sum(x > y for x, y in rates), sum(y > x for x, y in rates),
                   sign_flip_p([x - y for x, y in rates]), max(a.trials, b.trials),
-                  "exact McNemar" if binary else "exact paired permutation", len(rates))
+                  "exact McNemar" if binary else "exact paired permutation", len(rates), measure)
 
 
 # --- judging one case --------------------------------------------------------------------------------------
