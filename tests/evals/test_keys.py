@@ -55,9 +55,12 @@ def test_a_provider_key_goes_only_to_its_own_host_or_where_the_user_names_it(mon
     assert models.require_key("anthropic", "https://api.anthropic.com") == REAL_KEYS["ANTHROPIC_API_KEY"]
     assert models.require_key("openai", "http://127.0.0.1:8080/v1") == models.NO_KEY
     assert models.require_key("anthropic", "http://[::1]:9/") == models.NO_KEY
-    for url in ("http://127.evil.example/v1", "http://api.openai.com.evil.example/v1", "http://api.openai.com/v1"):
+    for url in ("http://127.evil.example/v1", "http://api.openai.com.evil.example/v1"):
         with pytest.raises(models.MissingKey, match="OPENAI_API_KEY is sent only to api.openai.com, not to"):
             models.require_key("openai", url)
+    with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is sent only over https, and http://api.openai.com/v1 "
+                                                "is http: use https://api.openai.com$"):
+        models.require_key("openai", "http://api.openai.com/v1")
     monkeypatch.setenv("MY_RUNNER_KEY", "runner-key")
     assert models.require_key("openai", "http://127.evil.example/v1", "MY_RUNNER_KEY") == "runner-key"
     assert models.require_key("openai", "http://127.0.0.1/v1", "OPENAI_API_KEY") == REAL_KEYS["OPENAI_API_KEY"]
