@@ -438,7 +438,7 @@ def judge(case: Case, choice: Choice, tools: list[dict], result: str | None = No
             found = schema_problems(choice.arguments, tool.get("inputSchema") or {"type": "object"})
             valid = not found
             problems.extend(found[:1])
-        if choice.tool == case.expect:
+        if choice.tool == case.expect and not choice.error:  # unread arguments: the error says it all
             for name, value in case.args.items():
                 if choice.arguments.get(name) != value:
                     matched = False

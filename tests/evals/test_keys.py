@@ -170,7 +170,7 @@ def test_a_malformed_call_is_a_wrong_call_in_accuracy_and_pass_hat_k(desk):
                               trials=2)
     assert [r.selected for r in report.results] == [False, False] and report.accuracy.k == 0
     assert report.pass_hat_k().k == 0 and report.validity.k == 0
-    assert report.results[0].problems[0] == "the arguments are not a JSON object: '{\"incidentId\": \"INC-101\"'"
+    assert report.results[0].problems == ("the arguments are not a JSON object: '{\"incidentId\": \"INC-101\"'",)
 
 
 def test_the_model_sees_its_own_malformed_arguments_back_with_the_error():
