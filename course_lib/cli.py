@@ -509,8 +509,8 @@ def cmd_eval(args) -> int:
         options = {"api_key_env": args.api_key_env, "timeout": args.timeout or models.TIMEOUT}
     chooser = models.chooser(args.chooser, args.model, base_url=args.base_url, **options)
     target = run.Target.of(spec, args.transport)
-    selected = (found.split(args.split) if args.split else found).on(spec)
     tools = wire.dump(targets.list_tools(spec))
+    selected = (found.split(args.split) if args.split else found).on(spec)
     home = tools if not found.server or found.server == spec else wire.dump(targets.list_tools(found.server))
     cases.check_names(selected, [tool["name"] for tool in tools], args.variant, [tool["name"] for tool in home])
     folder = args.transcripts or (None if args.chooser == "offline" or args.no_transcripts
