@@ -607,9 +607,9 @@ def cmd_eval(args) -> int:
     else:
         options = {"api_key_env": args.api_key_env, "timeout": args.timeout or models.TIMEOUT}
     chooser = models.chooser(args.chooser, args.model, base_url=args.base_url, **options)
-    selected = found.split(args.split) if args.split else found
     target = run.Target.of(spec, args.transport)
     tools = wire.dump(targets.list_tools(spec))
+    selected = (found.split(args.split) if args.split else found).on(spec)
     home = tools if not found.server or found.server == spec else wire.dump(targets.list_tools(found.server))
     cases.check_names(selected, [tool["name"] for tool in tools], args.variant, [tool["name"] for tool in home])
     folder = args.transcripts or (None if args.chooser == "offline" or args.no_transcripts
@@ -644,7 +644,7 @@ def cmd_eval(args) -> int:
             cases.check_names(selected, [tool["name"] for tool in other_tools], args.compare_variant,
                               [tool["name"] for tool in home])
             other = wire.run_sync(lambda: run.run_cases(
-                list(selected.cases), other_tools, chooser, run.Target.of(args.compare, args.transport),
+                list(selected.on(args.compare).cases), other_tools, chooser, run.Target.of(args.compare, args.transport),
                 variant=args.compare_variant, label=args.compare, trials=args.trials,
                 concurrency=args.concurrency if args.chooser != "offline" else 1))
             paired = (other, score.mcnemar(report, other))
@@ -683,7 +683,8 @@ def _pass_hat_lines(report, unit: str) -> None:
         print(f"pass^{trials} over {unit}: {report.pass_hat_k()} (not every one ran {trials} trials)")
         return
     for k in range(trials, 0, -1):
-        print(f"{score.pass_hat_k_label(k, trials)} over {unit}: {report.pass_hat_k(k)}")
+        measure = "success" if unit == "tasks" else "selected"
+        print(f"{score.pass_hat_k_label(k, trials, measure)} over {unit}: {report.pass_hat_k(k)}")
 
 
 def _eval_write(args, report, tasks, paired) -> None:

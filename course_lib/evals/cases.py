@@ -51,11 +51,16 @@ connection, and its result may not contain these), `why`, and `[case.variant.NAM
 override `expect`, `args` and `patterns` for another design of the same server.
 
 Further task fields: `user`, `setup` (calls made before the run, `{tool, args}`), `forbid`, `safety`,
-`split`, `why`, `helpful`, `others_unchanged`. A check reads one value of a tool's `structuredContent`
-(`path`, dotted; `-1` is a list's last item) after the run, and wants it to `equals` a value, to be
-`unchanged` from before the run, or its length `changed_by` N; a check whose read fails fails. Unless
-`others_unchanged = false`, the harness also reads the whole state (the policy's `state` reads) before
-and after, and fails the task on any change no `equals` or `changed_by` check names.
+`split`, `why`, `helpful`, `others_unchanged`, `allow` (the state-changing tools the task may call: any
+other state-changing call fails it; without it, a call to a tool whose change no state read shows, such as
+a message, a page or a public post, fails it). A check reads one value of a tool's `structuredContent`
+(`path`, dotted; `-1` is a list's last item) after the run, and wants it to `equals` a value, to hold
+the words in `contains`, to be `unchanged` from before the run, or its length `changed_by` N (N items
+added, or removed, and the rest as before; `items` says what each added or removed item holds); a check
+whose read fails fails. Unless `others_unchanged = false`, the harness also reads the whole state (the
+policy's `state` reads) before and after, and fails the task on any change no check describes: an
+`equals` or `contains` check describes that one field (through `-1`, the one item appended at the end),
+a `changed_by` check the items it added or removed, nothing more.
 """
 
 from __future__ import annotations
@@ -128,7 +133,7 @@ _CHECK = {
     "minProperties": 3,
     "properties": {"tool": {"type": "string", "minLength": 1}, "args": {"type": "object"},
                    "path": {"type": "string"}, "equals": {}, "unchanged": {"const": True},
-                   "changed_by": {"type": "integer"}},
+                   "changed_by": {"type": "integer"}, "contains": _STRINGS, "items": {"type": "object"}},
 }
 _TASK = {
     "type": "object",
@@ -146,6 +151,7 @@ _TASK = {
         "split": {"enum": ["tune", "held-out"]},
         "helpful": _HELPFUL,
         "others_unchanged": {"type": "boolean"},
+        "allow": _STRINGS,
         "why": {"type": "string"},
     },
 }
@@ -217,6 +223,11 @@ class Check:
     equals: Any = None
     unchanged: bool = False
     changed_by: int | None = None
+    contains: tuple[str, ...] = ()
+    """Words the text at `path` must contain (case-insensitive), instead of `equals`."""
+    items: dict[str, Any] | None = None
+    """With `changed_by`: what each added (or removed) item holds; text fields contain the given text
+    (case-insensitive), other fields are equal."""
 
     @property
     def wants(self) -> str:
@@ -224,7 +235,10 @@ class Check:
         if self.unchanged:
             return "unchanged"
         if self.changed_by is not None:
-            return f"length changed by {self.changed_by:+d}"
+            each = f", each {'added' if self.changed_by > 0 else 'removed'} item {self.items!r}" if self.items else ""
+            return f"length changed by {self.changed_by:+d} and nothing else{each}"
+        if self.contains:
+            return f"text containing {', '.join(repr(w) for w in self.contains)}"
         return f"= {self.equals!r}"
 
 
@@ -247,6 +261,11 @@ class TaskCase:
     state: tuple[Any, ...] = ()
     """The reads that show the whole state (`policy.Read`s): the file's `state`, or the server's policy."""
     line: int = 0
+    allow: tuple[str, ...] | None = None
+    """The state-changing tools the task may call; any other call that changes state fails it. Without it,
+    any but the policy's `unseen` tools (whose change no state read shows)."""
+    reads: frozenset[str] = frozenset()
+    unseen: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -258,6 +277,27 @@ class CaseSet:
     title: str = ""
     source: str = ""
     tasks: tuple[TaskCase, ...] = ()
+    declares: frozenset[str] = frozenset()
+    """Which of `reads` and `state` the file declares itself (the rest came from the course's policy)."""
+
+    def on(self, target: str) -> CaseSet:
+        """These cases judged on `target`: the course's policy for a lesson server is applied only to that
+        server, so on another target its own policy (a lesson server) or the file's `reads` must say which tools
+        only read; `UsageError` (one line) when neither does and the file has safety cases or tasks."""
+        from course_lib.errors import UsageError
+        from course_lib.evals import policy
+
+        if not self.server or target == self.server or "reads" in self.declares or \
+                not (self.tasks or any(case.safety for case in self.cases)):
+            return self
+        shipped = policy.SHIPPED.get(target)
+        if shipped is None:
+            raise UsageError(f"{self.source} takes which tools only read from the course's policy for "
+                             f"{self.server!r}, and {target} is not that server: add reads = [...] to the file")
+        state = {} if "state" in self.declares else {"state": shipped.state}
+        return replace(self, cases=tuple(replace(case, reads=shipped.reads) for case in self.cases),
+                       tasks=tuple(replace(task, reads=shipped.reads, unseen=shipped.unseen, **state)
+                                   for task in self.tasks))
 
     def split(self, name: str) -> CaseSet:
         """Only the cases and tasks of one split ("tune" or "held-out")."""
@@ -386,7 +426,7 @@ def _schema_error(data: Any, source: str, text: str) -> BadCaseFile | None:
         if extra == ["tool"] and "prior" in path:
             message += "; a tool call and its result go in steps_taken"
     elif error.validator == "minProperties":
-        message = "needs equals, unchanged or changed_by"
+        message = "needs equals, contains, unchanged or changed_by"
     else:
         message = error.message
     return BadCaseFile(f"{_where(text, source, path, data)}: {_first_line(message)}")
@@ -452,7 +492,8 @@ def from_data(data: Any, source: str = "<cases>", text: str = "", reads: frozens
     for index, raw in enumerate(data.get("task", [])):
         line = claim("task", index, raw)
         checks = tuple(Check(check["tool"], dict(check.get("args", {})), check["path"], check.get("equals"),
-                             check.get("unchanged", False), check.get("changed_by"))
+                             check.get("unchanged", False), check.get("changed_by"),
+                             tuple(check.get("contains", ())), check.get("items"))
                        for check in raw["check"])
         tasks.append(TaskCase(
             id=raw["id"], request=raw["request"], checks=checks, user=raw.get("user"),
@@ -460,8 +501,10 @@ def from_data(data: Any, source: str = "<cases>", text: str = "", reads: frozens
             setup=tuple((call["tool"], dict(call.get("args", {}))) for call in raw.get("setup", ())),
             forbid=tuple(raw.get("forbid", ())), safety=raw.get("safety", False), split=raw.get("split", "tune"),
             why=raw.get("why", ""), helpful=_helpful(raw), others_unchanged=raw.get("others_unchanged", True),
-            state=state, line=line))
-    return CaseSet(tuple(cases), data.get("server"), data.get("title", ""), source, tuple(tasks))
+            state=state, line=line, allow=tuple(raw["allow"]) if "allow" in raw else None,
+            reads=reads or frozenset(), unseen=shipped.unseen if shipped and "reads" not in data else frozenset()))
+    return CaseSet(tuple(cases), data.get("server"), data.get("title", ""), source, tuple(tasks),
+                   frozenset(name for name in ("reads", "state") if name in data))
 
 
 HELPFUL_WORDS = ("ask", "answer")

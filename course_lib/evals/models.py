@@ -118,7 +118,11 @@ def require_key(provider: str, base_url: str | None = None, key_env: str | None 
     if not is_own_host(provider, base_url):
         if is_loopback(base_url):
             return NO_KEY
-        raise MissingKey(f"{variable} is sent only to {API_HOSTS[provider]}, not to {urlparse(base_url).hostname}: "
+        parsed = urlparse(base_url)
+        if parsed.hostname == API_HOSTS[provider]:
+            raise MissingKey(f"{variable} is sent only over https, and {base_url} is {parsed.scheme}: "
+                             f"use https://{API_HOSTS[provider]}")
+        raise MissingKey(f"{variable} is sent only to {API_HOSTS[provider]}, not to {parsed.hostname}: "
                          "name the variable that holds this endpoint's key with --api-key-env VAR")
     key = os.environ.get(variable, "").strip()
     if not key:

@@ -59,7 +59,7 @@ GOOD = 'server = "weather"\n\n[[case]]\nid = "a"\nrequest = "Forecast for Paris?
     (GOOD + 'prior = [{ role = "tool", text = "x" }]\n', "line 7, case 1 ('a'), field prior.0.role: 'tool' is not one of"),
     (GOOD + 'forbid = ["get_daily_forecast"]\n', "line 7, case 1 ('a'), field forbid: forbids the tool it expects"),
     ('[[task]]\nid = "t"\nrequest = "x"\ncheck = [{ tool = "a", path = "b" }]\n',
-     "line 4, task 1 ('t'), field check.0: needs equals, unchanged or changed_by"),
+     "line 4, task 1 ('t'), field check.0: needs equals, contains, unchanged or changed_by"),
     ('[[task]]\nid = "t"\nrequest = "x"\n', "line 1, task 1 ('t'), field check: is required"),
     ('[[case]\nid = 1', "not valid TOML: Expected ']]' at the end of an array declaration (at line 1, column 7)"),
     ('title = "nothing"\n', "my_cases.toml line 1, field case: is required (or [[task]] tables)"),

@@ -55,9 +55,12 @@ def test_a_provider_key_goes_only_to_its_own_host_or_where_the_user_names_it(mon
     assert models.require_key("anthropic", "https://api.anthropic.com") == REAL_KEYS["ANTHROPIC_API_KEY"]
     assert models.require_key("openai", "http://127.0.0.1:8080/v1") == models.NO_KEY
     assert models.require_key("anthropic", "http://[::1]:9/") == models.NO_KEY
-    for url in ("http://127.evil.example/v1", "http://api.openai.com.evil.example/v1", "http://api.openai.com/v1"):
+    for url in ("http://127.evil.example/v1", "http://api.openai.com.evil.example/v1"):
         with pytest.raises(models.MissingKey, match="OPENAI_API_KEY is sent only to api.openai.com, not to"):
             models.require_key("openai", url)
+    with pytest.raises(models.MissingKey, match="^OPENAI_API_KEY is sent only over https, and http://api.openai.com/v1 "
+                                                "is http: use https://api.openai.com$"):
+        models.require_key("openai", "http://api.openai.com/v1")
     monkeypatch.setenv("MY_RUNNER_KEY", "runner-key")
     assert models.require_key("openai", "http://127.evil.example/v1", "MY_RUNNER_KEY") == "runner-key"
     assert models.require_key("openai", "http://127.0.0.1/v1", "OPENAI_API_KEY") == REAL_KEYS["OPENAI_API_KEY"]
@@ -167,7 +170,7 @@ def test_a_malformed_call_is_a_wrong_call_in_accuracy_and_pass_hat_k(desk):
                               trials=2)
     assert [r.selected for r in report.results] == [False, False] and report.accuracy.k == 0
     assert report.pass_hat_k().k == 0 and report.validity.k == 0
-    assert report.results[0].problems[0] == "the arguments are not a JSON object: '{\"incidentId\": \"INC-101\"'"
+    assert report.results[0].problems == ("the arguments are not a JSON object: '{\"incidentId\": \"INC-101\"'",)
 
 
 def test_the_model_sees_its_own_malformed_arguments_back_with_the_error():

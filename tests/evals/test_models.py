@@ -294,7 +294,7 @@ def note_task():
 
 def test_the_openai_adapter_drives_a_task_with_tool_messages_and_the_state_decides(tmp_path):
     replies = [openai_reply([("search_incidents", '{"query": "checkout latency"}')]),
-               openai_reply([("add_incident_note", json.dumps({"incidentId": "INC-101", "note": "Cache flushed.",
+               openai_reply([("add_incident_note", json.dumps({"incidentId": "INC-101", "note": "Cache flushed, latency back under 1 s.",
                                                                 "requestId": NOTE_ID}))]),
                openai_reply(text="Added the note.")]
     with FakeProvider(replies) as fake:

@@ -67,8 +67,10 @@ def test_pass_hat_k_is_tau_bench_s_estimator_and_all_trials_at_k_equal_n():
     assert score.pass_hat_k(outcomes, 1).rate == pytest.approx(score.over_cases(outcomes).rate)
     with pytest.raises(ValueError):
         score.pass_hat_k(outcomes, 5)
-    assert score.pass_hat_k_label(4, 4) == "pass^4 (every one of 4 trials right)"
-    assert score.pass_hat_k_label(2, 4) == "pass^2 (tau-bench estimate C(c,2)/C(4,2) from 4 trials)"
+    assert score.pass_hat_k_label(4, 4) == "pass^4 (the right tool (or rightly none) in every one of 4 trials)"
+    assert score.pass_hat_k_label(2, 4) == \
+        "pass^2 (the right tool (or rightly none); tau-bench estimate C(c,2)/C(4,2) from 4 trials)"
+    assert score.pass_hat_k_label(3, 3, "success") == "pass^3 (the task succeeded in every one of 3 trials)"
 
 
 def flips_by_enumeration(differences: list[float]) -> float:
@@ -169,8 +171,11 @@ def test_course_eval_compare_gives_the_same_p_and_intervals_at_one_and_three_tri
     assert "compared with incident-overloaded: selection accuracy 4/9 = 44% (95% CI 19%-73%)" in lines
     assert lines[-1].endswith("exact McNemar p = 0.219")
     assert [line for line in figures(thrice.stdout) if not line.startswith("pass^")] == lines
-    assert "pass^3 (every one of 3 trials right) over cases: 8/9 = 89% (95% CI 56%-98%)" in thrice.stdout
-    assert "pass^2 (tau-bench estimate C(c,2)/C(3,2) from 3 trials) over cases: 8/9" in thrice.stdout
+    assert "pass^3 (the right tool (or rightly none) in every one of 3 trials) over cases: 8/9 = 89% (95% CI 56%-98%)" \
+        in thrice.stdout
+    assert "on the right tool (or rightly none): " in lines[-1]
+    assert "pass^2 (the right tool (or rightly none); tau-bench estimate C(c,2)/C(3,2) from 3 trials) over cases: 8/9" \
+        in thrice.stdout
 
 
 def test_course_eval_tasks_gives_the_same_interval_at_one_and_three_trials():
@@ -179,7 +184,7 @@ def test_course_eval_tasks_gives_the_same_interval_at_one_and_three_trials():
     assert len(success) == 1 and success[0] in thrice.stdout.splitlines()
     counted = re.search(r"tasks: success (\d+)/(\d+) = \d+% \(95% CI (\d+%-\d+%)\)", success[0])
     assert counted and counted[2] == str(len(cases.load("tasks").tasks))
-    assert f"pass^3 (every one of 3 trials right) over tasks: {counted[1]}/{counted[2]}" in thrice.stdout
+    assert f"pass^3 (the task succeeded in every one of 3 trials) over tasks: {counted[1]}/{counted[2]}" in thrice.stdout
     per_task = [line.split() for line in thrice.stdout.splitlines() if re.fullmatch(r"\S+\s+[0-3]/3\s*", line)]
     assert len(per_task) == int(counted[2]) and sum(row[1] == "3/3" for row in per_task) == int(counted[1])
 
@@ -193,3 +198,16 @@ def test_course_eval_exits_1_when_any_task_fails_safety_or_not(tmp_path):
     done, missed = course("eval", str(tmp_path / "done.toml")), course("eval", str(tmp_path / "missed.toml"))
     assert done.returncode == 0 and "tasks: success 1/1" in done.stdout, done.stderr
     assert missed.returncode == 1 and "tasks: success 0/1" in missed.stdout and "failed: t" in missed.stdout
+
+
+def test_pass_hat_k_and_the_paired_test_say_what_a_right_trial_is_also_in_json():
+    import dataclasses
+
+    results = [score.CaseResult("c", "tune", "r", "t", "t", {}, True, True, True, False, None, trial=n) for n in (1, 2)]
+    report = score.Report("a", "x", results)
+    assert report.summary()["pass_hat_k_measure"] == "the right tool (or rightly none)"
+    assert report.summary()["pass_hat_k_estimates"][-1]["figure"].startswith("pass^2 (the right tool (or rightly none)")
+    paired = score.mcnemar(report, score.Report("b", "x", results))
+    assert dataclasses.asdict(paired)["measure"] == "selected" and str(paired).startswith("on the right tool")
+    tasks = run.TaskReport("t", "x", [run.TaskResult("t1", 1, True, [], 0, 0, [], 1, 0.0, "model finished")])
+    assert json.loads(tasks.to_json())["pass_hat_k_measure"] == "the task succeeded"
