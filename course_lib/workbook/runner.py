@@ -273,7 +273,8 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
         uid = sandbox.new_uid()
         run_dir = sandbox.run_folder(uid)
     try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+                sandbox.kernels_package(package):  # a check's fresh processes get the kernel's course_lib too
             return _Run(steps, timeout, budget).outcomes(Path(run_dir), limits, uid, package)
     finally:
         if own:

@@ -364,3 +364,45 @@ def test_one_students_notebooks_share_a_budget_and_a_stopped_worker_is_never_reu
     assert budget and all(o.status == "timeout" for o in budget)
     assert not any(o.status == "passed" for (s, _, _), o in found.items() if s == "a_sleeper")
     assert [found[("b_solved", LESSON, f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4
+
+
+_READS_THE_CHECKER = '''
+def peek(path):
+    import io
+    text = io.open(path).read()
+    return ["def ex_01_4" in text, len(text)]
+'''
+
+
+def test_a_checks_fresh_processes_get_the_kernels_cut_course_lib(tmp_path):
+    """C24: a 7.3 fingerprint runs in fresh processes; there it read course_lib/checks/l01.py in full (every
+    checker, the withheld last hints). While a submission is graded they get the kernel's cut copy."""
+    from course_lib import cost
+
+    checker = str(Path(runner.__file__).parents[1] / "checks" / "l01.py")
+    assert cost.results_of_source(_READS_THE_CHECKER, "peek", [checker], (0,))[0][1][0] is True  # the oracle
+    with runner.kernel_package() as package, sandbox.kernels_package(package):
+        found, size = cost.results_of_source(_READS_THE_CHECKER, "peek", [checker], (0, 1))[0][1]
+    assert not found and size < len(Path(checker).read_text()) // 2
+
+
+_FORKS_AND_FILLS = '''
+def bomb():
+    import os, time
+    os.fork(); os.fork()
+    blob = b"x" * (120 << 20)
+    time.sleep(60)
+    return len(blob)
+'''
+
+
+def test_a_checks_fresh_processes_share_one_memory_bound(monkeypatch):
+    """C25: forks in the fresh processes took host memory from 0.66 to 7.9 GB, past the sandbox's bound. Their
+    process trees together are watched as a kernel's is, and stopped (here under a bound of 300 MB)."""
+    import functools
+
+    from course_lib import cost
+
+    monkeypatch.setattr(sandbox, "Limits", functools.partial(sandbox.Limits, sandbox_memory_bytes=300 << 20))
+    with pytest.raises(cost.ProcessBuildError, match="more than 300 MB of memory together"):
+        cost.results_of_source(_FORKS_AND_FILLS, "bomb", [], (0, 1), timeout=50)
