@@ -77,6 +77,10 @@ def _hostile_class(folder: Path, outside: Path) -> None:
         big.truncate(build.SUBMISSION_BYTES + 1)
     (folder / "not_json").mkdir()
     (folder / "not_json" / LESSON).write_text(SECRET)
+    solution = outside / LESSON  # the grader's solution, as a hard link can name it (a regular file: C13)
+    solution.write_bytes((ROOT / "solutions" / LESSON).read_bytes())
+    (folder / "hard_links_the_solution").mkdir()
+    os.link(solution, folder / "hard_links_the_solution" / LESSON)
 
 
 def test_submissions_are_read_as_data_links_and_special_files_refused_and_nothing_echoed(tmp_path):
@@ -85,12 +89,13 @@ def test_submissions_are_read_as_data_links_and_special_files_refused_and_nothin
     _hostile_class(folder, outside)
     found = dict((student, path) for student, path in grading.submissions(folder))
     assert set(found) == {"honest", "links_the_solution", "links_a_classmate", "links_a_secret", "links_dev_zero",
-                          "links_a_folder", "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json"}
+                          "links_a_folder", "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json",
+                          "hard_links_the_solution"}
     build.read_submission(found["honest"])
     says = {"links_the_solution": "symbolic link", "links_a_classmate": "symbolic link",
             "links_a_secret": "symbolic link", "links_dev_zero": "symbolic link", "links_a_folder": "symbolic link",
             "hands_in_a_pipe": "not a regular file", "hands_in_a_folder": "not a regular file",
-            "too_large": "larger than 16 MB", "not_json": "not JSON"}
+            "too_large": "larger than 16 MB", "not_json": "not JSON", "hard_links_the_solution": "hard link"}
     for student, words in says.items():
         with pytest.raises(BadFile) as refused:
             build.read_submission(found[student], f"{student}/{LESSON}")
@@ -109,7 +114,7 @@ def test_course_grade_refuses_links_and_special_files_and_leaves_no_run_folder(t
         rows = {(r["student"], r["exercise"]): (r["status"], r["detail"]) for r in csv.DictReader(table)}
     assert [rows[("honest", f"1.{n}")][0] for n in range(1, 5)] == ["passed"] * 4
     for student in ("links_the_solution", "links_a_classmate", "links_a_secret", "links_dev_zero", "links_a_folder",
-                    "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json"):
+                    "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json", "hard_links_the_solution"):
         status, detail = rows[(student, "*")]
         assert status == "unreadable" and detail, (student, status, detail)
         assert not any(rows.get((student, f"1.{n}"), ("",))[0] == "passed" for n in range(1, 5)), student
