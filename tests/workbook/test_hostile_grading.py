@@ -23,6 +23,7 @@ import pytest
 from conftest import ROOT
 from course_lib.errors import BadFile, UsageError
 from course_lib.workbook import build, grading, runner, sandbox
+from course_lib.workbook.outcomes import Outcome
 
 LESSON = "01_bad_tool_rewrite.ipynb"
 CONFINED = sandbox.available().confined
@@ -411,3 +412,37 @@ def test_a_checks_fresh_processes_share_one_memory_bound(monkeypatch):
     monkeypatch.setattr(sandbox, "Limits", functools.partial(sandbox.Limits, sandbox_memory_bytes=300 << 20))
     with pytest.raises(cost.ProcessBuildError, match="more than 300 MB of memory together"):
         cost.results_of_source(_FORKS_AND_FILLS, "bomb", [], (0, 1), timeout=50)
+
+
+def test_one_notebook_per_lesson_by_file_name_and_no_file_lands_in_another_students_row(tmp_path):
+    """C16/C17/C17b/C20: a flat `honest_unsolved.ipynb` beside the folder `honest_unsolved/` turned the neighbour's
+    0/4 into 4/4; a flat `<student>.ipynb` beside one's own folder, or a `scratch.ipynb` with the lesson in its
+    metadata, added passes; an empty folder `honest_solved.ipynb` added a row to the neighbour. A class folder is
+    folders or flat files, never both; in a folder, a lesson is the one its FILE NAME names; the rest is ignored
+    with a line."""
+    folder = tmp_path / "class"
+    solution, unsolved = (ROOT / "solutions" / LESSON).read_bytes(), (ROOT / "exercises" / LESSON).read_bytes()
+    for student, text in (("honest_solved", solution), ("honest_unsolved", unsolved), ("dup", unsolved),
+                          ("extra", unsolved)):
+        (folder / student).mkdir(parents=True)
+        (folder / student / LESSON).write_bytes(text)
+    (folder / "honest_unsolved.ipynb").write_bytes(solution)
+    (folder / "dup.ipynb").write_bytes(solution)
+    (folder / "honest_solved.ipynb").mkdir()
+    (folder / "extra" / "scratch.ipynb").write_bytes(solution)  # its metadata names lesson 01
+    report = grading.Report()
+    rows = grading.grade(folder, timeout=60, jobs=2, root=ROOT, report=report)
+    points = grading.scores(rows)
+    assert points == {"honest_solved": (4, 4), "honest_unsolved": (0, 4), "dup": (0, 4), "extra": (0, 4)}, points
+    assert {row.notebook for row in rows} == {LESSON}
+    assert sorted(line.split(":")[0] for line in report.ignored) == [
+        "ignored dup.ipynb", "ignored extra/scratch.ipynb", "ignored honest_solved.ipynb",
+        "ignored honest_unsolved.ipynb"]
+
+
+def test_a_score_counts_exactly_the_outcomes_the_table_shows():
+    """`scores()` took a pass from any row of an exercise while the table showed the first row's outcome."""
+    rows = [grading.Row("ann", LESSON, Outcome("1.1", "failed", "no")),
+            grading.Row("ann", "01_other.ipynb", Outcome("1.1", "passed", ""))]
+    _students, _columns, cells = grading.pivot(rows)
+    assert cells[("ann", "1.1")].status == "failed" and grading.scores(rows)["ann"] == (0, 4)
