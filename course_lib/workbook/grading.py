@@ -333,12 +333,47 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
 # --- reports ---------------------------------------------------------------------------------------
 
 
+def write_report(path: Path, text: str) -> None:
+    """Write a report without following a link: a new file in the same folder, renamed over `path` (a grader run
+    as root never writes through a symbolic link planted as grades.csv); an existing `path` that is not a regular
+    file is refused in one line."""
+    import stat
+    import tempfile
+
+    from course_lib.errors import UsageError
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or type(error).__name__}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+        raise UsageError(f"refusing to write {path}: it is {what} (remove it, or give --out another folder)")
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
 def write_csv(rows: list[Row], path: Path) -> None:
-    with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        writer.writerow(["student", "notebook", "exercise", "status", "detail"])
-        writer.writerows([r.student, r.notebook, r.outcome.exercise, r.outcome.status, r.outcome.message]
-                         for r in rows)
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["student", "notebook", "exercise", "status", "detail"])
+    writer.writerows([r.student, r.notebook, r.outcome.exercise, r.outcome.status, r.outcome.message]
+                     for r in rows)
+    write_report(path, out.getvalue())
 
 
 def _column_key(exercise: str) -> tuple:
@@ -415,7 +450,8 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
         body.append(f"<tr><th>{html.escape(student)}</th>{''.join(tds)}<td class='score'>{passed}/{total}</td></tr>")
     legend = "".join(f"<li>{html.escape(line)}</li>" for line in legend_lines())
     note = f"<p class='sandbox'>{html.escape(sandbox_note)}</p>" if sandbox_note else ""
-    path.write_text(
+    write_report(
+        path,
         "<!doctype html><meta charset='utf-8'><title>Grades</title>"
         "<style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
         "th,td{border:1px solid #999;padding:4px 8px;text-align:left;vertical-align:top}"
@@ -426,7 +462,6 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
         f"<table><tr><th>student</th>{head}<th>passed</th></tr>{''.join(body)}</table>"
         f"<h2>Legend</h2><ul>{legend}</ul>"
         "<p>passed: exercises passed, out of every exercise of the lesson notebooks the student handed in.</p>",
-        encoding="utf-8",
     )
 
 
