@@ -371,9 +371,17 @@ def write_csv(rows: list[Row], path: Path) -> None:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["student", "notebook", "exercise", "status", "detail"])
-    writer.writerows([r.student, r.notebook, r.outcome.exercise, r.outcome.status, r.outcome.message]
-                     for r in rows)
+    writer.writerows([_inert(field) for field in (r.student, r.notebook, r.outcome.exercise, r.outcome.status,
+                                                 r.outcome.message)] for r in rows)
     write_report(path, out.getvalue())
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(text: str) -> str:
+    """A CSV field no spreadsheet runs as a formula: one starting = + - @ (or tab, CR) gets a leading quote."""
+    return f"'{text}" if text.startswith(_FORMULA_STARTS) else text
 
 
 def _column_key(exercise: str) -> tuple:

@@ -466,3 +466,18 @@ def test_a_report_planted_as_a_link_is_refused_and_its_target_untouched(tmp_path
     writer(rows, tmp_path / report)
     assert victim.read_text() == SECRET and "ann" in (tmp_path / report).read_text()
     assert sorted(os.listdir(tmp_path)) == sorted([report, "victim"])
+
+
+def test_no_field_of_grades_csv_is_a_formula_and_the_page_stays_escaped(tmp_path):
+    """C15/C18: a student folder named `=HYPERLINK(...)` and a check message the submission chose starting with
+    `=` became working formulas in a spreadsheet. Every such field gets a leading quote; the page escapes them."""
+    hostile = ['=HYPERLINK("http://evil.example","PASSED")', "+1+cmd", "-2+3", "@SUM(A1)", "\tx", "\r=1"]
+    rows = [grading.Row(text, LESSON, Outcome("1.1", "failed", text)) for text in hostile]
+    grading.write_csv(rows, tmp_path / "grades.csv")
+    with (tmp_path / "grades.csv").open(encoding="utf-8", newline="") as table:
+        found = list(csv.DictReader(table))
+    assert [(r["student"], r["detail"]) for r in found] == [(f"'{text}", f"'{text}") for text in hostile]
+    grading.write_html([grading.Row("<img src=x onerror=alert(1)>", LESSON, Outcome("1.1", "failed", "<b>x"))],
+                       tmp_path / "grades.html")
+    page = (tmp_path / "grades.html").read_text()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page and "&lt;b&gt;x" in page
