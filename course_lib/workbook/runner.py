@@ -366,6 +366,11 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
     except boundary.BoundaryError as error:
         done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
         return
+    course = next((answer.course for answer in answers if getattr(answer, "course", "")), "")
+    if course:
+        done.append(Outcome(str(exercise), "failed", f"your answer must be your own function; it is the course's "
+                                                     f"({course})", exercise.hint_call))
+        return
     crossed = len(bridge.servers)
     with outcomes.collecting() as found, boundary.checking(bridge):
         try:

@@ -481,3 +481,48 @@ def test_no_field_of_grades_csv_is_a_formula_and_the_page_stays_escaped(tmp_path
                        tmp_path / "grades.html")
     page = (tmp_path / "grades.html").read_text()
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page and "&lt;b&gt;x" in page
+
+
+_MERGED = '''def build_merged_forecast_server() -> MCPServer:
+    server = MCPServer("forecast", log_level="WARNING")
+    @server.tool()
+    def get_daily_forecast(
+        city: Annotated[str, Field(description="City name, e.g. 'Paris'.")],
+        days: Annotated[int, Field(ge=1, le=7, description="Days, from today.")] = 3,
+        units: Literal["metric", "imperial"] = "metric",
+    ) -> weather.Forecast:
+        """Daily high, low and conditions for one city, for 1 to 7 days."""
+        return %s(city, days, units)
+    return server
+'''
+_NEUTERS_THE_WATCH = '''import contextlib, course_lib.checks.core as _core
+@contextlib.contextmanager
+def _nowatch(module, *names):
+    yield []
+_core.watched_here = _nowatch
+'''
+
+
+def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp_path):
+    """C01: `is_valid_tool_name = review.is_valid_name` (a course helper) passed 1.4. C02: a reference to
+    weather.daily_forecast taken at import time slipped past 1.3's "do not call it" watch; C03: so did replacing
+    course_lib.checks.core.watched_here in the kernel."""
+    folder = tmp_path / "class"
+    answers = {"helper": ("1.4", "from course_lib import review\nis_valid_tool_name = review.is_valid_name\n"),
+               "capture": ("1.3", "from course_lib.servers.weather import daily_forecast as _df\n" + _MERGED % "_df"),
+               "neuter": ("1.3", _NEUTERS_THE_WATCH + _MERGED % "weather.daily_forecast")}
+    for student, (exercise, source) in answers.items():
+        notebook = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+        _exercise(notebook, exercise).source = source
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / LESSON)
+    (folder / "honest").mkdir()
+    (folder / "honest" / LESSON).write_bytes((ROOT / "solutions" / LESSON).read_bytes())
+    rows = grading.grade(folder, timeout=90, jobs=2, root=ROOT)
+    found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
+    assert [found[("honest", f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4
+    assert found[("helper", "1.4")].status == "failed", found[("helper", "1.4")]
+    assert "your answer must be your own function; it is the course's" in found[("helper", "1.4")].message
+    for student in ("capture", "neuter"):
+        assert found[(student, "1.3")].status == "failed", (student, found[(student, "1.3")])
+        assert "daily_forecast" in found[(student, "1.3")].message
