@@ -50,6 +50,10 @@ MAX_IN_FLIGHT = 2 * MAX_LINE
 """Bytes of requests from the other side received and not yet answered (queued, running, or waiting for it to
 read the answer): past this the bridge stops reading and closes, so a kernel that floods the grader with
 requests and never reads the replies costs it at most this much (plus one message being read)."""
+MAX_VALUES = 1_000_000
+"""Values (lists, dicts and the items in them, counted by their brackets and commas before the message is parsed)
+in one bridge message: a bigger answer (`[{}] * 10_500_000` is 32 MB of JSON and over 2 GB once decoded) is
+refused unparsed, and the check that asked for it fails."""
 MAX_DEPTH = 64
 """Nesting of lists, dicts and tagged values in one message."""
 MAX_CONNECTIONS = 5000
@@ -64,6 +68,10 @@ _DOTTED = re.compile(r"[A-Za-z_][\w.<>]{0,99}")
 
 class BoundaryError(CourseError):
     """A message broke the bridge's rules (size, shape, nesting, a type that may not cross)."""
+
+
+class AnswerTooLarge(BoundaryError):
+    """An answer from the other side with more than `MAX_VALUES` values: refused unparsed."""
 
 
 class BridgeClosed(BoundaryError):
@@ -358,6 +366,12 @@ class _Lines:
         if not line.endswith(b"\n"):
             raise BoundaryError(f"a message over the limit of {MAX_LINE:,} bytes")
         self.last_size = len(line)
+        values = line.count(b",") + line.count(b"[") + line.count(b"{")
+        if values > MAX_VALUES:  # refused before it is parsed; a reply says so to whoever waits for it
+            found = re.match(rb'\{"reply":(\d{1,18}),', line)
+            if found is None:
+                raise BoundaryError(f"a message of more than {MAX_VALUES:,} values")
+            return {"reply": int(found.group(1)), "tooLarge": values}
         try:
             return json.loads(line)
         except (ValueError, RecursionError):
@@ -406,6 +420,9 @@ class _Endpoint(_Codec):
         except OSError:
             self.close("the connection to the other side broke")
         reply = future.result()
+        if "tooLarge" in reply:
+            raise AnswerTooLarge(f"the answer was too large: about {reply['tooLarge']:,} values (lists, dicts and "
+                                 f"their items), over the grader's limit of {MAX_VALUES:,}")
         if "error" in reply:
             raise self._exception(reply["error"])
         return self.decode(reply.get("value"))

@@ -154,6 +154,18 @@ def _serve(connection, root: str | None, cell_timeout: int, package: str | None 
         connection.send((*answer, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
 
 
+def _peak_of(pid: int | None) -> int:
+    """The most resident memory process `pid` has used so far (Linux: VmHWM), 0 when unknown."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as file:
+            for line in file:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 class _Worker:
     """One grader worker process and the pipe to it; once stopped it is never used again."""
 
@@ -194,6 +206,7 @@ class _Worker:
 
     def stop(self) -> None:
         self.stopped = True
+        self.peak_bytes = max(self.peak_bytes, _peak_of(self.process.pid))  # a killed worker's peak counts too
         if self.process.is_alive():
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)

@@ -526,3 +526,42 @@ def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp
     for student in ("capture", "neuter"):
         assert found[(student, "1.3")].status == "failed", (student, found[(student, "1.3")])
         assert "daily_forecast" in found[(student, "1.3")].message
+
+
+def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
+    """C08/C21: a bridge answer of `[{}] * 10_500_000` (32 MB of JSON) made the grader's worker 2.4 GB. A message
+    of more than MAX_VALUES values is refused before it is parsed: the request waiting for it fails with
+    AnswerTooLarge, and the bridge carries on."""
+    import socket
+
+    from course_lib.workbook import boundary
+
+    import threading
+
+    mine, theirs = socket.socketpair()
+    lines = boundary._Lines(mine)
+    bomb = [{}] * (boundary.MAX_VALUES + 1)
+    sent = [json.dumps(message, separators=(",", ":")).encode() + b"\n" for message in (
+        {"reply": 7, "value": bomb}, {"reply": 8, "value": [{}] * 1000}, {"call": 1, "op": "x", "args": bomb})]
+    sender = threading.Thread(target=lambda: [theirs.sendall(data) for data in sent], daemon=True)
+    sender.start()
+    refused = lines.receive()
+    assert set(refused) == {"reply", "tooLarge"} and refused["reply"] == 7 and refused["tooLarge"] > boundary.MAX_VALUES
+    assert lines.receive() == {"reply": 8, "value": [{}] * 1000}
+    with pytest.raises(boundary.BoundaryError, match="more than 1,000,000 values"):
+        lines.receive()
+    sender.join(10)
+    mine.close(), theirs.close()
+
+
+def test_a_killed_workers_peak_memory_is_recorded(tmp_path):
+    """C21: the report said "peak 100 MB" after a worker grew to 3.8 GB, because a killed worker's peak was never
+    recorded. A worker stopped for its time records its peak (VmHWM) before it is killed."""
+    worker = grading._Worker(None, 5)
+    try:
+        assert worker.connection.poll(0) is False
+        worker.process.join(0.1)
+        worker.stop()
+        assert worker.peak_bytes > 10 << 20  # a spawned Python with course_lib imported
+    finally:
+        worker.stop()
