@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import types
 from pathlib import Path
 from collections.abc import Callable, Iterable, Sequence
@@ -569,20 +570,27 @@ def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float
 
     text = json.dumps(payload)
     scratch = tempfile.TemporaryDirectory(prefix="course-seeds-")
-    children = []
+    children, limits = [], sandbox.Limits()
     for seed in hash_seeds:  # the learner's code runs in each child: confined, as a submission's kernel is
         run = Path(scratch.name) / f"seed-{seed}"
         run.mkdir()
-        children.append((seed, sandbox.Confinement(run).popen(
+        children.append((seed, sandbox.Confinement(run, limits).popen(
             [sys.executable, "-c", _CHILD, text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
             env={"PYTHONHASHSEED": str(seed)})))
     found = []
+    over = threading.Event()  # their processes together over the sandbox's memory bound: all stopped
+    watch = threading.Thread(target=_watch_memory, args=(children, over, limits.sandbox_memory_bytes),
+                             daemon=True)
+    watch.start()
     try:
         for seed, child in children:
             try:
                 out, _ = child.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 raise ProcessBuildError(f"{doing} took longer than {timeout:g} s") from None
+            if over.is_set():
+                raise ProcessBuildError(f"in the fresh processes, {doing} used more than "
+                                        f"{limits.sandbox_memory_bytes >> 20} MB of memory together")
             last = out.strip().splitlines()[-1] if out.strip() else ""
             try:
                 data = json.loads(last)
@@ -593,11 +601,36 @@ def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float
             found.append((seed, data))
     finally:
         for _seed, child in children:
-            if child.poll() is None:
-                child.kill()
-                child.communicate()
+            _stop_group(child)
+            child.communicate()
+        over.set()
+        watch.join()
         scratch.cleanup()
     return found
+
+
+def _stop_group(child: subprocess.Popen) -> None:
+    """SIGKILL `child` and everything it started (it runs in a session of its own)."""
+    import signal
+
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, AttributeError):
+        if child.poll() is None:
+            child.kill()
+
+
+def _watch_memory(children: list, over: threading.Event, bound: int) -> None:
+    """Until `over` is set: stop all `children` once their process trees together hold more than `bound` bytes
+    of resident memory (one sandbox's bound), as a kernel's watcher does."""
+    from course_lib.workbook import kernel, sandbox
+
+    while not over.wait(kernel.WATCH_SECONDS):
+        if sum(sandbox.resident_bytes(child.pid) for _seed, child in children) > bound:
+            over.set()
+            for _seed, child in children:
+                _stop_group(child)
+            return
 
 
 async def list_requests_per_user(server: Any, users: Sequence[str] = ("alice", "bob")) -> list[int]:

@@ -610,10 +610,46 @@ def course_state(factory: Callable[..., Any], *args: Any) -> Iterator[None]:
         yield
 
 
+_COUNTER = """{kind}def _counted(*args, **kwargs):
+    body, record = {key}
+    record()
+    return {wait}body(*args, **kwargs)
+"""
+
+
+def _count_at_the_function(function: Any, record: Callable[[], None]) -> Callable[[], None] | None:
+    """Make every call of a plain module-level `function` call `record()` first, whatever name or reference it is
+    reached by (one taken at import time too): its code is swapped for a counter that calls a copy of the
+    original. The undo, or None for what cannot be counted this way (a closure, a generator, not a function)."""
+    import inspect
+    import types
+
+    if (not isinstance(function, types.FunctionType) or function.__code__.co_freevars
+            or inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function)):
+        return None
+    body = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__)
+    body.__kwdefaults__ = function.__kwdefaults__
+    key = f"__course_watch_{id(function)}__"
+    asynchronous = inspect.iscoroutinefunction(function)
+    made: dict = {}
+    exec(_COUNTER.format(kind="async " if asynchronous else "", wait="await " if asynchronous else "", key=key),
+         function.__globals__, made)
+    function.__globals__[key] = (body, record)
+    original = function.__code__
+    function.__code__ = made["_counted"].__code__
+
+    def undo() -> None:
+        function.__code__ = original
+        function.__globals__.pop(key, None)
+
+    return undo
+
+
 @contextlib.contextmanager
 def watched_here(module: str, *names: str) -> Iterator[list[str]]:
-    """`watched` in this process only. The watch replaces the module attributes, so it sees `module.name(...)`
-    and names imported while it runs."""
+    """`watched` in this process only. The watch counts at each function itself (`_count_at_the_function`), so it
+    sees `module.name(...)`, names imported before or while it runs, and references kept anywhere; what cannot
+    be counted there is watched by replacing the module attribute."""
     target = importlib.import_module(module)
     chosen = names or tuple(name for name, value in vars(target).items()
                             if not name.startswith("_") and callable(value)
@@ -629,12 +665,20 @@ def watched_here(module: str, *names: str) -> Iterator[list[str]]:
 
         return recorded
 
+    undos, replaced = [], {}
     for name, original in originals.items():
-        setattr(target, name, spy(name, original))
+        undo = _count_at_the_function(original, functools.partial(calls.append, f"{module.rsplit('.', 1)[-1]}.{name}"))
+        if undo is not None:
+            undos.append(undo)
+        else:
+            replaced[name] = original
+            setattr(target, name, spy(name, original))
     try:
         yield calls
     finally:
-        for name, original in originals.items():
+        for undo in undos:
+            undo()
+        for name, original in replaced.items():
             setattr(target, name, original)
 
 

@@ -50,6 +50,10 @@ MAX_IN_FLIGHT = 2 * MAX_LINE
 """Bytes of requests from the other side received and not yet answered (queued, running, or waiting for it to
 read the answer): past this the bridge stops reading and closes, so a kernel that floods the grader with
 requests and never reads the replies costs it at most this much (plus one message being read)."""
+MAX_VALUES = 1_000_000
+"""Values (lists, dicts and the items in them, counted by their brackets and commas before the message is parsed)
+in one bridge message: a bigger answer (`[{}] * 10_500_000` is 32 MB of JSON and over 2 GB once decoded) is
+refused unparsed, and the check that asked for it fails."""
 MAX_DEPTH = 64
 """Nesting of lists, dicts and tagged values in one message."""
 MAX_CONNECTIONS = 5000
@@ -59,10 +63,15 @@ PORTABLE_MODULES = ("course_lib", "mcp", "mcp_types")
 """Packages whose data types cross by value (everything else crosses by reference)."""
 _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
 _NAME = re.compile(r"[A-Za-z_]\w{0,79}")
+_DOTTED = re.compile(r"[A-Za-z_][\w.<>]{0,99}")
 
 
 class BoundaryError(CourseError):
     """A message broke the bridge's rules (size, shape, nesting, a type that may not cross)."""
+
+
+class AnswerTooLarge(BoundaryError):
+    """An answer from the other side with more than `MAX_VALUES` values: refused unparsed."""
 
 
 class BridgeClosed(BoundaryError):
@@ -357,6 +366,12 @@ class _Lines:
         if not line.endswith(b"\n"):
             raise BoundaryError(f"a message over the limit of {MAX_LINE:,} bytes")
         self.last_size = len(line)
+        values = line.count(b",") + line.count(b"[") + line.count(b"{")
+        if values > MAX_VALUES:  # refused before it is parsed; a reply says so to whoever waits for it
+            found = re.match(rb'\{"reply":(\d{1,18}),', line)
+            if found is None:
+                raise BoundaryError(f"a message of more than {MAX_VALUES:,} values")
+            return {"reply": int(found.group(1)), "tooLarge": values}
         try:
             return json.loads(line)
         except (ValueError, RecursionError):
@@ -405,6 +420,9 @@ class _Endpoint(_Codec):
         except OSError:
             self.close("the connection to the other side broke")
         reply = future.result()
+        if "tooLarge" in reply:
+            raise AnswerTooLarge(f"the answer was too large: about {reply['tooLarge']:,} values (lists, dicts and "
+                                 f"their items), over the grader's limit of {MAX_VALUES:,}")
         if "error" in reply:
             raise self._exception(reply["error"])
         return self.decode(reply.get("value"))
@@ -821,6 +839,8 @@ class GraderBridge(_Endpoint):
         if base is RemoteFunction:
             name = data.get("name")
             made.__name__ = made.__qualname__ = name if isinstance(name, str) and _NAME.fullmatch(name) else "function"
+            course = data.get("course")  # the kernel's word that it is one of course_lib's own functions
+            made.course = course[:100] if isinstance(course, str) and _DOTTED.fullmatch(course[:100]) else ""
         return made
 
     def _exception(self, data: Any) -> BaseException:
@@ -885,6 +905,8 @@ class KernelAgent(_Endpoint):
         super().__init__(lines, workers=16)
         self.grader_address, self.token, self.namespace = grader_address, token, namespace
         self._loop = _Loop()
+        from course_lib.checks import core  # taken now, before any learner code runs: a later replacement of
+        self._pinned = {"course_lib.checks.core:watched_here": core.watched_here}  # the module attribute is not used
 
     def handle(self, op: str, message: dict) -> Any:
         if op == "lookup":
@@ -893,7 +915,8 @@ class KernelAgent(_Endpoint):
                 raise NameError(f"name {name!r} is not defined")
             return self.encode(self.namespace[name], by_reference=True)
         if op == "enter":
-            manager = _course_callable(message.get("path"))(*self._args(message)[0])
+            path = message.get("path")
+            manager = (self._pinned.get(path) or _course_callable(path))(*self._args(message)[0])
             return self._lend((manager, manager.__enter__()))
         target = self._own(message.get("id"))
         if op == "call":
@@ -937,6 +960,7 @@ class KernelAgent(_Endpoint):
         found = {"$": "ref", "id": self._lend(value), "kind": kind, "type": _short_type(value)}
         if kind == "function":
             found["name"] = getattr(value, "__name__", None) or _short_type(value)
+            found["course"] = _of_the_course(value)
         elif kind == "server":  # a server's name is part of what it is, as `server.name` in process
             found["name"] = str(getattr(value, "name", "") or "")[:200]
         try:
@@ -957,6 +981,22 @@ class KernelAgent(_Endpoint):
 
     def _exception(self, data: Any) -> BaseException:
         return _trusted_exception(data)
+
+
+def _of_the_course(function: Any) -> str:
+    """In the kernel: "module.name" when `function` is one of course_lib's own (by its module or its code's file;
+    a bound method by its function's), else ""."""
+    import types
+
+    inner = getattr(function, "__func__", function)
+    module = getattr(inner, "__module__", None)
+    code = inner.__code__ if isinstance(inner, types.FunctionType) else None
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ours = (isinstance(module, str) and (module == "course_lib" or module.startswith("course_lib."))) or (
+        code is not None and os.path.abspath(code.co_filename).startswith(package + os.sep))
+    if not ours:
+        return ""
+    return f"{module if isinstance(module, str) else 'course_lib'}.{getattr(inner, '__qualname__', 'function')}"
 
 
 def _course_callable(path: Any) -> Any:

@@ -79,12 +79,13 @@ def read_submission(path: Path, shown: str | None = None, limit: int = SUBMISSIO
     name = shown or path.name
     if path.suffix != ".ipynb" and not os.path.islink(path) and os.path.isfile(path):
         raise BadFile(f"{name} is not a notebook (expected a .ipynb file)")
-    return parse(regular_bytes(path, name, limit), name)
+    return parse(regular_bytes(path, name, limit, one_name=True), name)
 
 
-def regular_bytes(path: Path, name: str, limit: int = SUBMISSION_BYTES) -> bytes:
+def regular_bytes(path: Path, name: str, limit: int = SUBMISSION_BYTES, one_name: bool = False) -> bytes:
     """The bytes of a regular file, refusing a symbolic link (never followed: `O_NOFOLLOW`), anything else that is
-    not a regular file, and a file over `limit` bytes; refusals name the file as `name` only."""
+    not a regular file, and a file over `limit` bytes; with `one_name`, a file with more than one name (a hard link
+    to the course's solution or a classmate's notebook is a regular file too); refusals name the file as `name`."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -102,8 +103,12 @@ def regular_bytes(path: Path, name: str, limit: int = SUBMISSION_BYTES) -> bytes
     except OSError:  # ELOOP: it became a link after it was looked at
         raise BadFile(f"{name} cannot be opened as a regular file: hand in the notebook file itself") from None
     with os.fdopen(descriptor, "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+        opened = os.fstat(file.fileno())
+        if not stat.S_ISREG(opened.st_mode):
             raise BadFile(f"{name} is not a regular file: hand in the notebook file itself")
+        if one_name and opened.st_nlink > 1:
+            raise BadFile(f"{name} is a hard link (the file has {opened.st_nlink} names), which the grader refuses: "
+                          "hand in a copy of the notebook file itself")
         data = file.read(limit + 1)
     if len(data) > limit:
         raise BadFile(f"{name} is larger than {limit >> 20} MB: clear its outputs (Kernel > Restart & Clear Output) "

@@ -51,32 +51,50 @@ class Report:
     worker_peak_bytes: int = 0
 
 
-def submissions(folder: Path) -> list[tuple[str, Path]]:
-    """(student, notebook) pairs: `DIR/<student>/NN_x.ipynb`, or `DIR/<student>.ipynb` when flat.
+def submissions(folder: Path, ignored: list[str] | None = None) -> list[tuple[str, Path]]:
+    """(student, notebook) pairs. A class folder is either one folder per student (`DIR/<student>/NN_x.ipynb`, any
+    depth inside it) or flat (`DIR/<student>.ipynb`), never both: once it holds a student folder, a file or folder
+    named .ipynb beside them is no student's and is ignored (with a line in `ignored`), so nobody's file ever lands
+    in another student's row.
 
     The folder is walked without following a link and without recursion. A symbolic link (to a file or a
     folder) and anything named .ipynb that is not a regular file are listed too, so that their row says they
     were refused (`build.read_submission` refuses them); nothing a link points to is ever read.
     """
-    found = []
-    stack = [folder]
-    while stack:
-        try:
-            entries = list(os.scandir(stack.pop()))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name == ".ipynb_checkpoints":
-                continue
-            link = entry.is_symlink()
-            if not link and entry.is_dir(follow_symlinks=False) and not entry.name.endswith(".ipynb"):
-                stack.append(Path(entry.path))
-            elif entry.name.endswith(".ipynb") or (link and os.path.isdir(entry.path)):
-                found.append(Path(entry.path))
+    try:
+        top = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    top = [entry for entry in top if entry.name != ".ipynb_checkpoints"]
+    notebook = [entry for entry in top if entry.name.endswith(".ipynb")]
+    students = [entry for entry in top if not entry.name.endswith(".ipynb")
+                and (entry.is_symlink() or entry.is_dir(follow_symlinks=False))]
+    if not students:
+        return [(Path(entry.name).stem, Path(entry.path)) for entry in notebook]
+    for entry in notebook:
+        if ignored is not None:
+            ignored.append(f"ignored {entry.name}: this class folder has one folder per student, and a notebook "
+                           "beside them is no student's (put it in its student's folder)")
     pairs = []
-    for path in sorted(found):
-        relative = path.relative_to(folder)
-        pairs.append((relative.parts[0] if len(relative.parts) > 1 else path.stem, path))
+    for student in students:
+        if student.is_symlink():  # listed so that its row says it was refused
+            pairs.append((student.name, Path(student.path)))
+            continue
+        found, stack = [], [Path(student.path)]
+        while stack:
+            try:
+                entries = list(os.scandir(stack.pop()))
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name == ".ipynb_checkpoints":
+                    continue
+                link = entry.is_symlink()
+                if not link and entry.is_dir(follow_symlinks=False) and not entry.name.endswith(".ipynb"):
+                    stack.append(Path(entry.path))
+                elif entry.name.endswith(".ipynb") or (link and os.path.isdir(entry.path)):
+                    found.append(Path(entry.path))
+        pairs += [(student.name, path) for path in sorted(found)]
     return pairs
 
 
@@ -137,6 +155,18 @@ def _serve(connection, root: str | None, cell_timeout: int, package: str | None 
         connection.send((*answer, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
 
 
+def _peak_of(pid: int | None) -> int:
+    """The most resident memory process `pid` has used so far (Linux: VmHWM), 0 when unknown."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as file:
+            for line in file:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 class _Worker:
     """One grader worker process and the pipe to it; once stopped it is never used again."""
 
@@ -177,6 +207,7 @@ class _Worker:
 
     def stop(self) -> None:
         self.stopped = True
+        self.peak_bytes = max(self.peak_bytes, _peak_of(self.process.pid))  # a killed worker's peak counts too
         if self.process.is_alive():
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -224,19 +255,25 @@ def grade_one(student: str, path: Path, timeout: int, root: Path | None = None) 
 
 def _one_per_lesson(folder: Path, student: str, paths: list[Path], lessons: set[str] | None,
                     report: Report) -> tuple[list[Path], list[Row]]:
-    """The notebooks of one student to grade: one per lesson (the one named exactly after it, else the first),
-    only of `lessons` when given (the others ignored with a line); rows for the duplicates."""
+    """The notebooks of one student to grade: in a student's folder one per lesson, the lesson named in the FILE
+    NAME (the one named exactly after it, else the first), a notebook whose name names no lesson ignored with a
+    line (its metadata cannot make it count); a flat class folder's `<student>.ipynb` as it is. Only of `lessons`
+    when given (the others ignored with a line); rows for the duplicates."""
     from course_lib.workbook import runner
 
     kept: dict[str, Path] = {}
     unnamed, rows = [], []
     for path in sorted(paths, key=lambda p: (runner.lesson_stem(p) != p.stem, p.name)):
         stem = runner.lesson_stem(path)
+        flat = path.parent == folder
         if lessons is not None and (stem is None or stem[:2] not in lessons):
             report.ignored.append(f"ignored {_shown(folder, path)}: not a notebook of lesson "
                                   f"{', '.join(sorted(lessons))}, which this autograder grades")
-        elif stem is None:
+        elif stem is None and flat:
             unnamed.append(path)
+        elif stem is None:
+            report.ignored.append(f"ignored {_shown(folder, path)}: its file name names no lesson (hand in one "
+                                  "notebook per lesson, named like 01_bad_tool_rewrite.ipynb)")
         elif stem in kept:
             rows.append(Row(student, path.name, Outcome(
                 WHOLE, "skipped", f"not graded: {kept[stem].name} is this student's notebook of lesson {stem[:2]} "
@@ -260,7 +297,7 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
     budget = budget if budget is not None else 2 * timeout
     sandbox.sweep()
     by_student: dict[str, list[Path]] = {}
-    for student, path in submissions(folder):
+    for student, path in submissions(folder, report.ignored):
         by_student.setdefault(student, []).append(path)
     todo: queue.Queue = queue.Queue()
     for index, (student, paths) in enumerate(by_student.items()):
@@ -310,12 +347,55 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
 # --- reports ---------------------------------------------------------------------------------------
 
 
+def write_report(path: Path, text: str) -> None:
+    """Write a report without following a link: a new file in the same folder, renamed over `path` (a grader run
+    as root never writes through a symbolic link planted as grades.csv); an existing `path` that is not a regular
+    file is refused in one line."""
+    import stat
+    import tempfile
+
+    from course_lib.errors import UsageError
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or type(error).__name__}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+        raise UsageError(f"refusing to write {path}: it is {what} (remove it, or give --out another folder)")
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
 def write_csv(rows: list[Row], path: Path) -> None:
-    with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        writer.writerow(["student", "notebook", "exercise", "status", "detail"])
-        writer.writerows([r.student, r.notebook, r.outcome.exercise, r.outcome.status,
-                          for_grader(r.outcome.message)] for r in rows)
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["student", "notebook", "exercise", "status", "detail"])
+    writer.writerows([_inert(field) for field in (r.student, r.notebook, r.outcome.exercise, r.outcome.status,
+                                                 r.outcome.message)] for r in rows)
+    write_report(path, out.getvalue())
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(text: str) -> str:
+    """A CSV field no spreadsheet runs as a formula: one starting = + - @ (or tab, CR) gets a leading quote."""
+    return f"'{text}" if text.startswith(_FORMULA_STARTS) else text
 
 
 def _column_key(exercise: str) -> tuple:
@@ -349,19 +429,17 @@ def scores(rows: list[Row]) -> dict[str, tuple[int, int]]:
     could not be read or run still counts all its exercises)."""
     from course_lib.workbook import manifest, runner
 
-    passed: dict[str, set[str]] = {}
-    owed: dict[str, set[str]] = {}
+    students, _columns, cells = pivot(rows)  # exactly the outcomes the table shows, one per crossing
+    owed: dict[str, set[str]] = {student: set() for student in students}
     for row in rows:
-        passed.setdefault(row.student, set())
-        owed.setdefault(row.student, set())
         stem = runner.lesson_stem(Path(row.notebook))
         if stem:
             owed[row.student] |= {str(e) for e in manifest.lesson(stem[:2]).exercises}
         if row.outcome.exercise != WHOLE:
             owed[row.student].add(row.outcome.exercise)
-            if row.outcome.status == "passed":
-                passed[row.student].add(row.outcome.exercise)
-    return {student: (len(passed[student]), len(owed[student])) for student in passed}
+    passed = {student: sum(1 for (who, exercise), outcome in cells.items() if who == student
+                           and exercise != WHOLE and outcome.status == "passed") for student in students}
+    return {student: (passed[student], len(owed[student])) for student in students}
 
 
 def legend_lines() -> list[str]:
@@ -430,7 +508,8 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
                      "</li>" for status, meaning in MEANINGS.items())
     legend += "".join(f"<li>{html.escape(line)}</li>" for line in legend_lines()[len(MEANINGS):])
     note = f"<p class='sandbox'>{html.escape(sandbox_note)}</p>" if sandbox_note else ""
-    path.write_text(
+    write_report(
+        path,
         "<!doctype html><meta charset='utf-8'><title>Grades</title>"
         "<style>body{font-family:sans-serif;margin:1em;max-width:80em}table{border-collapse:collapse;margin:.5em 0}"
         "th,td{border:1px solid #999;padding:4px 8px;text-align:left;vertical-align:top}a{color:inherit}"
@@ -446,7 +525,6 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
         "class: how many of the students with a result for an exercise passed it. A student's name or mark opens "
         "their reasons below.</p>"
         f"<h2>Each student</h2>{''.join(details)}",
-        encoding="utf-8",
     )
 
 

@@ -273,7 +273,8 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
         uid = sandbox.new_uid()
         run_dir = sandbox.run_folder(uid)
     try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+                sandbox.kernels_package(package):  # a check's fresh processes get the kernel's course_lib too
             return _Run(steps, timeout, budget).outcomes(Path(run_dir), limits, uid, package)
     finally:
         if own:
@@ -366,6 +367,11 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
         return
     except boundary.BoundaryError as error:
         done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
+        return
+    course = next((answer.course for answer in answers if getattr(answer, "course", "")), "")
+    if course:
+        done.append(Outcome(str(exercise), "failed", f"your answer must be your own function; it is the course's "
+                                                     f"({course})", exercise.hint_call))
         return
     crossed = len(bridge.servers)
     with outcomes.collecting() as found, boundary.checking(bridge):

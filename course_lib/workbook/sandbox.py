@@ -27,6 +27,7 @@ run folders of a grader that was killed. The whole sandbox's resident memory is 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import os
@@ -39,6 +40,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -226,13 +228,31 @@ def _tasks_of(uid: int) -> int:
     return count
 
 
+_kernels_package: Path | None = None
+"""While a submission is graded (`kernels_package`): the cut course_lib every confined process of it gets."""
+
+
+@contextlib.contextmanager
+def kernels_package(package: Path | None) -> Iterator[None]:
+    """For the block: every `Confinement` made without a `package` of its own (the fresh processes a check starts
+    to run the learner's code, `cost._in_fresh_processes`) gets `package`, the kernel's cut course_lib."""
+    global _kernels_package
+    before, _kernels_package = _kernels_package, package
+    try:
+        yield
+    finally:
+        _kernels_package = before
+
+
 class Confinement:
     """How to start one confined process tree whose only writable outside folder is `run_dir`."""
 
     def __init__(self, run_dir: Path, limits: Limits = Limits(), uid: int | None = None,
                  package: Path | None = None):
         self.run_dir, self.limits, self.sandbox = Path(run_dir), limits, available()
-        self.package = package  # a copy of course_lib the kernel gets instead of the grader's (hints cut)
+        # a copy of course_lib the kernel gets instead of the grader's (hints cut); by default the one of the
+        # submission being graded, so that a check's fresh processes see no more of the course than its kernel
+        self.package = package if package is not None else _kernels_package
         self.home = self.run_dir / "home"  # used only without bubblewrap, which mounts a tmpfs there instead
         self.uid = (uid or new_uid()) if _own_user(self.sandbox) else None
         if self.uid is None and _is_root() and os.environ.get(UNSAFE_ENV) != "1":

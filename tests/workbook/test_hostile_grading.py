@@ -23,6 +23,7 @@ import pytest
 from conftest import ROOT
 from course_lib.errors import BadFile, UsageError
 from course_lib.workbook import build, grading, runner, sandbox
+from course_lib.workbook.outcomes import Outcome
 
 LESSON = "01_bad_tool_rewrite.ipynb"
 CONFINED = sandbox.available().confined
@@ -77,6 +78,10 @@ def _hostile_class(folder: Path, outside: Path) -> None:
         big.truncate(build.SUBMISSION_BYTES + 1)
     (folder / "not_json").mkdir()
     (folder / "not_json" / LESSON).write_text(SECRET)
+    solution = outside / LESSON  # the grader's solution, as a hard link can name it (a regular file: C13)
+    solution.write_bytes((ROOT / "solutions" / LESSON).read_bytes())
+    (folder / "hard_links_the_solution").mkdir()
+    os.link(solution, folder / "hard_links_the_solution" / LESSON)
 
 
 def test_submissions_are_read_as_data_links_and_special_files_refused_and_nothing_echoed(tmp_path):
@@ -85,12 +90,13 @@ def test_submissions_are_read_as_data_links_and_special_files_refused_and_nothin
     _hostile_class(folder, outside)
     found = dict((student, path) for student, path in grading.submissions(folder))
     assert set(found) == {"honest", "links_the_solution", "links_a_classmate", "links_a_secret", "links_dev_zero",
-                          "links_a_folder", "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json"}
+                          "links_a_folder", "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json",
+                          "hard_links_the_solution"}
     build.read_submission(found["honest"])
     says = {"links_the_solution": "symbolic link", "links_a_classmate": "symbolic link",
             "links_a_secret": "symbolic link", "links_dev_zero": "symbolic link", "links_a_folder": "symbolic link",
             "hands_in_a_pipe": "not a regular file", "hands_in_a_folder": "not a regular file",
-            "too_large": "larger than 16 MB", "not_json": "not JSON"}
+            "too_large": "larger than 16 MB", "not_json": "not JSON", "hard_links_the_solution": "hard link"}
     for student, words in says.items():
         with pytest.raises(BadFile) as refused:
             build.read_submission(found[student], f"{student}/{LESSON}")
@@ -109,7 +115,7 @@ def test_course_grade_refuses_links_and_special_files_and_leaves_no_run_folder(t
         rows = {(r["student"], r["exercise"]): (r["status"], r["detail"]) for r in csv.DictReader(table)}
     assert [rows[("honest", f"1.{n}")][0] for n in range(1, 5)] == ["passed"] * 4
     for student in ("links_the_solution", "links_a_classmate", "links_a_secret", "links_dev_zero", "links_a_folder",
-                    "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json"):
+                    "hands_in_a_pipe", "hands_in_a_folder", "too_large", "not_json", "hard_links_the_solution"):
         status, detail = rows[(student, "*")]
         assert status == "unreadable" and detail, (student, status, detail)
         assert not any(rows.get((student, f"1.{n}"), ("",))[0] == "passed" for n in range(1, 5)), student
@@ -364,3 +370,198 @@ def test_one_students_notebooks_share_a_budget_and_a_stopped_worker_is_never_reu
     assert budget and all(o.status == "timeout" for o in budget)
     assert not any(o.status == "passed" for (s, _, _), o in found.items() if s == "a_sleeper")
     assert [found[("b_solved", LESSON, f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4
+
+
+_READS_THE_CHECKER = '''
+def peek(path):
+    import io
+    text = io.open(path).read()
+    return ["def ex_01_4" in text, len(text)]
+'''
+
+
+def test_a_checks_fresh_processes_get_the_kernels_cut_course_lib(tmp_path):
+    """C24: a 7.3 fingerprint runs in fresh processes; there it read course_lib/checks/l01.py in full (every
+    checker, the withheld last hints). While a submission is graded they get the kernel's cut copy."""
+    from course_lib import cost
+
+    checker = str(Path(runner.__file__).parents[1] / "checks" / "l01.py")
+    assert cost.results_of_source(_READS_THE_CHECKER, "peek", [checker], (0,))[0][1][0] is True  # the oracle
+    with runner.kernel_package() as package, sandbox.kernels_package(package):
+        found, size = cost.results_of_source(_READS_THE_CHECKER, "peek", [checker], (0, 1))[0][1]
+    assert not found and size < len(Path(checker).read_text()) // 2
+
+
+_FORKS_AND_FILLS = '''
+def bomb():
+    import os, time
+    os.fork(); os.fork()
+    blob = b"x" * (120 << 20)
+    time.sleep(60)
+    return len(blob)
+'''
+
+
+def test_a_checks_fresh_processes_share_one_memory_bound(monkeypatch):
+    """C25: forks in the fresh processes took host memory from 0.66 to 7.9 GB, past the sandbox's bound. Their
+    process trees together are watched as a kernel's is, and stopped (here under a bound of 300 MB)."""
+    import functools
+
+    from course_lib import cost
+
+    monkeypatch.setattr(sandbox, "Limits", functools.partial(sandbox.Limits, sandbox_memory_bytes=300 << 20))
+    with pytest.raises(cost.ProcessBuildError, match="more than 300 MB of memory together"):
+        cost.results_of_source(_FORKS_AND_FILLS, "bomb", [], (0, 1), timeout=50)
+
+
+def test_one_notebook_per_lesson_by_file_name_and_no_file_lands_in_another_students_row(tmp_path):
+    """C16/C17/C17b/C20: a flat `honest_unsolved.ipynb` beside the folder `honest_unsolved/` turned the neighbour's
+    0/4 into 4/4; a flat `<student>.ipynb` beside one's own folder, or a `scratch.ipynb` with the lesson in its
+    metadata, added passes; an empty folder `honest_solved.ipynb` added a row to the neighbour. A class folder is
+    folders or flat files, never both; in a folder, a lesson is the one its FILE NAME names; the rest is ignored
+    with a line."""
+    folder = tmp_path / "class"
+    solution, unsolved = (ROOT / "solutions" / LESSON).read_bytes(), (ROOT / "exercises" / LESSON).read_bytes()
+    for student, text in (("honest_solved", solution), ("honest_unsolved", unsolved), ("dup", unsolved),
+                          ("extra", unsolved)):
+        (folder / student).mkdir(parents=True)
+        (folder / student / LESSON).write_bytes(text)
+    (folder / "honest_unsolved.ipynb").write_bytes(solution)
+    (folder / "dup.ipynb").write_bytes(solution)
+    (folder / "honest_solved.ipynb").mkdir()
+    (folder / "extra" / "scratch.ipynb").write_bytes(solution)  # its metadata names lesson 01
+    report = grading.Report()
+    rows = grading.grade(folder, timeout=60, jobs=2, root=ROOT, report=report)
+    points = grading.scores(rows)
+    assert points == {"honest_solved": (4, 4), "honest_unsolved": (0, 4), "dup": (0, 4), "extra": (0, 4)}, points
+    assert {row.notebook for row in rows} == {LESSON}
+    assert sorted(line.split(":")[0] for line in report.ignored) == [
+        "ignored dup.ipynb", "ignored extra/scratch.ipynb", "ignored honest_solved.ipynb",
+        "ignored honest_unsolved.ipynb"]
+
+
+def test_a_score_counts_exactly_the_outcomes_the_table_shows():
+    """`scores()` took a pass from any row of an exercise while the table showed the first row's outcome."""
+    rows = [grading.Row("ann", LESSON, Outcome("1.1", "failed", "no")),
+            grading.Row("ann", "01_other.ipynb", Outcome("1.1", "passed", ""))]
+    _students, _columns, cells = grading.pivot(rows)
+    assert cells[("ann", "1.1")].status == "failed" and grading.scores(rows)["ann"] == (0, 4)
+
+
+@pytest.mark.parametrize("report", ["grades.csv", "grades.html"])
+def test_a_report_planted_as_a_link_is_refused_and_its_target_untouched(tmp_path, report):
+    """C26: grades.csv / grades.html planted as symbolic links were written through by a root grader (any file
+    overwritten). Reports are written to a new file and renamed; a link or other non-file in their place is
+    refused in one line."""
+    victim = tmp_path / "victim"
+    victim.write_text(SECRET)
+    (tmp_path / report).symlink_to(victim)
+    rows = [grading.Row("ann", LESSON, Outcome("1.1", "passed", ""))]
+    writer = grading.write_csv if report.endswith("csv") else grading.write_html
+    with pytest.raises(UsageError, match="refusing to write .*symbolic link"):
+        writer(rows, tmp_path / report)
+    assert victim.read_text() == SECRET and (tmp_path / report).is_symlink()
+    (tmp_path / report).unlink()
+    os.link(victim, tmp_path / report)  # a hard link is replaced, never written through
+    writer(rows, tmp_path / report)
+    assert victim.read_text() == SECRET and "ann" in (tmp_path / report).read_text()
+    assert sorted(os.listdir(tmp_path)) == sorted([report, "victim"])
+
+
+def test_no_field_of_grades_csv_is_a_formula_and_the_page_stays_escaped(tmp_path):
+    """C15/C18: a student folder named `=HYPERLINK(...)` and a check message the submission chose starting with
+    `=` became working formulas in a spreadsheet. Every such field gets a leading quote; the page escapes them."""
+    hostile = ['=HYPERLINK("http://evil.example","PASSED")', "+1+cmd", "-2+3", "@SUM(A1)", "\tx", "\r=1"]
+    rows = [grading.Row(text, LESSON, Outcome("1.1", "failed", text)) for text in hostile]
+    grading.write_csv(rows, tmp_path / "grades.csv")
+    with (tmp_path / "grades.csv").open(encoding="utf-8", newline="") as table:
+        found = list(csv.DictReader(table))
+    assert [(r["student"], r["detail"]) for r in found] == [(f"'{text}", f"'{text}") for text in hostile]
+    grading.write_html([grading.Row("<img src=x onerror=alert(1)>", LESSON, Outcome("1.1", "failed", "<b>x"))],
+                       tmp_path / "grades.html")
+    page = (tmp_path / "grades.html").read_text()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page and "&lt;b&gt;x" in page
+
+
+_MERGED = '''def build_merged_forecast_server() -> MCPServer:
+    server = MCPServer("forecast", log_level="WARNING")
+    @server.tool()
+    def get_daily_forecast(
+        city: Annotated[str, Field(description="City name, e.g. 'Paris'.")],
+        days: Annotated[int, Field(ge=1, le=7, description="Days, from today.")] = 3,
+        units: Literal["metric", "imperial"] = "metric",
+    ) -> weather.Forecast:
+        """Daily high, low and conditions for one city, for 1 to 7 days."""
+        return %s(city, days, units)
+    return server
+'''
+_NEUTERS_THE_WATCH = '''import contextlib, course_lib.checks.core as _core
+@contextlib.contextmanager
+def _nowatch(module, *names):
+    yield []
+_core.watched_here = _nowatch
+'''
+
+
+def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp_path):
+    """C01: `is_valid_tool_name = review.is_valid_name` (a course helper) passed 1.4. C02: a reference to
+    weather.daily_forecast taken at import time slipped past 1.3's "do not call it" watch; C03: so did replacing
+    course_lib.checks.core.watched_here in the kernel."""
+    folder = tmp_path / "class"
+    answers = {"helper": ("1.4", "from course_lib import review\nis_valid_tool_name = review.is_valid_name\n"),
+               "capture": ("1.3", "from course_lib.servers.weather import daily_forecast as _df\n" + _MERGED % "_df"),
+               "neuter": ("1.3", _NEUTERS_THE_WATCH + _MERGED % "weather.daily_forecast")}
+    for student, (exercise, source) in answers.items():
+        notebook = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+        _exercise(notebook, exercise).source = source
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / LESSON)
+    (folder / "honest").mkdir()
+    (folder / "honest" / LESSON).write_bytes((ROOT / "solutions" / LESSON).read_bytes())
+    rows = grading.grade(folder, timeout=90, jobs=2, root=ROOT)
+    found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
+    assert [found[("honest", f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4
+    assert found[("helper", "1.4")].status == "failed", found[("helper", "1.4")]
+    assert "your answer must be your own function; it is the course's" in found[("helper", "1.4")].message
+    for student in ("capture", "neuter"):
+        assert found[(student, "1.3")].status == "failed", (student, found[(student, "1.3")])
+        assert "daily_forecast" in found[(student, "1.3")].message
+
+
+def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
+    """C08/C21: a bridge answer of `[{}] * 10_500_000` (32 MB of JSON) made the grader's worker 2.4 GB. A message
+    of more than MAX_VALUES values is refused before it is parsed: the request waiting for it fails with
+    AnswerTooLarge, and the bridge carries on."""
+    import socket
+
+    from course_lib.workbook import boundary
+
+    import threading
+
+    mine, theirs = socket.socketpair()
+    lines = boundary._Lines(mine)
+    bomb = [{}] * (boundary.MAX_VALUES + 1)
+    sent = [json.dumps(message, separators=(",", ":")).encode() + b"\n" for message in (
+        {"reply": 7, "value": bomb}, {"reply": 8, "value": [{}] * 1000}, {"call": 1, "op": "x", "args": bomb})]
+    sender = threading.Thread(target=lambda: [theirs.sendall(data) for data in sent], daemon=True)
+    sender.start()
+    refused = lines.receive()
+    assert set(refused) == {"reply", "tooLarge"} and refused["reply"] == 7 and refused["tooLarge"] > boundary.MAX_VALUES
+    assert lines.receive() == {"reply": 8, "value": [{}] * 1000}
+    with pytest.raises(boundary.BoundaryError, match="more than 1,000,000 values"):
+        lines.receive()
+    sender.join(10)
+    mine.close(), theirs.close()
+
+
+def test_a_killed_workers_peak_memory_is_recorded(tmp_path):
+    """C21: the report said "peak 100 MB" after a worker grew to 3.8 GB, because a killed worker's peak was never
+    recorded. A worker stopped for its time records its peak (VmHWM) before it is killed."""
+    worker = grading._Worker(None, 5)
+    try:
+        assert worker.connection.poll(0) is False
+        worker.process.join(0.1)
+        worker.stop()
+        assert worker.peak_bytes > 10 << 20  # a spawned Python with course_lib imported
+    finally:
+        worker.stop()
