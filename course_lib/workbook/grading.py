@@ -386,7 +386,7 @@ def write_csv(rows: list[Row], path: Path) -> None:
     writer = csv.writer(out)
     writer.writerow(["student", "notebook", "exercise", "status", "detail"])
     writer.writerows([_inert(field) for field in (r.student, r.notebook, r.outcome.exercise, r.outcome.status,
-                                                 r.outcome.message)] for r in rows)
+                                                 for_grader(r.outcome.message))] for r in rows)
     write_report(path, out.getvalue())
 
 
