@@ -23,7 +23,8 @@ async def verdicts(transport: str) -> dict[str, list[list[str]]]:
             rows += report.rows()
         if case_set.tasks:
             tasks = await run.run_tasks(list(case_set.tasks), offline.LexicalAgent(), target, trials=2)
-            rows += tasks.rows()
+            # the tokens column (index 3) counts a random preview token's text, so it varies run to run
+            rows += [row[:3] + row[4:] for row in tasks.rows()]
         found[name] = rows
 
     async with anyio.create_task_group() as group:
