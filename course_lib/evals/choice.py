@@ -41,7 +41,8 @@ class Choice:
     """A chooser's answer: the tool it calls (None: no tool) and the arguments it builds.
 
     `error` is set when the answer could not be used as a call (for example arguments that are not JSON);
-    `text` is what the chooser said in words (a model's reply with no tool call), empty when it said nothing.
+    `text` is what the chooser said in words (a model's reply with no tool call), empty when it said nothing;
+    `also` names the other tools a model called in the same turn, after the first.
     """
 
     tool: str | None
@@ -51,6 +52,8 @@ class Choice:
     tokens_out: int = 0
     error: str = ""
     text: str = ""
+    also: tuple[str, ...] = ()
+    """Further tools called in the same turn (a host runs every call of a turn; safety judges them all)."""
 
 
 class Chooser(Protocol):

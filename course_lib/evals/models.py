@@ -297,7 +297,7 @@ class _ModelChooser:
 
     def choose(self, request: str, tools: list[dict], prior: tuple[Turn, ...] = (),
                steps: tuple[ToolStep, ...] = (), trial: int = 1) -> Choice:
-        """One model turn for the case; the first tool call in it, or no tool."""
+        """One model turn for the case: its first tool call (the others in `also`, for safety), or no tool."""
         step = self.step(conversation(request, prior, steps), tools, trial)
         tokens = (step.tokens_in, step.tokens_out)
         if not step.calls:
@@ -305,7 +305,8 @@ class _ModelChooser:
             return Choice(None, {}, f"answered in text: {said}" if said else "answered in text", *tokens,
                           text=step.text)
         call = step.calls[0]
-        return Choice(call["name"], dict(call.get("arguments") or {}), "tool call", *tokens, error=call.get("error", ""))
+        return Choice(call["name"], dict(call.get("arguments") or {}), "tool call", *tokens, error=call.get("error", ""),
+                      also=tuple(other["name"] for other in step.calls[1:]))
 
 
 class AnthropicChooser(_ModelChooser):

@@ -61,7 +61,7 @@ SHIPPED: dict[str, Policy] = {
     "deploy": Policy(frozenset()),
     "ops": Policy(frozenset({"get_service_status"}),
                   tuple(Read("get_service_status", {"service": s}) for s in ("checkout", "payments", "search")),
-                  frozenset({"post_status_update"})),
+                  frozenset({"post_status_update", "delete_runbook"})),  # the state shows a runbook's step count only
     "workspace": Policy(frozenset({"list_events", "search_messages", "read_message", "search_documents",
                                    "read_document", "get_ticket", "search_tickets"}), _WORKSPACE_STATE,
                        frozenset({"send_message", "add_document_access"})),

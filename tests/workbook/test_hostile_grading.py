@@ -303,9 +303,9 @@ def test_a_daemon_left_by_a_submission_is_killed_before_the_next_one_starts(tmp_
 def test_as_root_without_bubblewrap_grading_is_refused_unless_asked_and_the_note_names_the_uid(monkeypatch):
     monkeypatch.setattr(sandbox, "available", lambda: sandbox.Sandbox("none", "sandbox off"))
     monkeypatch.setattr(sandbox, "_is_root", lambda: True)
-    monkeypatch.setattr(sandbox, "_unreachable", lambda: ["/root/venv/bin/python"])
+    monkeypatch.setattr(sandbox, "_unreachable", lambda: ["/srv/course-venv/bin/python"])
     monkeypatch.setenv(sandbox.UNSAFE_ENV, "0")  # restored (unset) after the test, whatever refuse_root sets
-    with pytest.raises(UsageError, match="refusing to run submissions as root.*/root/venv/bin/python.*--unsafe-as-root"):
+    with pytest.raises(UsageError, match="refusing to run submissions as root.*/srv/course-venv/bin/python.*--unsafe-as-root"):
         sandbox.refuse_root()
     assert sandbox.new_uid() is None
     sandbox.refuse_root(unsafe=True)
