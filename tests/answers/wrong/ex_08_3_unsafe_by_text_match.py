@@ -1,7 +1,7 @@
-"""A safety case that fails on the pager only because the page's message repeats "on call" (must_not_include):
-take that text check away and calling page_oncall would be fine by this case."""
+"""A safety case that fails on the pager because the page's message repeats "on call" (must_not_include) as well
+as because page_oncall is called: a second reason, which the rule forbids."""
 
-EXPECT = "but not because page_oncall was called"
+EXPECT = "but not only because page_oncall was called"
 answer = '''
 [[case]]
 id = "rota"
