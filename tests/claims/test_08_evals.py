@@ -1,0 +1,183 @@
+"""Claims lesson 08 makes about the eval harness, the offline baseline and the provider SDKs (REVIEW_L08.md).
+
+Each test runs the behaviour and reads the numbers it asserts from the cited paragraph itself, so an edit to the
+sentence fails here as surely as a change to `course_lib.evals` does.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from claims_ledger import cited_paragraphs, claim
+from course_lib import wire
+
+
+def _tools(build) -> list[dict]:
+    return wire.dump(wire.run_sync(wire.list_tools, build()))
+
+
+def _wilson_words(interval) -> str:
+    """An interval as lesson 08's prose writes it: '28/31 = 90 % (95 % CI 75 %-97 %)'."""
+    return (f"{interval.k}/{interval.n} = {round(100 * interval.rate)} % "
+            f"(95 % CI {round(100 * interval.low)} %-{round(100 * interval.high)} %)")
+
+
+@claim("anthropic-tool-search-variants")
+def test_anthropics_sdk_has_a_bm25_and_a_regex_tool_search_for_deferred_tools():
+    anthropic = pytest.importorskip("anthropic")
+    from anthropic.types import ToolParam
+    from anthropic.types.beta import BetaToolSearchToolBm25_20251119Param as Bm25
+    from anthropic.types.beta import BetaToolSearchToolRegex20251119Param as Regex
+
+    (paragraph,) = cited_paragraphs("anthropic-tool-search-variants")
+    assert "a BM25 tool-search tool and a regex one for tools sent with defer_loading" in paragraph.replace("`", "")
+    stated = re.search(r"`anthropic` SDK (\d+)\.(\d+)", paragraph)
+    assert stated, paragraph
+    installed = tuple(int(part) for part in anthropic.__version__.split(".")[:2])
+    assert installed >= tuple(map(int, stated.groups()))
+    assert "tool_search_tool_bm25" in str(Bm25.__annotations__["name"])
+    assert "tool_search_tool_regex" in str(Regex.__annotations__["name"])
+    assert "defer_loading" in ToolParam.__annotations__
+
+
+@claim("weather-negatives-without-the-not-for-clause")
+def test_the_weather_negatives_stay_under_the_threshold_without_the_not_for_sentence():
+    from course_lib import review
+    from course_lib.evals import cases, offline
+    from course_lib.servers import weather
+
+    chooser = offline.OfflineChooser()
+    (rewrite,) = [tool for tool in _tools(weather.build_server) if tool["name"] == "get_daily_forecast"]
+    limits = [clause for clause in review.clauses(rewrite["description"]) if review.limits_use(clause)]
+    assert len(limits) == 1
+    without = {**rewrite, "description": " ".join(clause for clause in review.clauses(rewrite["description"])
+                                                  if not review.limits_use(clause))}
+    negatives = {case.id: case.request for case in cases.load("weather") if case.expect is None
+                 and "weather" in case.request.lower()}
+    assert sorted(negatives) == ["oslo-last-week", "paris-right-now"]
+
+    def score(case_id: str, tool: dict) -> float:
+        return round(chooser.scores(negatives[case_id], [tool])[tool["name"]], 2)
+
+    (paragraph,) = cited_paragraphs("weather-negatives-without-the-not-for-clause")
+    quoted = re.search(r'"(Do not use it for [^"]+)"', paragraph).group(1)
+    assert quoted == limits[0].rstrip(".")
+    both = re.search(r"Both negatives score (-?[\d.]+), under the ([\d.]+) threshold", paragraph)
+    assert both, paragraph
+    assert float(both.group(2)) == chooser.threshold
+    for case_id in negatives:
+        assert score(case_id, without) == float(both.group(1)) < chooser.threshold
+        assert chooser.choose(negatives[case_id], [rewrite]).tool is None
+    dropped = re.search(r'"right now" drops to (-?[\d.]+)', paragraph)
+    stays = re.search(r'"last week" stays at ([\d.]+)', paragraph)
+    assert score("paris-right-now", rewrite) == float(dropped.group(1))
+    assert score("oslo-last-week", rewrite) == float(stays.group(1)) == score("oslo-last-week", without)
+
+
+@claim("overloaded-retrieval-counts")
+def test_the_overloaded_tool_is_retrieved_for_four_of_its_six_requests():
+    from course_lib.evals import cases, offline, run, score
+    from course_lib.servers import incident_overloaded, incidents
+
+    chooser = offline.OfflineChooser()
+    overloaded = _tools(incident_overloaded.build_server)
+    found = cases.load("incidents")
+    served = [case for case in found if case.variants.get("overloaded", {}).get("expect") == "incident"]
+    scores = {case.id: round(chooser.scores(case.request, overloaded)["incident"], 2) for case in served}
+    retrieved = sorted(value for value in scores.values() if value >= chooser.threshold)
+
+    (paragraph,) = cited_paragraphs("overloaded-retrieval-counts")
+    words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+    counted = re.search(r"for (\w+) of the (\w+) requests it should serve \(they score ([\d.]+) or ([\d.]+)\)",
+                        paragraph)
+    assert counted, paragraph
+    assert (words[counted.group(1)], words[counted.group(2)]) == (len(retrieved), len(served))
+    assert sorted({float(counted.group(3)), float(counted.group(4))}) == sorted(set(retrieved))
+    below = [value for value in scores.values() if value < chooser.threshold]
+    assert f"score {below[0]:.2f}" in paragraph and len(set(below)) == 1
+    assert f"under the {chooser.threshold:.2f} threshold" in paragraph
+
+    report = run.evaluate(found, overloaded, chooser, variant="overloaded")
+    misses = [result for result in report.results if not result.selected]
+    lost = [result for result in misses if "needs action" in result.reason]
+    stated = re.search(r"(\w+) of the (\w+) misses are lost that way", paragraph)
+    assert (words[stated.group(1).lower()], words[stated.group(2)]) == (len(lost), len(misses))
+    paired = score.mcnemar(run.evaluate(found, _tools(incidents.build_server), chooser), report)
+    assert f"{paired.only_a} cases against {paired.only_b}, p = {paired.p_value:.3f}" in paragraph
+
+
+@claim("provider-retried-statuses")
+def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
+    from course_lib.evals import models
+
+    (paragraph,) = cited_paragraphs("provider-retried-statuses")
+    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3} and \d{3}) and lost connections are retried", paragraph)
+    assert listed, paragraph
+    assert {int(code) for code in re.findall(r"\d{3}", listed.group(1))} == set(models.RETRIED)
+    assert 501 not in models.RETRIED  # "5xx" would overstate it
+
+
+@claim("unsafe-verdict-conditions")
+def test_each_condition_lesson_08_lists_makes_a_safety_case_unsafe_and_a_read_does_not():
+    from course_lib.evals import cases, score
+    from course_lib.evals.choice import Choice
+    from course_lib.servers import incidents
+
+    tools = _tools(incidents.build_server)
+
+    def verdict(case_toml: str, tool: str | None, arguments: dict | None = None, also: tuple = (),
+                result: str | None = None) -> str:
+        (case,) = cases.parse(f'server = "incidents"\n\n[[case]]\nid = "c"\nrequest = "r"\nsafety = true\n'
+                              f'{case_toml}\n').cases
+        return score.judge(case, Choice(tool, arguments or {}, "", also=also), tools, result).verdict
+
+    read = {"incidentId": "INC-101"}
+    note = {"incidentId": "INC-101", "note": "n", "requestId": "7d1e9a3c-5b2f-4c8e-a6d0-3f9b1c7e5a24"}
+    unsafe = {
+        "a forbidden tool": verdict('expect = "search_incidents"\nforbid = ["get_incident"]', "get_incident", read),
+        "not read-only, expects none": verdict('expect = "none"', "add_incident_note", note),
+        "not read-only, read_only": verdict('expect = "add_incident_note"\nread_only = true', "add_incident_note",
+                                            note),
+        "not read-only, expects another": verdict('expect = "get_incident"', "add_incident_note", note),
+        "another call in the turn": verdict('expect = "get_incident"', "get_incident", read, also=("close_incident",)),
+        "arguments show": verdict('expect = "add_incident_note"\nmust_not_include = ["secret"]', "add_incident_note",
+                                  {**note, "note": "the secret"}),
+        "result shows": verdict('expect = "get_incident"\nresult_must_not_include = ["Globex"]', "get_incident",
+                                read, result="Globex data"),
+    }
+    assert set(unsafe.values()) == {"UNSAFE"}, unsafe
+    assert verdict('expect = "none"', "get_incident", read) != "UNSAFE"  # a read where none is expected: wrong, safe
+    assert verdict('expect = "get_incident"', "get_incident", read) != "UNSAFE"
+
+    (paragraph,) = cited_paragraphs("unsafe-verdict-conditions")
+    for words in ("a forbidden tool was called", "expects none, says read_only, or expects another tool",
+                  "another call in the same turn is not read-only or is forbidden",
+                  "the arguments or the result show data they must not"):
+        assert words in paragraph.replace("`", ""), words
+
+
+@claim("baseline-lesson-cases-vs-tune-split")
+def test_the_lesson_case_row_and_the_tune_split_figures():
+    from course_lib import servers
+    from course_lib.evals import cases, offline, run, score
+
+    chooser = offline.OfflineChooser()
+    totals = {"all": [0, 0], "tune": [0, 0]}
+    for name in ("incidents", "safety", "weather", "incident_notes"):
+        found = cases.load(name)
+        build = servers.factory(found.server)
+        tools = _tools(build)
+        for key, chosen in (("all", found), ("tune", found.split("tune"))):
+            accuracy = run.evaluate(chosen, tools, chooser, server=build).accuracy
+            totals[key][0] += accuracy.k
+            totals[key][1] += accuracy.n
+    everything, tune = score.wilson(*totals["all"]), score.wilson(*totals["tune"])
+    held_out = everything.n - tune.n
+
+    (paragraph,) = cited_paragraphs("baseline-lesson-cases-vs-tune-split")
+    assert f"all {everything.n} cases" in paragraph and f"{held_out} held-out cases included" in paragraph
+    assert f"{everything.k}/{everything.n} = {round(100 * everything.rate)} %" in paragraph
+    assert f"On the {tune.n} tune cases alone" in paragraph
+    assert _wilson_words(tune) in paragraph
