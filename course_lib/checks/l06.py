@@ -256,8 +256,8 @@ def ex_06_2(build_support_server) -> str:
 
 RULES_6_3 = spec(
     ("int", "a plain (not async) function that returns an int, a number of tokens", "the returned type"),
-    ("every_definition", "the tokens of every definition of every server, each counted as a host sends it to the "
-                         "model: the compact JSON of `cost.host_sends(tool)`, that is name, description and input "
+    ("every_definition", "the tokens of every definition of every server, each counted as it goes into a model "
+                         "request: the compact JSON of `cost.host_sends(tool)`, that is name, description and input "
                          "schema (the output schema is not sent)",
      "servers of the course and servers built in the check, in several combinations; one with German and "
      "Japanese text and a quoted <|endoftext|> in its definitions"),

@@ -8,11 +8,10 @@ import pytest
 from claims_ledger import (SPEC, Cell, markdown_cells, cited_claims, claims_tested, spec_quotes, quote_found,
                            sentences, behaviour_claim, exempt, unmarked_behaviour, claim)
 
-PENDING_BEHAVIOUR = {"06"}
-"""Lessons whose behaviour sentences are not yet all marked (issue 28; claims-b and the evals helper own them).
-06 and 08 joined when the detector stopped skipping everything after a heading or a table in a cell; 08 left
-after its fresh review (REVIEW_L08.md).
-Each leaves this set when its notebook and solution pass (strict xfail: an XPASS fails, so remove it then)."""
+PENDING_BEHAVIOUR: set[str] = set()
+"""Lessons whose behaviour sentences are not yet all marked (strict xfail: an XPASS fails, so remove a lesson
+as soon as its notebook and solution pass). 06 and 08 joined when the detector stopped skipping everything after
+a heading or a table in a cell, and left after the claims08 review (issue 28; REVIEW_L08.md)."""
 
 
 @pytest.fixture(scope="module")
