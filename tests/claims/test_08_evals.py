@@ -40,6 +40,11 @@ def test_anthropics_sdk_has_a_bm25_and_a_regex_tool_search_for_deferred_tools():
     assert "tool_search_tool_bm25" in str(Bm25.__annotations__["name"])
     assert "tool_search_tool_regex" in str(Regex.__annotations__["name"])
     assert "defer_loading" in ToolParam.__annotations__
+    from anthropic.types.beta import BetaServerToolUseBlock  # the search is a call in the model's own reply
+
+    assert "where the search query comes from the model's own call" in paragraph
+    assert {"tool_search_tool_bm25", "tool_search_tool_regex"} <= set(
+        BetaServerToolUseBlock.model_fields["name"].annotation.__args__)
 
 
 @claim("weather-negatives-without-the-not-for-clause")
@@ -112,11 +117,20 @@ def test_the_overloaded_tool_is_retrieved_for_four_of_its_six_requests():
 def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
     from course_lib.evals import models
 
+    class Status(Exception):
+        def __init__(self, status_code: int):
+            self.status_code = status_code
+
+    class APIConnectionError(Exception):
+        pass
+
     (paragraph,) = cited_paragraphs("provider-retried-statuses")
-    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3} and \d{3}) and lost connections are retried", paragraph)
+    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's 529 too\) and lost connections are "
+                       r"retried", paragraph)
     assert listed, paragraph
-    assert {int(code) for code in re.findall(r"\d{3}", listed.group(1))} == set(models.RETRIED)
-    assert 501 not in models.RETRIED  # "5xx" would overstate it
+    stated = {int(code) for code in re.findall(r"\d{3}", listed.group(1))} | set(range(500, 600))
+    assert {status for status in range(400, 600) if models.is_retryable(Status(status))} == stated
+    assert models.is_retryable(APIConnectionError()) and models.is_retryable(Status(529))
 
 
 @claim("unsafe-verdict-conditions")
