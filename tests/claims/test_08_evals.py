@@ -6,6 +6,7 @@ sentence fails here as surely as a change to `course_lib.evals` does.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -195,3 +196,75 @@ def test_the_lesson_case_row_and_the_tune_split_figures():
     assert f"{everything.k}/{everything.n} = {round(100 * everything.rate)} %" in paragraph
     assert f"On the {tune.n} tune cases alone" in paragraph
     assert _wilson_words(tune) in paragraph
+
+
+@claim("weather-wilson-and-mcnemar")
+def test_nine_of_nine_and_the_paired_p_value_by_an_independent_computation():
+    """Wilson's bound and the exact two-sided McNemar p computed here from their formulas (statistics and math
+    only), not by `course_lib.evals.score`, on the discordant cases the lesson's own run gives."""
+    import math
+    from statistics import NormalDist
+
+    from course_lib.evals import cases, offline, run
+    from course_lib.servers import weather
+
+    z = NormalDist().inv_cdf(0.975)
+    n = 9
+    low = (1 + z * z / (2 * n) - z * math.sqrt(z * z / (4 * n * n))) / (1 + z * z / n)  # k = n: p = 1
+    found, listed = cases.load("weather"), _tools(weather.build_server)
+    chooser = offline.OfflineChooser()
+    rewrite = run.evaluate(found, [t for t in listed if t["name"] == "get_daily_forecast"], chooser)
+    vague = run.evaluate(found, [t for t in listed if t["name"] == "weather"], chooser, variant="vague")
+    pairs = list(zip((r.selected for r in rewrite.results), (r.selected for r in vague.results)))
+    better, worse = sum(a and not b for a, b in pairs), sum(b and not a for a, b in pairs)
+    m = better + worse
+    p = min(1.0, 2 * sum(math.comb(m, i) for i in range(min(better, worse) + 1)) / 2 ** m)
+
+    (paragraph,) = cited_paragraphs("weather-wilson-and-mcnemar")
+    assert f'{n} of {n} right is still "{round(100 * low)} % to 100 %"' in paragraph
+    words = {0: "none", 6: "6"}
+    assert f"Here {words.get(better, better)} cases favour the rewrite and {words.get(worse, worse)} the vague tool: " \
+           f"p = {p:.3f}" in paragraph
+
+
+@claim("deploy-negative-pulled-by-query-example")
+def test_the_deploy_negative_goes_to_the_search_because_of_its_query_example():
+    from course_lib.evals import offline
+    from course_lib.servers import incidents
+
+    chooser = offline.OfflineChooser()
+    (paragraph,) = cited_paragraphs("deploy-negative-pulled-by-query-example")
+    request = re.search(r'the negative "([^"]+)" went to `(\w+)`', paragraph)
+    example = re.search(r'gives "([^"]+)" as its example', paragraph).group(1)
+    tools = _tools(incidents.build_server)
+    assert chooser.choose(request.group(1), tools).tool == request.group(2) == "search_incidents"
+    search = next(tool for tool in tools if tool["name"] == "search_incidents")
+    query = search["inputSchema"]["properties"]["query"]
+    assert f"e.g. '{example}'" in query["description"]
+    without = {**search, "inputSchema": {**search["inputSchema"], "properties": {
+        **search["inputSchema"]["properties"],
+        "query": {**query, "description": query["description"].replace(f", e.g. '{example}'", "")}}}}
+    assert example not in json.dumps(without)
+    others = [tool for tool in tools if tool["name"] != "search_incidents"]
+    assert chooser.choose(request.group(1), [without, *others]).tool is None
+
+
+@claim("pass-hat-k-estimator")
+def test_pass_hat_k_below_the_trials_is_the_tau_bench_estimate_and_at_the_trials_the_observed_share():
+    """Brute force: for each case, the share of the k-subsets of its trials that are all right, averaged."""
+    from itertools import combinations
+
+    from course_lib.evals import score
+
+    outcomes = {"a": [True, True, True], "b": [True, False, True], "c": [False, True, False], "d": [False] * 3}
+    trials = 3
+    for k in range(1, trials + 1):
+        brute = sum(sum(all(pick) for pick in combinations(runs, k)) / len(list(combinations(runs, k)))
+                    for runs in outcomes.values())
+        assert score.pass_hat_k(outcomes, k).k == pytest.approx(brute)
+        label = score.pass_hat_k_label(k, trials)
+        assert (f"C(c,{k})/C({trials},{k})" in label) == (k < trials)
+    assert score.pass_hat_k(outcomes).k == 1  # k = the trials: only "a" is right every time
+
+    (paragraph,) = cited_paragraphs("pass-hat-k-estimator")
+    assert "observed for k = K (every trial right), τ-bench's estimate C(c,k)/C(K,k) below it" in paragraph
