@@ -86,3 +86,28 @@ def test_course_review_drafts_reports_only_a_naming_warning(capsys):
     assert code == 0
     assert lines == ["- tidy_drafts: MCP103 [name-intent] warning: name the intent as verb_object, "
                      "e.g. get_daily_forecast"], lines
+
+
+@claim("sdk-cached-tools-list-hides-new-tools")
+@pytest.mark.parametrize("ttl_ms", [0, 600_000])
+def test_a_client_sees_a_new_tool_at_its_next_listing_only_without_a_cached_list(ttl_ms):
+    from mcp.server import CacheHint, MCPServer
+
+    (paragraph,) = cited_paragraphs("sdk-cached-tools-list-hides-new-tools")
+    assert "`ttlMs: 0`" in paragraph and 'cache_mode="refresh"' in paragraph
+    options = {"cache_hints": {"tools/list": CacheHint(ttl_ms=ttl_ms, scope="private")}} if ttl_ms else {}
+    server = MCPServer("growing", log_level="WARNING", **options)
+    server.add_tool(lambda ticket_id: ticket_id, name="get_ticket", description="Read a ticket.")
+
+    async def listings():
+        async with wire.connect(server, wire.MODERN) as client:
+            names = [[tool.name for tool in (await client.list_tools()).tools]]
+            server.add_tool(lambda ticket_id: ticket_id, name="fetch_ticket", description="Read a ticket.")
+            names.append([tool.name for tool in (await client.list_tools()).tools])
+            names.append([tool.name for tool in (await client.list_tools(cache_mode="refresh")).tools])
+        return names
+
+    first, next_listing, refreshed = wire.run_sync(listings)
+    assert first == ["get_ticket"] and refreshed == ["get_ticket", "fetch_ticket"]
+    # the default (ttlMs 0): the next list_tools() fetches and sees it; a cached list hides it until refreshed
+    assert next_listing == (refreshed if ttl_ms == 0 else first)
