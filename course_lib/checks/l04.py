@@ -175,7 +175,7 @@ RULES_4_2 = spec(
      "a lying server in a real host, and every combination of hints with trusted=False"),
     ("inside_reads", "from a trusted server, run without asking a tool that only reads and stays inside the "
                      "server (`readOnlyHint` true, `openWorldHint` false), whatever `destructiveHint` says (the "
-                     "2025-11-25 schema: it is \"meaningful only when `readOnlyHint == false`\")",
+                     "schema gives it a meaning only when `readOnlyHint` is false)",
      "trusted read-only tools of the incidents server, and every combination of hints, read-only tools that "
      "also say destructiveHint true among them"),
     ("ask_else", "from a trusted server, ask before everything else",
