@@ -109,3 +109,40 @@ def test_each_lesson_ends_with_where_to_go_next(lesson, request):
     for link in next_links(lesson):
         assert f"]({link})" in last, f"lesson {lesson.number}: the last cell does not link {link}"
         assert (ROOT / "notebooks" / link).resolve().is_file(), link
+
+
+def split_paragraphs(notebook) -> list[str]:
+    """Every HTML comment line with text on both sides in a markdown cell, as 'markdown cell N: <comment>'.
+    CommonMark lets a comment line interrupt a paragraph, so the sentence around it renders as two paragraphs;
+    a marker belongs at the end of the line before it."""
+    found = []
+    markdown = [cell for cell in notebook.cells if cell.cell_type == "markdown"]
+    for number, cell in enumerate(markdown):
+        lines = cell.source.split("\n")
+        for index in range(1, len(lines) - 1):
+            line = lines[index].strip()
+            if not (line.startswith("<!--") and line.endswith("-->")):
+                continue
+            before = next((text for text in reversed(lines[:index]) if not text.strip().startswith("<!--")), "")
+            after = next((text for text in lines[index + 1:] if not text.strip().startswith("<!--")), "")
+            if lines[index - 1].strip() and before.strip() and after.strip():
+                found.append(f"markdown cell {number}: {line[:60]}")
+    return found
+
+
+def test_split_paragraphs_names_a_comment_line_inside_a_paragraph_only():
+    cell = nbformat.v4
+    notebook = cell.new_notebook(cells=[
+        cell.new_markdown_cell("text\n<!-- claim: a -->\nmore"),
+        cell.new_markdown_cell("text <!-- claim: b -->\nmore\n\n<!-- claim: c -->\nnext paragraph\n<!-- d -->"),
+    ])
+    assert split_paragraphs(notebook) == ["markdown cell 0: <!-- claim: a -->"]
+
+
+@pytest.mark.parametrize("stem", sorted(f"{folder}/{lesson.stem}" for folder in (*SEEN, "solutions")
+                                        for lesson in manifest.lessons()
+                                        if (ROOT / folder / f"{lesson.stem}.ipynb").is_file()))
+def test_markers_do_not_split_a_paragraph(stem):
+    found = split_paragraphs(nbformat.read(ROOT / f"{stem}.ipynb", as_version=4))
+    assert not found, (f"{stem}: {len(found)} comment line(s) inside a paragraph (they split it in two on screen; "
+                       "put each marker at the end of the line before it): " + "; ".join(found[:5]))
