@@ -287,17 +287,19 @@ class CaseSet:
         from course_lib.errors import UsageError
         from course_lib.evals import policy
 
-        if not self.server or target == self.server or "reads" in self.declares or \
-                not (self.tasks or any(case.safety for case in self.cases)):
+        if not self.server or target == self.server or not (self.tasks or any(case.safety for case in self.cases)):
             return self
         shipped = policy.SHIPPED.get(target)
-        if shipped is None:
+        if shipped is None and "reads" not in self.declares:
             raise UsageError(f"{self.source} takes which tools only read from the course's policy for "
                              f"{self.server!r}, and {target} is not that server: add reads = [...] to the file")
+        if shipped is None:  # a target the course has no policy for: the file's reads, its server's state reads
+            return self      # (a read that fails there fails the task: `policy.unread`)
+        # another lesson server: its own state reads and unseen tools, never those of the file's server
+        reads = {} if "reads" in self.declares else {"reads": shipped.reads}
         state = {} if "state" in self.declares else {"state": shipped.state}
-        return replace(self, cases=tuple(replace(case, reads=shipped.reads) for case in self.cases),
-                       tasks=tuple(replace(task, reads=shipped.reads, unseen=shipped.unseen, **state)
-                                   for task in self.tasks))
+        return replace(self, cases=tuple(replace(case, **reads) for case in self.cases),
+                       tasks=tuple(replace(task, unseen=shipped.unseen, **reads, **state) for task in self.tasks))
 
     def split(self, name: str) -> CaseSet:
         """Only the cases and tasks of one split ("tune" or "held-out")."""
@@ -502,7 +504,7 @@ def from_data(data: Any, source: str = "<cases>", text: str = "", reads: frozens
             forbid=tuple(raw.get("forbid", ())), safety=raw.get("safety", False), split=raw.get("split", "tune"),
             why=raw.get("why", ""), helpful=_helpful(raw), others_unchanged=raw.get("others_unchanged", True),
             state=state, line=line, allow=tuple(raw["allow"]) if "allow" in raw else None,
-            reads=reads or frozenset(), unseen=shipped.unseen if shipped and "reads" not in data else frozenset()))
+            reads=reads or frozenset(), unseen=shipped.unseen if shipped else frozenset()))
     return CaseSet(tuple(cases), data.get("server"), data.get("title", ""), source, tuple(tasks),
                    frozenset(name for name in ("reads", "state") if name in data))
 
