@@ -326,6 +326,8 @@ class CheckResult:
     """Why a read of the check failed (the check then fails), or empty."""
     wants: str = ""
     """What the check wants, in words: `= "resolved"`, `unchanged`, `length changed by +1 and nothing else`."""
+    on_calls: bool = False
+    """A `call` check: `after` holds the argument of each accepted call, `before` nothing."""
 
 
 @dataclass(frozen=True)
@@ -414,7 +416,8 @@ class TaskReport:
         rows = []
         for r in self.results:
             why = [f"called forbidden or not allowed {', '.join(r.forbidden)}"] if r.forbidden else []
-            why += [f"{c.check}: wanted {c.wants}; " + (c.error or f"was {_brief(c.before)}, now {_brief(c.after)}")
+            why += [f"{c.check}: wanted {c.wants}; " + (c.error or (f"the calls gave {json.dumps(c.after)}" if c.on_calls
+                                                                    else f"was {_brief(c.before)}, now {_brief(c.after)}"))
                     for c in r.checks if not c.ok]
             why += [f"changed {change}" for change in r.changed]
             why += r.unread
@@ -473,6 +476,9 @@ async def _state(client: Any, task: TaskCase) -> list[tuple[Any, str]]:
 
     values = []
     for check in task.checks:
+        if check.call:  # judged on the run's calls, not read
+            values.append((None, ""))
+            continue
         result = await agent.call_tool(client, check.tool, check.args)
         if result.get("isError"):
             values.append((None, agent.result_text(result)[:160] or "the read failed"))
@@ -506,13 +512,16 @@ def _changed_items(was: Any, now: Any, by: int) -> list | None:
 
 
 def _holds(item: Any, wanted: dict[str, Any]) -> bool:
-    """Whether an added or removed item holds what a check's `items` says (text: contains, else equal)."""
+    """Whether an added or removed item holds what a check's `items` says: a text field the same words once both
+    are normalised ("Retro" for "retro", never "not a retro"), any other field equal."""
+    from course_lib.evals.cases import words
+
     def one(value: Any, want: Any) -> bool:
         if isinstance(want, str) and isinstance(value, str):
-            return want.lower() in value.lower()
+            return words(value) == words(want)
         return value == want
 
-    return isinstance(item, dict) and all(one(item.get(k), v) for k, v in wanted.items())
+    return not wanted or isinstance(item, dict) and all(one(item.get(k), v) for k, v in wanted.items())
 
 
 def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str]) -> CheckResult:
@@ -525,12 +534,29 @@ def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str]) ->
     elif check.changed_by is not None:
         items = _changed_items(was, now, check.changed_by)
         ok = items is not None and all(_holds(item, check.items or {}) for item in items)
-    elif check.contains:
-        ok = isinstance(now, str) and all(word.lower() in now.lower() for word in check.contains)
     else:
-        ok = now == check.equals
+        ok = _meets(check, now)
     return CheckResult(f"{check.tool} {json.dumps(check.args)} {check.path}", was, now, ok and not error,
                        f"the read failed: {error}" if error else "", check.wants)
+
+
+def _meets(check: Any, value: Any) -> bool:
+    """Whether a value is what an `equals` or `contains` check wants (`contains`: every phrase's words, in order)."""
+    from course_lib.evals.cases import has_words
+
+    if check.contains:
+        return isinstance(value, str) and all(has_words(value, phrase) for phrase in check.contains)
+    return value == check.equals
+
+
+def _judge_call(check: Any, loop: Any) -> CheckResult:
+    """A `call` check: the run's accepted calls of the tool with the check's args; at least one, and each one's
+    argument at the path is what the check wants."""
+    values = [_at(arguments, check.path) for name, arguments in _accepted(loop)
+              if name == check.tool and all(arguments.get(k) == v for k, v in check.args.items())]
+    ok = bool(values) and all(_meets(check, value) for value in values)
+    return CheckResult(f"calls of {check.tool} {json.dumps(check.args)} {check.path}", None, values, ok, "",
+                       check.wants, True)
 
 
 def _carry(expected: Any, after: Any, parts: list[str]) -> Any:
@@ -561,7 +587,7 @@ def _expected(task: TaskCase, before: dict[str, Any], after: dict[str, Any]) -> 
     expected = dict(before)
     for check in task.checks:
         where = policy.key(check.tool, check.args)
-        if check.unchanged or where not in before or where not in after:
+        if check.call or check.unchanged or where not in before or where not in after:
             continue
         parts = [p for p in check.path.split(".") if p]
         if check.changed_by is not None and \
@@ -642,7 +668,7 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
         after, now = await _state(client, task), await policy.snapshot(client, (*whole, *reached))
     if reached:  # what those reads showed before the run
         seen.update(await _before(target, task, whole, reached, seen))
-    checks = [_judge_check(c, b, a) for c, b, a in zip(task.checks, before, after)]
+    checks = [_judge_call(c, loop) if c.call else _judge_check(c, b, a) for c, b, a in zip(task.checks, before, after)]
     changed = policy.differences(_expected(task, seen, now), now, [])
     unread = policy.unread(seen, now)
     errors = setup_errors + loop.errors + unread
@@ -650,7 +676,7 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
         errors.append("no reads show this server's whole state, so other changes go unseen: add state = [...] "
                       "to the file, or others_unchanged = false to the task")
     for check, (value, _) in zip(task.checks, before):
-        if not check.unchanged and check.changed_by is None and value == check.equals:
+        if not (check.call or check.unchanged or check.contains) and check.changed_by is None and value == check.equals:
             errors.append(f"{check.tool} {check.path} was already {value!r} before the run: "
                           "serve a fresh server for each task")
     forbidden = sorted({name for name, _ in loop.calls if name in task.forbid or _unallowed(task, name)})
