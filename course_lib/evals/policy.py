@@ -64,6 +64,7 @@ SHIPPED: dict[str, Policy] = {
                   frozenset({"post_status_update", "delete_runbook"})),  # the state shows a runbook's step count only
     "workspace": Policy(frozenset({"list_events", "search_messages", "read_message", "search_documents",
                                    "read_document", "get_ticket", "search_tickets"}), _WORKSPACE_STATE,
+                       # no tool shows a sent message or a share (tested), so no read can snapshot them
                        frozenset({"send_message", "add_document_access"})),
     "drafts": Policy(frozenset({"list_drafts"})),  # tidy_drafts says read-only and deletes
 }
