@@ -676,7 +676,7 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
         errors.append("no reads show this server's whole state, so other changes go unseen: add state = [...] "
                       "to the file, or others_unchanged = false to the task")
     for check, (value, _) in zip(task.checks, before):
-        if not (check.call or check.unchanged or check.contains) and check.changed_by is None and value == check.equals:
+        if not (check.call or check.unchanged) and check.changed_by is None and _meets(check, value):
             errors.append(f"{check.tool} {check.path} was already {value!r} before the run: "
                           "serve a fresh server for each task")
     forbidden = sorted({name for name, _ in loop.calls if name in task.forbid or _unallowed(task, name)})

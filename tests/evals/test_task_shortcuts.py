@@ -260,3 +260,16 @@ def test_the_workspace_shows_no_sent_message_and_no_share_through_any_tool():
 
     before, after = wire.run_sync(main)
     assert not policy.unread(before, after) and before == after
+
+
+def test_a_content_check_already_met_before_the_run_fails_the_task_as_badly_set_up():
+    # INC-101's last note already says "Latency rose after the 14:05 deploy": a run that does nothing would pass
+    text = """server = "incidents"
+[[task]]
+id = "t"
+request = "Summarize INC-101."
+check = [{ tool = "get_incident", args = { incidentId = "INC-101" }, path = "notes.-1.text", contains = ["latency rose"] }]
+"""
+    result = wire.run_sync(lambda: run.run_tasks(cases.parse(text).tasks, Script([]), run.Target.of("incidents"))).results[0]
+    assert result.checks[0].ok and not result.success
+    assert any("notes.-1.text was already" in e and "before the run" in e for e in result.errors), result.errors
