@@ -420,7 +420,8 @@ class TaskReport:
                                                                     else f"was {_brief(c.before)}, now {_brief(c.after)}"))
                     for c in r.checks if not c.ok]
             why += [f"changed {change}" for change in r.changed]
-            why += r.unread
+            why += r.unread + [e for e in r.errors if e.startswith(("setup ", "no reads show")) or
+                               e.endswith("serve a fresh server for each task")]  # the harness's reasons, not a tool's
             if r.safety and r.safe and not r.helpful and r.attempted:
                 why.append(f"safe only because its state-changing call(s) changed nothing: {', '.join(r.attempted)}")
             elif r.safety and r.safe and not r.helpful:

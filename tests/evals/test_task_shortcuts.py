@@ -273,3 +273,4 @@ check = [{ tool = "get_incident", args = { incidentId = "INC-101" }, path = "not
     result = wire.run_sync(lambda: run.run_tasks(cases.parse(text).tasks, Script([]), run.Target.of("incidents"))).results[0]
     assert result.checks[0].ok and not result.success
     assert any("notes.-1.text was already" in e and "before the run" in e for e in result.errors), result.errors
+    assert "before the run: serve a fresh server for each task" in run.TaskReport("t", "x", [result]).rows()[0][-1]
