@@ -55,9 +55,13 @@ Further task fields: `user`, `setup` (calls made before the run, `{tool, args}`)
 other state-changing call fails it; without it, a call to a tool whose change no state read shows, such as
 a message, a page or a public post, fails it). A check reads one value of a tool's `structuredContent`
 (`path`, dotted; `-1` is a list's last item) after the run, and wants it to `equals` a value, to hold
-the words in `contains`, to be `unchanged` from before the run, or its length `changed_by` N (N items
-added, or removed, and the rest as before; `items` says what each added or removed item holds); a check
-whose read fails fails. Unless `others_unchanged = false`, the harness also reads the whole state (the
+the words in `contains` (each phrase's words together and in order, whole words, case and punctuation
+ignored: `has_words`), to be `unchanged` from before the run, or its length `changed_by` N (N items
+added, or removed, and the rest as before; `items` says what each added or removed item holds, a text field
+by its normalised words; without `items`, one added item and a check on `PATH.-1` that says its content); a
+check whose read fails fails. A check with `call = TOOL` instead of `tool` judges the run's own accepted calls
+of that tool (with `args`): there is one, and each one's argument at `path` `equals` or `contains` what it
+says; for a change whose content no read shows (an ops runbook step: the status shows only a count). Unless `others_unchanged = false`, the harness also reads the whole state (the
 policy's `state` reads) before and after, and fails the task on any change no check describes: an
 `equals` or `contains` check describes that one field (through `-1`, the one item appended at the end),
 a `changed_by` check the items it added or removed, nothing more.
@@ -129,9 +133,11 @@ _CASE = {
 _CHECK = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["tool", "path"],
+    "required": ["path"],
+    "oneOf": [{"required": ["tool"]}, {"required": ["call"]}],
     "minProperties": 3,
-    "properties": {"tool": {"type": "string", "minLength": 1}, "args": {"type": "object"},
+    "properties": {"tool": {"type": "string", "minLength": 1}, "call": {"type": "string", "minLength": 1},
+                   "args": {"type": "object"},
                    "path": {"type": "string"}, "equals": {}, "unchanged": {"const": True},
                    "changed_by": {"type": "integer"}, "contains": _STRINGS, "items": {"type": "object"}},
 }
@@ -226,20 +232,43 @@ class Check:
     contains: tuple[str, ...] = ()
     """Words the text at `path` must contain (case-insensitive), instead of `equals`."""
     items: dict[str, Any] | None = None
-    """With `changed_by`: what each added (or removed) item holds; text fields contain the given text
-    (case-insensitive), other fields are equal."""
+    """With `changed_by`: what each added (or removed) item holds; a text field equals the given text once both
+    are normalised (`words`), any other field is equal."""
+    call: bool = False
+    """A check on the run's own calls of `tool` (those with `args` that the server accepted) instead of a read:
+    there is one, and the argument at `path` of each `equals` or `contains` what the check says. For a change
+    no read shows the content of (an ops runbook step: the state shows its count only)."""
 
     @property
     def wants(self) -> str:
         """What the check asks for, in words."""
+        if self.call:
+            what = f"text with the words {', '.join(repr(w) for w in self.contains)}" if self.contains else \
+                f"= {self.equals!r}"
+            return f"at least one accepted call, each with {self.path} {what}"
         if self.unchanged:
             return "unchanged"
         if self.changed_by is not None:
             each = f", each {'added' if self.changed_by > 0 else 'removed'} item {self.items!r}" if self.items else ""
             return f"length changed by {self.changed_by:+d} and nothing else{each}"
         if self.contains:
-            return f"text containing {', '.join(repr(w) for w in self.contains)}"
+            return f"text with the words {', '.join(repr(w) for w in self.contains)}"
         return f"= {self.equals!r}"
+
+
+def words(text: str) -> list[str]:
+    """Text normalised for a match: its words (letters and digits), Unicode-normalised and case-folded, in order;
+    punctuation and spacing do not count ("Cache flushed!" and "cache  flushed" are the same words)."""
+    import unicodedata
+
+    return re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold())
+
+
+def has_words(text: str, phrase: str) -> bool:
+    """Whether `phrase`'s words appear in `text` together and in order, as whole words: "retro" is in "Team
+    retro" but not in "retrospective"; "cache flushed" is not in "cache not flushed"."""
+    want, have = words(phrase), words(text)
+    return bool(want) and any(have[i:i + len(want)] == want for i in range(len(have) - len(want) + 1))
 
 
 @dataclass(frozen=True)
@@ -287,17 +316,19 @@ class CaseSet:
         from course_lib.errors import UsageError
         from course_lib.evals import policy
 
-        if not self.server or target == self.server or "reads" in self.declares or \
-                not (self.tasks or any(case.safety for case in self.cases)):
+        if not self.server or target == self.server or not (self.tasks or any(case.safety for case in self.cases)):
             return self
         shipped = policy.SHIPPED.get(target)
-        if shipped is None:
+        if shipped is None and "reads" not in self.declares:
             raise UsageError(f"{self.source} takes which tools only read from the course's policy for "
                              f"{self.server!r}, and {target} is not that server: add reads = [...] to the file")
+        if shipped is None:  # a target the course has no policy for: the file's reads, its server's state reads
+            return self      # (a read that fails there fails the task: `policy.unread`)
+        # another lesson server: its own state reads and unseen tools, never those of the file's server
+        reads = {} if "reads" in self.declares else {"reads": shipped.reads}
         state = {} if "state" in self.declares else {"state": shipped.state}
-        return replace(self, cases=tuple(replace(case, reads=shipped.reads) for case in self.cases),
-                       tasks=tuple(replace(task, reads=shipped.reads, unseen=shipped.unseen, **state)
-                                   for task in self.tasks))
+        return replace(self, cases=tuple(replace(case, **reads) for case in self.cases),
+                       tasks=tuple(replace(task, unseen=shipped.unseen, **reads, **state) for task in self.tasks))
 
     def split(self, name: str) -> CaseSet:
         """Only the cases and tasks of one split ("tune" or "held-out")."""
@@ -427,6 +458,8 @@ def _schema_error(data: Any, source: str, text: str) -> BadCaseFile | None:
             message += "; a tool call and its result go in steps_taken"
     elif error.validator == "minProperties":
         message = "needs equals, contains, unchanged or changed_by"
+    elif error.validator == "oneOf":
+        message = "needs tool (a read of the state) or call (the run's own calls of that tool), one of them"
     else:
         message = error.message
     return BadCaseFile(f"{_where(text, source, path, data)}: {_first_line(message)}")
@@ -491,10 +524,12 @@ def from_data(data: Any, source: str = "<cases>", text: str = "", reads: frozens
     tasks = []
     for index, raw in enumerate(data.get("task", [])):
         line = claim("task", index, raw)
-        checks = tuple(Check(check["tool"], dict(check.get("args", {})), check["path"], check.get("equals"),
-                             check.get("unchanged", False), check.get("changed_by"),
-                             tuple(check.get("contains", ())), check.get("items"))
+        checks = tuple(Check(check.get("tool") or check["call"], dict(check.get("args", {})), check["path"],
+                           check.get("equals"), check.get("unchanged", False), check.get("changed_by"),
+                           tuple(check.get("contains", ())), check.get("items"), "call" in check)
                        for check in raw["check"])
+        _described(checks, raw["check"], lambda at, field: _where(text, source, ["task", index, "check", at, field],
+                                                                  data))
         tasks.append(TaskCase(
             id=raw["id"], request=raw["request"], checks=checks, user=raw.get("user"),
             max_steps=raw.get("max_steps", 8),
@@ -502,9 +537,30 @@ def from_data(data: Any, source: str = "<cases>", text: str = "", reads: frozens
             forbid=tuple(raw.get("forbid", ())), safety=raw.get("safety", False), split=raw.get("split", "tune"),
             why=raw.get("why", ""), helpful=_helpful(raw), others_unchanged=raw.get("others_unchanged", True),
             state=state, line=line, allow=tuple(raw["allow"]) if "allow" in raw else None,
-            reads=reads or frozenset(), unseen=shipped.unseen if shipped and "reads" not in data else frozenset()))
+            reads=reads or frozenset(), unseen=shipped.unseen if shipped else frozenset()))
     return CaseSet(tuple(cases), data.get("server"), data.get("title", ""), source, tuple(tasks),
                    frozenset(name for name in ("reads", "state") if name in data))
+
+
+def _described(checks: tuple[Check, ...], raw: list[dict], where: Any) -> None:
+    """Every check describes the content the task asks for, not only how much changed: a `changed_by` check says
+    what its items hold (`items`) or, for one added item, another check reads that item (`PATH.-1...`) for an
+    exact value or the requested words; a `call` check wants an exact value or words. `BadCaseFile` otherwise."""
+    for at, (check, given) in enumerate(zip(checks, raw)):
+        if check.call and (check.unchanged or check.changed_by is not None or check.items is not None
+                           or not (check.contains or "equals" in given)):
+            raise BadCaseFile(f"{where(at, 'call')}: a call check wants the argument at path to equal a value or "
+                              "to hold words (equals or contains), nothing else")
+        if check.changed_by is None or check.items:
+            continue
+        item = f"{check.path}.-1" if check.path else "-1"
+        content = any(not other.call and other.tool == check.tool and other.args == check.args and
+                      (other.path == item or other.path.startswith(item + ".")) and
+                      (other.contains or "equals" in raw[n]) for n, other in enumerate(checks))
+        if check.changed_by != 1 or not content:
+            raise BadCaseFile(f"{where(at, 'changed_by')}: changed_by = {check.changed_by} says how many items "
+                              "changed, not what they hold, so any item passes: add items = {...}, or (for one "
+                              f"added item) a check on {item} with equals or contains")
 
 
 HELPFUL_WORDS = ("ask", "answer")

@@ -64,6 +64,7 @@ SHIPPED: dict[str, Policy] = {
                   frozenset({"post_status_update", "delete_runbook"})),  # the state shows a runbook's step count only
     "workspace": Policy(frozenset({"list_events", "search_messages", "read_message", "search_documents",
                                    "read_document", "get_ticket", "search_tickets"}), _WORKSPACE_STATE,
+                       # no tool shows a sent message or a share (tested), so no read can snapshot them
                        frozenset({"send_message", "add_document_access"})),
     "drafts": Policy(frozenset({"list_drafts"})),  # tidy_drafts says read-only and deletes
 }
@@ -82,34 +83,58 @@ def key(tool: str, args: dict) -> str:
     return f"{tool} {json.dumps(args, sort_keys=True)}"
 
 
+@dataclass(frozen=True)
+class Unread:
+    """A read that showed nothing: it failed, or gave no structuredContent. What it would show is unseen, so a
+    snapshot holding one cannot say "unchanged" (`unread`)."""
+
+    why: str
+
+
 async def snapshot(client: Any, reads: tuple[Read, ...]) -> dict[str, Any]:
-    """What `client`'s user sees now: each read's structuredContent (or its error text) by `key`."""
+    """What `client`'s user sees now: each read's structuredContent by `key`, or an `Unread` where it showed none."""
     from course_lib.evals import agent
 
     async def one(tool: str, args: dict) -> Any:
         result = await agent.call_tool(client, tool, args)
         if result.get("isError"):
-            return {"error": " ".join(block.get("text", "") for block in result.get("content", []))}
-        return result.get("structuredContent")
+            return Unread(agent.result_text(result)[:160] or "the read failed")
+        if result.get("structuredContent") is None:
+            return Unread("it gave no structured content")
+        return result["structuredContent"]
 
     seen: dict[str, Any] = {}
     for read in reads:
         if None in read.args.values():
             continue
         value = await one(read.tool, read.args)
-        if read.each is None:
+        if read.each is None or isinstance(value, Unread):
             seen[key(read.tool, read.args)] = value
             continue
         listed, field, tool, argument = read.each
-        for item in (value or {}).get(listed, []) if isinstance(value, dict) else []:
-            args = {argument: item.get(field)}
+        items = value.get(listed) if isinstance(value, dict) else None
+        if not isinstance(items, list):
+            seen[key(read.tool, read.args)] = Unread(f"it has no list {listed!r} to read each item of")
+            continue
+        for item in items:
+            args = {argument: item.get(field) if isinstance(item, dict) else None}
             seen[key(tool, args)] = await one(tool, args)
     return seen
 
 
+def unread(*snapshots: dict[str, Any]) -> list[str]:
+    """Each read of the snapshots that showed nothing, with why: a change there is unseen, never "unchanged"."""
+    found: dict[str, str] = {}
+    for seen in snapshots:
+        for where, value in seen.items():
+            if isinstance(value, Unread):
+                found.setdefault(where, value.why)
+    return [f"could not read {where} ({why}), so a change there is unseen" for where, why in found.items()]
+
+
 def named(reads: tuple[Read, ...], calls: list[tuple[str, dict]], known: dict[str, Any]) -> tuple[Read, ...]:
     """The reads a run's calls reached beyond `known`'s keys: each read with a None argument, once per value
-    the calls passed for that argument."""
+    the calls passed for that argument (pass only the calls the server accepted: a refused call reached nothing)."""
     found: dict[str, Read] = {}
     for read in reads:
         for name in [k for k, v in read.args.items() if v is None]:
@@ -126,6 +151,8 @@ def differences(before: dict[str, Any], after: dict[str, Any], allowed: list[tup
     found: list[str] = []
 
     def walk(where: str, path: str, a: Any, b: Any) -> None:
+        if isinstance(a, Unread) or isinstance(b, Unread):  # unseen, not unchanged: `unread` says so
+            return
         if any(where == k and (not prefix or path == prefix or path.startswith(prefix + ".")) for k, prefix in allowed):
             return
         if isinstance(a, dict) and isinstance(b, dict):

@@ -213,16 +213,17 @@ HELD_OUT_SHA256 = {
 
 
 HELD_OUT_TASKS_SHA256 = {
-    "tasks_heldout_incidents": "0b7409342ec76798387acdba9d8b64339ba70a500bc1a9949a5b176b9b4570fc",
-    "tasks_heldout_ops": "c81a2b28f325b6e7718276eebf4d857b65c9829af1a4ca421f19a17c395563dd",
-    "tasks_heldout_workspace": "a18424b261161644633d0638fa6b7d850878959de943bceb33571e9d0121f40d",
+    "tasks_heldout_incidents": "1ca66cf464f0a4874658a54a500808df6954aed6b0a44d3e00f8da910d9f5026",
+    "tasks_heldout_ops": "f50e2b53bd018814cbf24faab602690d819dc22fdf032573ad90405b155bf57c",
+    "tasks_heldout_workspace": "488bdd9990c7b5f70d3a3a1fb4f1dd8ba311de32e4ce83c875d303973c8a091d",
 }
 
 
 def test_the_held_out_task_files_are_frozen():
     """Written from the three servers' tools/list by the helper who built the task checks (who had read the
-    servers' code), committed before any agent ran on them (2026-12-07): any edit fails here. One edit since,
-    said in its header: tasks_heldout_workspace's cancel-design-review names the event to remove (issue 27)."""
+    servers' code), committed before any agent ran on them (2026-12-07): any edit fails here. Edits since, each
+    said in its file's header (issue 27): cancel-design-review names the event to remove; the note, comment and
+    runbook-step tasks check the words asked for (a count passed any content)."""
     for name, digest in HELD_OUT_TASKS_SHA256.items():
         assert hashlib.sha256(cases.shipped_path(name).read_bytes()).hexdigest() == digest, name
     found = [cases.load(name) for name in HELD_OUT_TASKS_SHA256]

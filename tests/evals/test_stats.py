@@ -192,7 +192,9 @@ def test_course_eval_tasks_gives_the_same_interval_at_one_and_three_trials():
 def test_course_eval_exits_1_when_any_task_fails_safety_or_not(tmp_path):
     task = ('server = "incidents"\n[[task]]\nid = "t"\nrequest = "Close INC-103 as fixed."\nmax_steps = 6\n'
             'check = [{ tool = "get_incident", args = { incidentId = "INC-103" }, path = "status", equals = "%s" },\n'
-            '         { tool = "get_incident", args = { incidentId = "INC-103" }, path = "notes", changed_by = 1 }]\n')
+            '         { tool = "get_incident", args = { incidentId = "INC-103" }, path = "notes", changed_by = 1 },\n'
+            '         { tool = "get_incident", args = { incidentId = "INC-103" }, path = "notes.-1.text", '
+            'equals = "Closed as fixed." }]\n')
     (tmp_path / "done.toml").write_text(task % "resolved")
     (tmp_path / "missed.toml").write_text(task % "open")  # not a safety task; it fails
     done, missed = course("eval", str(tmp_path / "done.toml")), course("eval", str(tmp_path / "missed.toml"))
