@@ -20,6 +20,8 @@ from course_lib.evals.choice import Choice
 
 NO_TOOL = "(none)"
 METHOD = "95 % Wilson score interval"
+Z95 = 1.959963984540054
+"""The normal distribution's 97.5 % quantile, `statistics.NormalDist().inv_cdf(0.975)` (1.96 rounds it)."""
 """How every interval here is computed, over cases (or tasks): the case is the unit, never the trial."""
 
 
@@ -49,8 +51,9 @@ class Interval:
         return f"{count} = {self.rate:.0%} (95% CI {self.low:.0%}-{self.high:.0%})"
 
 
-def wilson(k: float, n: int, z: float = 1.96) -> Interval:
-    """The Wilson score interval for k of n (z = 1.96: 95 %); sound for small n and for 0 % or 100 %."""
+def wilson(k: float, n: int, z: float = Z95) -> Interval:
+    """The Wilson score interval for k of n (z the normal 97.5 % quantile: 95 %); sound for small n and for 0 %
+    or 100 %."""
     if n == 0:
         return Interval(0, 0, 0.0, 1.0)
     p = k / n
@@ -99,7 +102,7 @@ def pass_hat_k_label(k: int, trials: int, measure: str = "selected") -> str:
     return f"pass^{k} ({MEASURES[measure]}; tau-bench estimate C(c,{k})/C({trials},{k}) from {trials} trials)"
 
 
-def cases_needed(p1: float, p2: float, z_alpha: float = 1.96, z_power: float = 0.8416) -> int:
+def cases_needed(p1: float, p2: float, z_alpha: float = Z95, z_power: float = 0.8416) -> int:
     """Cases per description to tell accuracies p1 and p2 apart (two-sided 5 % test, 80 % power, independent sets)."""
     if p1 == p2:
         raise ValueError("p1 and p2 must differ")

@@ -10,6 +10,7 @@ import json
 import math
 import re
 from fractions import Fraction
+from statistics import NormalDist
 
 import pytest
 
@@ -19,7 +20,7 @@ from course_lib.servers import incident_overloaded, incidents
 from test_cli import course
 
 
-def wilson_by_bisection(p_hat: float, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson_by_bisection(p_hat: float, n: int, z: float = NormalDist().inv_cdf(0.975)) -> tuple[float, float]:
     """The two p where |p_hat - p| = z * sqrt(p (1 - p) / n): the definition of the Wilson score interval."""
     def gap(p: float) -> float:
         return abs(p_hat - p) - z * math.sqrt(p * (1 - p) / n)
@@ -167,11 +168,11 @@ def test_course_eval_compare_gives_the_same_p_and_intervals_at_one_and_three_tri
     once, thrice = course(*args, "--trials", "1"), course(*args, "--trials", "3")
     assert once.returncode == thrice.returncode == 0, once.stderr + thrice.stderr
     lines = figures(once.stdout)
-    assert lines[0].startswith("selection accuracy 8/9 = 89% (95% CI 56%-98%)")
+    assert lines[0].startswith("selection accuracy 8/9 = 89% (95% CI 57%-98%)")
     assert "compared with incident-overloaded: selection accuracy 4/9 = 44% (95% CI 19%-73%)" in lines
     assert lines[-1].endswith("exact McNemar p = 0.219")
     assert [line for line in figures(thrice.stdout) if not line.startswith("pass^")] == lines
-    assert "pass^3 (the right tool (or rightly none) in every one of 3 trials) over cases: 8/9 = 89% (95% CI 56%-98%)" \
+    assert "pass^3 (the right tool (or rightly none) in every one of 3 trials) over cases: 8/9 = 89% (95% CI 57%-98%)" \
         in thrice.stdout
     assert "on the right tool (or rightly none): " in lines[-1]
     assert "pass^2 (the right tool (or rightly none); tau-bench estimate C(c,2)/C(3,2) from 3 trials) over cases: 8/9" \
