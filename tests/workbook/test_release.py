@@ -378,3 +378,51 @@ def test_a_gradescope_autograder_grades_only_its_lessons_and_says_what_it_ignore
     assert [test["number"] for test in results["tests"]] == ["1.1", "1.2", "1.3", "1.4"] and results["score"] == 0
     assert "ignored 03_two_kinds_of_failure.ipynb: not a notebook of lesson 01" in results["output"]
     assert str(autograder) not in results["output"]
+
+
+def test_a_gradescope_submission_of_nested_folders_and_several_notebooks_counts_its_best_notebook_whole(autograder):
+    """A Gradescope submission is one student's, however it is laid out: a repository handed in whole (the
+    untouched exercises/01, the lesson's own notebooks/01, a release's .course/reference, the work in work/01) and
+    a zip's __MACOSX residue. Before, each folder was graded as another student and the first (exercises/, 0
+    passed) counted, or a folder beside a flat notebook made it ignored. Now every notebook of the lesson with its
+    exercise cells is a candidate (up to 3), the one that passed the most counts whole, the others are named.
+    Each candidate is graded in a kernel of its own: nothing of one reaches another's outcomes."""
+    submission = autograder / "submission"
+    shutil.rmtree(submission, ignore_errors=True)
+    for folder, source in (("exercises", ROOT / "exercises" / LESSON), ("notebooks", ROOT / "notebooks" / LESSON),
+                           (".course/reference", ROOT / "exercises" / LESSON), ("work", ROOT / "solutions" / LESSON)):
+        (submission / folder).mkdir(parents=True)
+        shutil.copy(source, submission / folder / LESSON)
+    (submission / "__MACOSX").mkdir()
+    (submission / "__MACOSX" / f"._{LESSON}").write_bytes(b"\x00\x05\x16\x07 AppleDouble")
+    done = subprocess.run(["bash", str(autograder / "run_autograder")], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "AUTOGRADER_ROOT": str(autograder)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads((autograder / "results" / "results.json").read_text(encoding="utf-8"))
+    assert [test["number"] for test in results["tests"]] == ["1.1", "1.2", "1.3", "1.4"]
+    assert results["score"] == 4.0, results["output"]
+    output = results["output"]
+    assert f"graded exercises/{LESSON} too (0 passed); work/{LESSON} counts (4 passed)" in output, output
+    assert f"ignored __MACOSX/._{LESSON}: not a notebook of lesson 01" in output, output
+    assert f"ignored notebooks/{LESSON}: it has none of lesson 01's exercise cells" in output, output
+    assert str(autograder) not in output
+
+
+def test_grading_one_students_folder_tries_each_lesson_at_most_three_times(tmp_path):
+    """The candidates of a lesson, in order: with its exercise cells, named exactly after it, shallowest, by path;
+    after `tries` the rest are ignored with a line, and a lesson's own notebook (no exercise cells) comes last."""
+    from course_lib.workbook import grading
+
+    folder = tmp_path / "submission"
+    for relative, source in (("a/b/01_bad_tool_rewrite.ipynb", "exercises"), ("01_copy.ipynb", "exercises"),
+                             ("z/01_bad_tool_rewrite.ipynb", "exercises"), ("m/01_bad_tool_rewrite.ipynb", "notebooks"),
+                             ("y/01_bad_tool_rewrite.ipynb", "exercises")):
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / source / LESSON, folder / relative)
+    report = grading.Report()
+    groups, rows = grading._one_per_lesson(folder, "s", grading.notebooks_in(folder), {"01"}, report, tries=3)
+    assert [[path.relative_to(folder).as_posix() for path in group] for group in groups] == [
+        ["y/01_bad_tool_rewrite.ipynb", "z/01_bad_tool_rewrite.ipynb", "a/b/01_bad_tool_rewrite.ipynb"]]
+    assert rows == [] and report.ignored == [
+        "ignored 01_copy.ipynb: 3 other notebooks of lesson 01 were graded (hand in one notebook per lesson)",
+        "ignored m/01_bad_tool_rewrite.ipynb: it has none of lesson 01's exercise cells"]
