@@ -565,7 +565,7 @@ def test_a_killed_workers_peak_memory_is_recorded(tmp_path):
         assert worker.connection.poll(0) is False
         worker.process.join(0.1)
         worker.stop()
-        assert worker.peak_bytes > 10 << 20  # a spawned Python with course_lib imported
+        assert worker.peak_bytes > 1 << 20  # any Python process (10 MB flaked: a worker killed 0.1 s after its spawn)
     finally:
         worker.stop()
 
