@@ -367,6 +367,24 @@ def test_a_release_holds_all_but_the_last_hint_level_and_no_solution_line_it_nee
     assert all(reason.strip() for reason in release_leaks.ALLOWED.values())
 
 
+def test_a_graded_kernels_course_lib_holds_no_solution_line_a_release_need_not(tmp_path):
+    """What a submission's kernel can read while it is graded (`release.copy_package(kernel=True)`: no checker, the
+    last hint level cut) holds no distinctive solution line beyond `release_leaks.ALLOWED`, and fewer than a release
+    (the checkers' own lines are not in it)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        import release_leaks
+    finally:
+        sys.path.remove(str(ROOT / "tests"))
+    release.copy_package(tmp_path / "course_lib", kernel=True)
+    report = release_leaks.measure(tmp_path)
+    unlisted, _ = release_leaks.unlisted_and_stale(report)
+    assert unlisted == []
+    assert not any(holder.startswith("course_lib/checks/") and line["line"] == 'if hints["readOnlyHint"] and not '
+                   'hints["openWorldHint"]:' for line in report["lines"] for holder in line["in"])
+    assert report["found"] < len(release_leaks.ALLOWED)
+
+
 def test_a_gradescope_autograder_grades_only_its_lessons_and_says_what_it_ignored(autograder):
     submission = autograder / "submission"
     shutil.rmtree(submission, ignore_errors=True)
