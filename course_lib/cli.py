@@ -370,7 +370,7 @@ def cmd_autograder(args) -> int:
         lessons = release.autograder_lessons(root / "source")
         report = grading.Report()
         rows = grading.grade(submission, timeout=args.timeout, jobs=1, root=root / "source", lessons=lessons,
-                             report=report, hints=None) if submission.is_dir() and not submission.is_symlink() else []
+                             report=report, hints=None, student="submission") if submission.is_dir() and not submission.is_symlink() else []
         results = grading.gradescope_results(rows, time.monotonic() - started, sandbox.note(), report.ignored,
                                              lessons)
         (root / "results").mkdir(parents=True, exist_ok=True)

@@ -214,12 +214,15 @@ async def call_concurrently(server, calls: list[tuple[str, dict]], clients: int 
 
 
 @asynccontextmanager
-async def line_streams(stream: Any, max_line: int, on_broken: Callable[[str], None] | None = None):
+async def line_streams(stream: Any, max_line: int, on_broken: Callable[[str], None] | None = None,
+                       meter: Callable[[bytes | None], str | None] | None = None):
     """The SDK's message streams over a byte stream, one JSON-RPC message per line (as stdio frames it).
 
     Yields `(read, write)` for whichever side runs here: a `Client` takes them as a transport, a server's
     `serve_streams` serves on them. A line over `max_line` bytes, a line that is not JSON-RPC, or the other
-    side closing first ends the connection and is reported to `on_broken` (once, with a reason).
+    side closing first ends the connection and is reported to `on_broken` (once, with a reason). `meter`, if
+    given, sees each line before it is parsed (None for a line over `max_line`) and returns a reason to refuse
+    it, which ends the connection the same way, or None.
     """
     import anyio
     import mcp_types
@@ -250,6 +253,10 @@ async def line_streams(stream: Any, max_line: int, on_broken: Callable[[str], No
             try:
                 while True:
                     line = await buffered.receive_until(b"\n", max_line)
+                    refused = meter(line) if meter is not None else None
+                    if refused:
+                        broke(refused)
+                        return
                     try:
                         message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
                     except ValueError:
@@ -257,7 +264,8 @@ async def line_streams(stream: Any, max_line: int, on_broken: Callable[[str], No
                         return
                     await incoming.send(SessionMessage(message))
             except anyio.DelimiterNotFound:
-                broke(f"the other side sent a message over {max_line:,} bytes")
+                broke((meter(None) if meter is not None else None)
+                      or f"the other side sent a message over {max_line:,} bytes")
             except (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, anyio.BrokenResourceError,
                     OSError):
                 broke("the other side closed the connection")

@@ -358,6 +358,9 @@ RULES_1_4 = spec(
      "boundary names (0, 1, 128, 129 characters), non-ASCII letters and digits, whitespace, a trailing "
      "newline, punctuation, and 300 generated names"),
     ("bool", "return a bool (True or False), not a match object or None", "the type of every answer"),
+    ("own", "write the rule yourself, without calling `review.is_valid_name` or the SDK's `validate_tool_name` "
+            "(each is the answer)",
+     "both are watched while the check runs, wherever your function reaches them from"),
 )
 
 _LEGAL = frozenset(string.ascii_letters + string.digits + "_-.")
@@ -387,7 +390,15 @@ def _judge_name(is_valid_tool_name: Any, name: str) -> None:
 
 @checker("1.4", RULES_1_4)
 def ex_01_4(is_valid_tool_name) -> str:
-    """Check a tool-name validator against the spec's rule."""
+    """Check a tool-name validator against the spec's rule, and that it is not the course's or the SDK's."""
+    with watched("course_lib.review", "is_valid_name") as used, \
+            watched("mcp.shared.tool_name_validation", "validate_tool_name") as used_sdk:
+        _judge_names(is_valid_tool_name)
+    require(not (used + used_sdk), "own", f"it called {', '.join(sorted(set(used + used_sdk)))}")
+    return f"is_valid_tool_name agrees with the spec on {len(NAME_CASES)} chosen and 300 generated names"
+
+
+def _judge_names(is_valid_tool_name: Any) -> None:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
@@ -406,4 +417,3 @@ def ex_01_4(is_valid_tool_name) -> str:
         _judge_name(is_valid_tool_name, name)
 
     each()
-    return f"is_valid_tool_name agrees with the spec on {len(NAME_CASES)} chosen and 300 generated names"

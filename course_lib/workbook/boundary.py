@@ -56,6 +56,18 @@ in one bridge message: a bigger answer (`[{}] * 10_500_000` is 32 MB of JSON and
 refused unparsed, and the check that asked for it fails."""
 MAX_DEPTH = 64
 """Nesting of lists, dicts and tagged values in one message."""
+MAX_RESULT = 4 << 20
+"""Bytes of one message the grader reads from the kernel during a check (an MCP result of the learner's server, a
+function's answer). Grading every solution of the course, the largest such message was 13 kB with 729 values, and
+the most one check read was 0.23 MB with 13,201 values (measured for issue 29's C21)."""
+MAX_RESULT_VALUES = 100_000
+"""Values (counted as for `MAX_VALUES`) in one such message: decoded, 100,000 empty dicts are about 10 MB."""
+MAX_CHECK_BYTES = 32 << 20
+"""Bytes the grader reads from the kernel in one check (every MCP message and bridge message together): an answer
+that keeps returning results fails its check once they come to more, so however many results a checker keeps, they
+cost the grader a bounded amount."""
+MAX_CHECK_VALUES = 1_000_000
+"""Values in the messages of one check together (a decoded value costs the grader far more than its bytes)."""
 MAX_CONNECTIONS = 5000
 """Connections one kernel may open to the grader (MCP sessions included) before the grader stops listening."""
 HELLO_SECONDS = 10.0
@@ -343,6 +355,11 @@ async def _stream_of(connection: socket.socket) -> Any:
     return await SocketStream.from_socket(connection)
 
 
+def _values(line: bytes) -> int:
+    """About how many values (lists, dicts and the items in them) a JSON line holds, counted without parsing it."""
+    return line.count(b",") + line.count(b"[") + line.count(b"{")
+
+
 class _Lines:
     """A connected stream socket carrying one JSON message per line, sent whole from any thread."""
 
@@ -350,7 +367,7 @@ class _Lines:
         self.socket = connection
         self._reader = connection.makefile("rb")
         self._lock = threading.Lock()
-        self.last_size = 0
+        self.last_size = self.last_values = 0
 
     def send(self, message: Any) -> None:
         data = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode() + b"\n"
@@ -366,7 +383,7 @@ class _Lines:
         if not line.endswith(b"\n"):
             raise BoundaryError(f"a message over the limit of {MAX_LINE:,} bytes")
         self.last_size = len(line)
-        values = line.count(b",") + line.count(b"[") + line.count(b"{")
+        self.last_values = values = _values(line)
         if values > MAX_VALUES:  # refused before it is parsed; a reply says so to whoever waits for it
             found = re.match(rb'\{"reply":(\d{1,18}),', line)
             if found is None:
@@ -420,6 +437,8 @@ class _Endpoint(_Codec):
         except OSError:
             self.close("the connection to the other side broke")
         reply = future.result()
+        if "refused" in reply:
+            raise AnswerTooLarge(reply["refused"])
         if "tooLarge" in reply:
             raise AnswerTooLarge(f"the answer was too large: about {reply['tooLarge']:,} values (lists, dicts and "
                                  f"their items), over the grader's limit of {MAX_VALUES:,}")
@@ -445,6 +464,11 @@ class _Endpoint(_Codec):
                 message = self._lines.receive()
                 if not isinstance(message, dict):
                     raise BoundaryError("a message that is not an object")
+                refused = self._metered(self._lines.last_size, self._lines.last_values)
+                if refused and isinstance(message.get("reply"), int):
+                    message = {"reply": message["reply"], "refused": refused}
+                elif refused and isinstance(message.get("call"), int):
+                    message = {"call": message["call"], "op": "refused", "reason": refused}
                 if "reply" in message:
                     with self._lock:
                         future = self._pending.pop(message["reply"], None) if isinstance(message["reply"], int) \
@@ -472,9 +496,15 @@ class _Endpoint(_Codec):
         except RuntimeError:  # the pool is shutting down
             self.close("the bridge was closed")
 
+    def _metered(self, size: int, values: int) -> str | None:
+        """A reason to refuse a message of `size` bytes and `values` values just read, or None (see GraderBridge)."""
+        return None
+
     def _answer(self, message: dict, size: int = 0) -> None:
         try:
             try:
+                if message["op"] == "refused":
+                    raise AnswerTooLarge(message["reason"])
                 reply = {"reply": message["call"], "value": self.handle(message["op"], message)}
             except BaseException as error:  # every failure goes back as data, never kills this side
                 reply = {"reply": message["call"], "error": _exception_data(error)}
@@ -628,7 +658,7 @@ class RemoteServer(_Remote):
         bridge: GraderBridge = self._endpoint  # type: ignore[assignment]
         connection = await anyio.to_thread.run_sync(bridge.open_session, self._id)
         stream = await _stream_of(connection)
-        async with wire.line_streams(stream, MAX_LINE, on_broken=bridge.taint) as streams:
+        async with wire.line_streams(stream, MAX_RESULT, on_broken=bridge.taint, meter=bridge.metered) as streams:
             yield streams
 
 
@@ -672,6 +702,8 @@ class GraderBridge(_Endpoint):
         self.run_dir = Path(run_dir)
         self.token = secrets.token_hex(16)
         self.broken: str | None = None
+        self.too_large: str | None = None  # why this check's answer was refused for its size
+        self._read_bytes = self._read_values = 0  # what the grader read from the kernel since the check began
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self._sessions: dict[str, Future] = {}
         self._agent: Future = Future()
@@ -703,6 +735,40 @@ class GraderBridge(_Endpoint):
             raise BridgeClosed("the kernel's agent did not connect") from None
         self._lines = _Lines(connection)
         self.start()
+
+    def begin_check(self) -> None:
+        """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`)."""
+        with self._lock:
+            self._read_bytes = self._read_values = 0
+            self.too_large = self.broken = None
+
+    def metered(self, line: bytes | None) -> str | None:
+        """For an MCP connection with the kernel (`wire.line_streams`): why `line` is refused, or None."""
+        if line is None:
+            return self._metered(MAX_RESULT + 1, 0)
+        return self._metered(len(line), _values(line))
+
+    def _metered(self, size: int, values: int) -> str | None:
+        """Count a message read from the kernel against this check's limits; once one is passed, every later
+        message of the check is refused too (the reason, "answer too large: ...", is in `too_large`)."""
+        with self._lock:
+            self._read_bytes += size
+            self._read_values += values
+            if self.too_large is None:
+                if size > MAX_RESULT:
+                    reason = f"one result was over {MAX_RESULT >> 20} MB"
+                elif values > MAX_RESULT_VALUES:
+                    reason = (f"one result held about {values:,} values (lists, dicts and their items), over "
+                              f"{MAX_RESULT_VALUES:,}")
+                elif self._read_bytes > MAX_CHECK_BYTES:
+                    reason = f"the results this check read from your answer came to over {MAX_CHECK_BYTES >> 20} MB"
+                elif self._read_values > MAX_CHECK_VALUES:
+                    reason = (f"the results this check read from your answer held over {MAX_CHECK_VALUES:,} values "
+                              "(lists, dicts and their items)")
+                else:
+                    return None
+                self.too_large = f"answer too large: {reason}, the grader's limit"
+            return self.too_large
 
     def taint(self, reason: str) -> None:
         """Remember that an MCP connection to the learner's server broke (what no in-process server can do)."""
@@ -797,7 +863,7 @@ class GraderBridge(_Endpoint):
 
         async def serve() -> None:
             stream = await _stream_of(connection)
-            async with wire.line_streams(stream, MAX_LINE) as (read, write):
+            async with wire.line_streams(stream, MAX_RESULT, meter=self.metered) as (read, write):
                 await wire.serve_streams(server, read, write)
 
         self._loop.start(serve)

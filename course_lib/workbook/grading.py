@@ -80,22 +80,28 @@ def submissions(folder: Path, ignored: list[str] | None = None) -> list[tuple[st
         if student.is_symlink():  # listed so that its row says it was refused
             pairs.append((student.name, Path(student.path)))
             continue
-        found, stack = [], [Path(student.path)]
-        while stack:
-            try:
-                entries = list(os.scandir(stack.pop()))
-            except OSError:
-                continue
-            for entry in entries:
-                if entry.name == ".ipynb_checkpoints":
-                    continue
-                link = entry.is_symlink()
-                if not link and entry.is_dir(follow_symlinks=False) and not entry.name.endswith(".ipynb"):
-                    stack.append(Path(entry.path))
-                elif entry.name.endswith(".ipynb") or (link and os.path.isdir(entry.path)):
-                    found.append(Path(entry.path))
-        pairs += [(student.name, path) for path in sorted(found)]
+        pairs += [(student.name, path) for path in notebooks_in(Path(student.path))]
     return pairs
+
+
+def notebooks_in(folder: Path) -> list[Path]:
+    """Every notebook under `folder`, at any depth but in no hidden folder (and any link or non-file named .ipynb,
+    listed so that its row says it was refused), walked without following a link and without recursion; sorted."""
+    found, stack = [], [folder]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            link = entry.is_symlink()
+            if entry.name.startswith(".") and not link and entry.is_dir(follow_symlinks=False):
+                continue  # .ipynb_checkpoints, .git, a release's .course/reference: nobody's work
+            if not link and entry.is_dir(follow_symlinks=False) and not entry.name.endswith(".ipynb"):
+                stack.append(Path(entry.path))
+            elif entry.name.endswith(".ipynb") or (link and os.path.isdir(entry.path)):
+                found.append(Path(entry.path))
+    return sorted(found)
 
 
 def _check_one(path: Path, shown: str, root: Path | None, cell_timeout: int, run_dir: Path,
@@ -253,17 +259,41 @@ def grade_one(student: str, path: Path, timeout: int, root: Path | None = None) 
         worker.close()
 
 
+def _holds_exercises(path: Path, stem: str) -> bool:
+    """Whether the notebook at `path` (read as data) has an exercise cell of lesson `stem` (a lesson's own notebook,
+    such as notebooks/01_….ipynb in a handed-in repository, has none)."""
+    from course_lib.errors import CourseError
+    from course_lib.workbook import build, runner
+
+    try:
+        cells = build.read_submission(path).cells
+    except (CourseError, OSError, ValueError):
+        return True  # its row will say why it cannot be graded
+    return any(str(found).split(".")[0].zfill(2) == stem[:2]
+               for found in map(runner._exercise_of, cells) if found is not None)
+
+
 def _one_per_lesson(folder: Path, student: str, paths: list[Path], lessons: set[str] | None,
-                    report: Report) -> tuple[list[Path], list[Row]]:
-    """The notebooks of one student to grade: in a student's folder one per lesson, the lesson named in the FILE
-    NAME (the one named exactly after it, else the first), a notebook whose name names no lesson ignored with a
-    line (its metadata cannot make it count); a flat class folder's `<student>.ipynb` as it is. Only of `lessons`
-    when given (the others ignored with a line); rows for the duplicates."""
+                    report: Report, tries: int = 1) -> tuple[list[list[Path]], list[Row]]:
+    """The notebooks of one student to grade, as groups of one lesson's candidates (the group's best notebook
+    counts, whole): the lesson is the one named in the FILE NAME, a notebook whose name names no lesson ignored with
+    a line (its metadata cannot make it count); a flat class folder's `<student>.ipynb` as it is. Per lesson at
+    most `tries` candidates, in this order: those with the lesson's exercise cells, the one named exactly after
+    the lesson, the shallowest, by path; with `tries` 1 the others get a "skipped" row, else an ignored line, as
+    does a notebook without the lesson's exercise cells (a lesson's own notebook) beside one with them. Only of
+    `lessons` when given (the others ignored with a line)."""
     from course_lib.workbook import runner
 
-    kept: dict[str, Path] = {}
+    stems = {path: runner.lesson_stem(path) for path in paths}
+    empty = {path for path, stem in stems.items() if stem is not None and tries > 1 and not _holds_exercises(path, stem)}
+
+    def order(path: Path) -> tuple:
+        return (path in empty, stems[path] != path.stem,
+                len(path.relative_to(folder).parts) if path.is_relative_to(folder) else 0, _shown(folder, path))
+
+    kept: dict[str, list[Path]] = {}
     unnamed, rows = [], []
-    for path in sorted(paths, key=lambda p: (runner.lesson_stem(p) != p.stem, p.name)):
+    for path in sorted(paths, key=order):
         stem = runner.lesson_stem(path)
         flat = path.parent == folder
         if lessons is not None and (stem is None or stem[:2] not in lessons):
@@ -274,34 +304,48 @@ def _one_per_lesson(folder: Path, student: str, paths: list[Path], lessons: set[
         elif stem is None:
             report.ignored.append(f"ignored {_shown(folder, path)}: its file name names no lesson (hand in one "
                                   "notebook per lesson, named like 01_bad_tool_rewrite.ipynb)")
-        elif stem in kept:
+        elif path in empty and stem in kept:
+            report.ignored.append(f"ignored {_shown(folder, path)}: it has none of lesson {stem[:2]}'s exercise cells")
+        elif len(kept.get(stem, ())) >= tries and tries == 1:
             rows.append(Row(student, path.name, Outcome(
-                WHOLE, "skipped", f"not graded: {kept[stem].name} is this student's notebook of lesson {stem[:2]} "
-                                  "(hand in one notebook per lesson)")))
+                WHOLE, "skipped", f"not graded: {kept[stem][0].name} is this student's notebook of lesson "
+                                  f"{stem[:2]} (hand in one notebook per lesson)")))
+        elif len(kept.get(stem, ())) >= tries:
+            report.ignored.append(f"ignored {_shown(folder, path)}: {tries} other notebooks of lesson {stem[:2]} "
+                                  "were graded (hand in one notebook per lesson)")
         else:
-            kept[stem] = path
-    return [*kept.values(), *unnamed], rows
+            kept.setdefault(stem, []).append(path)
+    return [*kept.values(), *([path] for path in unnamed)], rows
+
+
+def _passed(rows: list[Row]) -> int:
+    return sum(row.outcome.status == "passed" for row in rows)
 
 
 def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = None,
           lessons: set[str] | None = None, budget: float | None = None,
-          report: Report | None = None, hints: int | None = -1) -> list[Row]:
+          report: Report | None = None, hints: int | None = -1, student: str | None = None,
+          tries: int = 3) -> list[Row]:
     """Rows for every submission in `folder`, in a stable order; `timeout` seconds per notebook, and `budget`
     seconds (default twice `timeout`) for all the notebooks of one student together. With `lessons` (numbers such
     as "01") only notebooks of those lessons are graded; `report` collects what else the run has to say. The
     kernels get a copy of course_lib cut to what runs there, with `hints` hint levels per exercise
-    (`runner.check`'s `kernel_copy`; None: the hints as installed, as in an autograder built with `--hints`)."""
+    (`runner.check`'s `kernel_copy`; None: the hints as installed, as in an autograder built with `--hints`).
+
+    With `student` the whole folder is that one student's (a Gradescope submission: notebooks at any depth, a
+    handed-in repository's exercises/ and notebooks/ included): of each lesson up to `tries` notebooks are graded
+    (`_one_per_lesson`) and the one that passed the most counts, whole; the others are named in `report.ignored`."""
     from course_lib.workbook import sandbox
 
     report = report if report is not None else Report()
     budget = budget if budget is not None else 2 * timeout
     sandbox.sweep()
-    by_student: dict[str, list[Path]] = {}
-    for student, path in submissions(folder, report.ignored):
-        by_student.setdefault(student, []).append(path)
+    by_student: dict[str, list[Path]] = {student: notebooks_in(folder)} if student is not None else {}
+    for name, path in submissions(folder, report.ignored) if student is None else ():
+        by_student.setdefault(name, []).append(path)
     todo: queue.Queue = queue.Queue()
-    for index, (student, paths) in enumerate(by_student.items()):
-        todo.put((index, student, paths))
+    for index, (name, paths) in enumerate(by_student.items()):
+        todo.put((index, name, paths))
     found: list[list[Row]] = [[] for _ in by_student]
     lock = threading.Lock()
     package: Path | None = None
@@ -310,25 +354,36 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
         worker = None
         while True:
             try:
-                index, student, paths = todo.get_nowait()
+                index, name, paths = todo.get_nowait()
             except queue.Empty:
                 break
-            chosen, rows = _one_per_lesson(folder, student, paths, lessons, report)
+            groups, rows = _one_per_lesson(folder, name, paths, lessons, report, tries if student else 1)
             deadline = time.monotonic() + budget
-            for path in chosen:
-                left = deadline - time.monotonic()
-                if left < 1:
-                    rows.append(Row(student, path.name, Outcome(
-                        WHOLE, "timeout", f"not graded: this student's notebooks used up their time budget of "
-                                          f"{budget:g} s")))
-                    continue
-                if worker is None or not worker.alive:
-                    worker = _Worker(root, _cell_limit(timeout), package)
-                limit = min(timeout, left)
-                answer = worker.grade(path, _shown(folder, path), limit)
-                rows += _rows(student, path, answer)
-                with lock:
-                    report.worker_peak_bytes = max(report.worker_peak_bytes, worker.peak_bytes)
+            for group in groups:
+                graded: list[tuple[Path, list[Row]]] = []
+                for path in group:
+                    left = deadline - time.monotonic()
+                    if left < 1 and graded:
+                        report.ignored.append(f"ignored {_shown(folder, path)}: the time budget of {budget:g} s was "
+                                              "used up")
+                        continue
+                    if left < 1:
+                        graded.append((path, [Row(name, path.name, Outcome(
+                            WHOLE, "timeout", f"not graded: this student's notebooks used up their time budget of "
+                                              f"{budget:g} s"))]))
+                        continue
+                    if worker is None or not worker.alive:
+                        worker = _Worker(root, _cell_limit(timeout), package)
+                    answer = worker.grade(path, _shown(folder, path), min(timeout, left))
+                    graded.append((path, _rows(name, path, answer)))
+                    with lock:
+                        report.worker_peak_bytes = max(report.worker_peak_bytes, worker.peak_bytes)
+                best = max(graded, key=lambda found: _passed(found[1]))  # the first of the best
+                rows += best[1]
+                for path, other in graded:
+                    if path != best[0]:
+                        report.ignored.append(f"graded {_shown(folder, path)} too ({_passed(other)} passed); "
+                                              f"{_shown(folder, best[0])} counts ({_passed(best[1])} passed)")
             found[index] = rows
         if worker is not None:
             worker.close()

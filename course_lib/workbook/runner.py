@@ -329,9 +329,11 @@ def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeou
     """Run the course's checker for `exercise` here on the kernel's values of `names`, within `timeout` seconds.
 
     A check that outlives its time stops the kernel; the outcome then says `timeout` (or `kernel died` when
-    the kernel died during it). A check whose MCP connection broke, or whose kernel stopped answering, failed.
+    the kernel died during it). A check whose MCP connection broke, whose answer sent more than the grader reads in
+    one check (`boundary.MAX_CHECK_BYTES`: "answer too large: ..."), or whose kernel stopped answering, failed.
     """
     done: list[Outcome] = []
+    bridge.begin_check()
     worker = threading.Thread(target=_run_checker, args=(exercise, names, bridge, done), daemon=True,
                               name=f"course-check-{exercise}")
     worker.start()
@@ -343,7 +345,11 @@ def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeou
     if running.exit_code is not None:
         return Outcome(str(exercise), "kernel died", f"{running.death()} during the check")
     outcome = done[0] if done else Outcome(str(exercise), "failed", "the check stopped without a verdict")
-    if bridge.broken:
+    if bridge.too_large:
+        outcome = Outcome(str(exercise), "failed", f"{bridge.too_large}: return only what the exercise asks for",
+                          exercise.hint_call)
+        bridge.broken = None
+    elif bridge.broken:
         outcome = Outcome(str(exercise), "failed", f"the connection to your server broke: {bridge.broken}",
                           exercise.hint_call)
         bridge.broken = None

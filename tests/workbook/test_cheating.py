@@ -507,6 +507,15 @@ def checker_helper_as_the_answer(notebook, where):
                                         "    return _l01._spec_legal(name)\n")
 
 
+@cheat("not done", "not done", "not done", "failed")
+def course_helper_inside_a_wrapper(notebook, where):
+    """1.4 answered by a function of the student's own that calls the course's review.is_valid_name through a
+    reference taken at import time (the course function itself is refused as an answer; the wrapper is not)."""
+    _exercise(notebook, "1.4").source = ("from course_lib.review import is_valid_name as _rule\n\n"
+                                        "def is_valid_tool_name(name: str) -> bool:\n"
+                                        "    return _rule(name)\n")
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

@@ -565,6 +565,107 @@ def test_a_killed_workers_peak_memory_is_recorded(tmp_path):
         assert worker.connection.poll(0) is False
         worker.process.join(0.1)
         worker.stop()
-        assert worker.peak_bytes > 10 << 20  # a spawned Python with course_lib imported
+        assert worker.peak_bytes > 1 << 20  # any Python process (10 MB flaked: a worker killed 0.1 s after its spawn)
     finally:
         worker.stop()
+
+
+_KEEPS_ITS_RESULTS = '''from mcp.server import MCPServer
+
+def build_bounded_forecast_server():
+    server = MCPServer("forecast", log_level="WARNING")
+    sizes = iter({sizes})
+
+    @server.tool()
+    def get_daily_forecast(city: str, days: int = 3, units: str = "metric") -> str:
+        """Forecast."""
+        return "x" * next(sizes, {last})
+
+    return server
+'''
+MB = 1 << 20
+WORKER_BOUND = 400 * MB
+"""A grader worker's peak while it grades these two lesson-01 notebooks. With results bounded it measured 146 MB (the
+worker imports every checker and the SDK; an honest lesson 01 costs the same); before, 1.2's check kept each of its
+24 results of 24 MB (12 MB of text, twice) and the worker peaked at 868 MB. The bound sits between, with room for
+another Python version's overhead."""
+
+
+def test_an_answer_whose_results_are_huge_or_keep_growing_fails_and_costs_the_grader_a_bounded_amount(tmp_path):
+    """C21: an MCP answer whose tools return huge results (24 MB each, under the 32 MB line limit) or ever more of
+    them grew the grader's worker by every result its check kept. What the grader reads from the kernel is bounded
+    per result (`MAX_RESULT`) and per check (`MAX_CHECK_BYTES`); past either the check fails with "answer too
+    large", the other exercises of the notebook are graded as before, and the worker's peak stays bounded."""
+    from course_lib.workbook import boundary
+
+    folder = tmp_path / "class"
+    # a str result crosses twice (as text and as structuredContent): a result of n characters is a 2n-byte line
+    answers = {"huge": ([], 12 * MB),  # every result 24 MB: under the old 32 MB line limit, over MAX_RESULT
+               "growing": ([(n + 1) * MB // 4 for n in range(7)], 3 * MB // 2)}  # each under it, together over
+    assert 2 * (sum(answers["growing"][0]) + 10 * 3 * MB // 2) > boundary.MAX_CHECK_BYTES
+    assert 2 * 3 * MB // 2 < boundary.MAX_RESULT < 2 * 12 * MB < boundary.MAX_LINE
+    for student, (sizes, last) in answers.items():
+        notebook = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+        _exercise(notebook, "1.2").source = _KEEPS_ITS_RESULTS.format(sizes=sizes, last=last)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / LESSON)
+    report = grading.Report()
+    rows = grading.grade(folder, timeout=120, jobs=1, root=ROOT, report=report)
+    found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
+    assert found[("huge", "1.2")].status == "failed"
+    assert found[("huge", "1.2")].message.startswith("answer too large: one result was over 4 MB"), found[("huge", "1.2")]
+    assert found[("growing", "1.2")].status == "failed"
+    assert "answer too large: the results this check read from your answer came to over 32 MB" in \
+        found[("growing", "1.2")].message, found[("growing", "1.2")]
+    for student in answers:  # the rest of the notebook is graded as it would be
+        assert [found[(student, e)].status for e in ("1.1", "1.3", "1.4")] == ["passed"] * 3, student
+    assert report.worker_peak_bytes < WORKER_BOUND, report.worker_peak_bytes >> 20
+
+
+def test_a_functions_answers_count_against_the_same_bound_and_the_next_check_starts_afresh(temp):
+    """C21, the bridge's side: a function whose answers are each under `MAX_RESULT` but keep coming is refused
+    once one check has read `MAX_CHECK_BYTES` (AnswerTooLarge, "answer too large: ..."), one over `MAX_RESULT` at
+    once; the bridge stays open and the next check reads again."""
+    import socket
+    import threading
+
+    from course_lib.workbook import boundary
+
+    bridge = boundary.GraderBridge(temp)
+    mine, theirs = socket.socketpair()
+    bridge._lines = boundary._Lines(mine)
+    bridge.start()
+    kernel = boundary._Lines(theirs)
+
+    def answer_with(sizes: list[int]) -> None:
+        for size in sizes:
+            asked = kernel.receive()
+            kernel.send({"reply": asked["call"], "value": "x" * size})
+
+    def asks(count: int) -> list:
+        found = []
+        for _ in range(count):
+            try:
+                found.append(len(bridge.request("call", id=1)))
+            except boundary.AnswerTooLarge as error:
+                found.append(str(error))
+        return found
+
+    try:
+        piece = boundary.MAX_RESULT - 1024
+        count = boundary.MAX_CHECK_BYTES // piece + 2
+        bridge.begin_check()
+        kernel_side = threading.Thread(target=answer_with, args=([piece] * count + [10, boundary.MAX_RESULT + 1, 10],))
+        kernel_side.start()
+        found = asks(count)
+        assert found[:count - 2] == [piece] * (count - 2)
+        assert found[-1].startswith("answer too large: the results this check read from your answer came to over "
+                                    f"{boundary.MAX_CHECK_BYTES >> 20} MB"), found[-1]
+        assert bridge.too_large and bridge.closed is None
+        bridge.begin_check()
+        too_large = f"answer too large: one result was over {boundary.MAX_RESULT >> 20} MB, the grader's limit"
+        assert asks(3) == [10, too_large, too_large]
+        kernel_side.join(30)
+    finally:
+        bridge.close("done")
+        kernel.close()
