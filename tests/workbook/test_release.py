@@ -149,6 +149,49 @@ def test_the_release_readme_commands_work_as_written(released, tmp_path):
     assert any("course doctor" in command for command in commands)
 
 
+def test_the_release_pyproject_is_the_student_install_and_pytest_runs_there_without_the_test_extra(released):
+    """No test extra and no test settings: with the course's `-n auto`, pytest without xdist (a student's install)
+    stops on "unrecognized arguments"; here it starts, finds no tests and says so (exit 5)."""
+    import tomllib
+
+    ours = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    theirs = tomllib.loads((released / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "test" in ours["project"]["optional-dependencies"] and "pytest" in ours["tool"]  # what is cut
+    assert "test" not in theirs["project"].get("optional-dependencies", {})
+    assert "pytest" not in theirs["tool"]
+    assert theirs["project"]["dependencies"] == ours["project"]["dependencies"]
+    assert theirs["project"]["scripts"] == ours["project"]["scripts"]
+    assert theirs["tool"]["setuptools"] == ours["tool"]["setuptools"]  # the package, its data, JupyterLab settings
+    assert set(theirs["project"]["optional-dependencies"]) == set(ours["project"]["optional-dependencies"]) - {"test"}
+    ran = subprocess.run([str(BIN / "pytest"), "-p", "no:xdist", "-p", "no:cacheprovider"], cwd=released,
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 5 and "no tests ran" in ran.stdout, (ran.stdout[-500:], ran.stderr[-500:])
+
+
+@pytest.mark.parametrize("editable", [True, False], ids=["pip install -e .", "pip install ."])
+def test_installing_a_release_leaves_no_build_files_beside_the_notebooks(released, tmp_path, editable):
+    """`pip install .` (the README) and `pip install -e .` (the Classroom workflow, Binder): setuptools' build/
+    and *.egg-info go under .course/, which .gitignore covers. Needs the package index for the build backend."""
+    copy = tmp_path / "workbook"
+    shutil.copytree(released, copy)
+    before = sorted(path.name for path in copy.iterdir())
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True, timeout=300)
+    done = subprocess.run([str(tmp_path / "venv" / "bin" / "pip"), "install", "--quiet", "--no-deps",
+                           *(["-e"] if editable else []), "."], cwd=copy, capture_output=True, text=True, timeout=600)
+    if done.returncode and "setuptools" in done.stderr and "satisfies the requirement" in done.stderr:
+        pytest.skip("the package index is out of reach: pip cannot fetch the build backend (setuptools)")
+    assert done.returncode == 0, done.stderr[-800:]
+    assert sorted(path.name for path in copy.iterdir()) == before  # no build/, no *.egg-info at the top
+    left = {path.name for path in (copy / ".course").iterdir()}
+    assert "mcp_tool_design_workbook.egg-info" in left and left <= {"reference", "build",
+                                                                      "mcp_tool_design_workbook.egg-info"}
+    assert not any(path.suffix == ".egg-info" or path.name == "build" for path in copy.rglob("*")
+                   if ".course" not in path.relative_to(copy).parts)
+    ignored = subprocess.run(["git", "init", "-q", "."], cwd=copy, timeout=60), subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", ".course"], cwd=copy, capture_output=True, text=True, timeout=60)
+    assert "!! .course/mcp_tool_design_workbook.egg-info/" in ignored[1].stdout, ignored[1].stdout
+
+
 def test_course_check_in_a_release_takes_the_check_cells_from_its_reference_copy(released):
     notebook = nbformat.read(released / "exercises" / LESSON, as_version=4)
     check = next(cell for cell in notebook.cells if "checks.ex_01_3(" in cell.source)
