@@ -230,6 +230,8 @@ def cmd_check(args) -> int:
         raise UsageError(f"{path} has no exercise check cells")
     if args.json:
         print(json.dumps([dataclasses.asdict(outcome) for outcome in outcomes], ensure_ascii=False))
+        if args.summary:
+            _append_summary(Path(args.summary), path, outcomes)
         return 0 if all(outcome.status == "passed" for outcome in outcomes) else 1
     import textwrap
 

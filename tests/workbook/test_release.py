@@ -348,8 +348,70 @@ def test_the_workflows_run_what_they_promise():
     command = re.search(r"python3 -m venv \.venv && \.venv/bin/pip install -e \S+ && \.venv/bin/pytest", readme)
     assert command and f"run: {command.group(0)}" in tests  # the README's test command, word for word
     classroom = (release.TEMPLATES / "classroom.yml").read_text()
-    assert 'course check "$notebook" --summary "$GITHUB_STEP_SUMMARY"' in classroom
     assert "bubblewrap" in classroom and "on:\n  push:" in classroom
+
+
+def test_the_classroom_workflow_reports_one_point_per_exercise_to_the_grading_reporter():
+    """The step that checks the notebooks is the reporter's runner: the reporter reads <RUNNER>_RESULTS, and
+    GitHub Classroom reads the points from the check run named "Autograding Tests" (which needs checks: write)."""
+    import yaml
+
+    workflow = yaml.safe_load((release.TEMPLATES / "classroom.yml").read_text())
+    (job,) = workflow["jobs"].values()
+    assert job["name"] == "Autograding Tests" and workflow["permissions"]["checks"] == "write"
+    steps = {step.get("id"): step for step in job["steps"]}
+    assert steps["course"]["run"] == "python -m course_lib.workbook.classroom exercises/*.ipynb"
+    reporter = next(step for step in job["steps"] if "autograding-grading-reporter" in step.get("uses", ""))
+    runners = [name.strip() for name in reporter["with"]["runners"].split(",")]
+    assert runners == ["course"] and reporter["if"].startswith("always()")
+    assert reporter["env"] == {f"{runner.upper()}_RESULTS": f"${{{{ steps.{runner}.outputs.result }}}}"
+                               for runner in runners}
+
+
+def test_classroom_results_give_a_partly_done_repository_its_points():
+    from course_lib.workbook import classroom
+    from course_lib.workbook.outcomes import Outcome
+
+    found = classroom.results({
+        "exercises/01_bad_tool_rewrite.ipynb": [
+            Outcome("1.1", "passed", "the clock tool is named and described"),
+            Outcome("1.2", "failed", 'Exercise 1.2: expected x; found y. Open hints.show("1.2") for a hint.'),
+            Outcome("1.3", "not done", "Exercise 1.3 is not done yet: do it."),
+            Outcome("1.4", "edited", "the check cell was changed")],
+        "exercises/00_start_here.ipynb": "exercises/00_start_here.ipynb is not a notebook: it is not valid JSON"})
+    assert found["max_score"] == 5 and found["status"] == "fail" and found["version"] == 1
+    assert [(test["name"], test["score"]) for test in found["tests"]] == [
+        ("Exercise 1.1 (01_bad_tool_rewrite.ipynb)", 1), ("Exercise 1.2 (01_bad_tool_rewrite.ipynb)", 0),
+        ("Exercise 1.3 (01_bad_tool_rewrite.ipynb)", 0), ("Exercise 1.4 (01_bad_tool_rewrite.ipynb)", 0),
+        ("Exercise 0.1 (00_start_here.ipynb)", 0)]
+    assert [test["status"] for test in found["tests"]] == ["pass", "fail", "fail", "fail", "fail"]
+    assert found["tests"][1]["message"] == "❌ failed: Exercise 1.2: expected x; found y."
+    assert "not valid JSON" in found["tests"][4]["message"]
+    every = classroom.results({"exercises/01_bad_tool_rewrite.ipynb": [Outcome("1.1", "passed", "ok")]})
+    assert every["status"] == "pass" and every["tests"][0]["score"] == 1
+
+
+def test_the_classroom_step_in_a_release_writes_the_reporters_result(released, tmp_path):
+    """In a release: lesson 00 solved, lesson 01 untouched. One point of five, the table in the step summary."""
+    import base64
+
+    copy = tmp_path / "workbook"
+    shutil.copytree(released, copy)
+    solved = build.read(ROOT / "solutions" / "00_start_here.ipynb")
+    nbformat.write(solved, copy / "exercises" / "00_start_here.ipynb")
+    output, summary = tmp_path / "output", tmp_path / "summary.md"
+    done = subprocess.run([sys.executable, "-m", "course_lib.workbook.classroom", "exercises/00_start_here.ipynb",
+                           f"exercises/{LESSON}"], cwd=copy, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(summary),
+                               "PYTHONPATH": str(copy)})
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.strip().splitlines()[-1] == "1 of 5 exercises passed: 1 point(s) of 5"
+    name, encoded = output.read_text().strip().split("=", 1)
+    found = json.loads(base64.b64decode(encoded))
+    assert name == "result" and found["max_score"] == 5 and sum(test["score"] for test in found["tests"]) == 1
+    assert [test["name"] for test in found["tests"] if test["score"]] == ["Exercise 0.1 (00_start_here.ipynb)"]
+    assert "### 00_start_here.ipynb: 1 of 1 passed" in summary.read_text()
+    assert f"### {LESSON}: 0 of 4 passed" in summary.read_text()
 
 
 def test_check_appends_a_markdown_summary(tmp_path):
