@@ -442,7 +442,7 @@ def cmd_guide(args) -> int:
 
 def cmd_hint(args) -> int:
     """One hint level in a terminal; the pointer to the next level is the command to type here."""
-    from course_lib import hints
+    from course_lib import checks, hints
     from course_lib.workbook.ids import ExerciseId
 
     exercise = ExerciseId.parse(args.exercise)
@@ -452,6 +452,9 @@ def cmd_hint(args) -> int:
     if args.level < 1:
         raise UsageError(f"--level {args.level}: hint levels start at 1 (exercise {exercise} has {total})")
     level = args.level
+    rules = [rule.name for rule in getattr(checks.registered(exercise), "rules", ())] if args.rule else []
+    if args.rule and args.rule not in rules:
+        raise UsageError(f"exercise {exercise} has no rule {args.rule!r}; its rules: {', '.join(rules)}")
     text = hints.render(exercise, level, args.rule or "")
     if level < total:  # the pointer to the next level is the command to type here
         text = text.split(f" Run {exercise.hint_call} again for ")[0]

@@ -164,3 +164,14 @@ def test_course_check_names_the_failed_rule_and_course_hint_gives_its_idea():
     assert "(.venv/bin/course hint 1.2 --rule days-schema)" in table and "(.venv/bin/course hint 1.3)" in table
     text = " ".join(hints.render("1.2", 1, "days-schema").split())
     assert concept("1.2", "days-schema") in text and hints.levels("1.2")[0] not in text
+
+
+def test_course_hint_refuses_a_rule_the_exercise_does_not_have_in_one_line():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "course_lib.cli", "hint", "1.2", "--rule", "dayz"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("course: exercise 1.2 has no rule 'dayz'; its rules: tool, days-schema, "), line
