@@ -384,7 +384,8 @@ def test_a_failed_check_that_raises_shows_its_status_not_a_traceback(strict_lab,
     check = next(cell for cell in notebook.cells if cell.source.startswith("# CHECK") and "ex_01_2" in cell.source)
     wrong = (ROOT / "tests" / "answers" / "wrong" / "ex_01_2_renamed_tool.py").read_text(encoding="utf-8")
     made = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(setup.source), nbformat.v4.new_code_cell(
-        wrong + "\nbuild_bounded_forecast_server = answer\n"), nbformat.v4.new_code_cell(check.source)])
+        wrong + "\nbuild_bounded_forecast_server = answer\n"), nbformat.v4.new_code_cell(check.source),
+        nbformat.v4.new_code_cell('hints.show("1.2")')])
     made.metadata["kernelspec"] = notebook.metadata["kernelspec"]
     request = urllib.request.Request(
         f"http://127.0.0.1:{strict_lab}/api/contents/exercises/wrong_1_2.ipynb?token={TOKEN}", method="PUT",
@@ -394,7 +395,7 @@ def test_a_failed_check_that_raises_shows_its_status_not_a_traceback(strict_lab,
     try:
         page.goto(f"http://127.0.0.1:{strict_lab}/lab/tree/exercises/wrong_1_2.ipynb?reset&token={TOKEN}")
         page.wait_for_function(KERNEL_IDLE, timeout=90_000)
-        for index in range(3):
+        for index in range(4):
             _run_cell(page, index)
             page.wait_for_function(KERNEL_IDLE, timeout=60_000)
         box = page.locator(ERRORS)
@@ -405,6 +406,12 @@ def test_a_failed_check_that_raises_shows_its_status_not_a_traceback(strict_lab,
         assert "keep one tool named get_daily_forecast" in " ".join(text.split())
         assert text.rstrip().endswith('Stuck? hints.show("1.2") (in a terminal: .venv/bin/course hint 1.2)'), text
         assert not any(word in text for word in ("Traceback", "CheckFailed", "File ", "course_lib")), text
+        from course_lib.checks.concepts import concept
+
+        hint = page.locator(f"{PANEL} .jp-Notebook .jp-Cell").nth(3).locator(".jp-OutputArea-output").first
+        hint.wait_for(timeout=60_000)
+        said = " ".join(hint.inner_text().split())  # level 1 after the failure: the idea behind the broken rule
+        assert said.startswith(f"Hint 1 of 3 (the idea) for exercise 1.2: {concept('1.2', 'tool')}"), said
         _into_view(page, box.first)
         _screenshot(page, f"failed-check-{width}.png")
     finally:
