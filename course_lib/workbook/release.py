@@ -239,8 +239,9 @@ def release(root: Path, out: Path, hints: int = HINTS_KEPT_DEFAULT, force: bool 
         if os.path.lexists(root / name):
             _copy(root / name, out / name)
     (out / "README.md").write_text(student_readme(), encoding="utf-8")
-    (out / "pyproject.toml").write_text(student_pyproject(build.regular_bytes(
-        root / "pyproject.toml", "pyproject.toml", 1 << 20).decode("utf-8")), encoding="utf-8")
+    if os.path.lexists(root / "pyproject.toml"):
+        (out / "pyproject.toml").write_text(student_pyproject(build.regular_bytes(
+            root / "pyproject.toml", "pyproject.toml", 1 << 20).decode("utf-8")), encoding="utf-8")
     for folder in FOLDERS + ENGINE_FOLDERS:
         if os.path.lexists(root / folder):
             _copy(root / folder, out / folder, SKIPPED_IN.get(folder, ()))
