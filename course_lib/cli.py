@@ -230,6 +230,8 @@ def cmd_check(args) -> int:
         raise UsageError(f"{path} has no exercise check cells")
     if args.json:
         print(json.dumps([dataclasses.asdict(outcome) for outcome in outcomes], ensure_ascii=False))
+        if args.summary:
+            _append_summary(Path(args.summary), path, outcomes)
         return 0 if all(outcome.status == "passed" for outcome in outcomes) else 1
     import textwrap
 
@@ -284,7 +286,8 @@ def check_table(outcomes, width: int | None = None) -> list[str]:
         lead = f"{outcome.symbol} {outcome.exercise:<{ids}}  {outcome.status:<{statuses}}  "
         detail = brief(outcome)
         if outcome.status in HINTED and outcome.exercise != "*":  # a hint cannot help a timeout or a dead kernel
-            detail += f" ({STUDENT_COMMAND} hint {outcome.exercise})"
+            rule = f" --rule {outcome.rule}" if outcome.status == "failed" and outcome.rule else ""
+            detail += f" ({STUDENT_COMMAND} hint {outcome.exercise}{rule})"
         indent = " " * (len(lead) + 1)  # the symbol is two columns wide
         lines += textwrap.wrap(detail, width, initial_indent=lead, subsequent_indent=indent,
                                break_long_words=False, break_on_hyphens=False) or [lead.rstrip()]
@@ -439,7 +442,7 @@ def cmd_guide(args) -> int:
 
 def cmd_hint(args) -> int:
     """One hint level in a terminal; the pointer to the next level is the command to type here."""
-    from course_lib import hints
+    from course_lib import checks, hints
     from course_lib.workbook.ids import ExerciseId
 
     exercise = ExerciseId.parse(args.exercise)
@@ -449,7 +452,10 @@ def cmd_hint(args) -> int:
     if args.level < 1:
         raise UsageError(f"--level {args.level}: hint levels start at 1 (exercise {exercise} has {total})")
     level = args.level
-    text = hints.render(exercise, level)
+    rules = [rule.name for rule in getattr(checks.registered(exercise), "rules", ())] if args.rule else []
+    if args.rule and args.rule not in rules:
+        raise UsageError(f"exercise {exercise} has no rule {args.rule!r}; its rules: {', '.join(rules)}")
+    text = hints.render(exercise, level, args.rule or "")
     if level < total:  # the pointer to the next level is the command to type here
         text = text.split(f" Run {exercise.hint_call} again for ")[0]
         text += f"\nNext hint: {STUDENT_COMMAND} hint {exercise} --level {level + 1}"
@@ -818,6 +824,7 @@ def parser() -> argparse.ArgumentParser:
     hint = sub.add_parser("hint", help="print a hint for an exercise, e.g. `course hint 1.2`")
     hint.add_argument("exercise")
     hint.add_argument("--level", type=int, default=1)
+    hint.add_argument("--rule", help="the rule a check failed on (course check names it): level 1 is its idea")
     hint.set_defaults(run=cmd_hint)
     from course_lib import review_rules
 

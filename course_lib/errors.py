@@ -21,11 +21,43 @@ class CourseError(Exception):
         return self.message
 
 
-class ExerciseNotDone(CourseError, AssertionError):
+class _CheckStatus(CourseError, AssertionError):
+    """A check's failure, which a notebook shows as the check's status, not as a Python traceback.
+
+    Raised in a check cell (under nbval, `jupyter execute`, any kernel not started by a Jupyter server) the cell
+    still fails and Jupyter still records an error output (its `ename` and `evalue` as usual); IPython shows the
+    lines `_render_traceback_` returns in place of the traceback, and the error output's `traceback` holds them."""
+
+    SYMBOL = "❌"
+    WIDTH = 100
+    """Lines wrapped at spaces here: JupyterLab's error box breaks a long line anywhere, even mid-word."""
+
+    def status_lines(self) -> list[str]:
+        """The status as plain lines: the symbol and what to change, then where the hints are."""
+        import textwrap
+
+        said = self.message
+        if self.hint:
+            said = said.replace(f" Open {self.hint} for a hint.", "").strip()
+        lines = textwrap.wrap(f"{self.SYMBOL} {said}", width=self.WIDTH, subsequent_indent="   ",
+                              break_long_words=False, break_on_hyphens=False)
+        if self.hint and self.exercise:
+            lines.append(f"   Stuck? {self.hint} (in a terminal: .venv/bin/course hint {self.exercise})")
+        return lines
+
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows (and stores as the error output's traceback) instead of a traceback: the status in
+        bold, then the hint line."""
+        return [line if line.startswith("   Stuck? ") else f"\x1b[1m{line}\x1b[0m" for line in self.status_lines()]
+
+
+class ExerciseNotDone(_CheckStatus):
     """The exercise still holds its `raise NotImplementedError` stub."""
 
+    SYMBOL = "⏳"
 
-class CheckFailed(CourseError, AssertionError):
+
+class CheckFailed(_CheckStatus):
     """The learner's answer ran but is not right yet; `expected`, `found` and `hint` say what and where to look."""
 
 

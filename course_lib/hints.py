@@ -2,7 +2,8 @@
 
 The texts live beside each lesson's checkers (`HINTS` in `course_lib.checks.lNN`). They climb: level 1 gives the
 idea the exercise is about, level 2 the API that does it, the last level says it is the last, and a call past the
-last says there are no more.
+last says there are no more. Once a check has failed on a rule, level 1 is the idea behind that rule instead
+(`course_lib.checks.concepts`): where the lesson teaches it, in one sentence, never the answer.
 """
 
 from __future__ import annotations
@@ -31,11 +32,23 @@ def _kind(level: int, total: int) -> str:
     return ("the idea", "the API")[level - 1] if level <= 2 else "a closer look"
 
 
-def render(exercise: ExerciseId | str, level: int) -> str:
+def failed_rule(exercise: ExerciseId | str) -> str:
+    """The rule the latest check of `exercise` in this process failed on first, or ""."""
+    from course_lib.checks import core
+
+    return core.FAILED_RULE.get(ExerciseId.parse(exercise), "")
+
+
+def render(exercise: ExerciseId | str, level: int, rule: str = "") -> str:
     """Hint `level` (1-based) of an exercise, saying what kind of hint it is and what comes next; past the last
-    level, that there are no more."""
+    level, that there are no more. With the `rule` a check failed on, level 1 is the idea behind that rule."""
+    from course_lib.checks.concepts import concept
+
     exercise = ExerciseId.parse(exercise)
     texts = levels(exercise)
+    idea = concept(str(exercise), rule) if rule else None
+    if idea and texts:
+        texts = (f"{idea} (The idea behind the rule your check broke.)", *texts[1:])
     total = len(texts)
     if level > total:
         return (f"No more hints for exercise {exercise}: hint {total} of {total} was the last. Read the check's "
@@ -55,5 +68,5 @@ def show(exercise: ExerciseId | str, level: int | None = None) -> None:
         level = _revealed.get(exercise, 0) + 1
     _revealed[exercise] = max(_revealed.get(exercise, 0), min(level, len(levels(exercise))))
     # Wrapped at word boundaries here: JupyterLab breaks a long printed line anywhere, even mid-word.
-    print(textwrap.fill(render(exercise, level), width=100, subsequent_indent="  ", break_long_words=False,
+    print(textwrap.fill(render(exercise, level, failed_rule(exercise)), width=100, subsequent_indent="  ", break_long_words=False,
                         break_on_hyphens=False))

@@ -151,7 +151,7 @@ def test_check_reports_a_wrong_answer_with_its_message(tmp_path):
     lines = result.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("❌ 1.4  failed  expected your answer to return True"))
     detail = " ".join(line.strip() for line in lines[start:start + 8])
-    assert "(.venv/bin/course hint 1.4)" in detail and "hints.show" not in detail
+    assert "(.venv/bin/course hint 1.4 --rule rule)" in detail and "hints.show" not in detail  # level 1: its idea
     assert result.returncode == 1
 
 

@@ -52,3 +52,126 @@ def test_a_level_can_be_asked_for_directly(capsys, monkeypatch):
 def test_unknown_ids_are_clear_errors(exercise_id, says):
     with pytest.raises(UnknownName, match=says):
         hints.show(exercise_id)
+
+
+# --- level 1 after a failed check: the idea behind the rule that failed ---------------------------------------
+
+
+def _every_rule():
+    from course_lib import checks
+    from course_lib.workbook import manifest
+
+    return [(exercise, rule) for exercise in manifest.exercise_ids()
+            for rule in getattr(checks.registered(exercise), "rules", ())]
+
+
+def _sections(lesson: str) -> set[str]:
+    """The `## ` section titles of a lesson notebook."""
+    import json
+    from pathlib import Path
+
+    from course_lib.workbook import manifest
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / f"{manifest.lesson(lesson).stem}.ipynb"
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return {line[3:].strip() for cell in cells if cell["cell_type"] == "markdown"
+            for line in "".join(cell["source"]).splitlines() if line.startswith("## ")}
+
+
+def test_every_rule_a_checker_can_report_has_its_idea_naming_a_real_lesson_section():
+    from course_lib.checks.concepts import CONCEPTS, concept
+
+    rules = _every_rule()
+    assert len(rules) > 150
+    missing = [f"{exercise} {rule.name}" for exercise, rule in rules if concept(str(exercise), rule.name) is None]
+    assert missing == [], missing
+    known = {(str(exercise), rule.name) for exercise, rule in rules}
+    stale = [f"{exercise} {name}" for exercise, groups in CONCEPTS.items() for names in groups
+             for name in names.split() if (exercise, name) not in known]
+    assert stale == [], f"ideas for rules no checker has: {stale}"
+    for exercise, groups in CONCEPTS.items():
+        for text in groups.values():
+            found = re.match(r"Lesson (\d\d), «([^»]+)»: \S", text)
+            assert found and found.group(2) in _sections(found.group(1)), (exercise, text[:80])
+            assert len(text.split()) <= 60, (exercise, text)
+
+
+def _solution_lines() -> set[str]:
+    """Every distinctive line of the solutions' answer regions (what a hint's level 1 must never hold)."""
+    from pathlib import Path
+
+    from course_lib.workbook import build
+
+    found = set()
+    for path in sorted((Path(__file__).resolve().parents[1] / "solutions").glob("*.ipynb")):
+        for cell in build.read(path).cells:
+            for body in re.findall(r"### BEGIN SOLUTION[^\n]*\n(.*?)### END SOLUTION", cell.source, re.S):
+                found |= {line.strip() for line in body.splitlines()
+                          if len(line.strip()) >= 12 and not line.strip().startswith("#")}
+    return found
+
+
+def test_a_rules_idea_holds_no_solution_code_and_is_not_the_failure_message_again():
+    from course_lib.checks.concepts import concept
+
+    lines = _solution_lines()
+    assert len(lines) > 100
+    for exercise, rule in _every_rule():
+        text = concept(str(exercise), rule.name)
+        leaked = [line for line in lines if line in text]
+        assert leaked == [], (exercise, rule.name, leaked)
+        assert rule.states.rstrip(" .;") not in text and rule.expected not in text, (exercise, rule.name)
+        assert not re.search(r"\w\(|=|`[^`]*\(", text), (exercise, rule.name, text)  # no calls, no assignments
+
+
+def test_after_a_check_fails_on_a_rule_level_1_is_that_rules_idea_until_the_check_passes(capsys, monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    from course_lib import checks
+    from course_lib.checks.concepts import concept
+    from course_lib.errors import CheckFailed
+
+    monkeypatch.setattr(hints, "_revealed", {})
+    path = Path(__file__).resolve().parent / "answers" / "wrong" / "ex_01_2_renamed_tool.py"
+    spec = importlib.util.spec_from_file_location("wrong_1_2", path)
+    wrong = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wrong)
+    with pytest.raises(CheckFailed) as failed:
+        checks.ex_01_2(wrong.answer)
+    assert failed.value.rule == "tool"
+    hints.show("1.2")
+    said = " ".join(capsys.readouterr().out.split())
+    idea = concept("1.2", "tool")
+    assert said.startswith(f"Hint 1 of 3 (the idea) for exercise 1.2: {idea}"), said
+    assert hints.levels("1.2")[0] not in said
+    hints.show("1.2", level=2)  # the levels above stay as they were
+    assert hints.levels("1.2")[1] in " ".join(capsys.readouterr().out.split())
+    with pytest.raises(CheckFailed):  # a stub's failure names no rule: level 1 is the exercise's own idea again
+        checks.ex_01_2(lambda: None)
+    hints.show("1.2", level=1)
+    assert " ".join(hints.levels("1.2")[0].split()) in " ".join(capsys.readouterr().out.split())
+
+
+def test_course_check_names_the_failed_rule_and_course_hint_gives_its_idea():
+    from course_lib import cli
+    from course_lib.checks.concepts import concept
+    from course_lib.workbook.outcomes import Outcome
+
+    table = "\n".join(cli.check_table([Outcome("1.2", "failed", "Exercise 1.2: expected x; found y.",
+                                               'hints.show("1.2")', "days-schema"),
+                                       Outcome("1.3", "not done", "Exercise 1.3 is not done yet: do it.")], 200))
+    assert "(.venv/bin/course hint 1.2 --rule days-schema)" in table and "(.venv/bin/course hint 1.3)" in table
+    text = " ".join(hints.render("1.2", 1, "days-schema").split())
+    assert concept("1.2", "days-schema") in text and hints.levels("1.2")[0] not in text
+
+
+def test_course_hint_refuses_a_rule_the_exercise_does_not_have_in_one_line():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "course_lib.cli", "hint", "1.2", "--rule", "dayz"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("course: exercise 1.2 has no rule 'dayz'; its rules: tool, days-schema, "), line

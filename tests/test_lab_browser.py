@@ -355,3 +355,64 @@ def test_a_check_run_before_its_exercise_cell_says_to_run_that_cell_first(lab, b
         _screenshot(page, f"check-before-exercise-{width}.png")
     finally:
         page.close()
+
+
+# --- a check that raises shows its status, not a traceback (issue 31, follow-up) -------------------------------
+
+
+@pytest.fixture(scope="module")
+def strict_lab(tmp_path_factory):
+    """JupyterLab whose kernels raise on a failed check (COURSE_STRICT_CHECKS), as nbval and any kernel not
+    started by a Jupyter server do: the check cell fails with an error output."""
+    home = tmp_path_factory.mktemp("strict")
+    (home / "config" / "labconfig").mkdir(parents=True)
+    (home / "config" / "labconfig" / "page_config.json").write_text(
+        '{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}')
+    with _jupyter_lab(home, ["--LabApp.news_url=None"], {"COURSE_STRICT_CHECKS": "1"}) as port:
+        yield port
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800)])
+def test_a_failed_check_that_raises_shows_its_status_not_a_traceback(strict_lab, browser, width, height):
+    """A wrong answer to 1.2: the check cell's error box holds the ❌ status, what to change and the hint call."""
+    import json
+
+    import nbformat
+
+    notebook = nbformat.read(ROOT / "exercises" / "01_bad_tool_rewrite.ipynb", as_version=4)
+    setup = next(cell for cell in notebook.cells if "setup" in cell.metadata.get("tags", []))
+    check = next(cell for cell in notebook.cells if cell.source.startswith("# CHECK") and "ex_01_2" in cell.source)
+    wrong = (ROOT / "tests" / "answers" / "wrong" / "ex_01_2_renamed_tool.py").read_text(encoding="utf-8")
+    made = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(setup.source), nbformat.v4.new_code_cell(
+        wrong + "\nbuild_bounded_forecast_server = answer\n"), nbformat.v4.new_code_cell(check.source),
+        nbformat.v4.new_code_cell('hints.show("1.2")')])
+    made.metadata["kernelspec"] = notebook.metadata["kernelspec"]
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{strict_lab}/api/contents/exercises/wrong_1_2.ipynb?token={TOKEN}", method="PUT",
+        data=json.dumps({"type": "notebook", "format": "json", "content": made}).encode())
+    urllib.request.urlopen(request, timeout=30).read()
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(f"http://127.0.0.1:{strict_lab}/lab/tree/exercises/wrong_1_2.ipynb?reset&token={TOKEN}")
+        page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+        for index in range(4):
+            _run_cell(page, index)
+            page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+        box = page.locator(ERRORS)
+        box.first.wait_for(timeout=60_000)
+        assert box.count() == 1
+        text = box.first.inner_text()
+        assert text.startswith("❌ Exercise 1.2: expected "), text
+        assert "keep one tool named get_daily_forecast" in " ".join(text.split())
+        assert text.rstrip().endswith('Stuck? hints.show("1.2") (in a terminal: .venv/bin/course hint 1.2)'), text
+        assert not any(word in text for word in ("Traceback", "CheckFailed", "File ", "course_lib")), text
+        from course_lib.checks.concepts import concept
+
+        hint = page.locator(f"{PANEL} .jp-Notebook .jp-Cell").nth(3).locator(".jp-OutputArea-output").first
+        hint.wait_for(timeout=60_000)
+        said = " ".join(hint.inner_text().split())  # level 1 after the failure: the idea behind the broken rule
+        assert said.startswith(f"Hint 1 of 3 (the idea) for exercise 1.2: {concept('1.2', 'tool')}"), said
+        _into_view(page, box.first)
+        _screenshot(page, f"failed-check-{width}.png")
+    finally:
+        page.close()

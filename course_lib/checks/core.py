@@ -36,6 +36,8 @@ REGISTRY: dict[ExerciseId, Callable[[Any], None]] = {}
 SPECS: dict[ExerciseId, dict[str, Rule]] = {}
 LAST: dict[ExerciseId, str] = {}
 """The latest status of each exercise checked in this process ("passed", "not done", "failed"): the summary's data."""
+FAILED_RULE: dict[ExerciseId, str] = {}
+"""The rule the latest failed check of each exercise found broken first (its hint's level 1 is that rule's idea)."""
 STRICT_ENV = "COURSE_STRICT_CHECKS"
 HIDDEN_CRASH = "Error executing tool {name}"
 """All the model reads when a tool raises a plain exception (SDK 2.3 hides its message)."""
@@ -362,6 +364,10 @@ def _display(bundle: dict[str, str]) -> None:
 def _report(outcome: outcomes.Outcome, error: Exception | None) -> None:
     outcomes.record(outcome)
     LAST[ExerciseId.parse(outcome.exercise)] = outcome.status
+    if outcome.status == "failed" and outcome.rule:
+        FAILED_RULE[ExerciseId.parse(outcome.exercise)] = outcome.rule
+    else:
+        FAILED_RULE.pop(ExerciseId.parse(outcome.exercise), None)
     if error is None and _interactive():  # styled, so a long line wraps at spaces, never inside a word
         _display(status_bundle("✅", "passed", f"Exercise {outcome.exercise} passed: {outcome.message}"))
     elif error is None:

@@ -356,7 +356,8 @@ def grading_section() -> list[str]:
             "",
             "### GitHub Classroom, Gradescope, JupyterHub and Binder", "",
             "* GitHub Classroom: make the release the template repository; its `.github/workflows/course-check.yml` "
-            "runs `course check` on every push and puts the table in the job's summary. That is feedback (a "
+            "runs `course check` on every push, puts the table in the job's summary and reports one point per "
+            "exercise that passed to Classroom (partial points for a partly done repository). That is feedback (a "
             "student controls their own repository); grade with `course grade` or Gradescope.",
             "* Gradescope: `course autograder gradescope autograder.zip --lesson NN` (one per assignment; repeat "
             "`--lesson` for a set), upload it as a programming assignment's autograder on the Ubuntu 24.04 base "

@@ -25,7 +25,9 @@ MEANINGS = {
     "passed": "the check passed",
     "not done": "the answer is still the stub that raises NotImplementedError (or its cell had not run before the check)",
     "failed": "the check found a rule the answer breaks (or the check could not run it)",
-    "edited": "the check cell was changed or removed; the course's own check ran instead, and counts for nothing",
+    "edited": "the check cell was changed or removed; the course's own check ran instead, and counts for nothing "
+              "(a check cell whose comments or spacing alone differ keeps the exercise's own status, with a note "
+              "that the edit was ignored)",
     "skipped": "the check did not run (an earlier problem stopped the notebook)",
     "timeout": "a cell or the check did not finish within the time limit",
     "kernel died": "the notebook's kernel stopped (its exit code is in the message)",

@@ -22,7 +22,15 @@ from course_lib.errors import UsageError
 from course_lib.workbook import build, runner
 
 TEMPLATES = Path(__file__).with_name("templates")
-TOP_FILES = ("pyproject.toml", "LICENSE", ".gitignore")
+TOP_FILES = ("LICENSE", ".gitignore")
+MAINTAINERS_EXTRAS = ("test",)
+"""Optional dependencies a student release leaves out of its pyproject.toml: they serve the course's own tests."""
+MAINTAINERS_TABLES = ("tool.pytest.ini_options",)
+"""pyproject.toml tables a student release leaves out: the course's test settings (`-n auto` needs the test
+extra, so a student's `pytest` would stop on them)."""
+BUILD_FILES_UNDER = ".course"
+"""Where a release's install leaves setuptools' build/ and *.egg-info (set in its pyproject.toml), so neither
+lands beside the student's notebooks."""
 FOLDERS = ("notebooks", "exercises")
 ENGINE_FOLDERS = ("binder", ".devcontainer")
 CLASSROOM_WORKFLOW = Path(".github") / "workflows" / "course-check.yml"
@@ -165,6 +173,34 @@ def references(root: Path) -> dict[str, str]:
             for pair in build.notebook_pairs(root)}
 
 
+def student_pyproject(text: str) -> str:
+    """The course's pyproject.toml as a release ships it: the student install only (no `MAINTAINERS_EXTRAS`, no
+    `MAINTAINERS_TABLES`), its build files kept under `BUILD_FILES_UNDER`."""
+    import re
+    import tomllib
+
+    kept, table, skipping = [], "", False
+    for line in text.splitlines(keepends=True):
+        header = re.fullmatch(r"\[([\w.-]+)\]\s*", line)
+        if header:
+            table, skipping = header.group(1), header.group(1) in MAINTAINERS_TABLES
+        elif table == "project.optional-dependencies":
+            extra = re.match(r"([\w-]+)\s*=", line)
+            if extra:
+                skipping = extra.group(1) in MAINTAINERS_EXTRAS
+        if not skipping:
+            kept.append(line)
+    result = "".join(kept).rstrip("\n") + (
+        "\n\n# setuptools' build files go under .course/, not beside your notebooks\n"
+        f'[tool.distutils.egg_info]\negg_base = "{BUILD_FILES_UNDER}"\n\n'
+        f'[tool.distutils.build]\nbuild_base = "{BUILD_FILES_UNDER}/build"\n')
+    parsed = tomllib.loads(result)  # a bad cut is the course's bug, never a broken file in a release
+    extras = parsed["project"].get("optional-dependencies", {})
+    if set(extras) & set(MAINTAINERS_EXTRAS) or "pytest" in parsed.get("tool", {}):
+        raise ValueError("pyproject.toml: the maintainers' extras or test settings survived the cut")
+    return result
+
+
 def student_readme() -> str:
     """The release's README.md: for a learner (open the course, do an exercise, check it, get a hint, what a check
     runs and where), with the lessons of the manifest; nothing about maintaining the course."""
@@ -203,6 +239,9 @@ def release(root: Path, out: Path, hints: int = HINTS_KEPT_DEFAULT, force: bool 
         if os.path.lexists(root / name):
             _copy(root / name, out / name)
     (out / "README.md").write_text(student_readme(), encoding="utf-8")
+    if os.path.lexists(root / "pyproject.toml"):
+        (out / "pyproject.toml").write_text(student_pyproject(build.regular_bytes(
+            root / "pyproject.toml", "pyproject.toml", 1 << 20).decode("utf-8")), encoding="utf-8")
     for folder in FOLDERS + ENGINE_FOLDERS:
         if os.path.lexists(root / folder):
             _copy(root / folder, out / folder, SKIPPED_IN.get(folder, ()))

@@ -89,7 +89,7 @@ class Check:
 
     exercise: ExerciseId
     source: str
-    changed: str = ""  # "", "changed" or "removed"
+    changed: str = ""  # "", "comments" (only its comments or spacing), "changed" or "removed"
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,8 @@ def plan(submission, reference) -> Plan:
     at: dict[int, list[Check]] = {}
     for exercise, source in checks.items():
         if exercise in placed:
-            changed = "" if _normal(code[placed[exercise]].source) == _normal(source) else "changed"
+            given = code[placed[exercise]].source
+            changed = "" if _normal(given) == _normal(source) else "comments" if _same_code(given, source) else "changed"
             at.setdefault(placed[exercise], []).append(Check(exercise, source, changed))
         else:  # removed: checked right after its exercise cell, or at the end
             at.setdefault(exercise_cells.get(exercise, len(code) - 1), []).append(Check(exercise, source, "removed"))
@@ -159,6 +160,20 @@ def plan(submission, reference) -> Plan:
         steps.extend(at.get(index, []))
     steps.extend(at.get(-1, []))  # a submission without code cells
     return Plan(tuple(steps), tuple(checks))
+
+
+def _same_code(one: str, other: str) -> bool:
+    """Whether two cells hold the same code, whatever their comments and spacing (the same syntax tree)."""
+    try:
+        return ast.dump(ast.parse(one)) == ast.dump(ast.parse(other))
+    except (SyntaxError, ValueError):
+        return False
+
+
+COMMENTS_IGNORED = ("(The check cell's comments or spacing were edited; the grader ran the course's own check "
+                    "cell, so the edit was ignored and changed nothing.)")
+"""Said after an outcome whose check cell differs from the course's in comments or spacing only."""
+EDITED_EARNS_NOTHING = "An edited check cell earns no credit: put the course's check cell back as it was."
 
 
 def _exercise_of(cell) -> ExerciseId | None:
@@ -511,10 +526,13 @@ class _Run:
             outcome = Outcome(str(exercise), "failed", f"Exercise {exercise}: the cell above the check raised "
                               f"{self.cell_error[:160]}, so {outcome.message.split('(')[-1].split(' is not')[0]} "
                               "is not defined: fix that cell, run it, then run the check again.", exercise.hint_call)
-        if step.changed:
+        if step.changed == "comments":  # the same code: nothing to gain, so nothing lost
+            outcome = Outcome(str(exercise), outcome.status, f"{outcome.message} {COMMENTS_IGNORED}", outcome.hint,
+                              outcome.rule)
+        elif step.changed:
             outcome = Outcome(str(exercise), "edited",
                               f"the check cell was {step.changed}, so the course's check ran in its place "
-                              f"({outcome.status}: {outcome.message})", exercise.hint_call)
+                              f"({outcome.status}: {outcome.message}). {EDITED_EARNS_NOTHING}", exercise.hint_call)
         self.found[exercise] = outcome
         if outcome.status in ("timeout", "kernel died"):
             self.stopped = Outcome("*", outcome.status, outcome.message)

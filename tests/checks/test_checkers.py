@@ -43,6 +43,7 @@ def test_unsolved_notebook_fails_at_every_check_cell_and_nowhere_else(path):
             assert errors and errors[0].ename == "ExerciseNotDone", cell.source
             assert f"Exercise {check_cells[index]} is not done yet" in errors[0].evalue
             assert "NotImplementedError" in errors[0].evalue
+            assert_status_not_traceback(errors[0], "⏳", check_cells[index])
         else:
             assert not errors, f"{cell.source[:80]!r} raised {errors[0].ename if errors else ''}"
     assert check_cells
@@ -51,6 +52,48 @@ def test_unsolved_notebook_fails_at_every_check_cell_and_nowhere_else(path):
     first = check_cells[min(check_cells)]
     said = "".join(output.get("text", "") for output in summary.outputs)
     assert said.startswith(f"⏳ 0 of {len(check_cells)} done; next: {first} "), said
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def assert_status_not_traceback(error, symbol: str, exercise) -> list[str]:
+    """An error output of a check cell shows the check's status (symbol, message, hint line), not a traceback;
+    its ename and evalue stay what nbval and a reader of the output expect. The status lines, colours removed."""
+    lines = [ANSI.sub("", line) for line in error.traceback]
+    joined = "\n".join(lines)
+    assert lines[0].startswith(f"{symbol} Exercise {exercise}"), lines
+    assert lines[-1] == f'   Stuck? hints.show("{exercise}") (in a terminal: .venv/bin/course hint {exercise})', lines
+    assert not any(word in joined for word in ("Traceback", "File ", "site-packages", "course_lib", "----")), joined
+    assert all(len(line) <= 100 for line in lines), lines  # wrapped at spaces: JupyterLab breaks words anywhere
+    said = " ".join(line.strip() for line in lines[:-1])[len(symbol) + 1:]
+    assert said == error.evalue.replace(f' Open hints.show("{exercise}") for a hint.', ""), (said, error.evalue)
+    return lines
+
+
+def test_a_failed_check_in_a_notebook_shows_its_status_not_a_traceback(tmp_path):
+    """A kept wrong answer to 1.2 in a notebook run by nbclient (as nbval runs it): the check cell fails with an
+    error output whose shown lines are the ❌ status, what to change and where the hint is."""
+    import nbformat
+
+    exercise = ExerciseId.parse("1.2")
+    source = nbformat.read(ROOT / "exercises" / "01_bad_tool_rewrite.ipynb", as_version=4)
+    setup = next(cell for cell in source.cells if "setup" in cell.metadata.get("tags", []))
+    check = next(cell for cell in source.cells if cell.source.startswith("# CHECK") and "ex_01_2" in cell.source)
+    wrong = (ANSWERS / "wrong" / "ex_01_2_renamed_tool.py").read_text(encoding="utf-8")
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(setup.source),
+        nbformat.v4.new_code_cell(wrong + "\nbuild_bounded_forecast_server = answer\n"),
+        nbformat.v4.new_code_cell(check.source)])
+    path = tmp_path / "wrong.ipynb"
+    nbformat.write(notebook, path)
+    ran = run_notebook(path)
+    assert [len(errors_of(cell)) for cell in ran.cells] == [0, 0, 1]
+    error = errors_of(ran.cells[2])[0]
+    assert error.ename == "CheckFailed" and error.evalue.startswith("Exercise 1.2: expected ")
+    lines = assert_status_not_traceback(error, "❌", exercise)
+    assert "keep one tool named get_daily_forecast" in " ".join(lines)
+    assert error.traceback[0].startswith("\x1b[1m❌ ")  # the status in bold, as the ⏳ and ✅ boxes stand out
 
 
 def test_every_kept_answer_answers_an_exercise_of_the_course():

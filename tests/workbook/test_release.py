@@ -149,6 +149,49 @@ def test_the_release_readme_commands_work_as_written(released, tmp_path):
     assert any("course doctor" in command for command in commands)
 
 
+def test_the_release_pyproject_is_the_student_install_and_pytest_runs_there_without_the_test_extra(released):
+    """No test extra and no test settings: with the course's `-n auto`, pytest without xdist (a student's install)
+    stops on "unrecognized arguments"; here it starts, finds no tests and says so (exit 5)."""
+    import tomllib
+
+    ours = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    theirs = tomllib.loads((released / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "test" in ours["project"]["optional-dependencies"] and "pytest" in ours["tool"]  # what is cut
+    assert "test" not in theirs["project"].get("optional-dependencies", {})
+    assert "pytest" not in theirs["tool"]
+    assert theirs["project"]["dependencies"] == ours["project"]["dependencies"]
+    assert theirs["project"]["scripts"] == ours["project"]["scripts"]
+    assert theirs["tool"]["setuptools"] == ours["tool"]["setuptools"]  # the package, its data, JupyterLab settings
+    assert set(theirs["project"]["optional-dependencies"]) == set(ours["project"]["optional-dependencies"]) - {"test"}
+    ran = subprocess.run([str(BIN / "pytest"), "-p", "no:xdist", "-p", "no:cacheprovider"], cwd=released,
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 5 and "no tests ran" in ran.stdout, (ran.stdout[-500:], ran.stderr[-500:])
+
+
+@pytest.mark.parametrize("editable", [True, False], ids=["pip install -e .", "pip install ."])
+def test_installing_a_release_leaves_no_build_files_beside_the_notebooks(released, tmp_path, editable):
+    """`pip install .` (the README) and `pip install -e .` (the Classroom workflow, Binder): setuptools' build/
+    and *.egg-info go under .course/, which .gitignore covers. Needs the package index for the build backend."""
+    copy = tmp_path / "workbook"
+    shutil.copytree(released, copy)
+    before = sorted(path.name for path in copy.iterdir())
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True, timeout=300)
+    done = subprocess.run([str(tmp_path / "venv" / "bin" / "pip"), "install", "--quiet", "--no-deps",
+                           *(["-e"] if editable else []), "."], cwd=copy, capture_output=True, text=True, timeout=600)
+    if done.returncode and "setuptools" in done.stderr and "satisfies the requirement" in done.stderr:
+        pytest.skip("the package index is out of reach: pip cannot fetch the build backend (setuptools)")
+    assert done.returncode == 0, done.stderr[-800:]
+    assert sorted(path.name for path in copy.iterdir()) == before  # no build/, no *.egg-info at the top
+    left = {path.name for path in (copy / ".course").iterdir()}
+    assert "mcp_tool_design_workbook.egg-info" in left and left <= {"reference", "build",
+                                                                      "mcp_tool_design_workbook.egg-info"}
+    assert not any(path.suffix == ".egg-info" or path.name == "build" for path in copy.rglob("*")
+                   if ".course" not in path.relative_to(copy).parts)
+    ignored = subprocess.run(["git", "init", "-q", "."], cwd=copy, timeout=60), subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", ".course"], cwd=copy, capture_output=True, text=True, timeout=60)
+    assert "!! .course/mcp_tool_design_workbook.egg-info/" in ignored[1].stdout, ignored[1].stdout
+
+
 def test_course_check_in_a_release_takes_the_check_cells_from_its_reference_copy(released):
     notebook = nbformat.read(released / "exercises" / LESSON, as_version=4)
     check = next(cell for cell in notebook.cells if "checks.ex_01_3(" in cell.source)
@@ -305,8 +348,70 @@ def test_the_workflows_run_what_they_promise():
     command = re.search(r"python3 -m venv \.venv && \.venv/bin/pip install -e \S+ && \.venv/bin/pytest", readme)
     assert command and f"run: {command.group(0)}" in tests  # the README's test command, word for word
     classroom = (release.TEMPLATES / "classroom.yml").read_text()
-    assert 'course check "$notebook" --summary "$GITHUB_STEP_SUMMARY"' in classroom
     assert "bubblewrap" in classroom and "on:\n  push:" in classroom
+
+
+def test_the_classroom_workflow_reports_one_point_per_exercise_to_the_grading_reporter():
+    """The step that checks the notebooks is the reporter's runner: the reporter reads <RUNNER>_RESULTS, and
+    GitHub Classroom reads the points from the check run named "Autograding Tests" (which needs checks: write)."""
+    import yaml
+
+    workflow = yaml.safe_load((release.TEMPLATES / "classroom.yml").read_text())
+    (job,) = workflow["jobs"].values()
+    assert job["name"] == "Autograding Tests" and workflow["permissions"]["checks"] == "write"
+    steps = {step.get("id"): step for step in job["steps"]}
+    assert steps["course"]["run"] == "python -m course_lib.workbook.classroom exercises/*.ipynb"
+    reporter = next(step for step in job["steps"] if "autograding-grading-reporter" in step.get("uses", ""))
+    runners = [name.strip() for name in reporter["with"]["runners"].split(",")]
+    assert runners == ["course"] and reporter["if"].startswith("always()")
+    assert reporter["env"] == {f"{runner.upper()}_RESULTS": f"${{{{ steps.{runner}.outputs.result }}}}"
+                               for runner in runners}
+
+
+def test_classroom_results_give_a_partly_done_repository_its_points():
+    from course_lib.workbook import classroom
+    from course_lib.workbook.outcomes import Outcome
+
+    found = classroom.results({
+        "exercises/01_bad_tool_rewrite.ipynb": [
+            Outcome("1.1", "passed", "the clock tool is named and described"),
+            Outcome("1.2", "failed", 'Exercise 1.2: expected x; found y. Open hints.show("1.2") for a hint.'),
+            Outcome("1.3", "not done", "Exercise 1.3 is not done yet: do it."),
+            Outcome("1.4", "edited", "the check cell was changed")],
+        "exercises/00_start_here.ipynb": "exercises/00_start_here.ipynb is not a notebook: it is not valid JSON"})
+    assert found["max_score"] == 5 and found["status"] == "fail" and found["version"] == 1
+    assert [(test["name"], test["score"]) for test in found["tests"]] == [
+        ("Exercise 1.1 (01_bad_tool_rewrite.ipynb)", 1), ("Exercise 1.2 (01_bad_tool_rewrite.ipynb)", 0),
+        ("Exercise 1.3 (01_bad_tool_rewrite.ipynb)", 0), ("Exercise 1.4 (01_bad_tool_rewrite.ipynb)", 0),
+        ("Exercise 0.1 (00_start_here.ipynb)", 0)]
+    assert [test["status"] for test in found["tests"]] == ["pass", "fail", "fail", "fail", "fail"]
+    assert found["tests"][1]["message"] == "❌ failed: Exercise 1.2: expected x; found y."
+    assert "not valid JSON" in found["tests"][4]["message"]
+    every = classroom.results({"exercises/01_bad_tool_rewrite.ipynb": [Outcome("1.1", "passed", "ok")]})
+    assert every["status"] == "pass" and every["tests"][0]["score"] == 1
+
+
+def test_the_classroom_step_in_a_release_writes_the_reporters_result(released, tmp_path):
+    """In a release: lesson 00 solved, lesson 01 untouched. One point of five, the table in the step summary."""
+    import base64
+
+    copy = tmp_path / "workbook"
+    shutil.copytree(released, copy)
+    solved = build.read(ROOT / "solutions" / "00_start_here.ipynb")
+    nbformat.write(solved, copy / "exercises" / "00_start_here.ipynb")
+    output, summary = tmp_path / "output", tmp_path / "summary.md"
+    done = subprocess.run([sys.executable, "-m", "course_lib.workbook.classroom", "exercises/00_start_here.ipynb",
+                           f"exercises/{LESSON}"], cwd=copy, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(summary),
+                               "PYTHONPATH": str(copy)})
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.strip().splitlines()[-1] == "1 of 5 exercises passed: 1 point(s) of 5"
+    name, encoded = output.read_text().strip().split("=", 1)
+    found = json.loads(base64.b64decode(encoded))
+    assert name == "result" and found["max_score"] == 5 and sum(test["score"] for test in found["tests"]) == 1
+    assert [test["name"] for test in found["tests"] if test["score"]] == ["Exercise 0.1 (00_start_here.ipynb)"]
+    assert "### 00_start_here.ipynb: 1 of 1 passed" in summary.read_text()
+    assert f"### {LESSON}: 0 of 4 passed" in summary.read_text()
 
 
 def test_check_appends_a_markdown_summary(tmp_path):

@@ -86,6 +86,33 @@ def test_setup_and_check_cells_come_from_the_course(tmp_path):
                                       "bounds() reads minimum and maximum")
 
 
+def test_a_check_cell_edited_in_its_comments_only_keeps_its_credit_and_says_the_edit_was_ignored(tmp_path):
+    """The same code (comments and spacing aside) runs the same check: the exercise keeps its status, and the
+    report says the check cell was edited and that the edit was ignored. A change of code is still `edited`,
+    which earns nothing, and says so."""
+    from course_lib.workbook import grading
+
+    def commented(notebook):
+        check = _cell(notebook, tag="check")
+        check.source = check.source.replace("# CHECK: do not edit", "# CHECK: do not edit (noted!)") + "  # mine\n\n"
+
+    def recoded(notebook):
+        _cell(notebook, tag="check").source += "\nprint('extra')"
+
+    (outcome,) = runner.check(_variant(tmp_path, commented), reference=reference())
+    assert outcome.status == "passed"
+    assert outcome.message.startswith("bounds() reads minimum and maximum")
+    assert outcome.message.endswith(runner.COMMENTS_IGNORED)
+    assert "check cell's comments or spacing were edited" in runner.COMMENTS_IGNORED
+    row = grading.Row("ada", "00_start_here.ipynb", outcome)
+    grading.write_csv([row], tmp_path / "grades.csv")
+    assert "the edit was ignored" in (tmp_path / "grades.csv").read_text(encoding="utf-8")
+    assert grading.scores([row]) == {"ada": (1, 1)}
+    (other,) = runner.check(_variant(tmp_path, recoded), reference=reference())
+    assert other.status == "edited" and other.message.endswith(runner.EDITED_EARNS_NOTHING)
+    assert grading.scores([grading.Row("ada", "00_start_here.ipynb", other)]) == {"ada": (0, 1)}
+
+
 def test_a_removed_check_cell_is_reported_for_its_exercise_and_the_others_still_count(tmp_path):
     source = ROOT / "solutions" / "01_bad_tool_rewrite.ipynb"
 
