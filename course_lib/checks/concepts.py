@@ -56,6 +56,9 @@ CONCEPTS: dict[str, dict[str, str]] = {
     "1.4": {
         "rule bool": "Lesson 01, «Tool names: what the spec asks, and what model APIs accept»: the spec allows a "
                      "small character set and a length limit; a validator answers only yes or no.",
+        "own": "Lesson 01, «Tool names: what the spec asks, and what model APIs accept»: the exercise asks you to "
+               "write the name rule yourself; the course's and the SDK's validators already hold it, so a check "
+               "that sees one called cannot tell whether you could write it.",
     },
     "2.1": {
         "tool": "Lesson 02, «Two places for one result»: a host calls the tool by the name and parameter the "
