@@ -337,6 +337,34 @@ def test_a_list_return_gives_one_text_block_per_item_and_a_model_one_serialized_
     assert len(single.content) == 1 and single.structured_content == {"number": "A"}
 
 
+@claim("wrapped-return-text-is-the-bare-value")
+def test_a_wrapped_return_sends_its_bare_value_as_text_not_the_serialized_structured_content():
+    import json
+
+    server = _server()
+
+    @server.tool()
+    def as_text() -> str:
+        """A string."""
+        return "ORD-1042 arrives on 2026-10-05"
+
+    @server.tool()
+    def as_int() -> int:
+        """A number."""
+        return 3
+
+    (sentence,) = cited_paragraphs("wrapped-return-text-is-the-bare-value")
+    for name, value in (("as_text", "ORD-1042 arrives on 2026-10-05"), ("as_int", 3)):
+        result = call(server, name, {})
+        (block,) = result.content
+        wrapped = {"result": value}
+        assert result.structured_content == wrapped
+        assert block.text == str(value), (name, block.text)  # the bare value...
+        assert block.text not in (json.dumps(wrapped), json.dumps(wrapped, indent=2))  # ...not the wrapping
+        assert f"`{block.text}`" in sentence, (block.text, sentence)
+        assert f"`{json.dumps(wrapped)}`" in sentence, (wrapped, sentence)
+
+
 @claim("structured-from-validated-text-from-raw")
 def test_structured_content_drops_extra_keys_but_the_text_keeps_the_raw_value():
     import json
