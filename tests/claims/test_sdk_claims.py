@@ -12,7 +12,7 @@ from uuid import UUID
 import mcp_types
 import pytest
 from mcp.server import MCPServer
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from claims_ledger import cited_paragraphs, claim
 from course_lib import wire
@@ -310,6 +310,59 @@ def test_the_description_is_the_raw_docstring_indented_before_python_313():
     description = wire.run_sync(wire.list_tools, server)[0].description
     assert description == two_lines.__doc__
     assert ("\n        Second line." in description) == (sys.version_info < (3, 13))
+
+
+@claim("sdk-ignores-docstring-args")
+def test_a_docstring_args_section_stays_in_the_description_and_describes_no_parameter():
+    server = _server()
+
+    @server.tool()
+    def get_forecast(city: str, days: int = 3) -> str:
+        """Daily forecast for one city.
+
+        Args:
+            city: City name, e.g. 'Des Moines'.
+            days: Number of days, starting today.
+        """
+        return city
+
+    (sentence,) = cited_paragraphs("sdk-ignores-docstring-args")
+    assert "**not** parsed" in sentence and "Field(description=...)" in sentence, sentence
+    (tool,) = wire.run_sync(wire.list_tools, server)
+    assert tool.description == get_forecast.__doc__  # the Args: lines stay in the description
+    properties = wire.dump(tool)["inputSchema"]["properties"]
+    assert [name for name, schema in properties.items() if "description" in schema] == []
+
+
+class Options(BaseModel):
+    """A nested argument object that forbids keys it does not name."""
+
+    model_config = ConfigDict(extra="forbid")
+    dry_run: bool = False
+
+
+@claim("mcpserver-argument-model-ignores-extras")
+def test_mcpserver_ignores_extra_arguments_has_no_switch_and_honours_a_nested_forbid():
+    import inspect
+
+    server = _server()
+
+    @server.tool()
+    def cancel(order_number: str, options: Options | None = None) -> str:
+        """Cancel one order."""
+        return f"{order_number} dry_run={bool(options and options.dry_run)}"
+
+    top = call(server, "cancel", {"order_number": "A", "dryRun": True})
+    assert not top.is_error and top.structured_content == {"result": "A dry_run=False"}
+    nested = call(server, "cancel", {"order_number": "A", "options": {"dryRun": True}})
+    assert nested.is_error and "Extra inputs are not permitted" in nested.content[0].text
+    schema = wire.dump(wire.run_sync(wire.list_tools, server)[0])["inputSchema"]
+    assert "additionalProperties" not in schema
+    knobs = {name for method in (MCPServer.__init__, MCPServer.tool, MCPServer.add_tool)
+             for name in inspect.signature(method).parameters}
+    assert not {name for name in knobs if any(word in name for word in ("extra", "forbid", "strict"))}
+    (sentence,) = cited_paragraphs("mcpserver-argument-model-ignores-extras")
+    assert "no switch to forbid them" in sentence and 'extra="forbid"' in sentence, sentence
 
 
 class Row(BaseModel):
