@@ -365,6 +365,22 @@ def test_mcpserver_ignores_extra_arguments_has_no_switch_and_honours_a_nested_fo
     assert "no switch to forbid them" in sentence and 'extra="forbid"' in sentence, sentence
 
 
+@claim("debug-true-keeps-the-bare-text")
+def test_a_plain_exception_reaches_the_client_as_the_bare_text_even_with_debug_true():
+    (sentence,) = cited_paragraphs("debug-true-keeps-the-bare-text")
+    assert '"Error executing tool get_order", even with `debug=True`' in sentence, sentence
+    for debug in (False, True):
+        server = MCPServer("claims", log_level="CRITICAL", debug=debug)
+
+        @server.tool()
+        def get_order(order_number: str) -> str:
+            """Fails like a backend."""
+            raise ValueError("connection to db-eu-1.corp.internal refused")
+
+        result = call(server, "get_order", {"order_number": "ORD-1"})
+        assert result.is_error and [block.text for block in result.content] == ["Error executing tool get_order"]
+
+
 class Row(BaseModel):
     number: str
 
