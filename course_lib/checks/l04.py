@@ -58,8 +58,8 @@ RULES_4_1 = spec(
     ("open_world", "say `openWorldHint` true only for the tool whose effect reaches people outside this server",
      "not observable in process: the check reads it from the tool's description (customers read the public "
      "status page; everything else lives on this server)"),
-    ("consistent", "never set `destructiveHint` true on a read-only tool (the two hints contradict each other; "
-     "leaving it out is fine, as the schema reads `destructiveHint` only when `readOnlyHint` is false)",
+    ("consistent", "never set `destructiveHint` true on a read-only tool (it destroys nothing, and the schema "
+     "gives `destructiveHint` a meaning only when `readOnlyHint` is false, so leaving it out is fine)",
      "the annotations as sent"),
 )
 

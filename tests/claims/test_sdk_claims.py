@@ -12,7 +12,7 @@ from uuid import UUID
 import mcp_types
 import pytest
 from mcp.server import MCPServer
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from claims_ledger import cited_paragraphs, claim
 from course_lib import wire
@@ -312,6 +312,75 @@ def test_the_description_is_the_raw_docstring_indented_before_python_313():
     assert ("\n        Second line." in description) == (sys.version_info < (3, 13))
 
 
+@claim("sdk-ignores-docstring-args")
+def test_a_docstring_args_section_stays_in_the_description_and_describes_no_parameter():
+    server = _server()
+
+    @server.tool()
+    def get_forecast(city: str, days: int = 3) -> str:
+        """Daily forecast for one city.
+
+        Args:
+            city: City name, e.g. 'Des Moines'.
+            days: Number of days, starting today.
+        """
+        return city
+
+    (sentence,) = cited_paragraphs("sdk-ignores-docstring-args")
+    assert "**not** parsed" in sentence and "Field(description=...)" in sentence, sentence
+    (tool,) = wire.run_sync(wire.list_tools, server)
+    assert tool.description == get_forecast.__doc__  # the Args: lines stay in the description
+    properties = wire.dump(tool)["inputSchema"]["properties"]
+    assert [name for name, schema in properties.items() if "description" in schema] == []
+
+
+class Options(BaseModel):
+    """A nested argument object that forbids keys it does not name."""
+
+    model_config = ConfigDict(extra="forbid")
+    dry_run: bool = False
+
+
+@claim("mcpserver-argument-model-ignores-extras")
+def test_mcpserver_ignores_extra_arguments_has_no_switch_and_honours_a_nested_forbid():
+    import inspect
+
+    server = _server()
+
+    @server.tool()
+    def cancel(order_number: str, options: Options | None = None) -> str:
+        """Cancel one order."""
+        return f"{order_number} dry_run={bool(options and options.dry_run)}"
+
+    top = call(server, "cancel", {"order_number": "A", "dryRun": True})
+    assert not top.is_error and top.structured_content == {"result": "A dry_run=False"}
+    nested = call(server, "cancel", {"order_number": "A", "options": {"dryRun": True}})
+    assert nested.is_error and "Extra inputs are not permitted" in nested.content[0].text
+    schema = wire.dump(wire.run_sync(wire.list_tools, server)[0])["inputSchema"]
+    assert "additionalProperties" not in schema
+    knobs = {name for method in (MCPServer.__init__, MCPServer.tool, MCPServer.add_tool)
+             for name in inspect.signature(method).parameters}
+    assert not {name for name in knobs if any(word in name for word in ("extra", "forbid", "strict"))}
+    (sentence,) = cited_paragraphs("mcpserver-argument-model-ignores-extras")
+    assert "no switch to forbid them" in sentence and 'extra="forbid"' in sentence, sentence
+
+
+@claim("debug-true-keeps-the-bare-text")
+def test_a_plain_exception_reaches_the_client_as_the_bare_text_even_with_debug_true():
+    (sentence,) = cited_paragraphs("debug-true-keeps-the-bare-text")
+    assert '"Error executing tool get_order", even with `debug=True`' in sentence, sentence
+    for debug in (False, True):
+        server = MCPServer("claims", log_level="CRITICAL", debug=debug)
+
+        @server.tool()
+        def get_order(order_number: str) -> str:
+            """Fails like a backend."""
+            raise ValueError("connection to db-eu-1.corp.internal refused")
+
+        result = call(server, "get_order", {"order_number": "ORD-1"})
+        assert result.is_error and [block.text for block in result.content] == ["Error executing tool get_order"]
+
+
 class Row(BaseModel):
     number: str
 
@@ -335,6 +404,34 @@ def test_a_list_return_gives_one_text_block_per_item_and_a_model_one_serialized_
     assert listed.structured_content == {"result": [{"number": "A"}, {"number": "B"}]}
     single = call(server, "as_model", {})
     assert len(single.content) == 1 and single.structured_content == {"number": "A"}
+
+
+@claim("wrapped-return-text-is-the-bare-value")
+def test_a_wrapped_return_sends_its_bare_value_as_text_not_the_serialized_structured_content():
+    import json
+
+    server = _server()
+
+    @server.tool()
+    def as_text() -> str:
+        """A string."""
+        return "ORD-1042 arrives on 2026-10-05"
+
+    @server.tool()
+    def as_int() -> int:
+        """A number."""
+        return 3
+
+    (sentence,) = cited_paragraphs("wrapped-return-text-is-the-bare-value")
+    for name, value in (("as_text", "ORD-1042 arrives on 2026-10-05"), ("as_int", 3)):
+        result = call(server, name, {})
+        (block,) = result.content
+        wrapped = {"result": value}
+        assert result.structured_content == wrapped
+        assert block.text == str(value), (name, block.text)  # the bare value...
+        assert block.text not in (json.dumps(wrapped), json.dumps(wrapped, indent=2))  # ...not the wrapping
+        assert f"`{block.text}`" in sentence, (block.text, sentence)
+        assert f"`{json.dumps(wrapped)}`" in sentence, (wrapped, sentence)
 
 
 @claim("structured-from-validated-text-from-raw")
