@@ -522,5 +522,7 @@ def chart(reports: list[Report]):
     ax.set_yticks(range(len(reports)), [report.label for report in reports])
     ax.set_xlim(0, 1.03)
     ax.invert_yaxis()  # the first report on top
-    charts._style(ax, "Selection accuracy with 95% intervals", "accuracy (Wilson interval over cases)", "")
+    choosers = sorted({report.chooser for report in reports})
+    by = "the offline baseline (no model)" if choosers == ["offline"] else ", ".join(choosers)
+    charts._style(ax, f"Selection accuracy with 95% intervals: {by}", "accuracy (Wilson interval over cases)", "")
     return fig
