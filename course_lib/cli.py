@@ -338,10 +338,14 @@ def cmd_grade(args) -> int:
         raise UsageError(f"cannot write the reports to {out}: {error.strerror or type(error).__name__}") from None
     note = sandbox.note()
     report = grading.Report()
+    from course_lib.workbook import manifest
+
+    lessons = {manifest.lesson(number).number for number in args.lesson} if args.lesson else None
     rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root, budget=args.budget, report=report,
-                         hints=args.hints)
+                         hints=args.hints, lessons=lessons)
+    rows = grading.complete(rows, report, lessons)
     grading.write_csv(rows, out / "grades.csv")
-    grading.write_html(rows, out / "grades.html", note)
+    grading.write_html(rows, out / "grades.html", note, ignored=report.ignored)
     students, columns, cells = grading.pivot(rows)
     scores = grading.scores(rows)
     width = max(len(s) for s in [*students, "student"])
@@ -790,6 +794,9 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
     grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
     grade.add_argument("--root", help="the instructor's course folder, with solutions/ (default: found from here)")
+    grade.add_argument("--lesson", action="append", metavar="NN",
+                       help="a lesson this assignment grades (repeat for a set); every student gets a row for each "
+                            "of its exercises (default: every lesson anyone handed in)")
     grade.add_argument("--hints", type=int, default=-1, metavar="N",
                             help="hint levels per exercise the kernels get (default -1: all but the last, which is "
                                  "nearly the answer; a negative N leaves out that many of the last)")
