@@ -181,9 +181,13 @@ def resolve_notebook(target: str) -> Path:
 
 
 def _check_root(given: str | None) -> Path | None:
-    """The course whose setup and check cells count: `--root`, else the installed course (the folder holding
-    this course_lib, with solutions/ for an instructor or .course/reference for a release); never a folder beside
-    the notebook, which its author controls. None when the installed course has neither."""
+    """The course whose setup and check cells count: `--root`; else the folder holding the installed course_lib
+    (an editable install) when it has solutions/ or .course/reference; else the current folder or one above it
+    (`pip install .` leaves course_lib in site-packages): for a release's install, whose course_lib pins its
+    references' hashes, a release folder with .course/reference (and no solutions/), which `runner.reference_for`
+    takes only when it matches those pins; for an install without pins (the instructor's course folder), a folder
+    with solutions/. A .course/reference that the installed course_lib did not pin is never trusted, so nothing
+    planted beside a notebook counts. None when nothing is found."""
     import course_lib
     from course_lib.workbook import runner
 
@@ -195,6 +199,14 @@ def _check_root(given: str | None) -> Path | None:
     installed = Path(course_lib.__file__).resolve().parent.parent
     if (installed / "solutions").is_dir() or (installed / runner.REFERENCE).is_dir():
         return installed
+    released = bool(runner.pins(None))
+    for folder in (Path.cwd(), *Path.cwd().parents):
+        if not (folder / "course_lib").is_dir():
+            continue
+        if released and not os.path.lexists(folder / "solutions") and (folder / runner.REFERENCE).is_dir():
+            return folder
+        if not released and (folder / "solutions").is_dir():
+            return folder
     return None
 
 
@@ -222,9 +234,11 @@ def cmd_check(args) -> int:
     stem = runner.lesson_stem(path, submission)
     root = _check_root(args.root)
     if stem and root is None:
-        raise UsageError("this course_lib has no reference check cells (no solutions/ or .course/reference beside "
-                         "it): pass the course folder to --root")
+        raise UsageError("no course folder here or above (run this inside the course folder, the one with "
+                         "exercises/), or pass it to --root")
     reference = runner.reference_for(stem, root) if stem else None
+    if stem and reference is None:  # never the notebook's own check cells in place of the course's
+        raise UsageError(f"{root} holds no reference copy of {stem}.ipynb: pass the course folder to --root")
     outcomes = runner.check(path, timeout=args.timeout, reference=reference, submission=submission)
     if not outcomes:
         raise UsageError(f"{path} has no exercise check cells")
@@ -327,10 +341,14 @@ def cmd_grade(args) -> int:
         raise UsageError(f"cannot write the reports to {out}: {error.strerror or type(error).__name__}") from None
     note = sandbox.note()
     report = grading.Report()
+    from course_lib.workbook import manifest
+
+    lessons = {manifest.lesson(number).number for number in args.lesson} if args.lesson else None
     rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root, budget=args.budget, report=report,
-                         hints=args.hints)
+                         hints=args.hints, lessons=lessons)
+    rows = grading.complete(rows, report, lessons)
     grading.write_csv(rows, out / "grades.csv")
-    grading.write_html(rows, out / "grades.html", note)
+    grading.write_html(rows, out / "grades.html", note, ignored=report.ignored)
     students, columns, cells = grading.pivot(rows)
     scores = grading.scores(rows)
     width = max(len(s) for s in [*students, "student"])
@@ -770,7 +788,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("notebook", help="a notebook path, or a lesson number such as 01")
     check.add_argument("--timeout", type=int, default=60, help="seconds per cell and per check (default 60)")
     check.add_argument("--json", action="store_true", help="print the outcomes as JSON")
-    check.add_argument("--root", help="the course folder whose check cells count (default: found from here)")
+    check.add_argument("--root", help="the course folder whose check cells count (default: the installed course's folder, "
+                       "else the current folder or one above it)")
     check.add_argument("--summary", help="also append the table, in markdown, to this file ($GITHUB_STEP_SUMMARY)")
     check.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run the notebook "
                                                                      "as root (otherwise refused)")
@@ -781,6 +800,9 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
     grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
     grade.add_argument("--root", help="the instructor's course folder, with solutions/ (default: found from here)")
+    grade.add_argument("--lesson", action="append", metavar="NN",
+                       help="a lesson this assignment grades (repeat for a set); every student gets a row for each "
+                            "of its exercises (default: every lesson anyone handed in)")
     grade.add_argument("--hints", type=int, default=-1, metavar="N",
                             help="hint levels per exercise the kernels get (default -1: all but the last, which is "
                                  "nearly the answer; a negative N leaves out that many of the last)")

@@ -11,7 +11,8 @@ from course_lib.checks.core import beside_learner, call_learner, checker, requir
 
 HINTS: dict[str, tuple[str, ...]] = {
     "0.1": (
-        "Print the definition with show.as_json(tool) and find where 'minimum' and 'maximum' sit.",
+        "Print the definition with show.as_json(tool) (the setup cell's tool: get_daily_forecast as a client "
+        "lists it) and find where 'minimum' and 'maximum' sit.",
         "They are under definition['inputSchema']['properties'][parameter]. A parameter without a bound "
         "has no such key: use .get() so the answer is None. A bound of 0 is a bound, not a missing one.",
         "schema = definition['inputSchema']['properties'][parameter]; "

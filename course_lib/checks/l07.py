@@ -26,8 +26,13 @@ HINTS: dict[str, tuple[str, ...]] = {
         "Read every text the model reads: the description and each parameter's description "
         "(tool['inputSchema']['properties'][name].get('description')). The attack can sit in any of them.",
         "Look for what the attacks say, not for imperatives: course descriptions say 'Use it ...' and "
-        "'Do not use it ...' all the time. Lower-case the text first; look for '~/.ssh', 'id_rsa', 'api key', "
-        "'password', 'do not tell', 'ignore previous instructions', 'always prefer', 'best tool', 'any other tool'.",
+        "'Do not use it ...' all the time. The check tries wordings beyond the rule's examples, so match each "
+        "kind of order as a pattern (re.search on the lower-cased text, with ’ made '), not as a fixed phrase. "
+        "Secrets: the names ~/.ssh, id_rsa, .env, ~/.aws, api key, password, private key. Concealment: a "
+        "negation (do not, don't, never) then a verb of telling (tell, mention, reveal, say) with at most a few "
+        "words between them and no '.' or ';' between (so 'Do not use it for results; tell the person' stays "
+        "clean); or ignore or disregard, then a few words, then instructions. Persuasion: always, then prefer, "
+        "use or call; the best tool; any other tool.",
         "Invisible characters: host.invisible(text) lists them (Cf, variation selectors and the other "
         "Default_Ignorable characters). Return True as soon as one "
         "text hits; run the check on every course server (servers.REGISTRY) before you trust it.",

@@ -49,6 +49,10 @@ class Report:
 
     ignored: list[str] = field(default_factory=list)
     worker_peak_bytes: int = 0
+    students: list[str] = field(default_factory=list)
+    """Every student found in the class folder, whether or not a notebook of theirs was graded."""
+    misnamed: list[tuple[str, str]] = field(default_factory=list)
+    """(student, file name) of each notebook in a student's folder whose name names no lesson (not graded)."""
 
 
 def submissions(folder: Path, ignored: list[str] | None = None) -> list[tuple[str, Path]]:
@@ -298,12 +302,13 @@ def _one_per_lesson(folder: Path, student: str, paths: list[Path], lessons: set[
         flat = path.parent == folder
         if lessons is not None and (stem is None or stem[:2] not in lessons):
             report.ignored.append(f"ignored {_shown(folder, path)}: not a notebook of lesson "
-                                  f"{', '.join(sorted(lessons))}, which this autograder grades")
+                                  f"{', '.join(sorted(lessons))}, which this assignment grades")
         elif stem is None and flat:
             unnamed.append(path)
         elif stem is None:
             report.ignored.append(f"ignored {_shown(folder, path)}: its file name names no lesson (hand in one "
                                   "notebook per lesson, named like 01_bad_tool_rewrite.ipynb)")
+            report.misnamed.append((student, path.name))
         elif path in empty and stem in kept:
             report.ignored.append(f"ignored {_shown(folder, path)}: it has none of lesson {stem[:2]}'s exercise cells")
         elif len(kept.get(stem, ())) >= tries and tries == 1:
@@ -343,6 +348,7 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
     by_student: dict[str, list[Path]] = {student: notebooks_in(folder)} if student is not None else {}
     for name, path in submissions(folder, report.ignored) if student is None else ():
         by_student.setdefault(name, []).append(path)
+    report.students = sorted(by_student)
     todo: queue.Queue = queue.Queue()
     for index, (name, paths) in enumerate(by_student.items()):
         todo.put((index, name, paths))
@@ -402,6 +408,39 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
 # --- reports ---------------------------------------------------------------------------------------
 
 
+def complete(rows: list[Row], report: Report, lessons: set[str] | None = None) -> list[Row]:
+    """`rows` plus a row for every exercise a student has no result for, so that every student of `report` has one
+    row per exercise of the assignment: the exercises of `lessons` when given, else of every lesson anyone in the
+    class handed in. The added row is "skipped" when the student's notebook of that lesson could not be checked as
+    a whole, else "not handed in"; both count 0. Plus a whole-notebook row for each misnamed notebook."""
+    from course_lib.workbook import manifest, runner
+
+    rows = [*rows, *(Row(student, name, Outcome(
+        WHOLE, "skipped", "not graded: its file name names no lesson (rename it like 01_bad_tool_rewrite.ipynb, "
+                          "the lesson number first, and grade again)")) for student, name in report.misnamed)]
+
+    numbers = {*(lessons or ()), *(stem[:2] for stem in lessons_of(rows))}
+    numbers |= {ExerciseId.parse(row.outcome.exercise).lesson for row in rows if row.outcome.exercise != WHOLE}
+    expected = {str(e): found.stem for found in {manifest.lesson(n) for n in numbers} for e in found.exercises}
+    have = {(row.student, row.outcome.exercise) for row in rows}
+    broken = {(row.student, runner.lesson_stem(Path(row.notebook))) for row in rows if row.outcome.exercise == WHOLE
+              and row.outcome.status != "skipped"}
+    added = []
+    for student in sorted({*report.students, *(row.student for row in rows)}):
+        for exercise, stem in sorted(expected.items(), key=lambda item: ExerciseId.parse(item[0])):
+            if (student, exercise) in have:
+                continue
+            if (student, stem) in broken:
+                added.append(Row(student, f"{stem}.ipynb", Outcome(
+                    exercise, "skipped", f"not checked: this student's {stem}.ipynb could not be checked as a "
+                                         "whole (see its whole-notebook row)")))
+            else:
+                added.append(Row(student, f"{stem}.ipynb", Outcome(
+                    exercise, "not handed in", f"no notebook of lesson {stem[:2]} with exercise {exercise} was "
+                                               "graded for this student")))
+    return [*rows, *added]
+
+
 def write_report(path: Path, text: str) -> None:
     """Write a report without following a link: a new file in the same folder, renamed over `path` (a grader run
     as root never writes through a symbolic link planted as grades.csv); an existing `path` that is not a regular
@@ -439,10 +478,15 @@ def write_csv(rows: list[Row], path: Path) -> None:
 
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["student", "notebook", "exercise", "status", "detail"])
+    writer.writerow(["student", "notebook", "exercise", "status", "points", "detail"])
     writer.writerows([_inert(field) for field in (r.student, r.notebook, r.outcome.exercise, r.outcome.status,
-                                                 for_grader(r.outcome.message))] for r in rows)
+                                                 _points(r.outcome), for_grader(r.outcome.message))] for r in rows)
     write_report(path, out.getvalue())
+
+
+def _points(outcome: Outcome) -> str:
+    """An exercise row's points for a spreadsheet sum (1 passed, else 0); none for a whole-notebook row."""
+    return "" if outcome.exercise == WHOLE else str(int(outcome.status == "passed"))
 
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -480,21 +524,14 @@ def lessons_of(rows: list[Row]) -> dict[str, list[str]]:
 
 
 def scores(rows: list[Row]) -> dict[str, tuple[int, int]]:
-    """Per student: exercises passed, out of every exercise of the lessons they handed in (a notebook that
-    could not be read or run still counts all its exercises)."""
-    from course_lib.workbook import manifest, runner
-
-    students, _columns, cells = pivot(rows)  # exactly the outcomes the table shows, one per crossing
-    owed: dict[str, set[str]] = {student: set() for student in students}
-    for row in rows:
-        stem = runner.lesson_stem(Path(row.notebook))
-        if stem:
-            owed[row.student] |= {str(e) for e in manifest.lesson(stem[:2]).exercises}
-        if row.outcome.exercise != WHOLE:
-            owed[row.student].add(row.outcome.exercise)
+    """Per student: exercises passed, out of the same number for everyone: every exercise of every lesson handed
+    in by anyone (a notebook that could not be read or run, or was not handed in, counts all its exercises)."""
+    students, columns, cells = pivot(rows)  # exactly the outcomes the table shows, one per crossing
+    owed = {exercise for exercises in lessons_of(rows).values() for exercise in exercises}
+    owed |= {column for column in columns if column != WHOLE}
     passed = {student: sum(1 for (who, exercise), outcome in cells.items() if who == student
                            and exercise != WHOLE and outcome.status == "passed") for student in students}
-    return {student: (passed[student], len(owed[student])) for student in students}
+    return {student: (passed[student], len(owed)) for student in students}
 
 
 def legend_lines() -> list[str]:
@@ -505,7 +542,8 @@ def legend_lines() -> list[str]:
 
 
 CODES = {"passed": "pass", "not done": "todo", "failed": "fail", "edited": "edit", "skipped": "skip",
-         "timeout": "time", "kernel died": "died", "unreadable": "unread"}
+         "timeout": "time", "kernel died": "died", "unreadable": "unread",
+         "not handed in": "none"}
 """Each status as a short code for the class table of grades.html (the legend spells them out)."""
 
 
@@ -519,9 +557,10 @@ def _anchor(student: str) -> str:
     return "student-" + re.sub(r"[^A-Za-z0-9_-]", "-", student)
 
 
-def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: datetime.date | None = None) -> None:
-    """The class table (short status codes, per-exercise totals and pass rates), its legend, then one section per
-    student with every reason in full."""
+def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: datetime.date | None = None,
+               ignored: list[str] | None = None) -> None:
+    """The class table (short status codes, per-exercise totals and pass rates over the whole class), its legend,
+    the files not graded (`ignored`), then one section per student with every reason in full."""
     from course_lib.workbook import manifest
 
     students, columns, cells = pivot(rows)
@@ -532,7 +571,7 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
     head = "".join(f"<th>{'whole notebook' if c == WHOLE else html.escape(c)}</th>" for c in columns)
     body, details = [], []
     for student in students:
-        tds, lines = [], []
+        tds = []
         for column in columns:
             outcome = cells.get((student, column))
             if outcome is None:
@@ -541,7 +580,12 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
             status = html.escape(outcome.status.replace(" ", "-"))
             tds.append(f'<td class="{status}"><a href="#{_anchor(student)}">{SYMBOLS[outcome.status]} '
                        f"{CODES[outcome.status]}</a></td>")
-            lines.append(f'<tr><td>{"whole notebook" if column == WHOLE else html.escape(column)}</td>'
+        lines = []  # every row of the student, each whole-notebook one too (the table shows the first)
+        for row in sorted((r for r in rows if r.student == student), key=lambda r: _column_key(r.outcome.exercise)):
+            outcome, status = row.outcome, html.escape(row.outcome.status.replace(" ", "-"))
+            shown = (f"whole notebook {html.escape(row.notebook)}" if outcome.exercise == WHOLE
+                     else html.escape(outcome.exercise))
+            lines.append(f'<tr><td>{shown}</td>'
                          f'<td class="{status}">{SYMBOLS[outcome.status]} {html.escape(outcome.status)}</td>'
                          f"<td><small>{_detail(outcome)}</small></td></tr>")
         passed, total = points.get(student, (0, 0))
@@ -557,29 +601,31 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
             totals.append(f"<td>{len(graded)} problem{'' if len(graded) == 1 else 's'}</td>")
             continue
         done = sum(outcome.status == "passed" for outcome in graded)
-        rate = f"{100 * done / len(graded):.0f}%" if graded else "–"
-        totals.append(f"<td class='total'>{done}/{len(graded)} ({rate})</td>")
+        rate = f"{100 * done / len(students):.0f}%" if students else "–"
+        totals.append(f"<td class='total'>{done}/{len(students)} ({rate})</td>")
     legend = "".join(f"<li>{SYMBOLS[status]} <b>{CODES[status]}</b> ({html.escape(status)}): {html.escape(meaning)}"
                      "</li>" for status, meaning in MEANINGS.items())
     legend += "".join(f"<li>{html.escape(line)}</li>" for line in legend_lines()[len(MEANINGS):])
     note = f"<p class='sandbox'>{html.escape(sandbox_note)}</p>" if sandbox_note else ""
+    skipped = ("<h2>Not graded</h2><ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in ignored) + "</ul>"
+               if ignored else "")
     write_report(
         path,
         "<!doctype html><meta charset='utf-8'><title>Grades</title>"
         "<style>body{font-family:sans-serif;margin:1em;max-width:80em}table{border-collapse:collapse;margin:.5em 0}"
         "th,td{border:1px solid #999;padding:4px 8px;text-align:left;vertical-align:top}a{color:inherit}"
         "td small{display:block;max-width:60em;color:#333}td.passed{background:#e8f6e8}"
-        "td.failed,td.edited,td.kernel-died,td.unreadable,td.timeout{background:#fbeaea}"
+        "td.failed,td.edited,td.kernel-died,td.unreadable,td.timeout,td.not-handed-in{background:#fbeaea}"
         "td.not-done,td.skipped{background:#fff8e1}td.none{color:#999;text-align:center}"
         "tr.totals td{font-weight:bold;background:#f3f3f3}</style>"
         f"<h1>Exercise results: {html.escape(titles)}, graded {day}</h1>{note}"
         f"<table><tr><th>student</th>{head}<th>passed</th></tr>{''.join(body)}"
         f"<tr class='totals'><td>class: passed (rate)</td>{''.join(totals)}<td></td></tr></table>"
         f"<h2>Legend</h2><ul>{legend}</ul>"
-        "<p>passed: exercises passed, out of every exercise of the lesson notebooks the student handed in. "
-        "class: how many of the students with a result for an exercise passed it. A student's name or mark opens "
-        "their reasons below.</p>"
-        f"<h2>Each student</h2>{''.join(details)}",
+        f"<p>passed: exercises passed, out of the same {max((t for _, t in points.values()), default=0)} for every "
+        "student: every exercise of the lessons graded (work not handed in counts 0). class: how many of the "
+        f"{len(students)} students passed the exercise. A student's name or mark opens their reasons below.</p>"
+        f"{skipped}<h2>Each student</h2>{''.join(details)}",
     )
 
 

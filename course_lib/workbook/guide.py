@@ -60,8 +60,26 @@ def _clock(minutes: int) -> str:
     return f"{total // 60:02d}:{total % 60:02d}"
 
 
-def _length(lesson: manifest.Lesson) -> int:
-    return lesson.teaching + lesson.exercise_minutes
+def teaching(lesson: manifest.Lesson, root: Path | None = None) -> int:
+    """A lesson's teaching minutes in a schedule: those lessons.toml states, or the notebook's estimate
+    (`manifest.estimate`, rounded up) where that is more; the stated ones alone without `root`."""
+    if root is None:
+        return lesson.teaching
+    import math
+
+    found = manifest.estimate(build.read(lesson.notebook(root)))
+    return max(lesson.teaching, math.ceil(found.minutes))
+
+
+def _taught(lesson: manifest.Lesson, root: Path) -> str:
+    """A lesson's teaching minutes as the guide states them: the estimate, saying so, where it is more."""
+    minutes = teaching(lesson, root)
+    return f"{minutes} min teaching" + ("" if minutes == lesson.teaching else
+                                        f" (the notebook's estimate; lessons.toml states {lesson.teaching})")
+
+
+def _length(lesson: manifest.Lesson, root: Path | None = None) -> int:
+    return teaching(lesson, root) + lesson.exercise_minutes
 
 
 def opening(number: int, kind: str = "session") -> str:
@@ -73,18 +91,17 @@ def opening(number: int, kind: str = "session") -> str:
 
 
 def timetable(lessons: list[manifest.Lesson], number: int = 1, lunch: bool = False, kind: str = "session",
-              end: int | None = None) -> list[Slot]:
+              end: int | None = None, root: Path | None = None) -> list[Slot]:
     """Session `number`: its opening, each lesson's teaching and exercises, breaks, lunch between two lessons (with
     the morning's recap before it) on a full day, practice up to `end` when given, and a closing recap."""
     slots: list[Slot] = []
     since = 0  # minutes since the last break or lunch, everything counted
 
-    def add(minutes: int, what: str, ends_a_stretch: bool = False) -> None:
-        """`ends_a_stretch`: a recap that lunch or the end of the session follows needs no break before it."""
+    def add(minutes: int, what: str) -> None:
         nonlocal since
         if what in ("break", "lunch"):
             since = 0
-        elif since and since + minutes > BREAK_AFTER and not ends_a_stretch:
+        elif since and since + minutes > BREAK_AFTER:
             add(BREAK, "break")
         start = slots[-1].end if slots else 0
         slots.append(Slot(start, start + minutes, what))
@@ -94,28 +111,28 @@ def timetable(lessons: list[manifest.Lesson], number: int = 1, lunch: bool = Fal
     lunched = not lunch
     for lesson in lessons:
         clock = slots[-1].end
-        pause = BREAK if since + _length(lesson) > BREAK_AFTER else 0
-        late = clock + pause + _length(lesson) + WRAP > LUNCH_WINDOW[1]  # the lesson would push lunch past 12:45
+        pause = BREAK if since + _length(lesson, root) > BREAK_AFTER else 0
+        late = clock + pause + _length(lesson, root) + WRAP > LUNCH_WINDOW[1]  # the lesson would push lunch past 12:45
         if not lunched and (clock + WRAP >= LUNCH_WINDOW[0] or late):
-            add(WRAP, "Recap of the morning, questions", ends_a_stretch=True)
+            add(WRAP, "Recap of the morning, questions")
             add(LUNCH, "lunch")
             lunched = True
-        for part, minutes in (("teaching", lesson.teaching), ("exercises", lesson.exercise_minutes)):
+        for part, minutes in (("teaching", teaching(lesson, root)), ("exercises", lesson.exercise_minutes)):
             add(minutes, f"{lesson.number} {lesson.title}: {part}")
     if end is not None:
         left = end - WRAP - slots[-1].end
-        if left > 0 and since + left > BREAK_AFTER:
+        if left > 0 and since + left + WRAP > BREAK_AFTER:  # the closing recap counts too
             add(BREAK, "break")
             left -= BREAK
         if left > 0:
             add(left, PRACTICE)
-    add(WRAP, "Recap of the day, questions" if lunch else "Recap, questions, what comes next", ends_a_stretch=True)
+    add(WRAP, "Recap of the day, questions" if lunch else "Recap, questions, what comes next")
     return slots
 
 
-def _split(lessons: list[manifest.Lesson], count: int) -> list[list[manifest.Lesson]]:
+def _split(lessons: list[manifest.Lesson], count: int, root: Path | None = None) -> list[list[manifest.Lesson]]:
     """Lessons in course order, whole, into `count` sessions with the largest one as small as it can be."""
-    lengths = [_length(lesson) for lesson in lessons]
+    lengths = [_length(lesson, root) for lesson in lessons]
     best: dict[tuple[int, int], tuple[int, list[int]]] = {}
 
     def solve(start: int, left: int) -> tuple[int, list[int]]:
@@ -136,19 +153,21 @@ def _split(lessons: list[manifest.Lesson], count: int) -> list[list[manifest.Les
     return [lessons[a:b] for a, b in zip(cuts, cuts[1:])]
 
 
-def plan(lessons: list[manifest.Lesson], fmt: Format) -> list[list[Slot]]:
-    """Every session's timetable in a format: its number of sessions, or as few as fit before the session ends."""
+def plan(lessons: list[manifest.Lesson], fmt: Format, root: Path | None = None) -> list[list[Slot]]:
+    """Every session's timetable in a format: its number of sessions, or as few as fit before the session ends;
+    with `root`, each lesson's teaching minutes as `teaching` gives them."""
     counts = [fmt.sessions] if fmt.sessions else range(1, len(lessons) + 1)
     for count in counts:
         if count > len(lessons):
             break
-        sessions = _split(lessons, count)
-        tables = [timetable(session, number, fmt.lunch, fmt.kind) for number, session in enumerate(sessions, 1)]
+        sessions = _split(lessons, count, root)
+        tables = [timetable(session, number, fmt.lunch, fmt.kind, root=root)
+                  for number, session in enumerate(sessions, 1)]
         if all(DAY_START + table[-1].end <= fmt.end for table in tables):
             if not fmt.lunch:
                 return tables
             common = -(-max(table[-1].end for table in tables) // 30) * 30  # the latest day's end, to the half hour
-            return [timetable(session, number, fmt.lunch, fmt.kind, end=common)
+            return [timetable(session, number, fmt.lunch, fmt.kind, end=common, root=root)
                     for number, session in enumerate(sessions, 1)]
     raise ValueError(f"the lessons do not fit {fmt.sessions or 'any number of'} {fmt.kind}s ending at "
                      f"{fmt.end // 60:02d}:{fmt.end % 60:02d}")
@@ -204,7 +223,7 @@ def _lesson_section(lesson: manifest.Lesson, root: Path) -> list[str]:
     notebook = build.read(lesson.notebook(root)) if lesson.notebook(root).is_file() else None
     meta = notebook.metadata.get("course", {}) if notebook else {}
     lines = [f"## {lesson.number} · {lesson.title}", "",
-             f"{lesson.teaching} min teaching, {lesson.exercise_minutes} min exercises · notebook "
+             f"{_taught(lesson, root)}, {lesson.exercise_minutes} min exercises · notebook "
              f"`notebooks/{lesson.stem}.ipynb`" + (f" · exercises `exercises/{lesson.stem}.ipynb`"
                                                    if lesson.exercises else ""), ""]
     if lesson.servers:
@@ -254,15 +273,14 @@ def anchor(heading: str) -> str:
     return kept.replace(" ", "-")
 
 
-def schedules(lessons: list[manifest.Lesson]) -> list[str]:
+def schedules(lessons: list[manifest.Lesson], root: Path | None = None) -> list[str]:
     """Every format's sessions as timetables."""
     lines = []
     for label, fmt in FORMATS.items():
-        tables = plan(lessons, fmt)
-        ends = f"{fmt.end // 60:02d}:{fmt.end % 60:02d}"
+        tables = plan(lessons, fmt, root)
         last = max(slots[-1].end for slots in tables)
         lines += [f"### {label}: {len(tables)} {fmt.kind}s, 09:00 to {_clock(last)}"
-                  + (" every day" if fmt.lunch else f" at the latest (all end by {ends})"), ""]
+                  + (" every day" if fmt.lunch else " at the latest"), ""]
         for number, slots in enumerate(tables, 1):
             held = sorted({slot.what[:2] for slot in slots if slot.what[:2].isdigit()})
             work = sum(slot.end - slot.start for slot in slots if slot.what[:2].isdigit())
@@ -297,14 +315,15 @@ def _facilitation_section(lesson: manifest.Lesson) -> list[str]:
 def markdown(root: Path) -> str:
     """The whole guide as Markdown."""
     lessons = list(manifest.lessons())
-    total_teaching = sum(lesson.teaching for lesson in lessons)
+    total_teaching = sum(teaching(lesson, root) for lesson in lessons)
     total_exercises = sum(lesson.exercise_minutes for lesson in lessons)
     sections = ["Schedules", "Before the day", *(f"{lesson.number} · {lesson.title}" for lesson in lessons), "Grading",
                 APPENDIX]
     lines = ["# Instructor guide: the MCP tool-design workbook", "",
              f"{len(lessons)} lessons, {total_teaching} min of teaching and {total_exercises} min of exercises "
              f"({(total_teaching + total_exercises) / 60:.1f} h of lessons). Generated by `course guide` from the "
-             "lesson manifest (`course_lib/workbook/lessons.toml`, where every lesson's minutes come from), the "
+             "lesson manifest (`course_lib/workbook/lessons.toml`, where every lesson's stated minutes come from; a "
+             "lesson's teaching minutes are its notebook's estimate where that is more), the "
              "notebooks, the facilitation notes (`course_lib/workbook/facilitation.toml`) and the checkers' "
              "specifications.", "",
              "## Contents", ""]
@@ -313,13 +332,15 @@ def markdown(root: Path) -> str:
               "Every format holds every lesson, whole and in course order, spread as evenly as whole lessons allow. "
               f"The first session opens with {SETUP} min of welcome and setup (`course doctor` on every laptop); each "
               f"later one with a {RECAP}-min recap. A {BREAK}-min break comes before anything that would make the "
-              f"time since the last break or lunch pass {BREAK_AFTER} min (setup and recaps count). A full day has a "
+              f"time since the last break or lunch pass {BREAK_AFTER} min (setup and recaps count). Each lesson's teaching "
+              "time is the minutes its notebook states, or the estimate `course lessons` prints where that is more. "
+              f"A full day has a "
               f"{LUNCH}-min lunch between two lessons, never inside one, with a recap of the morning before it; it "
               f"starts at {_clock(LUNCH_WINDOW[1])} at the latest. Every morning, afternoon and half day ends with a "
               f"{WRAP}-min recap and questions. The full days all end at the same time: a day with fewer lesson "
               "minutes gets a practice block (tier 2 and 3 exercises in pairs, learners' own servers) before its "
               "closing recap.", ""]
-    lines += schedules(lessons)
+    lines += schedules(lessons, root)
     lines += ["## Before the day", "",
               "* Send the install ahead: on every laptop, from the course folder, `python3 -m venv .venv && "
               ".venv/bin/pip install .`, then `.venv/bin/course doctor`. Every line must be ✅; it checks Python, the "

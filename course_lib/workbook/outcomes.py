@@ -18,9 +18,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ENV = "COURSE_OUTCOMES"
-STATUSES = ("passed", "not done", "failed", "edited", "skipped", "timeout", "kernel died", "unreadable")
+STATUSES = ("passed", "not done", "failed", "edited", "skipped", "timeout", "kernel died", "unreadable",
+            "not handed in")
 SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "edited": "📝", "skipped": "⚠️", "timeout": "⏰",
-           "kernel died": "💥", "unreadable": "🚫"}
+           "kernel died": "💥", "unreadable": "🚫", "not handed in": "📭"}
 MEANINGS = {
     "passed": "the check passed",
     "not done": "the answer is still the stub that raises NotImplementedError (or its cell had not run before the check)",
@@ -32,6 +33,7 @@ MEANINGS = {
     "timeout": "a cell or the check did not finish within the time limit",
     "kernel died": "the notebook's kernel stopped (its exit code is in the message)",
     "unreadable": "the notebook could not be read or run at all (the whole notebook)",
+    "not handed in": "no notebook with this exercise was graded for this student (it counts 0)",
 }
 """What each status means, for legends in reports."""
 _LEARNER_STEPS = (

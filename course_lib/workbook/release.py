@@ -13,6 +13,7 @@ import fnmatch
 import hashlib
 import json
 import os
+import re
 import shutil
 import stat
 import zipfile
@@ -246,6 +247,7 @@ def release(root: Path, out: Path, hints: int = HINTS_KEPT_DEFAULT, force: bool 
         if os.path.lexists(root / folder):
             _copy(root / folder, out / folder, SKIPPED_IN.get(folder, ()))
     copy_package(out / "course_lib", hints)
+    _rerun_hint_calls(out)
     kept = out / runner.REFERENCE
     kept.mkdir(parents=True)
     (out / "exercises").mkdir(exist_ok=True)
@@ -258,6 +260,41 @@ def release(root: Path, out: Path, hints: int = HINTS_KEPT_DEFAULT, force: bool 
     workflow.parent.mkdir(parents=True)
     shutil.copy2(TEMPLATES / "classroom.yml", workflow)
     return sorted(path for path in out.rglob("*") if path.is_file())
+
+
+HINT_CALL = re.compile(r'hints\.show\("\d+\.\d+"(?:, *\d+)?\)')
+"""A call that shows a hint; its saved output names the hint's level and how many there are."""
+
+
+def _shows_hints(source: str) -> bool:
+    """A cell that only imports `hints` and shows hints."""
+    lines = [line.strip() for line in source.splitlines() if line.strip()]
+    return any(HINT_CALL.fullmatch(line) for line in lines) and all(
+        HINT_CALL.fullmatch(line) or line == "from course_lib import hints" for line in lines)
+_SEPARATOR = "\x00 next hint cell \x00"
+
+
+def _rerun_hint_calls(out: Path) -> None:
+    """The saved output of every lesson cell that only calls `hints.show(...)`, printed again, in order, by the
+    release's own course_lib (its hints cut to `--hints` levels): the course's output says "Hint 1 of 3" where a
+    release may keep 2."""
+    import subprocess
+    import sys
+
+    for path in sorted((out / "notebooks").glob("*.ipynb")):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        cells = [cell for cell in notebook["cells"]
+                 if cell["cell_type"] == "code" and _shows_hints("".join(cell["source"]))]
+        if not cells:
+            continue
+        script = "".join(f"{''.join(cell['source']).strip()}\nprint({_SEPARATOR!r})\n" for cell in cells)
+        printed = subprocess.run([sys.executable, "-c", script], cwd=out, capture_output=True, text=True,
+                                 timeout=120, env={**os.environ, "PYTHONPATH": str(out)})
+        if printed.returncode != 0:
+            raise UsageError(f"could not show the hints of {path.name} with the release's course_lib")
+        for cell, text in zip(cells, printed.stdout.split(_SEPARATOR + "\n")):
+            cell["outputs"] = [{"name": "stdout", "output_type": "stream", "text": text.splitlines(keepends=True)}]
+        path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 LESSONS_FILE = Path(".course") / "lessons.json"

@@ -231,10 +231,10 @@ PINS = Path(__file__).with_name("reference_pins.json")
 notebook in its `.course/reference`, so that a reference copy planted or edited later is refused."""
 
 
-def pins(root: Path) -> dict[str, str]:
+def pins(root: Path | None) -> dict[str, str]:
     """The reference hashes of the installed course (`PINS`), else of the course_lib inside `root` (a release
-    checked with `--root` by an instructor's own install); {} without either."""
-    for found in (PINS, root / "course_lib" / "workbook" / PINS.name):
+    checked with `--root` by an instructor's own install); {} without either (`root` None: the installed only)."""
+    for found in (PINS, *([root / "course_lib" / "workbook" / PINS.name] if root is not None else [])):
         try:
             data = json.loads(build.regular_bytes(found, PINS.name, 1 << 20))
         except (BadFile, ValueError):

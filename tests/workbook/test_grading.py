@@ -60,11 +60,11 @@ def test_grade_tabulates_every_student_and_survives_bad_submissions(tmp_path):
     assert [rows[("fay", f"1.{n}")] for n in range(1, 5)] == ["passed", "not done", "not done", "passed"]
     assert [rows[("gus", f"1.{n}")] for n in range(1, 5)] == ["passed", "passed", "passed", "timeout"]
     page = (klass / "grades.html").read_text(encoding="utf-8")
-    assert '<th><a href="#student-bob">bob</a></th>' in page and "4/4" in page and "whole notebook" in page
+    assert '<th><a href="#student-bob">bob</a></th>' in page and "4/5" in page and "whole notebook" in page
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["student", "0.1", "1.1", "1.2", "1.3", "1.4", "*", "passed"]
     cy = next(line for line in lines if line.startswith("cy "))
-    assert cy.split()[-1] == "0/4"  # a broken notebook still owes its lesson's four exercises
+    assert cy.split()[-1] == "0/5"  # a broken notebook still owes its exercises: every lesson's, as everyone
     assert any(line.strip().startswith("* column:") for line in lines)
     assert any(line.strip().startswith("· no result") for line in lines)
 
@@ -113,7 +113,7 @@ def test_grades_html_has_short_codes_class_totals_and_one_section_per_student(tm
     assert '<td class="failed"><a href="#student-ada">❌ fail</a></td>' in table
     assert '<td class="not-done"><a href="#student-ada">⏳ todo</a></td>' in table
     assert "not done yet" not in table and "`" not in page  # reasons live in the sections, code as code
-    assert "<td class='total'>2/3 (67%)</td>" in table and "<td class='total'>1/2 (50%)</td>" in table
+    assert "<td class='total'>2/3 (67%)</td>" in table and "<td class='total'>1/3 (33%)</td>" in table  # of all
     assert "<li>⏳ <b>todo</b> (not done): the answer is still the stub" in legend
     assert "<li>📝 <b>edit</b> (edited): the check cell was changed" in legend
     sections = page.split("<h2>Each student</h2>")[1]
