@@ -419,9 +419,9 @@ RULES_7_3 = spec(
                "value computed outside it)",
      "two clients, two instances, keys reversed at every depth; the function rebuilt from its source in fresh "
      "processes with PYTHONHASHSEED 0 to 3 (a host compares after a restart)"),
-    ("text", "return a different fingerprint when any text the model reads changes in any way (a character "
+    ("text", "return a different fingerprint when any text of the definition changes in any way (a character "
              "added, removed or replaced, a letter's case, the spacing, at the ends too): the description, the "
-             "title, a parameter's description (runbooks and runbooks-changed differ)",
+             "title (approval text), a parameter's description (runbooks and runbooks-changed differ)",
      "the rug pull; edits that add, delete, replace (a full-width letter too), change case and change spacing "
      "inside and at the ends of each text; "
      "hypothesis edits of any string in the definition"),

@@ -80,3 +80,70 @@ def test_begin_immediate_takes_the_one_write_lock_at_once(tmp_path):
     store = SqliteStore(tmp_path / "store.db")
     assert store.BEGIN_WRITE.strip() == "BEGIN IMMEDIATE"
     store.disconnect()
+
+
+def wait_for(url: str, query: str, what: str) -> list:
+    """Poll pg_stat_activity (a fresh snapshot each time) until `query` returns a row; that row."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as watcher:
+        for _ in range(400):
+            row = watcher.execute(query).fetchone()
+            if row:
+                return list(row)
+            time.sleep(0.025)
+    pytest.fail(f"never saw {what}")
+
+
+@claim("postgres-retry-waits-for-the-first-call")
+def test_a_retry_during_the_first_call_waits_on_its_uncommitted_key(cluster):  # noqa: F811
+    url = cluster.database()
+    call = ("ana", "INC-101", "Rolled back checkout.", key(7))
+    first, impatient, patient = PostgresStore(url), PostgresStore(url, lock_timeout=0.5), PostgresStore(url)
+    first._pause = PAUSE  # the store's test hook: sleep inside the transaction, before COMMIT
+    answers: dict[str, object] = {}
+    first_call = threading.Thread(target=lambda: answers.setdefault("first", first.add_note_once(*call)))
+    first_call.start()
+    retry = None
+    try:
+        wait_for(url, "SELECT 1 FROM pg_stat_activity WHERE state = 'idle in transaction' "
+                      "AND datname = current_database()", "the first call's open transaction")
+        with pytest.raises(ToolError) as refused:  # a short lock_timeout: busy, nothing written
+            impatient.add_note_once(*call)
+        assert str(refused.value) == BUSY
+        retry = threading.Thread(target=lambda: answers.setdefault("retry", patient.add_note_once(*call)))
+        retry.start()
+        waiting = wait_for(url, "SELECT wait_event_type, wait_event, query FROM pg_stat_activity "
+                                "WHERE state = 'active' AND wait_event_type = 'Lock' "
+                                "AND datname = current_database()", "the retry waiting on a lock")
+        assert waiting[:2] == ["Lock", "transactionid"]  # on the first call's transaction ...
+        assert waiting[2].startswith("INSERT INTO requests")  # ... at the key's INSERT, not at a row lock
+    finally:
+        first_call.join()
+        if retry is not None:
+            retry.join()
+        notes = [n.text for n in first.notes("INC-101")]
+        for store in (first, impatient, patient):
+            store.disconnect()
+    assert answers["retry"] == answers["first"]  # the first result, once the first call committed
+    assert notes.count("Rolled back checkout.") == 1
+
+
+@claim("desk-keys-kept-for-the-process-or-a-day")
+def test_the_memory_store_keeps_keys_for_its_life_and_the_database_stores_for_a_day(tmp_path):
+    from course_lib.incident_store import DAY as STORE_DAY
+    from course_lib.servers import incidents
+
+    now = [1_000_000.0]
+    memory = incidents.Store(clock=lambda: now[0])
+    first = memory.add_note_once("ana", "INC-101", "Scaled up.", key(8))
+    now[0] += 365 * DAY  # the only limit is the process's life
+    assert memory.add_note_once("ana", "INC-101", "Scaled up.", key(8)) == first
+    assert STORE_DAY == DAY
+    durable = SqliteStore(tmp_path / "keys.db", clock=lambda: now[0])  # the default retention
+    kept = durable.add_note_once("ana", "INC-101", "Scaled up.", key(8))
+    now[0] += DAY - 1
+    assert durable.add_note_once("ana", "INC-101", "Scaled up.", key(8)) == kept
+    now[0] += 1
+    assert durable.add_note_once("ana", "INC-101", "Scaled up.", key(8)).noteId != kept.noteId
+    durable.disconnect()

@@ -1,4 +1,5 @@
-"""Lesson 09's claims about SDK 2.3: list-changed delivery per era, sealed request state, elicitation, HTTP headers."""
+"""Lesson 09's claims about SDK 2.3: list-changed delivery per era, sealed request state, elicitation, HTTP headers,
+and what a stdio server does with a stray print()."""
 
 from __future__ import annotations
 
@@ -176,3 +177,44 @@ def test_the_http_transport_refuses_a_foreign_origin_and_host():
                         for extra in ({}, {"Origin": "http://evil.example"}, {"Host": "evil.example"})]
 
     assert anyio.run(statuses) == [200, 403, 421]
+
+
+PRINTER = """import sys
+from mcp.server import MCPServer
+
+print("flushed before the server starts", flush=True)
+server = MCPServer("printer", log_level="WARNING")
+
+
+@server.tool(description="Print a line on stdout, then answer.")
+def chatty() -> str:
+    print("a stray print in a tool", flush=True)
+    return "answered"
+
+
+server.run("stdio")
+"""
+
+
+@claim("sdk-stdio-server-diverts-stray-prints")
+def test_a_print_in_a_stdio_tool_goes_to_stderr_and_the_stream_survives(tmp_path):
+    import sys
+    import tempfile
+
+    from mcp import StdioServerParameters, stdio_client
+
+    script = tmp_path / "printer.py"
+    script.write_text(PRINTER, encoding="utf-8")
+
+    async def run() -> tuple[list[str], str]:
+        params = StdioServerParameters(command=sys.executable, args=[str(script)])
+        with tempfile.TemporaryFile("w+") as log:
+            async with Client(stdio_client(params, errlog=log)) as client:
+                answers = [(await client.call_tool("chatty", {})).content[0].text for _ in range(2)]
+            log.seek(0)
+            return answers, log.read()
+
+    answers, stderr = anyio.run(run)
+    assert answers == ["answered", "answered"]  # the stream was not corrupted
+    assert stderr.count("a stray print in a tool") == 2  # fd 1 pointed at stderr while serving
+    assert "flushed before the server starts" not in stderr  # that one went to the real stdout
