@@ -23,7 +23,7 @@ import pytest
 from conftest import ROOT
 from course_lib.errors import BadFile, UsageError
 from course_lib.workbook import build, grading, runner, sandbox
-from course_lib.workbook.outcomes import Outcome, for_grader
+from course_lib.workbook.outcomes import Outcome, for_grader, printable
 
 LESSON = "01_bad_tool_rewrite.ipynb"
 CONFINED = sandbox.available().confined
@@ -476,14 +476,56 @@ def test_no_field_of_grades_csv_is_a_formula_and_the_page_stays_escaped(tmp_path
     grading.write_csv(rows, tmp_path / "grades.csv")
     with (tmp_path / "grades.csv").open(encoding="utf-8", newline="") as table:
         found = list(csv.DictReader(table))
-    assert [r["student"] for r in found] == [f"'{text}" for text in hostile]
+    assert [r["student"].removeprefix("'") for r in found] == [printable(text) for text in hostile]
+    assert not any(r["student"].startswith(("=", "+", "-", "@", "\t", "\r")) for r in found)
     for row, text in zip(found, hostile):  # the detail is the grader's reason (outcomes.for_grader), never a formula
-        shown = for_grader(text)
+        shown = for_grader(printable(text))
         assert row["detail"] in (f"'{shown}", shown) and not row["detail"].startswith(("=", "+", "-", "@", "\t", "\r"))
     grading.write_html([grading.Row("<img src=x onerror=alert(1)>", LESSON, Outcome("1.1", "failed", "<b>x"))],
                        tmp_path / "grades.html")
     page = (tmp_path / "grades.html").read_text()
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page and "&lt;b&gt;x" in page
+
+
+ESCAPES = "x\x1b7\x1b[12A\r\x1b[2Kzz_ansi  \u2705 4\u22154\x1b8\r\x1b[2K\x1b[8m\u202e"
+"""Redteam 2's c21: terminal escape codes that move the cursor up and rewrite a row, then hide the rest."""
+
+
+def test_names_and_messages_are_shown_escaped_in_every_report_and_look_alike_names_are_flagged(tmp_path):
+    """C21 (redteam 2): a file named with ANSI escapes and ending .ipynb was printed raw in `course grade`'s
+    'ignored' line and rewrote a student's row in the instructor's terminal; the same lines go to Gradescope. C18:
+    a folder `honest_s\\u043elved` (Cyrillic о) made a second row that reads 'honest_solved'. Every name and
+    message in a report is shown escaped (control and format characters as \\xNN / \\uNNNN) and capped; a line
+    names the look-alike folders; a learner's exception message is cut at `boundary.LEARNER_MESSAGE`."""
+    from course_lib.workbook import boundary
+
+    folder = tmp_path / "class"
+    for student in ("honest_solved", "honest_s\u043elved", "zz_ansi"):
+        (folder / student).mkdir(parents=True)
+        (folder / student / "notes.ipynb").write_text("{}")  # names no lesson: ignored, no kernel needed
+    (folder / "zz_ansi" / (ESCAPES + ".ipynb")).write_text("{}")
+    done = course("grade", str(folder), "--timeout", "30", "--root", str(ROOT), timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "\x1b" not in done.stdout + done.stderr and "\u202e" not in done.stdout
+    assert "zz_ansi/x\\x1b7\\x1b[12A\\x0d\\x1b[2Kzz_ansi" in done.stdout and "\\u202e.ipynb" in done.stdout
+    alike = [line for line in done.stdout.splitlines() if line.startswith("student folder names that look alike")]
+    assert len(alike) == 1 and "honest_s\\u043elved" in alike[0] and "zz_ansi" not in alike[0]
+    assert grading.lookalikes(["honest_solved", "alice", "bob"]) == ""
+    assert "\\uff42\\uff4f\\uff42" in grading.lookalikes(["bob", "\uff42\uff4f\uff42"])  # full-width letters (NFKC)
+
+    raised = boundary.learner_exception("builtins:ValueError", ESCAPES * 400)
+    assert len(str(raised)) == boundary.LEARNER_MESSAGE
+    rows = [grading.Row(ESCAPES, ESCAPES + ".ipynb", Outcome("1.1", "failed", f"your code raised {raised}")),
+            grading.Row("ann", LESSON, Outcome("1.2", "passed", ""))]
+    grading.write_csv(rows, tmp_path / "grades.csv")
+    grading.write_html(rows, tmp_path / "grades.html")
+    results = json.dumps(grading.gradescope_results(rows, 1.0, "note", [f"ignored {ESCAPES}"]), ensure_ascii=False)
+    for text in ((tmp_path / "grades.csv").read_text(), (tmp_path / "grades.html").read_text(), results):
+        assert "\x1b" not in text and "\u202e" not in text and "\r" not in text.replace("\r\n", "")
+    assert len(rows[0].student) <= grading.NAME_CHARACTERS and len(rows[0].outcome.message) <= grading.DETAIL_CHARACTERS
+    assert rows[0].student.startswith("x\\x1b7\\x1b[12A")
+    long = grading.Row("ann", LESSON, Outcome("1.1", "failed", "y" * 5000)).outcome.message
+    assert len(long) == grading.DETAIL_CHARACTERS and long.endswith("…")
 
 
 _MERGED = '''def build_merged_forecast_server() -> MCPServer:
