@@ -414,6 +414,28 @@ def test_a_checks_fresh_processes_share_one_memory_bound(monkeypatch):
         cost.results_of_source(_FORKS_AND_FILLS, "bomb", [], (0, 1), timeout=50)
 
 
+_PRINTS = """def loud():
+    import sys
+    for _ in range(48):
+        sys.stdout.write("x" * (1 << 20))
+    sys.stdout.write("\\n")
+    return 1
+"""
+
+
+def test_what_a_checks_fresh_processes_print_is_read_up_to_a_bound(monkeypatch):
+    """C17 (redteam 2): a correct 7.3 that printed 400 MB in each fresh process grew the grader worker to 3 GB
+    (`communicate()` kept it all). At most `cost.CHILD_OUTPUT_BYTES` is read per process (here 4 MB, the
+    function prints 48 MB and then answers): the check fails with a reason instead of reading it all."""
+    from course_lib import cost
+
+    monkeypatch.setattr(cost, "CHILD_OUTPUT_BYTES", 4 << 20)
+    with pytest.raises(cost.ProcessBuildError, match="printed more than 4 MB"):
+        cost.results_of_source(_PRINTS, "loud", [], (0, 1), timeout=50)
+    monkeypatch.setattr(cost, "CHILD_OUTPUT_BYTES", 64 << 20)  # the same answer within the bound is read whole
+    assert cost.results_of_source(_PRINTS, "loud", [], (0, 1), timeout=50) == [(0, 1), (1, 1)]
+
+
 def test_one_notebook_per_lesson_by_file_name_and_no_file_lands_in_another_students_row(tmp_path):
     """C16/C17/C17b/C20: a flat `honest_unsolved.ipynb` beside the folder `honest_unsolved/` turned the neighbour's
     0/4 into 4/4; a flat `<student>.ipynb` beside one's own folder, or a `scratch.ipynb` with the lesson in its
