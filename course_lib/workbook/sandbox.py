@@ -284,7 +284,7 @@ class Confinement:
         size = str(self.limits.tmpfs_bytes)
         command = ["bwrap", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                    "--die-with-parent", "--new-session", "--hostname", "sandbox", "--clearenv",
-                   "--dev", "/dev", "--proc", "/proc",
+                   "--dev", "/dev", "--perms", "01777", "--size", size, "--tmpfs", "/dev/shm", "--proc", "/proc",
                    "--perms", "01777", "--size", size, "--tmpfs", "/tmp",
                    *_parents([*read_only, run, HOME])]
         for path in read_only:
@@ -518,8 +518,33 @@ def _owned_by(uid: int) -> set[int]:
     return found
 
 
+def _memory_files(pids: set[int]) -> int:
+    """Bytes held in the memory-only files (memfd_create) the processes have open, each file once: memory that is
+    no process's resident memory until it is mapped, and on no size-limited mount."""
+    seen, held = set(), 0
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            path = f"/proc/{pid}/fd/{fd}"
+            try:
+                if not os.readlink(path).startswith("/memfd:"):
+                    continue
+                found = os.stat(path)
+            except OSError:
+                continue
+            if (found.st_dev, found.st_ino) not in seen:
+                seen.add((found.st_dev, found.st_ino))
+                held += found.st_blocks * 512
+    return held
+
+
 def resident_bytes(kernel_pid: int, uid: int | None = None) -> int:
-    """Resident memory of one sandbox's processes together: the kernel's process tree (with bubblewrap, all of
-    its PID namespace) and, given `uid` (its own user), every process of that user wherever it went."""
+    """Memory of one sandbox's processes together: the resident memory of the kernel's process tree (with
+    bubblewrap, all of its PID namespace) and, given `uid` (its own user), of every process of that user wherever
+    it went, plus what their open memfd files hold (`_memory_files`). Their temp folders and /dev/shm are
+    size-limited tmpfs mounts under bubblewrap (`Limits.tmpfs_bytes`)."""
     pids = _descendants(kernel_pid) | (_owned_by(uid) if uid is not None else set())
-    return sum(_rss(pid) for pid in pids)
+    return sum(_rss(pid) for pid in pids) + _memory_files(pids)

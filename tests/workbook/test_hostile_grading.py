@@ -350,6 +350,37 @@ time.sleep(120)
         assert "together used more than 300 MB" in running.death()
 
 
+@pytest.mark.parametrize("where", ["memfd", "/dev/shm"])
+def test_memory_held_in_files_counts_against_the_sandboxs_bound(tmp_path, where):
+    """C11 (redteam 2): 48 memfd files of 63 MB (each under RLIMIT_FSIZE, never mapped: in no process's resident
+    memory) held 3 GB while the 2 GB bound saw nothing. What open memfd files hold counts (here 6 x 60 MB against a
+    bound of 300 MB); /dev/shm is a size-limited tmpfs under bubblewrap (writing past it fails), else counted as a
+    memfd would not be: only the memfd case runs without bubblewrap."""
+    from course_lib.workbook import kernel
+
+    if where == "/dev/shm" and not CONFINED:
+        pytest.skip("/dev/shm is the machine's own without bubblewrap")
+    limits = sandbox.Limits(sandbox_memory_bytes=300 << 20)
+    make = "os.memfd_create('hold')" if where == "memfd" else \
+        "os.open(f'/dev/shm/hold{len(held)}', os.O_CREAT | os.O_RDWR, 0o600)"
+    code = f"""
+import os, time
+held, block = [], b"x" * (1 << 20)
+for _ in range(6):
+    held.append({make})
+    for _ in range(60):
+        os.write(held[-1], block)
+time.sleep(120)
+"""
+    with kernel.Kernel(tmp_path, limits) as running:
+        running.start(60)
+        found = running.run(code, 100)
+        if where == "memfd":
+            assert found.status == "died" and "together used more than 300 MB" in running.death()
+        else:  # the tmpfs is full long before: the write fails in the kernel
+            assert found.status == "error" and found.ename == "OSError", found
+
+
 def test_one_students_notebooks_share_a_budget_and_a_stopped_worker_is_never_reused(tmp_path):
     """With one worker: a student's sleeping notebooks use up their budget (the last is not graded, a second
     notebook of the same lesson is skipped), then the next student is graded by a fresh worker."""
