@@ -591,7 +591,9 @@ def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float
     for seed in hash_seeds:  # the learner's code runs in each child: confined, as a submission's kernel is
         run = Path(scratch.name) / f"seed-{seed}"
         run.mkdir()
-        children.append((seed, sandbox.Confinement(run, limits).popen(
+        confinement = sandbox.Confinement(run, limits)
+        confinement.seal()  # it answers on stdout: nothing for it to write in its run folder
+        children.append((seed, confinement.popen(
             [sys.executable, "-c", _CHILD, text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env={"PYTHONHASHSEED": str(seed)})))
     printed = threading.Event()  # one of them printed more than CHILD_OUTPUT_BYTES

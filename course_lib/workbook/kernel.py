@@ -108,6 +108,7 @@ class Kernel:
             if time.monotonic() > deadline:
                 self.stop("it did not start")
                 raise KernelDied(f"the kernel did not answer within {timeout:g} s") from None
+        self.confinement.seal()  # its sockets are made: nothing more for it to write in its run folder
         self._drain_iopub()
 
     def _answers_on_both_channels(self) -> bool:

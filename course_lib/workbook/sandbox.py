@@ -263,6 +263,14 @@ class Confinement:
                 self.home.mkdir(exist_ok=True)
                 os.chown(self.home, self.uid, self.uid)
 
+    def seal(self) -> None:
+        """Once the kernel has made its sockets in the run folder: give the folder back to the grader (a kernel
+        with a user of its own can then write nothing more there, so the host disk takes nothing of it but its
+        log, which RLIMIT_FSIZE bounds). Without a user of its own the run folder stays the kernel's, watched."""
+        if self.uid is not None:
+            os.chown(self.run_dir, os.geteuid(), os.getegid())
+            os.chmod(self.run_dir, 0o755)
+
     def environment(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         """The whole environment a confined process starts with (nothing of the grader's): the grader's own
         `course_lib` first on its path, so both sides run the same course code."""

@@ -381,6 +381,26 @@ time.sleep(120)
             assert found.status == "error" and found.ename == "OSError", found
 
 
+@pytest.mark.skipif(not (CONFINED and os.geteuid() == 0), reason="a kernel has a user of its own under a root grader")
+def test_a_kernel_writes_nothing_to_the_host_disk_past_its_log(tmp_path):
+    """C15 (redteam 2): 40 x 63 MB of posix_fallocate in the run folder (2.5 GB in 30 ms) between two looks of the
+    watcher. Once its sockets are made the run folder is the grader's (the kernel can create nothing there), its
+    home, /tmp and /dev/shm are size-limited tmpfs mounts, and the log it holds open is bounded by RLIMIT_FSIZE,
+    which fallocate honours: the kernel enforces each bound, no watcher has to see it in time."""
+    from course_lib.workbook import kernel
+
+    with kernel.Kernel(tmp_path, sandbox.Limits()) as running:
+        running.start(60)
+        made = running.run(f"import os\nos.posix_fallocate(os.open({str(tmp_path / 'fill')!r}, os.O_CREAT | "
+                           "os.O_WRONLY, 0o600), 0, 63 << 20)", 60)
+        assert (made.status, made.ename) == ("error", "PermissionError"), made
+        log = running.run("import os\nlog = next(int(fd) for fd in os.listdir('/proc/self/fd') if os.readlink("
+                          "f'/proc/self/fd/{fd}').endswith('kernel.log'))\nos.posix_fallocate(log, 0, 2 << 30)", 60)
+        assert (log.status, log.ename) == ("error", "OSError") and "File too large" in log.evalue, log
+        assert running.run("open('/tmp/x', 'wb').write(b'x' * (200 << 20))", 60).status == "error"  # tmpfs full
+    assert not (tmp_path / "fill").exists() and (tmp_path / "kernel.log").stat().st_blocks * 512 <= 64 << 20
+
+
 def test_one_students_notebooks_share_a_budget_and_a_stopped_worker_is_never_reused(tmp_path):
     """With one worker: a student's sleeping notebooks use up their budget (the last is not graded, a second
     notebook of the same lesson is skipped), then the next student is graded by a fresh worker."""
