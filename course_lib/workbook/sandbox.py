@@ -5,7 +5,8 @@ On Linux with bubblewrap (`bwrap`, Debian's `bubblewrap` package) a submission's
 - its own PID namespace and session: it sees and signals only its own processes, and they all die with it;
 - a file system of read-only system and Python folders plus the `course_lib` package itself: the rest of the
   course (solutions/, kept answers, tests), the other submissions and the grader's files are absent;
-- a private home and /tmp on small size-limited tmpfs mounts, and one read-write run folder for its sockets;
+- a private home, /tmp and /dev/shm on small size-limited tmpfs mounts, and one run folder for its sockets,
+  which is the grader's again once they are made (`Confinement.seal`, when the kernel has a user of its own);
 - limits on CPU seconds, address space, open files, processes (threads count) and file size;
 - when the grader runs as root, a user id of its own (random, unprivileged), so that the process limit counts
   only its own processes.
@@ -21,8 +22,8 @@ a run got, and as which user id.
 In every mode each notebook gets a run folder of its own (`run_folder`), which the grader removes with whatever
 the kernel left (`clean_up`: its processes, by user id as root or by the run's mark in their environment; its
 files in the shared temp folders; the folder itself, without recursion or following a link); `sweep` removes the
-run folders of a grader that was killed. The whole sandbox's resident memory is bounded too
-(`Limits.sandbox_memory_bytes`, watched by the kernel), not only each process's address space.
+run folders of a grader that was killed. The whole sandbox's memory is bounded too (`Limits.sandbox_memory_bytes`,
+watched by the kernel: resident memory plus what open memfd files hold), not only each process's address space.
 """
 
 from __future__ import annotations
