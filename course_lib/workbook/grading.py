@@ -551,6 +551,8 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
                      "</li>" for status, meaning in MEANINGS.items())
     legend += "".join(f"<li>{html.escape(line)}</li>" for line in legend_lines()[len(MEANINGS):])
     note = f"<p class='sandbox'>{html.escape(sandbox_note)}</p>" if sandbox_note else ""
+    if lookalikes(students):
+        note += f"<p class='sandbox'>{html.escape(lookalikes(students))}</p>"
     write_report(
         path,
         "<!doctype html><meta charset='utf-8'><title>Grades</title>"

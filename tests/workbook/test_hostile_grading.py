@@ -583,6 +583,9 @@ def test_names_and_messages_are_shown_escaped_in_every_report_and_look_alike_nam
     assert "zz_ansi/x\\x1b7\\x1b[12A\\x0d\\x1b[2Kzz_ansi" in done.stdout and "\\u202e.ipynb" in done.stdout
     alike = [line for line in done.stdout.splitlines() if line.startswith("student folder names that look alike")]
     assert len(alike) == 1 and "honest_s\\u043elved" in alike[0] and "zz_ansi" not in alike[0]
+    grading.write_html([grading.Row(name, LESSON, Outcome("1.1", "passed", "")) for name in
+                        ("honest_solved", "honest_s\u043elved")], tmp_path / "alike.html")
+    assert "look alike" in (tmp_path / "alike.html").read_text()
     assert grading.lookalikes(["honest_solved", "alice", "bob"]) == ""
     assert "\\uff42\\uff4f\\uff42" in grading.lookalikes(["bob", "\uff42\uff4f\uff42"])  # full-width letters (NFKC)
 
