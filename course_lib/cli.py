@@ -361,7 +361,7 @@ def cmd_grade(args) -> int:
     for line in grading.legend_lines():
         print(f"  {line}")
     for line in report.ignored:
-        print(line)
+        print(grading.printable(line))
     print(note)
     print(f"grader workers' peak memory: {report.worker_peak_bytes >> 20} MB")
     print(f"{len(students)} student(s), {len(columns)} exercise column(s): {out / 'grades.csv'}, {out / 'grades.html'}")

@@ -562,8 +562,25 @@ def results_of_source(source: str, name: str, arguments: Sequence[Any], hash_see
     return [(seed, data["value"]) for seed, data in _in_fresh_processes(payload, hash_seeds, timeout, "the call")]
 
 
+CHILD_OUTPUT_BYTES = 16 << 20
+"""The most a check's fresh process may print (its answer is one JSON line, a few kB for a course server's
+listing): more stops them all and fails the check, so that what they print cannot fill the grader's memory."""
+
+
+def _read_bounded(stream, into: list[bytes], over: threading.Event) -> None:
+    """Read `stream` to its end into `into`, or stop (and set `over`) once it holds more than CHILD_OUTPUT_BYTES."""
+    held = 0
+    while chunk := stream.read1(1 << 16):
+        held += len(chunk)
+        if held > CHILD_OUTPUT_BYTES:
+            over.set()
+            return
+        into.append(chunk)
+
+
 def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float, doing: str) -> list[tuple[int, dict]]:
-    """Run `_CHILD` on `payload` in one fresh process per hash seed, side by side: (seed, its JSON answer)."""
+    """Run `_CHILD` on `payload` in one fresh process per hash seed, side by side: (seed, its JSON answer). What
+    each prints is read as it comes, at most CHILD_OUTPUT_BYTES of it."""
     import tempfile
 
     from course_lib.workbook import sandbox
@@ -574,23 +591,37 @@ def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float
     for seed in hash_seeds:  # the learner's code runs in each child: confined, as a submission's kernel is
         run = Path(scratch.name) / f"seed-{seed}"
         run.mkdir()
-        children.append((seed, sandbox.Confinement(run, limits).popen(
-            [sys.executable, "-c", _CHILD, text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        confinement = sandbox.Confinement(run, limits)
+        confinement.seal()  # it answers on stdout: nothing for it to write in its run folder
+        children.append((seed, confinement.popen(
+            [sys.executable, "-c", _CHILD, text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env={"PYTHONHASHSEED": str(seed)})))
+    printed = threading.Event()  # one of them printed more than CHILD_OUTPUT_BYTES
+    readers = []
+    for _seed, child in children:
+        chunks: list[bytes] = []
+        reader = threading.Thread(target=_read_bounded, args=(child.stdout, chunks, printed), daemon=True)
+        reader.start()
+        readers.append((reader, chunks))
     found = []
     over = threading.Event()  # their processes together over the sandbox's memory bound: all stopped
     watch = threading.Thread(target=_watch_memory, args=(children, over, limits.sandbox_memory_bytes),
                              daemon=True)
     watch.start()
     try:
-        for seed, child in children:
+        for (seed, child), (reader, chunks) in zip(children, readers):
+            reader.join(timeout)
+            if printed.is_set():
+                raise ProcessBuildError(f"in the fresh processes, {doing} printed more than "
+                                        f"{CHILD_OUTPUT_BYTES >> 20} MB")
             try:
-                out, _ = child.communicate(timeout=timeout)
+                child.wait(0 if reader.is_alive() else timeout)
             except subprocess.TimeoutExpired:
                 raise ProcessBuildError(f"{doing} took longer than {timeout:g} s") from None
             if over.is_set():
                 raise ProcessBuildError(f"in the fresh processes, {doing} used more than "
                                         f"{limits.sandbox_memory_bytes >> 20} MB of memory together")
+            out = b"".join(chunks).decode("utf-8", "replace")
             last = out.strip().splitlines()[-1] if out.strip() else ""
             try:
                 data = json.loads(last)
@@ -602,7 +633,11 @@ def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float
     finally:
         for _seed, child in children:
             _stop_group(child)
-            child.communicate()
+            child.wait()
+        for (_seed, child), (reader, _chunks) in zip(children, readers):
+            reader.join(10)  # the child is gone: its output ends (unless a process it left holds it open)
+            if not reader.is_alive():
+                child.stdout.close()
         over.set()
         watch.join()
         scratch.cleanup()

@@ -267,6 +267,9 @@ class LearnerRaised(Exception):
         return self.message
 
 
+LEARNER_MESSAGE = 500
+"""The most characters of a learner's exception message the grader keeps (a check quotes it to the student; a
+report shows it escaped, `outcomes.printable`)."""
 _BUILTIN_BASES = (ValueError, TypeError, RuntimeError, AttributeError, LookupError, IndexError, ArithmeticError,
                   ZeroDivisionError, AssertionError, NameError, RecursionError, OSError, PermissionError,
                   FileNotFoundError, KeyError, TimeoutError)
@@ -295,7 +298,7 @@ def learner_exception(path: Any, message: Any) -> LearnerRaised:
         elif isinstance(course, type) and issubclass(course, Exception):
             bases += (course,)
         _learner_classes[key] = type(name, bases, {"__module__": module_name or "learner"})
-    return _learner_classes[key](message[:2000] if isinstance(message, str) else "")
+    return _learner_classes[key](message[:LEARNER_MESSAGE] if isinstance(message, str) else "")
 
 
 def _exception_data(error: BaseException) -> dict:

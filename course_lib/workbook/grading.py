@@ -15,6 +15,7 @@ notebook's run folder is made and removed here (`sandbox.run_folder`, `sandbox.c
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime
 import html
 import multiprocessing
@@ -28,19 +29,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from course_lib.workbook.ids import ExerciseId
-from course_lib.workbook.outcomes import MEANINGS, SYMBOLS, Outcome, for_grader
+from course_lib.workbook.outcomes import MEANINGS, SYMBOLS, Outcome, for_grader, printable
 
 WHOLE = "*"
 """The exercise column of an outcome about a whole notebook (unreadable, out of time)."""
 
 
+NAME_CHARACTERS = 120
+"""The most characters of a student's or a file's name a report shows."""
+DETAIL_CHARACTERS = 1200
+"""The most characters of an outcome's message a report shows (a learner's exception message inside it is cut at
+`boundary`'s 500 already): a file name or a message is the submission's text, shown escaped (`printable`)."""
+
+
 @dataclass(frozen=True)
 class Row:
-    """One exercise of one student's notebook."""
+    """One exercise of one student's notebook, every text of it as reports may show it (`printable`)."""
 
     student: str
     notebook: str
     outcome: Outcome
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "student", printable(self.student, NAME_CHARACTERS))
+        object.__setattr__(self, "notebook", printable(self.notebook, NAME_CHARACTERS))
+        object.__setattr__(self, "outcome", dataclasses.replace(
+            self.outcome, message=printable(self.outcome.message, DETAIL_CHARACTERS)))
 
 
 @dataclass
@@ -77,7 +91,7 @@ def submissions(folder: Path, ignored: list[str] | None = None) -> list[tuple[st
         return [(Path(entry.name).stem, Path(entry.path)) for entry in notebook]
     for entry in notebook:
         if ignored is not None:
-            ignored.append(f"ignored {entry.name}: this class folder has one folder per student, and a notebook "
+            ignored.append(f"ignored {printable(entry.name, NAME_CHARACTERS)}: this class folder has one folder per student, and a notebook "
                            "beside them is no student's (put it in its student's folder)")
     pairs = []
     for student in students:
@@ -251,7 +265,8 @@ def _cell_limit(timeout: float) -> int:
 
 def _shown(folder: Path, path: Path) -> str:
     """A submitted file as its row and messages name it: its path inside the class folder, never the grader's."""
-    return path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
+    return printable(path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name,
+                     NAME_CHARACTERS)
 
 
 def grade_one(student: str, path: Path, timeout: int, root: Path | None = None) -> list[Row]:
@@ -275,6 +290,32 @@ def _holds_exercises(path: Path, stem: str) -> bool:
         return True  # its row will say why it cannot be graded
     return any(str(found).split(".")[0].zfill(2) == stem[:2]
                for found in map(runner._exercise_of, cells) if found is not None)
+
+
+def _script(character: str) -> str:
+    """The script a letter belongs to, from its Unicode name ("LATIN", "CYRILLIC", "GREEK", …); "" for others."""
+    import unicodedata
+
+    return unicodedata.name(character, "").split(" ")[0] if character.isalpha() else ""
+
+
+def lookalikes(students: list[str]) -> str:
+    """One line naming the student names a reader could take for another: letters of more than one script
+    ("honest_s\\u043elved", a Cyrillic о among Latin letters), a form Unicode's NFKC would change (full-width or
+    ligature letters), or the same NFKC casefolded name as another; each shown with its non-ASCII characters
+    escaped, so that the look-alikes read differently. "" when there are none."""
+    import unicodedata
+
+    folded: dict[str, list[str]] = {}
+    for name in students:
+        folded.setdefault(unicodedata.normalize("NFKC", name).casefold(), []).append(name)
+    flagged = [name for name in students
+               if len({_script(c) for c in name} - {""}) > 1 or unicodedata.normalize("NFKC", name) != name
+               or len(folded[unicodedata.normalize("NFKC", name).casefold()]) > 1]
+    if not flagged:
+        return ""
+    return ("student folder names that look alike (mixed scripts, or names Unicode treats as the same; non-ASCII "
+            "letters escaped): " + ", ".join(printable(ascii(name)[1:-1], NAME_CHARACTERS) for name in flagged))
 
 
 def _one_per_lesson(folder: Path, student: str, paths: list[Path], lessons: set[str] | None,
@@ -349,6 +390,8 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
     for name, path in submissions(folder, report.ignored) if student is None else ():
         by_student.setdefault(name, []).append(path)
     report.students = sorted(by_student)
+    if lookalikes(list(by_student)):
+        report.ignored.append(lookalikes(list(by_student)))
     todo: queue.Queue = queue.Queue()
     for index, (name, paths) in enumerate(by_student.items()):
         todo.put((index, name, paths))
@@ -607,8 +650,11 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
                      "</li>" for status, meaning in MEANINGS.items())
     legend += "".join(f"<li>{html.escape(line)}</li>" for line in legend_lines()[len(MEANINGS):])
     note = f"<p class='sandbox'>{html.escape(sandbox_note)}</p>" if sandbox_note else ""
+    ignored = [line for line in ignored or () if line != lookalikes(students)]  # that line is the note's
     skipped = ("<h2>Not graded</h2><ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in ignored) + "</ul>"
                if ignored else "")
+    if lookalikes(students):
+        note += f"<p class='sandbox'>{html.escape(lookalikes(students))}</p>"
     write_report(
         path,
         "<!doctype html><meta charset='utf-8'><title>Grades</title>"
@@ -660,10 +706,11 @@ def gradescope_results(rows: list[Row], seconds: float, sandbox_note: str, ignor
                       "max_score": 1.0, "status": "failed", "output": "not checked: see the notebook's problem above",
                       "visibility": "visible"})
     tests.sort(key=lambda test: ExerciseId.parse(test["number"]))
-    found = "\n".join([*problems, *(ignored or [])])
+    ignored = [printable(line) for line in ignored or []]  # made escaped; again here, whoever made them
+    found = "\n".join([*problems, *ignored])
     if not rows:
         found = "\n".join(["No notebook of this assignment was handed in: upload your exercise notebook (for "
-                           "example 01_bad_tool_rewrite.ipynb).", *(ignored or [])])
+                           "example 01_bad_tool_rewrite.ipynb).", *ignored])
     known = list(lessons_of(rows))
     summary = f"{sum(t['score'] for t in tests):g} of {len(tests)} exercises passed" + (
         f" in {', '.join(known)}" if known else "")

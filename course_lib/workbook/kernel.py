@@ -2,7 +2,10 @@
 
 The kernel talks to the grader over ZMQ `ipc` sockets in its run folder (it has no network; on
 Windows, without Unix sockets or a sandbox, over loopback TCP), each message at most
-`boundary.MAX_LINE` bytes. Only the error a cell raised is kept from its output. A
+`boundary.MAX_LINE` bytes. Only the error a cell raised is kept from its output: one thread reads IOPub all the
+time the kernel runs (also while a check runs in the grader and no cell does), counts what it prints and throws
+it away, and stops the kernel once it has printed more than `OUTPUT_BYTES` (ZeroMQ would queue up to a thousand
+messages of `MAX_LINE` each, and a message of any number of parts, in the grader's memory). A
 watcher notices within `WATCH_SECONDS` when the kernel dies (and with what exit code), or when it
 fills its run folder past `RUN_FOLDER_BYTES`, and stops it then.
 """
@@ -17,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from queue import Empty
+from queue import Empty, Full, Queue
 
 from course_lib.errors import CourseError
 from course_lib.workbook import boundary, sandbox
@@ -25,6 +28,19 @@ from course_lib.workbook import boundary, sandbox
 WATCH_SECONDS = 0.2
 RUN_FOLDER_BYTES = 256 << 20
 RUN_FOLDER_FILES = 2000
+OUTPUT_BYTES = 64 << 20
+"""The most one kernel may print (all IOPub messages of a notebook together: text, images, errors). The lessons'
+stored outputs are at most 0.3 MB (lesson 06); a learner's debugging prints may be many times that."""
+KEPT_MESSAGE_BYTES = 1 << 20
+"""IOPub messages larger than this are counted and dropped unread (only status and error messages are kept, and
+those are small)."""
+KEPT_MESSAGES = 10_000
+"""At most this many status/error messages wait for a cell to read them; more are dropped."""
+GRADER_GROWTH_BYTES = 512 << 20
+"""How much the grader's own process may grow while one kernel runs before the kernel is stopped. ZeroMQ keeps a
+message of many parts whole until its last part arrives, so IOPub alone cannot bound it (`OUTPUT_BYTES` counts
+parts once they are readable); what a kernel legitimately makes the grader hold is far less (the bridge's
+`boundary.MAX_IN_FLIGHT`, 64 MB, and one `MAX_LINE` message decoded)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +73,9 @@ class Kernel:
         self.stopped_because = ""
         self._watcher = threading.Thread(target=self._watch, name="course-kernel-watch", daemon=True)
         self._done = threading.Event()
+        self._iopub: Queue = Queue(KEPT_MESSAGES)  # the status and error messages `_pump` kept
+        self._pump_thread = threading.Thread(target=self._pump, name="course-kernel-iopub", daemon=True)
+        self.printed = 0
         self.on_death = lambda reason: None
 
     # lifecycle
@@ -77,9 +96,11 @@ class Kernel:
         log.close()
         context = zmq.Context()
         context.setsockopt(zmq.MAXMSGSIZE, boundary.MAX_LINE)  # a bigger message drops the kernel's connection
+        context.setsockopt(zmq.RCVHWM, 4)  # few whole messages queued unread (`_pump` reads IOPub as it comes)
         self.client = BlockingKernelClient(connection_file=connection, context=context)
         self.client.load_connection_file()
         self.client.start_channels()
+        self._pump_thread.start()
         self._watcher.start()
         deadline = time.monotonic() + timeout
         while not self._answers_on_both_channels():
@@ -87,6 +108,7 @@ class Kernel:
             if time.monotonic() > deadline:
                 self.stop("it did not start")
                 raise KernelDied(f"the kernel did not answer within {timeout:g} s") from None
+        self.confinement.seal()  # its sockets are made: nothing more for it to write in its run folder
         self._drain_iopub()
 
     def _answers_on_both_channels(self) -> bool:
@@ -105,7 +127,7 @@ class Kernel:
             if reply.get("parent_header", {}).get("msg_id") == request:
                 break
         try:
-            self.client.get_iopub_msg(timeout=0.2)
+            self._iopub.get(timeout=0.2)
         except Empty:
             return False
         return True
@@ -150,6 +172,8 @@ class Kernel:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+        if self._pump_thread.is_alive():  # it polls every 0.1 s and ends once stopped; then its socket may close
+            self._pump_thread.join()
         if self.client is not None:
             self.client.stop_channels()
             self.client.context.destroy(linger=0)
@@ -158,6 +182,7 @@ class Kernel:
         """Notice a death, an overfull run folder or a sandbox over its memory within WATCH_SECONDS."""
         memory = self.confinement.limits.sandbox_memory_bytes
         strays = self.confinement.uid if not self.confinement.sandbox.confined else None  # may leave the tree
+        grader = sandbox._rss(os.getpid())
         for tick in itertools.count():
             if self._done.wait(WATCH_SECONDS):
                 return
@@ -166,6 +191,10 @@ class Kernel:
                 return
             if sandbox.resident_bytes(self.process.pid, strays if tick % 5 == 0 else None) > memory:
                 self.stop(f"its processes together used more than {memory >> 20} MB of memory")
+                self.on_death(self.death())
+                return
+            if sandbox._rss(os.getpid()) - grader > GRADER_GROWTH_BYTES:
+                self.stop(f"it made the grader hold more than {GRADER_GROWTH_BYTES >> 20} MB (what it sent)")
                 self.on_death(self.death())
                 return
             size, files = _usage(self.run_dir)
@@ -180,9 +209,52 @@ class Kernel:
     def _drain_iopub(self) -> None:
         while True:
             try:
-                self.client.get_iopub_msg(timeout=0)
+                self._iopub.get_nowait()
             except Empty:
                 return
+
+    def _pump(self) -> None:
+        """Read IOPub, part by part, until the kernel is stopped: count every byte, keep the small status and error
+        messages for `run`, drop the rest at once; stop the kernel once it printed more than OUTPUT_BYTES."""
+        import zmq
+
+        socket, session = self.client.iopub_channel.socket, self.client.session
+        while not self._done.is_set():
+            try:
+                if not socket.poll(100):
+                    continue
+                parts, size = [], 0
+                while True:
+                    part = socket.recv(copy=False)
+                    size += len(part)
+                    self.printed += len(part)
+                    if size <= KEPT_MESSAGE_BYTES:
+                        parts.append(part)
+                    elif parts:
+                        parts.clear()  # too large to be a status or an error: let go of what was kept of it
+                    if self.printed > OUTPUT_BYTES or not socket.getsockopt(zmq.RCVMORE):
+                        break
+            except zmq.ZMQError:  # the socket was closed: the kernel is being stopped
+                return
+            if self.printed > OUTPUT_BYTES:
+                self.stop(f"it printed more than {OUTPUT_BYTES >> 20} MB of output")
+                self.on_death(self.death())
+                return
+            if parts:
+                self._keep(session, parts)
+
+    def _keep(self, session, parts: list) -> None:
+        """Queue one IOPub message for `run` if it is a status or an error (anything else, or unreadable: dropped)."""
+        try:
+            _identities, message = session.feed_identities(parts, copy=False)
+            found = session.deserialize(message, content=True, copy=False)
+        except Exception:  # not a message this session signed or can read: nothing the grader needs
+            return
+        if found.get("msg_type") in ("status", "error"):
+            try:
+                self._iopub.put_nowait(found)
+            except Full:
+                pass
 
     def run(self, code: str, timeout: float) -> CellRun:
         """Run one cell; only its first error is kept. On a timeout the kernel is interrupted, then stopped."""
@@ -194,13 +266,13 @@ class Kernel:
         error: CellRun | None = None
         idle = replied = False
         while not (idle and replied):
-            if self.exit_code is not None:
+            if self.exit_code is not None or self.stopped_because:
                 return CellRun("died")
             if time.monotonic() > deadline:
                 self.stop(f"a cell ran longer than {timeout:g} s")
                 return CellRun("timeout")
             try:
-                found = self.client.get_iopub_msg(timeout=0.05)
+                found = self._iopub.get(timeout=0.05)
             except Empty:
                 found = None
             if found is not None and found.get("parent_header", {}).get("msg_id") == message:

@@ -52,6 +52,16 @@ def for_grader(message: str) -> str:
         message = pattern.sub(replacement, message)
     return message.strip()
 
+def printable(text: str, limit: int | None = None) -> str:
+    """`text` safe to show in any report (a terminal, a page, a CSV, Gradescope): every character that is not
+    printable (escape codes, newlines, bidi overrides, zero-width marks, spaces other than " ") written as \\xNN,
+    \\uNNNN or \\UNNNNNNNN, and at most `limit` characters (cut with "…"). Letters of every script stay as they are."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 0x100
+                       else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}" for c in text)
+    return text if limit is None or len(text) <= limit else text[:limit - 1] + "…"
+
+
 _collector: ContextVar[list | None] = ContextVar("course_outcomes", default=None)
 
 

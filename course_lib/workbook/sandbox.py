@@ -5,7 +5,8 @@ On Linux with bubblewrap (`bwrap`, Debian's `bubblewrap` package) a submission's
 - its own PID namespace and session: it sees and signals only its own processes, and they all die with it;
 - a file system of read-only system and Python folders plus the `course_lib` package itself: the rest of the
   course (solutions/, kept answers, tests), the other submissions and the grader's files are absent;
-- a private home and /tmp on small size-limited tmpfs mounts, and one read-write run folder for its sockets;
+- a private home, /tmp and /dev/shm on small size-limited tmpfs mounts, and one run folder for its sockets,
+  which is the grader's again once they are made (`Confinement.seal`, when the kernel has a user of its own);
 - limits on CPU seconds, address space, open files, processes (threads count) and file size;
 - when the grader runs as root, a user id of its own (random, unprivileged), so that the process limit counts
   only its own processes.
@@ -21,8 +22,8 @@ a run got, and as which user id.
 In every mode each notebook gets a run folder of its own (`run_folder`), which the grader removes with whatever
 the kernel left (`clean_up`: its processes, by user id as root or by the run's mark in their environment; its
 files in the shared temp folders; the folder itself, without recursion or following a link); `sweep` removes the
-run folders of a grader that was killed. The whole sandbox's resident memory is bounded too
-(`Limits.sandbox_memory_bytes`, watched by the kernel), not only each process's address space.
+run folders of a grader that was killed. The whole sandbox's memory is bounded too (`Limits.sandbox_memory_bytes`,
+watched by the kernel: resident memory plus what open memfd files hold), not only each process's address space.
 """
 
 from __future__ import annotations
@@ -263,6 +264,14 @@ class Confinement:
                 self.home.mkdir(exist_ok=True)
                 os.chown(self.home, self.uid, self.uid)
 
+    def seal(self) -> None:
+        """Once the kernel has made its sockets in the run folder: give the folder back to the grader (a kernel
+        with a user of its own can then write nothing more there, so the host disk takes nothing of it but its
+        log, which RLIMIT_FSIZE bounds). Without a user of its own the run folder stays the kernel's, watched."""
+        if self.uid is not None:
+            os.chown(self.run_dir, os.geteuid(), os.getegid())
+            os.chmod(self.run_dir, 0o755)
+
     def environment(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         """The whole environment a confined process starts with (nothing of the grader's): the grader's own
         `course_lib` first on its path, so both sides run the same course code."""
@@ -284,7 +293,7 @@ class Confinement:
         size = str(self.limits.tmpfs_bytes)
         command = ["bwrap", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                    "--die-with-parent", "--new-session", "--hostname", "sandbox", "--clearenv",
-                   "--dev", "/dev", "--proc", "/proc",
+                   "--dev", "/dev", "--perms", "01777", "--size", size, "--tmpfs", "/dev/shm", "--proc", "/proc",
                    "--perms", "01777", "--size", size, "--tmpfs", "/tmp",
                    *_parents([*read_only, run, HOME])]
         for path in read_only:
@@ -518,8 +527,33 @@ def _owned_by(uid: int) -> set[int]:
     return found
 
 
+def _memory_files(pids: set[int]) -> int:
+    """Bytes held in the memory-only files (memfd_create) the processes have open, each file once: memory that is
+    no process's resident memory until it is mapped, and on no size-limited mount."""
+    seen, held = set(), 0
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            path = f"/proc/{pid}/fd/{fd}"
+            try:
+                if not os.readlink(path).startswith("/memfd:"):
+                    continue
+                found = os.stat(path)
+            except OSError:
+                continue
+            if (found.st_dev, found.st_ino) not in seen:
+                seen.add((found.st_dev, found.st_ino))
+                held += found.st_blocks * 512
+    return held
+
+
 def resident_bytes(kernel_pid: int, uid: int | None = None) -> int:
-    """Resident memory of one sandbox's processes together: the kernel's process tree (with bubblewrap, all of
-    its PID namespace) and, given `uid` (its own user), every process of that user wherever it went."""
+    """Memory of one sandbox's processes together: the resident memory of the kernel's process tree (with
+    bubblewrap, all of its PID namespace) and, given `uid` (its own user), of every process of that user wherever
+    it went, plus what their open memfd files hold (`_memory_files`). Their temp folders and /dev/shm are
+    size-limited tmpfs mounts under bubblewrap (`Limits.tmpfs_bytes`)."""
     pids = _descendants(kernel_pid) | (_owned_by(uid) if uid is not None else set())
-    return sum(_rss(pid) for pid in pids)
+    return sum(_rss(pid) for pid in pids) + _memory_files(pids)

@@ -494,6 +494,32 @@ and they move to CORPUS. The checker-helper cheat was one until the kernel's che
 runs there (`release.kernel_side`)."""
 
 
+IOPUB_FLOOD = """import re
+import time
+
+_flooded = []
+
+
+def is_valid_tool_name(name: str) -> bool:
+    if not _flooded:  # the check's first call: the grader runs the check, no cell runs, nothing read IOPub
+        _flooded.append(True)
+        kernel = get_ipython().kernel
+        frames = kernel.session.serialize(kernel.session.msg("stream", {"name": "stdout", "text": "x" * (25 << 20)}))
+        for _ in range(6):
+            for _ in range(10):
+                kernel.iopub_socket.send_multipart(frames)
+            time.sleep(0.3)
+    return re.fullmatch(r"[A-Za-z0-9_.-]{1,128}", name) is not None
+"""
+
+
+@cheat("not done", "not done", "not done", "kernel died")
+def floods_iopub_during_a_check(notebook, where):
+    """Redteam 2's c16: a right 1.4 whose first call (made by the check) publishes 60 signed 25 MB messages on the
+    kernel's IOPub socket, queued by ZeroMQ in the grader (1.65 GB) since nothing read IOPub during a check."""
+    _exercise(notebook, "1.4").source = IOPUB_FLOOD
+
+
 def known_open(make):
     KNOWN_OPEN.append(Cheat(make.__name__, make, dict.fromkeys(EXERCISES, NOT_PASSED), (make.__doc__ or "").strip()))
     return make
@@ -640,3 +666,23 @@ def test_without_the_sandbox_the_boundary_still_holds_and_the_report_says_what_i
     assert [grades[("reads_the_solutions", e)][0] for e in EXERCISES] == ["passed"] * 4
     page = (folder / "grades.html").read_text(encoding="utf-8")
     assert "sandbox off" in page and "verdicts still come only from the grader" in page
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_a_kernel_that_prints_too_much_is_stopped_and_the_grader_stays_small(tmp_path):
+    """Redteam 2's c16 beside the honest students: its kernel is stopped for what it printed (kernel.OUTPUT_BYTES,
+    counted as IOPub is read all the time) and the grader worker stays under GRADER_PEAK_BYTES (it reached 1.65 GB)."""
+    import re
+
+    from course_lib.workbook import kernel
+
+    folder = tmp_path / "class"
+    _class(folder, [item for item in CORPUS if item.name == "floods_iopub_during_a_check"])
+    outputs: list[str] = []
+    grades = _grade(folder, outputs=outputs)
+    for student, statuses in HONEST.items():
+        assert [grades[(student, e)][0] for e in EXERCISES] == statuses, student
+    status, detail = grades[("floods_iopub_during_a_check", "1.4")]
+    assert status == "kernel died" and f"printed more than {kernel.OUTPUT_BYTES >> 20} MB of output" in detail
+    peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
+    assert peak < GRADER_PEAK_BYTES, peak

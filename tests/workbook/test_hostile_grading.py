@@ -23,7 +23,7 @@ import pytest
 from conftest import ROOT
 from course_lib.errors import BadFile, UsageError
 from course_lib.workbook import build, grading, runner, sandbox
-from course_lib.workbook.outcomes import Outcome, for_grader
+from course_lib.workbook.outcomes import Outcome, for_grader, printable
 
 LESSON = "01_bad_tool_rewrite.ipynb"
 CONFINED = sandbox.available().confined
@@ -350,6 +350,57 @@ time.sleep(120)
         assert "together used more than 300 MB" in running.death()
 
 
+@pytest.mark.parametrize("where", ["memfd", "/dev/shm"])
+def test_memory_held_in_files_counts_against_the_sandboxs_bound(tmp_path, where):
+    """C11 (redteam 2): 48 memfd files of 63 MB (each under RLIMIT_FSIZE, never mapped: in no process's resident
+    memory) held 3 GB while the 2 GB bound saw nothing. What open memfd files hold counts (here 6 x 60 MB against a
+    bound of 300 MB); /dev/shm is a size-limited tmpfs under bubblewrap (writing past it fails), else counted as a
+    memfd would not be: only the memfd case runs without bubblewrap."""
+    from course_lib.workbook import kernel
+
+    if where == "/dev/shm" and not CONFINED:
+        pytest.skip("/dev/shm is the machine's own without bubblewrap")
+    limits = sandbox.Limits(sandbox_memory_bytes=300 << 20)
+    make = "os.memfd_create('hold')" if where == "memfd" else \
+        "os.open(f'/dev/shm/hold{len(held)}', os.O_CREAT | os.O_RDWR, 0o600)"
+    code = f"""
+import os, time
+held, block = [], b"x" * (1 << 20)
+for _ in range(6):
+    held.append({make})
+    for _ in range(60):
+        os.write(held[-1], block)
+time.sleep(120)
+"""
+    with kernel.Kernel(tmp_path, limits) as running:
+        running.start(60)
+        found = running.run(code, 100)
+        if where == "memfd":
+            assert found.status == "died" and "together used more than 300 MB" in running.death()
+        else:  # the tmpfs is full long before: the write fails in the kernel
+            assert found.status == "error" and found.ename == "OSError", found
+
+
+@pytest.mark.skipif(not (CONFINED and os.geteuid() == 0), reason="a kernel has a user of its own under a root grader")
+def test_a_kernel_writes_nothing_to_the_host_disk_past_its_log(tmp_path):
+    """C15 (redteam 2): 40 x 63 MB of posix_fallocate in the run folder (2.5 GB in 30 ms) between two looks of the
+    watcher. Once its sockets are made the run folder is the grader's (the kernel can create nothing there), its
+    home, /tmp and /dev/shm are size-limited tmpfs mounts, and the log it holds open is bounded by RLIMIT_FSIZE,
+    which fallocate honours: the kernel enforces each bound, no watcher has to see it in time."""
+    from course_lib.workbook import kernel
+
+    with kernel.Kernel(tmp_path, sandbox.Limits()) as running:
+        running.start(60)
+        made = running.run(f"import os\nos.posix_fallocate(os.open({str(tmp_path / 'fill')!r}, os.O_CREAT | "
+                           "os.O_WRONLY, 0o600), 0, 63 << 20)", 60)
+        assert (made.status, made.ename) == ("error", "PermissionError"), made
+        log = running.run("import os\nlog = next(int(fd) for fd in os.listdir('/proc/self/fd') if os.readlink("
+                          "f'/proc/self/fd/{fd}').endswith('kernel.log'))\nos.posix_fallocate(log, 0, 2 << 30)", 60)
+        assert (log.status, log.ename) == ("error", "OSError") and "File too large" in log.evalue, log
+        assert running.run("open('/tmp/x', 'wb').write(b'x' * (200 << 20))", 60).status == "error"  # tmpfs full
+    assert not (tmp_path / "fill").exists() and (tmp_path / "kernel.log").stat().st_blocks * 512 <= 64 << 20
+
+
 def test_one_students_notebooks_share_a_budget_and_a_stopped_worker_is_never_reused(tmp_path):
     """With one worker: a student's sleeping notebooks use up their budget (the last is not graded, a second
     notebook of the same lesson is skipped), then the next student is graded by a fresh worker."""
@@ -414,6 +465,28 @@ def test_a_checks_fresh_processes_share_one_memory_bound(monkeypatch):
         cost.results_of_source(_FORKS_AND_FILLS, "bomb", [], (0, 1), timeout=50)
 
 
+_PRINTS = """def loud():
+    import sys
+    for _ in range(48):
+        sys.stdout.write("x" * (1 << 20))
+    sys.stdout.write("\\n")
+    return 1
+"""
+
+
+def test_what_a_checks_fresh_processes_print_is_read_up_to_a_bound(monkeypatch):
+    """C17 (redteam 2): a correct 7.3 that printed 400 MB in each fresh process grew the grader worker to 3 GB
+    (`communicate()` kept it all). At most `cost.CHILD_OUTPUT_BYTES` is read per process (here 4 MB, the
+    function prints 48 MB and then answers): the check fails with a reason instead of reading it all."""
+    from course_lib import cost
+
+    monkeypatch.setattr(cost, "CHILD_OUTPUT_BYTES", 4 << 20)
+    with pytest.raises(cost.ProcessBuildError, match="printed more than 4 MB"):
+        cost.results_of_source(_PRINTS, "loud", [], (0, 1), timeout=50)
+    monkeypatch.setattr(cost, "CHILD_OUTPUT_BYTES", 64 << 20)  # the same answer within the bound is read whole
+    assert cost.results_of_source(_PRINTS, "loud", [], (0, 1), timeout=50) == [(0, 1), (1, 1)]
+
+
 def test_one_notebook_per_lesson_by_file_name_and_no_file_lands_in_another_students_row(tmp_path):
     """C16/C17/C17b/C20: a flat `honest_unsolved.ipynb` beside the folder `honest_unsolved/` turned the neighbour's
     0/4 into 4/4; a flat `<student>.ipynb` beside one's own folder, or a `scratch.ipynb` with the lesson in its
@@ -476,14 +549,59 @@ def test_no_field_of_grades_csv_is_a_formula_and_the_page_stays_escaped(tmp_path
     grading.write_csv(rows, tmp_path / "grades.csv")
     with (tmp_path / "grades.csv").open(encoding="utf-8", newline="") as table:
         found = list(csv.DictReader(table))
-    assert [r["student"] for r in found] == [f"'{text}" for text in hostile]
+    assert [r["student"].removeprefix("'") for r in found] == [printable(text) for text in hostile]
+    assert not any(r["student"].startswith(("=", "+", "-", "@", "\t", "\r")) for r in found)
     for row, text in zip(found, hostile):  # the detail is the grader's reason (outcomes.for_grader), never a formula
-        shown = for_grader(text)
+        shown = for_grader(printable(text))
         assert row["detail"] in (f"'{shown}", shown) and not row["detail"].startswith(("=", "+", "-", "@", "\t", "\r"))
     grading.write_html([grading.Row("<img src=x onerror=alert(1)>", LESSON, Outcome("1.1", "failed", "<b>x"))],
                        tmp_path / "grades.html")
     page = (tmp_path / "grades.html").read_text()
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page and "&lt;b&gt;x" in page
+
+
+ESCAPES = "x\x1b7\x1b[12A\r\x1b[2Kzz_ansi  \u2705 4\u22154\x1b8\r\x1b[2K\x1b[8m\u202e"
+"""Redteam 2's c21: terminal escape codes that move the cursor up and rewrite a row, then hide the rest."""
+
+
+def test_names_and_messages_are_shown_escaped_in_every_report_and_look_alike_names_are_flagged(tmp_path):
+    """C21 (redteam 2): a file named with ANSI escapes and ending .ipynb was printed raw in `course grade`'s
+    'ignored' line and rewrote a student's row in the instructor's terminal; the same lines go to Gradescope. C18:
+    a folder `honest_s\\u043elved` (Cyrillic о) made a second row that reads 'honest_solved'. Every name and
+    message in a report is shown escaped (control and format characters as \\xNN / \\uNNNN) and capped; a line
+    names the look-alike folders; a learner's exception message is cut at `boundary.LEARNER_MESSAGE`."""
+    from course_lib.workbook import boundary
+
+    folder = tmp_path / "class"
+    for student in ("honest_solved", "honest_s\u043elved", "zz_ansi"):
+        (folder / student).mkdir(parents=True)
+        (folder / student / "notes.ipynb").write_text("{}")  # names no lesson: ignored, no kernel needed
+    (folder / "zz_ansi" / (ESCAPES + ".ipynb")).write_text("{}")
+    done = course("grade", str(folder), "--timeout", "30", "--root", str(ROOT), timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "\x1b" not in done.stdout + done.stderr and "\u202e" not in done.stdout
+    assert "zz_ansi/x\\x1b7\\x1b[12A\\x0d\\x1b[2Kzz_ansi" in done.stdout and "\\u202e.ipynb" in done.stdout
+    alike = [line for line in done.stdout.splitlines() if line.startswith("student folder names that look alike")]
+    assert len(alike) == 1 and "honest_s\\u043elved" in alike[0] and "zz_ansi" not in alike[0]
+    grading.write_html([grading.Row(name, LESSON, Outcome("1.1", "passed", "")) for name in
+                        ("honest_solved", "honest_s\u043elved")], tmp_path / "alike.html")
+    assert "look alike" in (tmp_path / "alike.html").read_text()
+    assert grading.lookalikes(["honest_solved", "alice", "bob"]) == ""
+    assert "\\uff42\\uff4f\\uff42" in grading.lookalikes(["bob", "\uff42\uff4f\uff42"])  # full-width letters (NFKC)
+
+    raised = boundary.learner_exception("builtins:ValueError", ESCAPES * 400)
+    assert len(str(raised)) == boundary.LEARNER_MESSAGE
+    rows = [grading.Row(ESCAPES, ESCAPES + ".ipynb", Outcome("1.1", "failed", f"your code raised {raised}")),
+            grading.Row("ann", LESSON, Outcome("1.2", "passed", ""))]
+    grading.write_csv(rows, tmp_path / "grades.csv")
+    grading.write_html(rows, tmp_path / "grades.html")
+    results = json.dumps(grading.gradescope_results(rows, 1.0, "note", [f"ignored {ESCAPES}"]), ensure_ascii=False)
+    for text in ((tmp_path / "grades.csv").read_text(), (tmp_path / "grades.html").read_text(), results):
+        assert "\x1b" not in text and "\u202e" not in text and "\r" not in text.replace("\r\n", "")
+    assert len(rows[0].student) <= grading.NAME_CHARACTERS and len(rows[0].outcome.message) <= grading.DETAIL_CHARACTERS
+    assert rows[0].student.startswith("x\\x1b7\\x1b[12A")
+    long = grading.Row("ann", LESSON, Outcome("1.1", "failed", "y" * 5000)).outcome.message
+    assert len(long) == grading.DETAIL_CHARACTERS and long.endswith("…")
 
 
 _MERGED = '''def build_merged_forecast_server() -> MCPServer:
