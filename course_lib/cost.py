@@ -562,8 +562,10 @@ def results_of_source(source: str, name: str, arguments: Sequence[Any], hash_see
     return [(seed, data["value"]) for seed, data in _in_fresh_processes(payload, hash_seeds, timeout, "the call")]
 
 
-def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float, doing: str) -> list[tuple[int, dict]]:
-    """Run `_CHILD` on `payload` in one fresh process per hash seed, side by side: (seed, its JSON answer)."""
+def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int | None], timeout: float,
+                        doing: str) -> list[tuple[int | None, dict]]:
+    """Run `_CHILD` on `payload` in one fresh process per hash seed (None: PYTHONHASHSEED unset), side by side:
+    (seed, its JSON answer)."""
     import tempfile
 
     from course_lib.workbook import sandbox
@@ -576,7 +578,7 @@ def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float
         run.mkdir()
         children.append((seed, sandbox.Confinement(run, limits).popen(
             [sys.executable, "-c", _CHILD, text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            env={"PYTHONHASHSEED": str(seed)})))
+            env={} if seed is None else {"PYTHONHASHSEED": str(seed)})))  # None: unset, as on a real host
     found = []
     over = threading.Event()  # their processes together over the sandbox's memory bound: all stopped
     watch = threading.Thread(target=_watch_memory, args=(children, over, limits.sandbox_memory_bytes),

@@ -7,6 +7,7 @@ lines. Private `mcp.*` modules are imported here and nowhere else (a test checks
 
 from __future__ import annotations
 
+import contextvars
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -291,7 +292,8 @@ def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     import anyio
 
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(anyio.run, fn, *args).result()
+        # in the caller's context: a check's helpers in that thread see the check that runs them (checks.core)
+        return pool.submit(contextvars.copy_context().run, anyio.run, fn, *args).result()
 
 
 def raw_arguments(ctx: Any) -> dict[str, Any]:

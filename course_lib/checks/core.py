@@ -20,6 +20,7 @@ import importlib
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,9 +30,32 @@ from course_lib.errors import CheckFailed, ExerciseNotDone
 from course_lib.workbook import outcomes
 from course_lib.workbook.ids import ExerciseId
 
+
+
+@dataclass(eq=False)
+class _Check:
+    """One running check: its exercise and the rules it found broken so far. Each check has its own, in the
+    context of the thread that runs it (and of the threads `wire.run_sync` starts for it), so a check's thread
+    that outlives its time can only ever touch its own, never a later check's."""
+
+    exercise: ExerciseId
+    broken: list = field(default_factory=list)
+
+
 _current: contextvars.ContextVar[ExerciseId] = contextvars.ContextVar("exercise")
-_running: list[ExerciseId] = []
-"""The checks running in this process, innermost last: `current()` in a worker thread (wire.run_sync) sees them."""
+_check: contextvars.ContextVar[_Check] = contextvars.ContextVar("check")
+_active: list[_Check] = []
+"""The checks running in this process: a thread without a check's context (one the bridge answers the kernel in)
+sees the check only when exactly one runs, never a guess between several."""
+_active_lock = threading.Lock()
+
+
+def _running_check() -> _Check | None:
+    found = _check.get(None)
+    if found is None:
+        with _active_lock:
+            found = _active[0] if len(_active) == 1 else None
+    return found
 REGISTRY: dict[ExerciseId, Callable[[Any], None]] = {}
 SPECS: dict[ExerciseId, dict[str, Rule]] = {}
 LAST: dict[ExerciseId, str] = {}
@@ -94,7 +118,7 @@ def spec(*rules: tuple[str, ...]) -> tuple[Rule, ...]:
 
 def current() -> ExerciseId:
     """The exercise whose check is running (also from a worker thread that runs a client for the check)."""
-    found = _current.get(None) or (_running[-1] if _running else None)
+    found = _current.get(None) or getattr(_running_check(), "exercise", None)
     if found is None:
         raise LookupError("no check is running")
     return found
@@ -136,17 +160,14 @@ def require(condition: Any, rule: str, found: Any, detail: str = "") -> None:
     if condition:
         return
     failure = fail(rule, found() if callable(found) else found, detail)
-    if not _broken:
+    check = _running_check()
+    if check is None:
         raise failure
-    broken = _broken[-1]
+    broken = check.broken
     if all(_key(failure) != _key(known) for known in broken):
         broken.append(failure)
     if len(broken) >= MOST_SHOWN:
         raise _Enough(broken)
-
-
-_broken: list[list[CheckFailed]] = []
-"""The rules each running check found broken so far (innermost check last), as `_running`."""
 
 
 class _Enough(CheckFailed):
@@ -457,15 +478,16 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
     def register(check: Callable[[Any], str]) -> Callable[[Any], None]:
         @functools.wraps(check)
         def run(answer: Any) -> None:
-            token = _current.set(exercise_id)
-            _running.append(exercise_id)
-            _broken.append([])
+            running = _Check(exercise_id)
+            token, state = _current.set(exercise_id), _check.set(running)
+            with _active_lock:
+                _active.append(running)
             error: Exception | None = None
             try:
                 with wire.sdk_warnings():
                     verified = check(answer)
                 outcome = outcomes.Outcome(str(exercise_id), "passed", verified)
-            except _Enough:  # as many broken rules as one run reports, all in _broken
+            except _Enough:  # as many broken rules as one run reports, all in running.broken
                 outcome = outcomes.Outcome(str(exercise_id), "passed", "")
             except NotImplementedError as stub:  # the answer's stub was reached outside call_learner
                 error = not_done(stub)
@@ -484,8 +506,10 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
                 outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call)
             finally:
                 _current.reset(token)
-                _running.pop()
-                broken = _broken.pop()
+                _check.reset(state)
+                with _active_lock:
+                    _active.remove(running)
+                broken = running.broken
             if broken:  # rules noted broken come first; a later failure joins them, a crash or stub after them
                 # is their consequence (the check went on past a broken rule)
                 if isinstance(error, CheckFailed) and error.rule is not None and error.expected \
@@ -590,11 +614,16 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
     """Record each call to `module.name` (every public function of `module` when no name is given) while the
     block runs; each call still goes through. How a check verifies "without calling X".
 
-    Across the grading boundary the same watch is set in the submission's kernel, where the learner's code
-    runs, and its calls join these when the block ends.
+    Across the grading boundary a function of `boundary.FORWARDED` is only a stub in the submission's kernel that
+    sends each call here, where this watch counts it: nothing in the kernel can hide a call. Any other function is
+    watched in the kernel too, and the calls it reports join these when the block ends (the kernel's word).
     """
     from course_lib.workbook import boundary
 
+    if names and set(names) <= set(boundary.FORWARDED.get(module, ())):
+        with watched_here(module, *names) as calls:
+            yield calls
+        return
     with watched_here(module, *names) as calls, boundary.in_kernel(watched_here, module, *names) as there:
         yield calls
     calls.extend(there)

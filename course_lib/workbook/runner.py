@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from course_lib.errors import BadFile
 from course_lib.workbook import build, outcomes, sandbox
@@ -393,7 +394,26 @@ server's tools a host loads): there a server made only of lesson tools is the an
 
 
 def _definition(tool: dict) -> str:
-    return json.dumps({key: tool.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True)
+    """A tool's name, description and input schema as one text, compared as a reader sees it: every string (keys
+    too) without invisible characters (`invisible.is_ignorable`), NFKC-normalised, case-folded, its whitespace
+    collapsed; so a zero-width space or a full-width letter does not make a lesson's tool another one."""
+    return json.dumps(_as_read({key: tool.get(key) for key in ("name", "description", "inputSchema")}),
+                      sort_keys=True)
+
+
+def _as_read(value: Any) -> Any:
+    import unicodedata
+
+    from course_lib import invisible
+
+    if isinstance(value, str):
+        text = unicodedata.normalize("NFKC", "".join(c for c in value if not invisible.is_ignorable(c)))
+        return " ".join(text.casefold().split())
+    if isinstance(value, dict):
+        return {_as_read(str(key)): _as_read(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_read(item) for item in value]
+    return value
 
 
 @functools.lru_cache(maxsize=1)

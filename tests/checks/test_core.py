@@ -553,3 +553,47 @@ def test_beside_learner_hands_one_object_to_several_calls(registered):
     with pytest.raises(CheckFailed, match="a function"):
         check("not a function")
     assert core.beside_learner(_lengths, takes_one) == [2, 1, [1]]
+
+
+def test_a_check_thread_that_outlives_its_time_never_touches_a_later_checks_broken_rules(registered):
+    """Red team 2, c20: the broken rules of a running check lived on one stack shared by every thread, so a check
+    thread that ended after a later check (a neighbour's, in the same grader worker) had begun popped that
+    check's rules as its own: the late check failed with the neighbour's rule, the neighbour passed. Each check
+    now has its own, in its thread's context."""
+    import threading
+
+    from course_lib.workbook import outcomes
+
+    late_began, late_may_end, late_done = threading.Event(), threading.Event(), threading.Event()
+
+    def late(answer):  # begins first, ends last: a check that outlived its time
+        late_began.set()
+        late_may_end.wait(10)
+        return "the late check found nothing broken"
+
+    def neighbour(answer):
+        core.require(False, "typed", "a str", "the neighbour's own broken rule")  # noted; the check goes on
+        late_may_end.set()
+        late_done.wait(10)
+        return "unreachable as a pass"
+
+    found: dict[str, list] = {}
+
+    def run(name, check):
+        with outcomes.collecting() as got:
+            try:
+                check(None)
+            except CheckFailed:
+                pass
+        found[name] = got
+
+    late_run, neighbour_run = registered(7, late), registered(8, neighbour)
+    first = threading.Thread(target=lambda: (run("late", late_run), late_done.set()))
+    first.start()
+    late_began.wait(10)
+    second = threading.Thread(target=run, args=("neighbour", neighbour_run))
+    second.start()
+    first.join(20), second.join(20)
+    assert [o.status for o in found["late"]] == ["passed"], found["late"]
+    assert [o.status for o in found["neighbour"]] == ["failed"], found["neighbour"]
+    assert "the neighbour's own broken rule" in found["neighbour"][0].message

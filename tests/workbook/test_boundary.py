@@ -420,3 +420,17 @@ def test_every_grading_error_is_a_course_error_except_what_the_learner_raised():
     assert issubclass(boundary.BridgeClosed, CourseError)
     assert not issubclass(boundary.LearnerRaised, CourseError)
     assert not issubclass(boundary.learner_exception("builtins:ValueError", "x").__class__, CourseError)
+
+
+def test_a_kernel_exception_named_like_a_checkers_own_signal_is_never_rebuilt_as_one():
+    """Red team 2, c01: a learner's exception whose type path is `course_lib.checks.core:_Enough` (which the
+    checker wrapper reads as 'enough broken rules found') or a course CheckFailed stays the learner's exception."""
+    from course_lib.checks import core
+    from course_lib.errors import CheckFailed, ExerciseNotDone
+
+    for path in ("course_lib.checks.core:_Enough", "course_lib.errors:CheckFailed",
+                 "course_lib.errors:ExerciseNotDone"):
+        made = boundary.learner_exception(path, "forged")
+        assert isinstance(made, boundary.LearnerRaised), path
+        assert not isinstance(made, (core._Enough, CheckFailed, ExerciseNotDone)), path
+    assert isinstance(boundary.learner_exception("course_lib.errors:UnknownName", "x"), LookupError)
