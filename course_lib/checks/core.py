@@ -270,29 +270,95 @@ def learner_coroutine(fn: Any, rule: str) -> Callable[..., Any]:
 def learner_source(fn: Any) -> tuple[str, str]:
     """(the code that rebuilds the learner's function in a fresh process, its name): code only, as data.
 
-    `cost.portable_source` sends the function, the helpers it calls and its imports, never a value; its refusal
-    (`cost.ProcessBuildError`) is left to the check, which names its rule.
+    `cost.portable_source` gathers the function, the helpers it calls and its imports, never a value; its refusal
+    (`cost.ProcessBuildError`) is left to the check, which names its rule. Across the grading boundary it gathers
+    them in the kernel, whose answer is the learner's word: the grader keeps it only if it is imports and defs the
+    grader itself sent the kernel to run (`_sent_by_the_grader`), so no value and no code made up there travels.
     """
+    from course_lib import cost
+    from course_lib.workbook import boundary
+
+    if not callable(fn):
+        raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
+    if isinstance(fn, boundary.RemoteFunction):
+        text = fn.apply(cost.portable_source)
+        return _sent_by_the_grader(text, fn.__name__, fn._endpoint.ran), fn.__name__
+    return cost.portable_source(fn), getattr(fn, "__name__", "answer")
+
+
+MAX_SOURCE = 1 << 20
+"""Characters of source from the kernel the grader reads (a notebook's answers are a few kB)."""
+
+
+def _defs(text: str) -> set[str]:
+    """Every def and class in `text` (at any depth), each as its syntax tree dumped (positions left out)."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    return {ast.dump(node) for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+
+def _sent_by_the_grader(text: Any, name: str, sent: list[str]) -> str:
+    """`text` (a function's portable source, as the kernel gathered it) if it is only imports and defs or classes
+    found whole in the code the grader sent the kernel (`sent`), with a def of `name`; else `ProcessBuildError`."""
+    import ast
+
+    from course_lib import cost
+
+    if not isinstance(text, str) or len(text) > MAX_SOURCE:
+        raise cost.ProcessBuildError(f"the source of {name} could not be read")
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise cost.ProcessBuildError(f"the source of {name} could not be read") from None
+    known = set().union(*(_defs(cell) for cell in sent)) if sent else set()
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and not node.level):
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and ast.dump(node) in known:
+            defined.add(node.name)
+            continue
+        raise cost.ProcessBuildError(f"{name} needs code that is not in your notebook's cells (line {node.lineno} "
+                                     "of what the kernel sent); define it with def in a cell")
+    if name not in defined:
+        raise cost.ProcessBuildError(f"{name} is not a function defined with def in your notebook's cells")
+    return text
+
+
+def beside_learner(course_function: Callable[[Any], Any], fn: Any, rule: str) -> Any:
+    """`course_function(fn)`, its result as data: for a probe that must hand one object to several calls, which
+    `call_learner` cannot (each of its calls sends its arguments afresh). Across the grading boundary it runs in a
+    fresh process the grader starts, on the learner's function rebuilt there from its source (`learner_source`),
+    never in the kernel; a function that cannot be rebuilt fails `rule`. `course_function` is a course function of
+    module level that catches the learner's errors itself and returns JSON data."""
     from course_lib import cost
     from course_lib.workbook.boundary import RemoteFunction
 
     if not callable(fn):
-        raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
-    if isinstance(fn, RemoteFunction):  # the source is read in the submission's kernel, where the function is
-        return fn.apply(cost.portable_source), fn.__name__
-    return cost.portable_source(fn), getattr(fn, "__name__", "answer")
+        raise fail("a function (pass the function itself, without calling it)", _type_name(fn))
+    if not isinstance(fn, RemoteFunction):
+        return course_function(fn)
+    probe = (f"\n\ndef __course_beside__():\n    from {course_function.__module__} import "
+             f"{course_function.__qualname__} as probe\n    return probe({{name}})\n")
+    try:
+        source, name = learner_source(fn)
+        return cost.results_of_source(source + probe.format(name=name), "__course_beside__", [], (None,))[0][1]
+    except cost.ProcessBuildError as error:
+        raise fail(rule, str(error), "rebuilt from its source in a fresh process") from None
 
 
-def beside_learner(course_function: Callable[[Any], Any], fn: Any) -> Any:
-    """`course_function(fn)` computed where the learner's function lives (across the grading boundary: in the
-    submission's kernel), its result as data. For a probe that must hand one object to several calls, which
-    `call_learner` cannot (each of its calls sends its arguments afresh). `course_function` is a course function
-    of module level that catches the learner's errors itself and returns data."""
+def machine_of(fn: Any) -> str:
+    """The name of the machine where the learner's function (and the server it builds) runs: this one in process;
+    across the grading boundary the kernel's, as the grader started it (never what the kernel says it is)."""
+    from course_lib import review
     from course_lib.workbook.boundary import RemoteFunction
 
-    if not callable(fn):
-        raise fail("a function (pass the function itself, without calling it)", _type_name(fn))
-    return fn.apply(course_function) if isinstance(fn, RemoteFunction) else course_function(fn)
+    return fn._endpoint.kernel_host if isinstance(fn, RemoteFunction) else review.hostname()
 
 
 def _type_name(value: Any) -> str:

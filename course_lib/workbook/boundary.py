@@ -686,6 +686,8 @@ class GraderBridge(_Endpoint):
         self.token = secrets.token_hex(16)
         self.broken: str | None = None
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
+        self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
+        self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
         self._sessions: dict[str, Future] = {}
         self._agent: Future = Future()
         self._opened = 0

@@ -310,6 +310,8 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
 
     with kernel.Kernel(run_dir, limits, tcp, uid, package) as running:
         bridge = boundary.GraderBridge(run_dir, tcp)
+        if running.confinement.sandbox.confined:
+            bridge.kernel_host = sandbox.HOSTNAME
         running.on_death = bridge.close
         try:
             running.start(START_SECONDS)
@@ -471,6 +473,7 @@ class _Run:
                     if isinstance(step, Check):
                         self._check(step, running, bridge)
                     else:
+                        bridge.ran.append(step)
                         self._cell(step, running, self._which_cell(index))
         except kernel.KernelDied as error:
             self._stop("kernel died", str(error))

@@ -244,6 +244,10 @@ def kernels_package(package: Path | None) -> Iterator[None]:
         _kernels_package = before
 
 
+HOSTNAME = "sandbox"
+"""The machine name a process in bubblewrap sees (its own UTS namespace)."""
+
+
 class Confinement:
     """How to start one confined process tree whose only writable outside folder is `run_dir`."""
 
@@ -283,7 +287,7 @@ class Confinement:
         run = os.path.realpath(self.run_dir)
         size = str(self.limits.tmpfs_bytes)
         command = ["bwrap", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                   "--die-with-parent", "--new-session", "--hostname", "sandbox", "--clearenv",
+                   "--die-with-parent", "--new-session", "--hostname", HOSTNAME, "--clearenv",
                    "--dev", "/dev", "--proc", "/proc",
                    "--perms", "01777", "--size", size, "--tmpfs", "/tmp",
                    *_parents([*read_only, run, HOME])]
