@@ -214,3 +214,20 @@ def test_execute_saves_each_run_of_printed_text_as_one_output(tmp_path):
     assert [(o.output_type, o.name, o.text) for o in outputs] == [
         ("stream", "stdout", "out 0\nout 1\nout 2\n"), ("stream", "stderr", "err\n"),
         ("stream", "stdout", "more 0\nmore 1\n")]
+
+
+@pytest.mark.parametrize("edit", [lambda text: text + "\u200b", lambda text: "\u2060" + text.replace(" ", "  ", 1),
+                                  lambda text: text.replace("a", "\uff41", 1), lambda text: text.upper() + "\n"])
+def test_a_lesson_tool_retouched_invisibly_is_still_the_lessons(edit):
+    """Red team 2, c05: the lesson's weather tool with one zero-width space in its description was no longer 'the
+    lesson's' (definitions compared word for word). Invisible characters, NFKC forms, case and spacing do not make
+    another tool."""
+    from course_lib.checks import core
+    from course_lib.servers import weather
+
+    tool = next(t for t in core.probe(weather.build_server()).tools if t["name"] == "get_daily_forecast")
+    retouched = {**tool, "description": edit(tool["description"])}
+    assert retouched["description"] != tool["description"]
+    assert runner._definition(retouched) in runner.course_tools()
+    other = {**tool, "description": tool["description"] + " Another sentence."}
+    assert runner._definition(other) not in runner.course_tools()
