@@ -283,6 +283,11 @@ async def serve_streams(server: Any, read: Any, write: Any) -> None:
     await lowlevel.run(read, write, lowlevel.create_initialization_options())
 
 
+CARRIED: set[contextvars.ContextVar] = set()
+"""Context variables `run_sync` carries into its worker thread (the check running, `checks.core`); nothing else of
+the caller's context goes there (an event loop's own variables would stop the thread's loop from starting)."""
+
+
 def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     """Run an async function to completion from plain code, even inside a running notebook loop.
 
@@ -292,8 +297,14 @@ def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     import anyio
 
     with ThreadPoolExecutor(max_workers=1) as pool:
-        # in the caller's context: a check's helpers in that thread see the check that runs them (checks.core)
-        return pool.submit(contextvars.copy_context().run, anyio.run, fn, *args).result()
+        carried = [(var, value) for var, value in contextvars.copy_context().items() if var in CARRIED]
+
+        def run() -> T:
+            for var, value in carried:
+                var.set(value)
+            return anyio.run(fn, *args)
+
+        return pool.submit(contextvars.Context().run, run).result()
 
 
 def raw_arguments(ctx: Any) -> dict[str, Any]:

@@ -44,6 +44,7 @@ class _Check:
 
 _current: contextvars.ContextVar[ExerciseId] = contextvars.ContextVar("exercise")
 _check: contextvars.ContextVar[_Check] = contextvars.ContextVar("check")
+wire.CARRIED.update((_current, _check))  # a check's helpers in a run_sync thread see the check that runs them
 _active: list[_Check] = []
 """The checks running in this process: a thread without a check's context (one the bridge answers the kernel in)
 sees the check only when exactly one runs, never a guess between several."""
