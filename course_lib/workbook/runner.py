@@ -371,7 +371,9 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
     except boundary.BoundaryError as error:
         done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
         return
-    course = next((answer.course for answer in answers if getattr(answer, "course", "")), "")
+    course = next((answer.course for answer in answers if getattr(answer, "course", "")), "") or next(
+        (found for name, answer in zip(names, answers) if isinstance(answer, boundary.RemoteFunction)
+         for found in [course_binding(name, bridge.ran)] if found), "")
     if course:
         done.append(Outcome(str(exercise), "failed", f"your answer must be your own function; it is the course's "
                                                      f"({course})", exercise.hint_call))
@@ -388,6 +390,54 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
         done.append(Outcome(str(exercise), "failed", f"your server must define its own tools; it returned the "
                                                      f"lesson's ({lessons})", exercise.hint_call)
                     if lessons else found[-1])
+
+
+def course_binding(name: str, cells: list[str]) -> str:
+    """The course object `name` is bound to by the code the grader sent the kernel (`name = module.attribute` of a
+    course module, or a name imported from course_lib), as "course_lib.module.attribute"; "" when its last binding
+    there is anything else (a def, a value) or there is none. Read from that code, never from the kernel."""
+    import ast
+
+    bound: dict[str, str] = {}
+    for cell in cells:
+        try:
+            tree = ast.parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    ours = alias.name.startswith("course_lib")
+                    bound[alias.asname or alias.name.split(".")[0]] = \
+                        (alias.name if alias.asname else "course_lib") if ours else ""
+            elif isinstance(node, ast.ImportFrom):
+                ours = (node.module or "").startswith("course_lib") and not node.level
+                for alias in node.names:
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}" if ours else ""
+            elif isinstance(node, ast.Assign):
+                path = _dotted(node.value, bound)
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        bound[target.id] = path
+            else:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    bound[node.name] = ""
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                        bound[inner.id] = ""
+    return bound.get(name, "")
+
+
+def _dotted(value: Any, bound: dict[str, str]) -> str:
+    """"course_lib.m.a.b" for an expression `name.a.b` whose name is bound to a course module or object, else ""."""
+    import ast
+
+    if isinstance(value, ast.Name):
+        return bound.get(value.id, "")
+    if isinstance(value, ast.Attribute):
+        base = _dotted(value.value, bound)
+        return f"{base}.{value.attr}" if base else ""
+    return ""
 
 
 SELECTS_LESSON_TOOLS = frozenset({"6.2", "6.4"})

@@ -570,11 +570,21 @@ def lesson_server_with_a_zero_width_space(notebook, where):
 '''
 
 
+@cheat("not done", "not done", "not done", "failed")
+def course_verdict_switched_off_in_the_kernel(notebook, where):
+    """Red team 2's c09 class: 1.4 is the course's review.is_valid_name, and a cell replaces boundary._of_the_course
+    in the kernel (its word that a function is the course's own) with one that always says no."""
+    _after_setup(notebook, "from course_lib.workbook import boundary as _boundary\n"
+                           "_boundary._of_the_course = lambda function: ''\n")
+    _exercise(notebook, "1.4").source = "from course_lib import review as _review\nis_valid_tool_name = _review.is_valid_name\n"
+
+
 RED_TEAM_TWO_WORDS = {("enough_exception", "1.1"): "it raised _Enough",
                       ("watch_bypassed_by_a_code_copy", "1.3"): "daily_forecast",
                       ("watch_switched_off_in_the_kernel", "1.3"): "daily_forecast",
                       ("agent_answers_exit_with_nothing", "1.3"): "daily_forecast",
-                      ("lesson_server_with_a_zero_width_space", "1.2"): "it returned the lesson's"}
+                      ("lesson_server_with_a_zero_width_space", "1.2"): "it returned the lesson's",
+                      ("course_verdict_switched_off_in_the_kernel", "1.4"): "it is the course's"}
 """What each red-team-2 cheat's failure must say (its status alone can be right by accident: c01 failed before
 the fix only because the forged exception crashed while it was rebuilt)."""
 

@@ -231,3 +231,21 @@ def test_a_lesson_tool_retouched_invisibly_is_still_the_lessons(edit):
     assert runner._definition(retouched) in runner.course_tools()
     other = {**tool, "description": tool["description"] + " Another sentence."}
     assert runner._definition(other) not in runner.course_tools()
+
+
+@pytest.mark.parametrize("code, name, course", [
+    ("fingerprint = host.fingerprint\n", "fingerprint", "course_lib.host.fingerprint"),
+    ("is_valid_tool_name = review.SPEC_NAME.fullmatch\n", "is_valid_tool_name", "course_lib.review.SPEC_NAME.fullmatch"),
+    ("from course_lib.review import is_valid_name as is_valid_tool_name\n", "is_valid_tool_name",
+     "course_lib.review.is_valid_name"),
+    ("_x = review.is_valid_name\nis_valid_tool_name = _x\n", "is_valid_tool_name", "course_lib.review.is_valid_name"),
+    ("def fingerprint(tool):\n    return host.fingerprint(tool)\n", "fingerprint", ""),
+    ("fingerprint = host.fingerprint\n\ndef fingerprint(tool):\n    return 'mine'\n", "fingerprint", ""),
+    ("fingerprint = json.dumps\n", "fingerprint", ""),
+    ("for fingerprint in [host.fingerprint]:\n    pass\n", "fingerprint", ""),
+])
+def test_an_answer_bound_to_a_course_object_is_found_in_the_code_the_grader_sent(code, name, course):
+    """Whether an answer is the course's own is read from the cells the grader ran, not only from the kernel (whose
+    `boundary._of_the_course` a cell can replace, red team 2's c09 class)."""
+    setup = "import json\nfrom course_lib import host, review\nfrom course_lib.servers import weather\n"
+    assert runner.course_binding(name, [setup, code]) == course
