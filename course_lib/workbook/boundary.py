@@ -1053,7 +1053,9 @@ def forward_course_functions(agent: KernelAgent) -> None:
             made: dict = {}
             exec(_STUB.format(key=key, path=f"{module_name}:{name}"), module.__dict__, made)
             function.__signature__ = inspect.signature(function)
-            function.__code__ = made["_forwarded_stub"].__code__
+            original = function.__code__  # its file and first line kept: show.source still shows the real lines
+            function.__code__ = made["_forwarded_stub"].__code__.replace(
+                co_filename=original.co_filename, co_firstlineno=original.co_firstlineno, co_name=original.co_name)
             function.__defaults__ = function.__kwdefaults__ = None
 
 
