@@ -578,9 +578,10 @@ def _read_bounded(stream, into: list[bytes], over: threading.Event) -> None:
         into.append(chunk)
 
 
-def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float, doing: str) -> list[tuple[int, dict]]:
-    """Run `_CHILD` on `payload` in one fresh process per hash seed, side by side: (seed, its JSON answer). What
-    each prints is read as it comes, at most CHILD_OUTPUT_BYTES of it."""
+def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int | None], timeout: float,
+                        doing: str) -> list[tuple[int | None, dict]]:
+    """Run `_CHILD` on `payload` in one fresh process per hash seed (None: PYTHONHASHSEED unset), side by side:
+    (seed, its JSON answer). What each prints is read as it comes, at most CHILD_OUTPUT_BYTES of it."""
     import tempfile
 
     from course_lib.workbook import sandbox
@@ -595,7 +596,7 @@ def _in_fresh_processes(payload: dict, hash_seeds: Sequence[int], timeout: float
         confinement.seal()  # it answers on stdout: nothing for it to write in its run folder
         children.append((seed, confinement.popen(
             [sys.executable, "-c", _CHILD, text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env={"PYTHONHASHSEED": str(seed)})))
+            env={} if seed is None else {"PYTHONHASHSEED": str(seed)})))  # None: unset, as on a real host
     printed = threading.Event()  # one of them printed more than CHILD_OUTPUT_BYTES
     readers = []
     for _seed, child in children:

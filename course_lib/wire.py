@@ -7,6 +7,7 @@ lines. Private `mcp.*` modules are imported here and nowhere else (a test checks
 
 from __future__ import annotations
 
+import contextvars
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -290,6 +291,11 @@ async def serve_streams(server: Any, read: Any, write: Any) -> None:
     await lowlevel.run(read, write, lowlevel.create_initialization_options())
 
 
+CARRIED: set[contextvars.ContextVar] = set()
+"""Context variables `run_sync` carries into its worker thread (the check running, `checks.core`); nothing else of
+the caller's context goes there (an event loop's own variables would stop the thread's loop from starting)."""
+
+
 def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     """Run an async function to completion from plain code, even inside a running notebook loop.
 
@@ -299,7 +305,14 @@ def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     import anyio
 
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(anyio.run, fn, *args).result()
+        carried = [(var, value) for var, value in contextvars.copy_context().items() if var in CARRIED]
+
+        def run() -> T:
+            for var, value in carried:
+                var.set(value)
+            return anyio.run(fn, *args)
+
+        return pool.submit(contextvars.Context().run, run).result()
 
 
 def raw_arguments(ctx: Any) -> dict[str, Any]:

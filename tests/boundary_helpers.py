@@ -34,4 +34,5 @@ def check_across(running, bridge, path: Path, timeout: float = 120):
 
     exercise, _ = ExerciseId.from_answer_file(path.stem)
     define(running, f"kept_{path.stem}", path)
+    bridge.ran.append(path.read_text(encoding="utf-8"))  # the code the grader sent the kernel, as a run records it
     return runner.check_answer(exercise, [f"kept_{path.stem}"], running, bridge, timeout)

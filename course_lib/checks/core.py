@@ -20,6 +20,7 @@ import importlib
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,9 +30,33 @@ from course_lib.errors import CheckFailed, ExerciseNotDone
 from course_lib.workbook import outcomes
 from course_lib.workbook.ids import ExerciseId
 
+
+
+@dataclass(eq=False)
+class _Check:
+    """One running check: its exercise and the rules it found broken so far. Each check has its own, in the
+    context of the thread that runs it (and of the threads `wire.run_sync` starts for it), so a check's thread
+    that outlives its time can only ever touch its own, never a later check's."""
+
+    exercise: ExerciseId
+    broken: list = field(default_factory=list)
+
+
 _current: contextvars.ContextVar[ExerciseId] = contextvars.ContextVar("exercise")
-_running: list[ExerciseId] = []
-"""The checks running in this process, innermost last: `current()` in a worker thread (wire.run_sync) sees them."""
+_check: contextvars.ContextVar[_Check] = contextvars.ContextVar("check")
+wire.CARRIED.update((_current, _check))  # a check's helpers in a run_sync thread see the check that runs them
+_active: list[_Check] = []
+"""The checks running in this process: a thread without a check's context (one the bridge answers the kernel in)
+sees the check only when exactly one runs, never a guess between several."""
+_active_lock = threading.Lock()
+
+
+def _running_check() -> _Check | None:
+    found = _check.get(None)
+    if found is None:
+        with _active_lock:
+            found = _active[0] if len(_active) == 1 else None
+    return found
 REGISTRY: dict[ExerciseId, Callable[[Any], None]] = {}
 SPECS: dict[ExerciseId, dict[str, Rule]] = {}
 LAST: dict[ExerciseId, str] = {}
@@ -96,7 +121,7 @@ def spec(*rules: tuple[str, ...]) -> tuple[Rule, ...]:
 
 def current() -> ExerciseId:
     """The exercise whose check is running (also from a worker thread that runs a client for the check)."""
-    found = _current.get(None) or (_running[-1] if _running else None)
+    found = _current.get(None) or getattr(_running_check(), "exercise", None)
     if found is None:
         raise LookupError("no check is running")
     return found
@@ -138,17 +163,14 @@ def require(condition: Any, rule: str, found: Any, detail: str = "") -> None:
     if condition:
         return
     failure = fail(rule, found() if callable(found) else found, detail)
-    if not _broken:
+    check = _running_check()
+    if check is None:
         raise failure
-    broken = _broken[-1]
+    broken = check.broken
     if all(_key(failure) != _key(known) for known in broken):
         broken.append(failure)
     if len(broken) >= MOST_SHOWN:
         raise _Enough(broken)
-
-
-_broken: list[list[CheckFailed]] = []
-"""The rules each running check found broken so far (innermost check last), as `_running`."""
 
 
 class _Enough(CheckFailed):
@@ -251,29 +273,95 @@ def learner_coroutine(fn: Any, rule: str) -> Callable[..., Any]:
 def learner_source(fn: Any) -> tuple[str, str]:
     """(the code that rebuilds the learner's function in a fresh process, its name): code only, as data.
 
-    `cost.portable_source` sends the function, the helpers it calls and its imports, never a value; its refusal
-    (`cost.ProcessBuildError`) is left to the check, which names its rule.
+    `cost.portable_source` gathers the function, the helpers it calls and its imports, never a value; its refusal
+    (`cost.ProcessBuildError`) is left to the check, which names its rule. Across the grading boundary it gathers
+    them in the kernel, whose answer is the learner's word: the grader keeps it only if it is imports and defs the
+    grader itself sent the kernel to run (`_sent_by_the_grader`), so no value and no code made up there travels.
     """
+    from course_lib import cost
+    from course_lib.workbook import boundary
+
+    if not callable(fn):
+        raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
+    if isinstance(fn, boundary.RemoteFunction):
+        text = fn.apply(cost.portable_source)
+        return _sent_by_the_grader(text, fn.__name__, fn._endpoint.ran), fn.__name__
+    return cost.portable_source(fn), getattr(fn, "__name__", "answer")
+
+
+MAX_SOURCE = 1 << 20
+"""Characters of source from the kernel the grader reads (a notebook's answers are a few kB)."""
+
+
+def _defs(text: str) -> set[str]:
+    """Every def and class in `text` (at any depth), each as its syntax tree dumped (positions left out)."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    return {ast.dump(node) for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+
+def _sent_by_the_grader(text: Any, name: str, sent: list[str]) -> str:
+    """`text` (a function's portable source, as the kernel gathered it) if it is only imports and defs or classes
+    found whole in the code the grader sent the kernel (`sent`), with a def of `name`; else `ProcessBuildError`."""
+    import ast
+
+    from course_lib import cost
+
+    if not isinstance(text, str) or len(text) > MAX_SOURCE:
+        raise cost.ProcessBuildError(f"the source of {name} could not be read")
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise cost.ProcessBuildError(f"the source of {name} could not be read") from None
+    known = set().union(*(_defs(cell) for cell in sent)) if sent else set()
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and not node.level):
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and ast.dump(node) in known:
+            defined.add(node.name)
+            continue
+        raise cost.ProcessBuildError(f"{name} needs code that is not in your notebook's cells (line {node.lineno} "
+                                     "of what the kernel sent); define it with def in a cell")
+    if name not in defined:
+        raise cost.ProcessBuildError(f"{name} is not a function defined with def in your notebook's cells")
+    return text
+
+
+def beside_learner(course_function: Callable[[Any], Any], fn: Any, rule: str) -> Any:
+    """`course_function(fn)`, its result as data: for a probe that must hand one object to several calls, which
+    `call_learner` cannot (each of its calls sends its arguments afresh). Across the grading boundary it runs in a
+    fresh process the grader starts, on the learner's function rebuilt there from its source (`learner_source`),
+    never in the kernel; a function that cannot be rebuilt fails `rule`. `course_function` is a course function of
+    module level that catches the learner's errors itself and returns JSON data."""
     from course_lib import cost
     from course_lib.workbook.boundary import RemoteFunction
 
     if not callable(fn):
-        raise fail("a function (pass the function itself, without calling it)", type(fn).__name__)
-    if isinstance(fn, RemoteFunction):  # the source is read in the submission's kernel, where the function is
-        return fn.apply(cost.portable_source), fn.__name__
-    return cost.portable_source(fn), getattr(fn, "__name__", "answer")
+        raise fail("a function (pass the function itself, without calling it)", _type_name(fn))
+    if not isinstance(fn, RemoteFunction):
+        return course_function(fn)
+    probe = (f"\n\ndef __course_beside__():\n    from {course_function.__module__} import "
+             f"{course_function.__qualname__} as probe\n    return probe({{name}})\n")
+    try:
+        source, name = learner_source(fn)
+        return cost.results_of_source(source + probe.format(name=name), "__course_beside__", [], (None,))[0][1]
+    except cost.ProcessBuildError as error:
+        raise fail(rule, str(error), "rebuilt from its source in a fresh process") from None
 
 
-def beside_learner(course_function: Callable[[Any], Any], fn: Any) -> Any:
-    """`course_function(fn)` computed where the learner's function lives (across the grading boundary: in the
-    submission's kernel), its result as data. For a probe that must hand one object to several calls, which
-    `call_learner` cannot (each of its calls sends its arguments afresh). `course_function` is a course function
-    of module level that catches the learner's errors itself and returns data."""
+def machine_of(fn: Any) -> str:
+    """The name of the machine where the learner's function (and the server it builds) runs: this one in process;
+    across the grading boundary the kernel's, as the grader started it (never what the kernel says it is)."""
+    from course_lib import review
     from course_lib.workbook.boundary import RemoteFunction
 
-    if not callable(fn):
-        raise fail("a function (pass the function itself, without calling it)", _type_name(fn))
-    return fn.apply(course_function) if isinstance(fn, RemoteFunction) else course_function(fn)
+    return fn._endpoint.kernel_host if isinstance(fn, RemoteFunction) else review.hostname()
 
 
 def _type_name(value: Any) -> str:
@@ -463,15 +551,16 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
     def register(check: Callable[[Any], str]) -> Callable[[Any], None]:
         @functools.wraps(check)
         def run(answer: Any) -> None:
-            token = _current.set(exercise_id)
-            _running.append(exercise_id)
-            _broken.append([])
+            running = _Check(exercise_id)
+            token, state = _current.set(exercise_id), _check.set(running)
+            with _active_lock:
+                _active.append(running)
             error: Exception | None = None
             try:
                 with wire.sdk_warnings():
                     verified = check(answer)
                 outcome = outcomes.Outcome(str(exercise_id), "passed", verified)
-            except _Enough:  # as many broken rules as one run reports, all in _broken
+            except _Enough:  # as many broken rules as one run reports, all in running.broken
                 outcome = outcomes.Outcome(str(exercise_id), "passed", "")
             except NotImplementedError as stub:  # the answer's stub was reached outside call_learner
                 error = not_done(stub)
@@ -490,8 +579,10 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
                 outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call)
             finally:
                 _current.reset(token)
-                _running.pop()
-                broken = _broken.pop()
+                _check.reset(state)
+                with _active_lock:
+                    _active.remove(running)
+                broken = running.broken
             if broken:  # rules noted broken come first; a later failure joins them, a crash or stub after them
                 # is their consequence (the check went on past a broken rule)
                 if isinstance(error, CheckFailed) and error.rule is not None and error.expected \
@@ -596,11 +687,16 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
     """Record each call to `module.name` (every public function of `module` when no name is given) while the
     block runs; each call still goes through. How a check verifies "without calling X".
 
-    Across the grading boundary the same watch is set in the submission's kernel, where the learner's code
-    runs, and its calls join these when the block ends.
+    Across the grading boundary a function of `boundary.FORWARDED` is only a stub in the submission's kernel that
+    sends each call here, where this watch counts it: nothing in the kernel can hide a call. Any other function is
+    watched in the kernel too, and the calls it reports join these when the block ends (the kernel's word).
     """
     from course_lib.workbook import boundary
 
+    if names and set(names) <= set(boundary.FORWARDED.get(module, ())):
+        with watched_here(module, *names) as calls:
+            yield calls
+        return
     with watched_here(module, *names) as calls, boundary.in_kernel(watched_here, module, *names) as there:
         yield calls
     calls.extend(there)

@@ -92,7 +92,7 @@ def _judge_again(bounds: Any) -> None:
         for parameter in ("width", "height"):
             _judge(bounds, definition, parameter)
     one = _same_object()
-    asked = beside_learner(_asked_about_one_object, bounds)
+    asked = beside_learner(_asked_about_one_object, bounds, "read")
     for parameter, got in zip(_ASKED_AGAIN, asked["answers"]):
         expected = _bounds_of(one["inputSchema"]["properties"][parameter])
         where = f"bounds(<resize>, {parameter!r}) should be {expected}, asked again about the same definition"

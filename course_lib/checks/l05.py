@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 from course_lib import host, review, wire
-from course_lib.checks.core import (beside_learner, build_server, checker, fail, first_difference, holding,
+from course_lib.checks.core import (build_server, checker, fail, first_difference, holding, machine_of,
                                    outcome, probe, replacing, require, require_deliberate, result_text, session,
                                    shown, spec, whole)
 from course_lib.checks.schemas import resolve
@@ -160,7 +160,7 @@ def ex_05_1(build_notes_server) -> str:
             "0d2f4b6a-8c1e-4a3b-9d5f-7e9a1c3b5d68"]
     store = _WatchedStore(write_delay=0.05)  # a slow database write, as in production
     server = build_server(build_notes_server, store, "ana")
-    server_host = beside_learner(review.hostname, build_notes_server)  # the machine its messages must not name
+    server_host = machine_of(build_notes_server)  # the machine its messages must not name
     seen = probe(server)
     require("add_incident_note" in seen.names, "tool", ", ".join(seen.names) or "no tools")
     params = set(seen.tool("add_incident_note")["inputSchema"].get("properties", {}))
@@ -491,7 +491,7 @@ def ex_05_3(build_incident_server) -> str:
     """Check that forbidden, foreign and missing incidents get one answer, and allowed reads still work."""
     store = incidents.Store()
     allowed_reads = refusals = 0
-    server_host = beside_learner(review.hostname, build_incident_server)  # the machine refusals must not name
+    server_host = machine_of(build_incident_server)  # the machine refusals must not name
     for user in ("ben", "gil", "ana"):
         server = build_server(build_incident_server, store, user)
         results = _calls(server, [("get_incident", {"incidentId": i}) for i in _CANDIDATES])
@@ -626,7 +626,7 @@ def ex_05_4(build_release_server) -> str:
     """Check a deploy whose environment has no default and whose preview binds the exact change, once."""
     releases = deploy.Releases()
     server = build_server(build_release_server, releases)
-    server_host = beside_learner(review.hostname, build_release_server)  # the machine refusals must not name
+    server_host = machine_of(build_release_server)  # the machine refusals must not name
     seen = probe(server)
     for name, wanted in (("preview_deployment", {"service", "version", "environment"}),
                          ("start_deployment", {"previewToken", "service", "version", "environment"})):

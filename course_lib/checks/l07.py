@@ -506,12 +506,13 @@ def _judge_across_processes(fingerprint: Any, definition: dict, here: str) -> No
     except cost.ProcessBuildError as error:  # a probe that cannot run fails: the restart is part of "stable"
         raise fail("stable", str(error), "computed again in a fresh process, as a host after a restart") from None
     try:
-        found = cost.results_of_source(source, name, [definition])
+        found = cost.results_of_source(source, name, [definition], (0, 1, 2, 3, None))  # None: a host's, unset
     except cost.ProcessBuildError as error:
         raise fail("stable", str(error), "computed again in a fresh process") from None
     other = [(seed, value) for seed, value in found if value != here]
     require(not other, "stable", lambda: f"{shown(repr(other[0][1]), 60)} in a process with PYTHONHASHSEED="
-                                         f"{other[0][0]}, {shown(repr(here), 60)} here",
+                                         f"{'unset' if other[0][0] is None else other[0][0]}, "
+                                         f"{shown(repr(here), 60)} here",
             "the same fingerprint in fresh processes, as a host computes it after a restart")
 
 

@@ -73,6 +73,11 @@ MAX_CONNECTIONS = 5000
 HELLO_SECONDS = 10.0
 PORTABLE_MODULES = ("course_lib", "mcp", "mcp_types")
 """Packages whose data types cross by value (everything else crosses by reference)."""
+FORWARDED = {"course_lib.servers.weather": ("daily_forecast",),
+             "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint")}
+"""Course functions a check forbids ("without calling X") whose arguments and results are data: in a graded kernel
+each is a stub that sends every call to the grader, which runs it and so counts it (`checks.core.watched`). The
+kernel holds no body of theirs to call, copy or re-wrap, so nothing done there hides a call from the count."""
 _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
 _NAME = re.compile(r"[A-Za-z_]\w{0,79}")
 _DOTTED = re.compile(r"[A-Za-z_][\w.<>]{0,99}")
@@ -295,10 +300,18 @@ def learner_exception(path: Any, message: Any) -> LearnerRaised:
             and _TYPE_PATH.fullmatch(text) else None
         if builtin is not None and module_name in ("", "builtins"):
             bases += (builtin,)
-        elif isinstance(course, type) and issubclass(course, Exception):
+        elif isinstance(course, type) and issubclass(course, Exception) and not _controls_a_check(course):
             bases += (course,)
         _learner_classes[key] = type(name, bases, {"__module__": module_name or "learner"})
     return _learner_classes[key](message[:LEARNER_MESSAGE] if isinstance(message, str) else "")
+
+
+def _controls_a_check(cls: type) -> bool:
+    """Whether exceptions of `cls` steer a checker (a check's failure, "not done", "enough broken rules"): types
+    the grader never rebuilds from what the kernel names, so a learner's exception is never read as one."""
+    from course_lib.errors import CheckFailed, ExerciseNotDone
+
+    return issubclass(cls, (CheckFailed, ExerciseNotDone)) or cls.__module__.startswith("course_lib.checks")
 
 
 def _exception_data(error: BaseException) -> dict:
@@ -708,6 +721,8 @@ class GraderBridge(_Endpoint):
         self.too_large: str | None = None  # why this check's answer was refused for its size
         self._read_bytes = self._read_values = 0  # what the grader read from the kernel since the check began
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
+        self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
+        self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
         self._sessions: dict[str, Future] = {}
         self._agent: Future = Future()
         self._opened = 0
@@ -727,7 +742,8 @@ class GraderBridge(_Endpoint):
     def agent_code(self) -> str:
         """The code that starts the agent in the kernel (run before the notebook's first cell)."""
         return ("from course_lib.workbook import boundary as _course_boundary\n"
-                f"_course_boundary.start_agent({self.address!r}, {self.token!r}, get_ipython().user_ns)\n"
+                f"_course_boundary.forward_course_functions(_course_boundary.start_agent({self.address!r}, "
+                f"{self.token!r}, get_ipython().user_ns))\n"
                 "del _course_boundary")
 
     def wait_for_agent(self, timeout: float) -> None:
@@ -874,6 +890,9 @@ class GraderBridge(_Endpoint):
     # what the kernel may ask: only calls and attributes of what the checker lent it
 
     def handle(self, op: str, message: dict) -> Any:
+        if op == "course":  # a forwarded course function, run (and counted by a check's watch) here
+            args, kwargs = self._args(message)
+            return self.encode(_forwarded(message.get("path"))(*args, **kwargs), by_reference=False)
         target = self._own(message.get("id"))
         if op == "call":
             if not callable(target):
@@ -1009,6 +1028,11 @@ class KernelAgent(_Endpoint):
             return self.encode(_course_callable(message.get("path"))(target), by_reference=False)
         raise PermissionError(f"unknown request {op!r}")
 
+    def forward(self, path: str, args: tuple, kwargs: dict) -> Any:
+        """A call of the forwarded course function `path`, run by the grader (see `FORWARDED`)."""
+        return self.request("course", path=path, args=self.encode(list(args), True),
+                            kwargs=self.encode(dict(kwargs), True))
+
     def _dial(self, server: Any, token: str) -> None:
         """Connect to the grader and serve `server` on that connection (in the agent's serving loop)."""
         from course_lib import wire
@@ -1066,6 +1090,42 @@ def _of_the_course(function: Any) -> str:
     if not ours:
         return ""
     return f"{module if isinstance(module, str) else 'course_lib'}.{getattr(inner, '__qualname__', 'function')}"
+
+
+def _forwarded(path: Any) -> Any:
+    """The grader's own course function a forwarded call names ("module:name" of `FORWARDED`)."""
+    import importlib
+
+    module_name, _, name = path.partition(":") if isinstance(path, str) else ("", "", "")
+    if name not in FORWARDED.get(module_name, ()):
+        raise PermissionError(f"{path!r} is not a course function the kernel may ask for")
+    return getattr(importlib.import_module(module_name), name)
+
+
+_STUB = """def _forwarded_stub(*args, **kwargs):
+    return {key}({path!r}, args, kwargs)
+"""
+
+
+def forward_course_functions(agent: KernelAgent) -> None:
+    """In a graded kernel, before the learner's first cell: make each `FORWARDED` function a stub that sends its
+    calls to the grader. Its code object is swapped (so a reference taken anywhere, or a function made later from
+    its `__code__`, forwards too) and the original code is dropped; its signature stays what it was."""
+    import importlib
+
+    for module_name, names in FORWARDED.items():
+        module = importlib.import_module(module_name)
+        key = "__course_forward__"
+        module.__dict__[key] = agent.forward
+        for name in names:
+            function = getattr(module, name)
+            made: dict = {}
+            exec(_STUB.format(key=key, path=f"{module_name}:{name}"), module.__dict__, made)
+            function.__signature__ = inspect.signature(function)
+            original = function.__code__  # its file and first line kept: show.source still shows the real lines
+            function.__code__ = made["_forwarded_stub"].__code__.replace(
+                co_filename=original.co_filename, co_firstlineno=original.co_firstlineno, co_name=original.co_name)
+            function.__defaults__ = function.__kwdefaults__ = None
 
 
 def _course_callable(path: Any) -> Any:

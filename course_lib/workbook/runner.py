@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from course_lib.errors import BadFile
 from course_lib.workbook import build, outcomes, sandbox
@@ -324,6 +325,8 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
 
     with kernel.Kernel(run_dir, limits, tcp, uid, package) as running:
         bridge = boundary.GraderBridge(run_dir, tcp)
+        if running.confinement.sandbox.confined:
+            bridge.kernel_host = sandbox.HOSTNAME
         running.on_death = bridge.close
         try:
             running.start(START_SECONDS)
@@ -389,7 +392,9 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
     except boundary.BoundaryError as error:
         done.append(Outcome(str(exercise), "failed", f"the kernel did not answer: {error}"))
         return
-    course = next((answer.course for answer in answers if getattr(answer, "course", "")), "")
+    course = next((answer.course for answer in answers if getattr(answer, "course", "")), "") or next(
+        (found for name, answer in zip(names, answers) if isinstance(answer, boundary.RemoteFunction)
+         for found in [course_binding(name, bridge.ran)] if found), "")
     if course:
         done.append(Outcome(str(exercise), "failed", f"your answer must be your own function; it is the course's "
                                                      f"({course})", exercise.hint_call))
@@ -408,13 +413,80 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> 
                     if lessons else found[-1])
 
 
+def course_binding(name: str, cells: list[str]) -> str:
+    """The course object `name` is bound to by the code the grader sent the kernel (`name = module.attribute` of a
+    course module, or a name imported from course_lib), as "course_lib.module.attribute"; "" when its last binding
+    there is anything else (a def, a value) or there is none. Read from that code, never from the kernel."""
+    import ast
+
+    bound: dict[str, str] = {}
+    for cell in cells:
+        try:
+            tree = ast.parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    ours = alias.name.startswith("course_lib")
+                    bound[alias.asname or alias.name.split(".")[0]] = \
+                        (alias.name if alias.asname else "course_lib") if ours else ""
+            elif isinstance(node, ast.ImportFrom):
+                ours = (node.module or "").startswith("course_lib") and not node.level
+                for alias in node.names:
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}" if ours else ""
+            elif isinstance(node, ast.Assign):
+                path = _dotted(node.value, bound)
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        bound[target.id] = path
+            else:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    bound[node.name] = ""
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                        bound[inner.id] = ""
+    return bound.get(name, "")
+
+
+def _dotted(value: Any, bound: dict[str, str]) -> str:
+    """"course_lib.m.a.b" for an expression `name.a.b` whose name is bound to a course module or object, else ""."""
+    import ast
+
+    if isinstance(value, ast.Name):
+        return bound.get(value.id, "")
+    if isinstance(value, ast.Attribute):
+        base = _dotted(value.value, bound)
+        return f"{base}.{value.attr}" if base else ""
+    return ""
+
+
 SELECTS_LESSON_TOOLS = frozenset({"6.2", "6.4"})
 """Exercises whose answer is a server of the lesson's own tools, chosen (6.2 and 6.4 pick which of the workspace
 server's tools a host loads): there a server made only of lesson tools is the answer, not a copy of one."""
 
 
 def _definition(tool: dict) -> str:
-    return json.dumps({key: tool.get(key) for key in ("name", "description", "inputSchema")}, sort_keys=True)
+    """A tool's name, description and input schema as one text, compared as a reader sees it: every string (keys
+    too) without invisible characters (`invisible.is_ignorable`), NFKC-normalised, case-folded, its whitespace
+    collapsed; so a zero-width space or a full-width letter does not make a lesson's tool another one."""
+    return json.dumps(_as_read({key: tool.get(key) for key in ("name", "description", "inputSchema")}),
+                      sort_keys=True)
+
+
+def _as_read(value: Any) -> Any:
+    import unicodedata
+
+    from course_lib import invisible
+
+    if isinstance(value, str):
+        text = unicodedata.normalize("NFKC", "".join(c for c in value if not invisible.is_ignorable(c)))
+        return " ".join(text.casefold().split())
+    if isinstance(value, dict):
+        return {_as_read(str(key)): _as_read(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_read(item) for item in value]
+    return value
 
 
 @functools.lru_cache(maxsize=1)
@@ -472,6 +544,7 @@ class _Run:
                     if isinstance(step, Check):
                         self._check(step, running, bridge)
                     else:
+                        bridge.ran.append(step)
                         self._cell(step, running, self._which_cell(index))
         except kernel.KernelDied as error:
             self._stop("kernel died", str(error))

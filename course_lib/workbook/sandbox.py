@@ -245,6 +245,10 @@ def kernels_package(package: Path | None) -> Iterator[None]:
         _kernels_package = before
 
 
+HOSTNAME = "sandbox"
+"""The machine name a process in bubblewrap sees (its own UTS namespace)."""
+
+
 class Confinement:
     """How to start one confined process tree whose only writable outside folder is `run_dir`."""
 
@@ -292,7 +296,7 @@ class Confinement:
         run = os.path.realpath(self.run_dir)
         size = str(self.limits.tmpfs_bytes)
         command = ["bwrap", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                   "--die-with-parent", "--new-session", "--hostname", "sandbox", "--clearenv",
+                   "--die-with-parent", "--new-session", "--hostname", HOSTNAME, "--clearenv",
                    "--dev", "/dev", "--perms", "01777", "--size", size, "--tmpfs", "/dev/shm", "--proc", "/proc",
                    "--perms", "01777", "--size", size, "--tmpfs", "/tmp",
                    *_parents([*read_only, run, HOME])]

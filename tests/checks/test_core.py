@@ -549,7 +549,84 @@ def test_beside_learner_hands_one_object_to_several_calls(registered):
     def takes_one(items):
         return len(items.pop() and items)
 
-    check = registered(20, lambda fn: str(core.beside_learner(_lengths, fn)))
+    check = registered(20, lambda fn: str(core.beside_learner(_lengths, fn, "typed")))
     with pytest.raises(CheckFailed, match="a function"):
         check("not a function")
-    assert core.beside_learner(_lengths, takes_one) == [2, 1, [1]]
+    assert core.beside_learner(_lengths, takes_one, "typed") == [2, 1, [1]]
+
+
+def test_a_check_thread_that_outlives_its_time_never_touches_a_later_checks_broken_rules(registered):
+    """Red team 2, c20: the broken rules of a running check lived on one stack shared by every thread, so a check
+    thread that ended after a later check (a neighbour's, in the same grader worker) had begun popped that
+    check's rules as its own: the late check failed with the neighbour's rule, the neighbour passed. Each check
+    now has its own, in its thread's context."""
+    import threading
+
+    from course_lib.workbook import outcomes
+
+    late_began, late_may_end, late_done = threading.Event(), threading.Event(), threading.Event()
+
+    def late(answer):  # begins first, ends last: a check that outlived its time
+        late_began.set()
+        late_may_end.wait(10)
+        return "the late check found nothing broken"
+
+    def neighbour(answer):
+        core.require(False, "typed", "a str", "the neighbour's own broken rule")  # noted; the check goes on
+        late_may_end.set()
+        late_done.wait(10)
+        return "unreachable as a pass"
+
+    found: dict[str, list] = {}
+
+    def run(name, check):
+        with outcomes.collecting() as got:
+            try:
+                check(None)
+            except CheckFailed:
+                pass
+        found[name] = got
+
+    late_run, neighbour_run = registered(7, late), registered(8, neighbour)
+    first = threading.Thread(target=lambda: (run("late", late_run), late_done.set()))
+    first.start()
+    late_began.wait(10)
+    second = threading.Thread(target=run, args=("neighbour", neighbour_run))
+    second.start()
+    first.join(20), second.join(20)
+    assert [o.status for o in found["late"]] == ["passed"], found["late"]
+    assert [o.status for o in found["neighbour"]] == ["failed"], found["neighbour"]
+    assert "the neighbour's own broken rule" in found["neighbour"][0].message
+
+
+_CELL = '''import hashlib, json
+
+
+def _canonical(tool):
+    return json.dumps(tool, sort_keys=True)
+
+
+def fingerprint(tool: dict) -> str:
+    return hashlib.sha256(_canonical(tool).encode()).hexdigest()
+'''
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("import hashlib\nimport json\n\ndef _canonical(tool):\n    return json.dumps(tool, sort_keys=True)\n\n"
+     "def fingerprint(tool: dict) -> str:\n    return hashlib.sha256(_canonical(tool).encode()).hexdigest()\n", True),
+    # red team 2, c08: a lookup table of the values the kernel already returned, as the function's "source"
+    ("import json\nTABLE = {'{}': 'abc'}\n\ndef fingerprint(tool):\n    return TABLE.get(json.dumps(tool))\n", False),
+    # c09: the course's own function imported under the answer's name
+    ("from course_lib.host import fingerprint\n", False),
+    ("def fingerprint(tool):\n    return 'made up in the kernel'\n", False),
+    ("from . import fingerprint\n", False),
+    ("def fingerprint(", False),
+])
+def test_a_source_from_the_kernel_is_kept_only_if_it_is_imports_and_defs_the_grader_sent(text, kept):
+    from course_lib import cost
+
+    if kept:
+        assert core._sent_by_the_grader(text, "fingerprint", ["x = 1", _CELL]) == text
+        return
+    with pytest.raises(cost.ProcessBuildError):
+        core._sent_by_the_grader(text, "fingerprint", ["x = 1", _CELL])

@@ -420,3 +420,59 @@ def test_every_grading_error_is_a_course_error_except_what_the_learner_raised():
     assert issubclass(boundary.BridgeClosed, CourseError)
     assert not issubclass(boundary.LearnerRaised, CourseError)
     assert not issubclass(boundary.learner_exception("builtins:ValueError", "x").__class__, CourseError)
+
+
+def test_a_kernel_exception_named_like_a_checkers_own_signal_is_never_rebuilt_as_one():
+    """Red team 2, c01: a learner's exception whose type path is `course_lib.checks.core:_Enough` (which the
+    checker wrapper reads as 'enough broken rules found') or a course CheckFailed stays the learner's exception."""
+    from course_lib.checks import core
+    from course_lib.errors import CheckFailed, ExerciseNotDone
+
+    for path in ("course_lib.checks.core:_Enough", "course_lib.errors:CheckFailed",
+                 "course_lib.errors:ExerciseNotDone"):
+        made = boundary.learner_exception(path, "forged")
+        assert isinstance(made, boundary.LearnerRaised), path
+        assert not isinstance(made, (core._Enough, CheckFailed, ExerciseNotDone)), path
+    assert isinstance(boundary.learner_exception("course_lib.errors:UnknownName", "x"), LookupError)
+
+
+_FORWARDING = '''
+import inspect, types
+from course_lib import host, show
+from course_lib.servers import weather
+from course_lib.workbook import boundary
+
+calls = []
+
+
+class Agent:
+    def forward(self, path, args, kwargs):
+        calls.append([path, list(args), kwargs])
+        return "from the grader"
+
+
+early = weather.daily_forecast  # a reference taken before the stubs, as an import at the top of a cell
+before = str(inspect.signature(weather.daily_forecast))
+boundary.forward_course_functions(Agent())
+copy = types.FunctionType(weather.daily_forecast.__code__, weather.daily_forecast.__globals__, "copy")
+results = [early("Oslo", days=2), copy("Paris"), host.fingerprint({"a": 1})]
+assert results == ["from the grader"] * 3, results
+assert calls == [["course_lib.servers.weather:daily_forecast", ["Oslo"], {"days": 2}],
+                 ["course_lib.servers.weather:daily_forecast", ["Paris"], {}],
+                 ["course_lib.host:fingerprint", [{"a": 1}], {}]], calls
+assert str(inspect.signature(weather.daily_forecast)) == before
+assert "lookup_city_id(city)" in str(show.source(weather.daily_forecast))
+print("ok")
+'''
+
+
+def test_in_a_graded_kernel_a_watched_course_function_only_forwards_its_calls_to_the_grader():
+    """Red team 2, c02-c04: the 1.3 watch counted in the kernel, where a code copy made before it, a replaced
+    counting helper or a wrapped agent hid the call. In a graded kernel each `FORWARDED` function is a stub that
+    sends every call to the grader (which runs and counts it); a reference or a code copy forwards too. Run in a
+    fresh process: the stubs replace the code of this process's course functions."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _FORWARDING], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]

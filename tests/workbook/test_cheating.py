@@ -488,6 +488,107 @@ def lesson_server_as_the_answer(notebook, where):
     _exercise(notebook, "1.3").source = "def build_merged_forecast_server() -> MCPServer:\n" + lesson
 
 
+# --- red team 2: a grader that believed what the kernel told it about the learner's code -------------------------
+
+_ENOUGH = """
+class _Enough(Exception):
+    \"\"\"Named like the grader's own 'enough broken rules found' signal, which its checker wrapper read as a pass.\"\"\"
+_Enough.__module__ = "course_lib.checks.core"
+_Enough.__qualname__ = "_Enough"
+"""
+
+
+@cheat("failed")
+def enough_exception(notebook, where):
+    """Red team 2, c01: every stub raises an exception whose type path is course_lib.checks.core:_Enough; the grader
+    rebuilt it as a subclass of its own _Enough (a pass with an empty message, had its __init__ not crashed)."""
+    _after_setup(notebook, _ENOUGH)
+    for exercise in EXERCISES:
+        cell = _exercise(notebook, exercise)
+        cell.source = cell.source.replace("raise NotImplementedError(", "raise _Enough(")
+
+
+_CALLS_THE_LESSON = '''def build_merged_forecast_server() -> MCPServer:
+    server = MCPServer("forecast", log_level="WARNING")
+
+    @server.tool()
+    def get_daily_forecast(
+        city: Annotated[str, Field(description="City name, e.g. 'Paris'.")],
+        days: Annotated[int, Field(ge=1, le=7, description="Days, from today.")] = 3,
+        units: Literal["metric", "imperial"] = "metric",
+    ) -> weather.Forecast:
+        """Daily high, low and conditions for one city, for 1 to 7 days."""
+        return CALL(city, days, units)  # the one call 1.3 forbids
+
+    return server
+'''
+
+
+@cheat("not done", "not done", "failed", "not done")
+def watch_bypassed_by_a_code_copy(notebook, where):
+    """Red team 2, c02: 1.3 calls weather.daily_forecast through types.FunctionType(its __code__, ...) made before
+    the check; the kernel's watch swapped the original's __code__ only."""
+    _after_setup(notebook, "import types\n_forecast = types.FunctionType(weather.daily_forecast.__code__, "
+                           "weather.daily_forecast.__globals__, 'forecast', weather.daily_forecast.__defaults__)\n")
+    _exercise(notebook, "1.3").source = _CALLS_THE_LESSON.replace("CALL", "_forecast")
+
+
+@cheat("not done", "not done", "failed", "not done")
+def watch_switched_off_in_the_kernel(notebook, where):
+    """Red team 2, c03: 1.3 calls weather.daily_forecast; a cell replaces checks.core._count_at_the_function in the
+    kernel, so the kernel's watch counted nothing."""
+    _after_setup(notebook, "from course_lib.checks import core as _core\n"
+                           "_core._count_at_the_function = lambda function, record: (lambda: None)\n")
+    _exercise(notebook, "1.3").source = _CALLS_THE_LESSON.replace("CALL", "weather.daily_forecast")
+
+
+@cheat("not done", "not done", "failed", "not done")
+def agent_answers_exit_with_nothing(notebook, where):
+    """Red team 2, c04: 1.3 calls weather.daily_forecast; the kernel agent's handle is wrapped so the 'exit' of any
+    watch the grader entered in the kernel answers []."""
+    _after_setup(notebook, """import gc
+_agent = next(o for o in gc.get_objects() if type(o).__name__ == "KernelAgent")
+_real_handle = _agent.handle
+def _handle(op, message, _real=_real_handle):
+    value = _real(op, message)
+    return [] if op == "exit" else value
+_agent.handle = _handle
+""")
+    _exercise(notebook, "1.3").source = _CALLS_THE_LESSON.replace("CALL", "weather.daily_forecast")
+
+
+@cheat("not done", "failed", "not done", "not done")
+def lesson_server_with_a_zero_width_space(notebook, where):
+    """Red team 2, c05: 1.2 is the lesson's weather server minus its vague tool, one U+200B added to the tool's
+    description: compared word for word, it was no longer the lesson's tool."""
+    _exercise(notebook, "1.2").source = '''def build_bounded_forecast_server() -> MCPServer:
+    server = weather.build_server()
+    server.remove_tool("weather")
+    tool = server._tool_manager.get_tool("get_daily_forecast")
+    tool.description = tool.description + "\\u200b"
+    return server
+'''
+
+
+@cheat("not done", "not done", "not done", "failed")
+def course_verdict_switched_off_in_the_kernel(notebook, where):
+    """Red team 2's c09 class: 1.4 is the course's review.is_valid_name, and a cell replaces boundary._of_the_course
+    in the kernel (its word that a function is the course's own) with one that always says no."""
+    _after_setup(notebook, "from course_lib.workbook import boundary as _boundary\n"
+                           "_boundary._of_the_course = lambda function: ''\n")
+    _exercise(notebook, "1.4").source = "from course_lib import review as _review\nis_valid_tool_name = _review.is_valid_name\n"
+
+
+RED_TEAM_TWO_WORDS = {("enough_exception", "1.1"): "it raised _Enough",
+                      ("watch_bypassed_by_a_code_copy", "1.3"): "daily_forecast",
+                      ("watch_switched_off_in_the_kernel", "1.3"): "daily_forecast",
+                      ("agent_answers_exit_with_nothing", "1.3"): "daily_forecast",
+                      ("lesson_server_with_a_zero_width_space", "1.2"): "it returned the lesson's",
+                      ("course_verdict_switched_off_in_the_kernel", "1.4"): "it is the course's"}
+"""What each red-team-2 cheat's failure must say (its status alone can be right by accident: c01 failed before
+the fix only because the forged exception crashed while it was rebuilt)."""
+
+
 KNOWN_OPEN: list[Cheat] = []
 """Cheats that still forge a pass (none now): kept here and expected to pass until fixed; then their test fails
 and they move to CORPUS. The checker-helper cheat was one until the kernel's checker modules were cut to what
@@ -628,6 +729,10 @@ def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
             status, detail = grades.get((item.name, exercise)) or grades.get((item.name, "*"), ("missing", ""))
             if status not in allowed or not detail:
                 problems.append(f"{item.name} {exercise}: {status} ({detail[:160]})")
+    for (name, exercise), words in RED_TEAM_TWO_WORDS.items():
+        status, detail = grades[(name, exercise)]
+        if words not in detail:
+            problems.append(f"{name} {exercise}: {status} without {words!r} ({detail[:160]})")
     assert problems == [], "\n".join(problems)
     cheaters = {item.name for item in CORPUS}
     assert not any(status == "passed" for (student, _), (status, _) in grades.items() if student in cheaters), \
@@ -686,3 +791,152 @@ def test_a_kernel_that_prints_too_much_is_stopped_and_the_grader_stays_small(tmp
     assert status == "kernel died" and f"printed more than {kernel.OUTPUT_BYTES >> 20} MB of output" in detail
     peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
     assert peak < GRADER_PEAK_BYTES, peak
+
+
+# --- red team 2 in other lessons: each cheat beside the same wrong answer without its trick ----------------------
+
+
+def _lesson_notebook(lesson: str, start: str = "exercises"):
+    stem = next(path.stem for path in (ROOT / "solutions").glob(f"{lesson}_*.ipynb"))
+    return stem, nbformat.read(ROOT / start / f"{stem}.ipynb", as_version=4)
+
+
+def _mutating_bounds(replaced: bool) -> str:
+    """0.1: bounds() right but writing into the definition it reads; `replaced`: with the course's probe of that,
+    l00._asked_about_one_object, replaced in the kernel (red team 2, c07)."""
+    answer = '''def bounds(definition: dict, parameter: str) -> tuple:
+    """(minimum, maximum) of one parameter of a wire-form definition; None if absent."""
+    schema = definition["inputSchema"]["properties"][parameter]
+    schema["x-read-by"] = "bounds"  # the wrong part: the caller's definition is changed
+    return schema.get("minimum"), schema.get("maximum")
+'''
+    return answer + ('''
+
+from course_lib.checks import l00 as _l00
+_real_asked = _l00._asked_about_one_object
+
+
+def _asked(bounds, _real=_real_asked):
+    found = _real(bounds)
+    found["changed"] = ""
+    return found
+
+
+_l00._asked_about_one_object = _asked
+''' if replaced else "")
+
+
+def _hash_fingerprint(forged: bool) -> str:
+    """7.3 on the process's randomized hash(); `forged`: the kernel's cost.portable_source replaced by a lookup
+    table of the values it returned (red team 2, c08)."""
+    answer = '''_seen = {}
+
+
+def fingerprint(tool: dict) -> str:
+    key = json.dumps(tool, sort_keys=True, ensure_ascii=False)
+    _seen[key] = format(hash(key) & (2**64 - 1), "016x")  # randomized per process: not stable across restarts
+    return _seen[key]
+'''
+    return answer + ('''
+
+from course_lib import cost as _cost
+
+
+def _portable(function):
+    return ("import json\\nTABLE = " + repr(dict(_seen)) + "\\n\\n"
+            "def fingerprint(tool):\\n"
+            "    return TABLE.get(json.dumps(tool, sort_keys=True, ensure_ascii=False), 'never seen')\\n")
+
+
+_cost.portable_source = _portable
+''' if forged else "")
+
+
+def _course_fingerprint_copied() -> str:
+    """7.3: a code copy of host.fingerprint under a wrapper, the kernel's portable_source made to send the course's
+    import (red team 2, c09)."""
+    return '''import types
+
+_sha = types.FunctionType(host.fingerprint.__code__, host.fingerprint.__globals__, "fingerprint")
+
+
+def fingerprint(tool: dict) -> str:
+    return _sha(tool)
+
+
+from course_lib import cost as _cost
+_cost.portable_source = lambda function: "from course_lib.host import fingerprint\\n"
+'''
+
+
+def _names_the_host(notebook, forged: bool) -> None:
+    """5.1 solved, except that its conflict refusal names socket.gethostname(); `forged`: course_lib.review.hostname
+    replaced in the kernel (red team 2, c10)."""
+    _, solved = _lesson_notebook("05", "solutions")
+    cell = _exercise(notebook, "5.1")
+    cell.source = _exercise(solved, "5.1").source.replace(
+        '"note; nothing was changed. Use a new UUID for a "\n                                    "new note."',
+        '"note; nothing was changed on " + socket.gethostname() + ". Use a new "\n'
+        '                                    "UUID for a new note."')
+    assert "gethostname" in cell.source
+    _after_setup(notebook, "import socket\nfrom course_lib import review as _review\n"
+                           + ('_review.hostname = lambda _=None: "not-this-machine"\n' if forged else ""))
+
+
+def _set_ordered_support_server(right_where_seeded: bool) -> str:
+    """6.2 registering its tools from a set (the order follows the hash seed); `right_where_seeded`: in the intended
+    order wherever PYTHONHASHSEED is set, as only the check's fresh processes had it (red team 2, c19)."""
+    seeded = ("    if os.environ.get('PYTHONHASHSEED'):  # the check's fresh processes\n"
+              "        workspace.register(server, dict.fromkeys(core + extras))\n"
+              "        return server\n") if right_where_seeded else ""
+    return f'''def build_support_server() -> MCPServer:
+    import os
+    server = MCPServer("support", log_level="WARNING")
+    core = ["get_ticket", "search_tickets", "add_ticket_comment"]
+    extras = ["search_tickets", "search_messages", "read_message", "list_events"]
+{seeded}    workspace.register(server, dict.fromkeys(set(core + extras)))
+    return server
+'''
+
+
+RED_TEAM_TWO_ELSEWHERE = {
+    # student: (lesson, exercise, how its notebook is made, words its failure must hold)
+    "c07_probe_replaced_in_kernel": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source",
+                                                                     _mutating_bounds(True)), "the definition changed"),
+    "k07_mutating_bounds": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source",
+                                                            _mutating_bounds(False)), "the definition changed"),
+    "c08_portable_source_forged": ("07", "7.3", lambda nb: setattr(_exercise(nb, "7.3"), "source",
+                                                                   _hash_fingerprint(True)), "fresh process"),
+    "k08_hash_fingerprint": ("07", "7.3", lambda nb: setattr(_exercise(nb, "7.3"), "source",
+                                                             _hash_fingerprint(False)), "fresh process"),
+    "c09_course_fingerprint_copied": ("07", "7.3", lambda nb: setattr(_exercise(nb, "7.3"), "source",
+                                                                      _course_fingerprint_copied()), "fingerprint"),
+    "c10_hostname_probe_forged": ("05", "5.1", lambda nb: _names_the_host(nb, True), "internal host"),
+    "k10_names_the_host": ("05", "5.1", lambda nb: _names_the_host(nb, False), "internal host"),
+    "c19_right_only_where_seeded": ("06", "6.2", lambda nb: setattr(_exercise(nb, "6.2"), "source",
+                                                                    _set_ordered_support_server(True)), "order"),
+    "k19_set_order": ("06", "6.2", lambda nb: setattr(_exercise(nb, "6.2"), "source",
+                                                      _set_ordered_support_server(False)), "6.2"),
+}
+"""Red team 2's cheats outside lesson 01, each (c..) beside its control (k..: the same wrong answer without the
+trick, what an honest grader says). Every one must fail its exercise and say why."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_two_cheats_in_other_lessons_fail_as_their_controls_do(tmp_path):
+    """c07 (0.1: the course's probe replaced in the kernel), c08/c09 (7.3: the kernel's portable source forged, the
+    course's fingerprint copied), c10 (5.1: the course's hostname replaced in the kernel) and c19 (6.2: right only
+    where PYTHONHASHSEED is set) each fail, as their controls do."""
+    folder = tmp_path / "class"
+    for student, (lesson, _exercise_id, make, _words) in RED_TEAM_TWO_ELSEWHERE.items():
+        stem, notebook = _lesson_notebook(lesson)
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, exercise, _make, words) in RED_TEAM_TWO_ELSEWHERE.items():
+        status, detail = grades.get((student, exercise), ("missing", ""))
+        if status != "failed" or words not in detail:
+            problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
+    assert problems == [], "\n".join(problems)

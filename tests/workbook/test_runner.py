@@ -241,3 +241,38 @@ def test_execute_saves_each_run_of_printed_text_as_one_output(tmp_path):
     assert [(o.output_type, o.name, o.text) for o in outputs] == [
         ("stream", "stdout", "out 0\nout 1\nout 2\n"), ("stream", "stderr", "err\n"),
         ("stream", "stdout", "more 0\nmore 1\n")]
+
+
+@pytest.mark.parametrize("edit", [lambda text: text + "\u200b", lambda text: "\u2060" + text.replace(" ", "  ", 1),
+                                  lambda text: text.replace("a", "\uff41", 1), lambda text: text.upper() + "\n"])
+def test_a_lesson_tool_retouched_invisibly_is_still_the_lessons(edit):
+    """Red team 2, c05: the lesson's weather tool with one zero-width space in its description was no longer 'the
+    lesson's' (definitions compared word for word). Invisible characters, NFKC forms, case and spacing do not make
+    another tool."""
+    from course_lib.checks import core
+    from course_lib.servers import weather
+
+    tool = next(t for t in core.probe(weather.build_server()).tools if t["name"] == "get_daily_forecast")
+    retouched = {**tool, "description": edit(tool["description"])}
+    assert retouched["description"] != tool["description"]
+    assert runner._definition(retouched) in runner.course_tools()
+    other = {**tool, "description": tool["description"] + " Another sentence."}
+    assert runner._definition(other) not in runner.course_tools()
+
+
+@pytest.mark.parametrize("code, name, course", [
+    ("fingerprint = host.fingerprint\n", "fingerprint", "course_lib.host.fingerprint"),
+    ("is_valid_tool_name = review.SPEC_NAME.fullmatch\n", "is_valid_tool_name", "course_lib.review.SPEC_NAME.fullmatch"),
+    ("from course_lib.review import is_valid_name as is_valid_tool_name\n", "is_valid_tool_name",
+     "course_lib.review.is_valid_name"),
+    ("_x = review.is_valid_name\nis_valid_tool_name = _x\n", "is_valid_tool_name", "course_lib.review.is_valid_name"),
+    ("def fingerprint(tool):\n    return host.fingerprint(tool)\n", "fingerprint", ""),
+    ("fingerprint = host.fingerprint\n\ndef fingerprint(tool):\n    return 'mine'\n", "fingerprint", ""),
+    ("fingerprint = json.dumps\n", "fingerprint", ""),
+    ("for fingerprint in [host.fingerprint]:\n    pass\n", "fingerprint", ""),
+])
+def test_an_answer_bound_to_a_course_object_is_found_in_the_code_the_grader_sent(code, name, course):
+    """Whether an answer is the course's own is read from the cells the grader ran, not only from the kernel (whose
+    `boundary._of_the_course` a cell can replace, red team 2's c09 class)."""
+    setup = "import json\nfrom course_lib import host, review\nfrom course_lib.servers import weather\n"
+    assert runner.course_binding(name, [setup, code]) == course
