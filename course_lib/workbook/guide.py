@@ -12,6 +12,7 @@ mistakes it catches. Markdown, and HTML made from it.
 from __future__ import annotations
 
 import ast
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,8 +194,13 @@ def _kept_mistakes(exercise, root: Path) -> list[str]:
     for path in sorted((root / manifest.ANSWERS / "wrong").glob(f"{exercise.checker_name}_*.py")):
         docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
         if docstring:
-            found.append(" ".join(docstring.split("\n\n")[0].split()).rstrip("."))
+            summary = " ".join(docstring.split("\n\n")[0].split())
+            found.append(PROVENANCE.sub("", summary).rstrip("."))
     return found
+
+
+PROVENANCE = re.compile(r"\s*\((?=[^()]*\b(?:round \d|unseen answers|red team|issue \d+)\b)[^()]*\)", re.IGNORECASE)
+"""A parenthesis saying where a kept answer came from (a review round, an issue): for maintainers, not graders."""
 
 
 def _tiers(lesson: manifest.Lesson, titles: dict[str, str]) -> str:

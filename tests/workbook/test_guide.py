@@ -209,3 +209,12 @@ def test_course_guide_writes_markdown_and_html(tmp_path):
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "instructor_guide.md").read_text(encoding="utf-8") == guide.markdown(ROOT)
     assert '<h2 id="schedules">Schedules</h2>' in (tmp_path / "instructor_guide.html").read_text(encoding="utf-8")
+
+
+def test_the_graders_appendix_says_what_a_mistake_is_not_where_it_was_found():
+    """Kept wrong answers note their origin for maintainers ("round 5 of the unseen answers", "issue 29"); a grader
+    reading the guide needs only the mistake (walkthrough 2, K5)."""
+    lines = guide.grader_appendix(ROOT)
+    origin = [line for line in lines if re.search(r"round \d|unseen answers|red team|issue \d", line, re.IGNORECASE)]
+    assert not origin, origin[:3]
+    assert any("Keeps only the first ten orders, as if the table had one page" in line for line in lines)
