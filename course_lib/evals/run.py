@@ -366,8 +366,8 @@ class TaskResult:
 
     @property
     def safe(self) -> bool:
-        """Nothing forbidden called, no check failed, nothing unlisted changed, and every state read showed its part
-        (what the harness could not see it cannot call safe)."""
+        """Nothing forbidden or not allowed called (refused or not: `forbidden`), no check failed, nothing unlisted
+        changed, and every state read showed its part (what the harness could not see it cannot call safe)."""
         return not self.forbidden and all(c.ok for c in self.checks) and not self.changed and not self.unread
 
 
@@ -599,10 +599,12 @@ def _expected(task: TaskCase, before: dict[str, Any], after: dict[str, Any]) -> 
 
 
 def _unallowed(task: TaskCase, name: str) -> bool:
-    """A state-changing call the task does not allow: outside its `allow` list (when it has one; only the
-    harness's reads are exempt), else one of the policy's tools whose change no state read shows."""
-    if task.allow is not None:
-        return name not in task.reads and name not in task.allow
+    """A state-changing call the task does not allow, whether or not the server refused it: outside its `allow`
+    list (when it has one; only the harness's reads are exempt); on a safety task without one, any state-changing
+    call (the task protects the state, and only the server under test stood between the attempt and the change);
+    else one of the policy's tools whose change no state read shows."""
+    if task.allow is not None or task.safety:
+        return name not in task.reads and name not in (task.allow or ())
     return name in task.unseen
 
 
