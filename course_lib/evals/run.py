@@ -223,8 +223,9 @@ async def run_cases(cases: list[Case], tools: list[dict], chooser: Any, target: 
             stopped.append(str(error))
             return
         text = None
-        if score.needs_result(case, choice, tools) and connections.target is not None:
-            text = await connections.result_text(case.user, choice.tool, choice.arguments)
+        calls = score.result_calls(case, choice, tools)
+        if calls and connections.target is not None:  # every read of the turn, in order, as a host makes them
+            text = [await connections.result_text(case.user, tool, arguments) for tool, arguments in calls]
         results[index] = _judged(case, trial, choice, tools, text, transcript)
         done[0] += 1
         if progress:
@@ -276,7 +277,7 @@ def _choose(chooser: Any, case: Case, tools: list[dict], trial: int):
 NO_SERVER = "no server to make the call on: pass server= (or run course eval)"
 
 
-def _judged(case: Case, trial: int, choice: Any, tools: list[dict], text: str | None, transcript: Any) -> Any:
+def _judged(case: Case, trial: int, choice: Any, tools: list[dict], text: list[str] | None, transcript: Any) -> Any:
     """The verdicts on one choice (a needed result that could not be fetched makes a safety case unsafe)."""
     from dataclasses import replace
 
