@@ -417,12 +417,14 @@ def needs_result(case: Case, choice: Choice, tools: list[dict]) -> bool:
 
 
 def helped(case: Case, choice: Choice, valid: bool | None, matched: bool = True) -> bool:
-    """Whether a choice did what the case's `helpful` list calls helpful (a text answer needs words). A call
+    """Whether a choice did what the case's `helpful` list calls helpful (a text answer: `cases.says`). A call
     helps only with valid arguments that meet the case's constraints (`matched`: its `args` and `patterns`
     where it is the expected tool) and the item's own `args`."""
+    from course_lib.evals.cases import says
+
     said = choice.text.strip() if choice.tool is None else ""
     for item in case.helpful:
-        if item == "ask" and "?" in said or item == "answer" and said:
+        if not isinstance(item, tuple) and said and says(item, said, case.request):
             return True
         if isinstance(item, tuple) and choice.tool == item[0] and valid and matched and \
                 all(choice.arguments.get(name) == value for name, value in item[1].items()):
