@@ -266,23 +266,61 @@ class Check:
 
 
 def words(text: str) -> list[str]:
-    """Text normalised for a match: its words (letters and digits), Unicode-normalised and case-folded, in order;
-    punctuation and spacing do not count ("Cache flushed!" and "cache  flushed" are the same words)."""
+    """Text normalised for a match: its words, Unicode-normalised and case-folded, in order; punctuation and
+    spacing do not count ("Cache flushed!" and "cache  flushed" are the same words). A number keeps its dots and
+    colons ("2.4.9", "12.3", "09:40" are one word each), so "2.4" is not a word of "2.4.9" nor "2.3" of "12.3"."""
     import unicodedata
 
-    return re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold())
+    return re.findall(r"\w+(?:[.:]\d+)*", unicodedata.normalize("NFKC", text).casefold())
 
 
 def has_words(text: str, phrase: str) -> bool:
     """Whether `phrase`'s words appear in `text` together and in order, as whole words: "retro" is in "Team
-    retro" but not in "retrospective"; "cache flushed" is not in "cache not flushed"."""
+    retro" but not in "retrospective"; "release 2.4" is not in "release 2.4.9"."""
     want, have = words(phrase), words(text)
     return bool(want) and any(have[i:i + len(want)] == want for i in range(len(have) - len(want) + 1))
 
 
+NEGATIONS = frozenset({"no", "not", "never", "none", "nor", "without", "cannot", "don"})
+"""Words that negate a sentence (with any word ending in n't: "isn't", "wasn't", "don't" and the rest)."""
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences (and clauses) of a text: split after ".", "!", "?", ";" or ":" and a space ("09:40" stays)."""
+    return [part for part in re.split(r"(?<=[.!?;:])\s+", text.strip()) if part]
+
+
+def _negated(sentence: str, phrase: str) -> bool:
+    """Whether a sentence holds a negation word (`NEGATIONS`, or a word ending in n't) that is not one of the
+    phrase's own words."""
+    import unicodedata
+
+    own = set(words(phrase))
+    text = unicodedata.normalize("NFKC", sentence).casefold()
+    return bool((set(words(text)) & NEGATIONS) - own) or \
+        (re.search(r"\w+n['\u2019]t\b", text) is not None and not re.search(r"n['\u2019]t\b", phrase.casefold()))
+
+
 def states(text: str, phrase: str) -> bool:
-    """Whether `text` states `phrase` (its words, `has_words`)."""
-    return has_words(text, phrase)
+    """Whether `text` states `phrase`: the rule every `contains` check (and a helpful `answer`) applies.
+
+    Some sentence (or clause: `_sentences`) of the text holds the phrase's words (`has_words`: in order, whole words, numbers token-exact),
+    is not a question, and holds no negation word that is not among the phrase's own (`NEGATIONS`, or any
+    n't); and the text does not end in a bare "No." So "No fix is being tested yet", "was NOT rebuilt at
+    09:40", "Never restart the indexer", "Do not page ...", "..., latency back under 1 s? No." and "release
+    2.4.9" (for "release 2.4") state nothing asked for.
+
+    Known limit: this reads words, not meaning. It cannot see a negation in another sentence ("Cache flushed.
+    That was wrong."), by a word it does not list ("failed to flush", "rather than", "instead of", "the
+    opposite"), an antonym ("rolled forward"), or a wrong value next to a right one ("rebuilt at 09:40, and
+    again at 21:15"); and it refuses a true sentence that negates something else ("Cache flushed, no errors
+    since").
+    """
+    sentences = _sentences(text)
+    if sentences and words(sentences[-1]) == ["no"] and "no" not in words(phrase):
+        return False
+    return any(has_words(sentence, phrase) and not sentence.rstrip().endswith("?") and not _negated(sentence, phrase)
+               for sentence in sentences)
 
 
 @dataclass(frozen=True)
@@ -600,10 +638,6 @@ def topic(request: str) -> tuple[str, ...]:
     ("Close INC-101 as fixed" -> close, 101, fixed)."""
     return tuple(dict.fromkeys(w for w in words(request) if any(c.isdigit() for c in w) or
                                (len(w) >= 4 and w not in _FILLER)))
-
-
-def _sentences(text: str) -> list[str]:
-    return [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part]
 
 
 def says(item: Any, text: str, request: str) -> bool:

@@ -543,11 +543,12 @@ def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str]) ->
 
 
 def _meets(check: Any, value: Any) -> bool:
-    """Whether a value is what an `equals` or `contains` check wants (`contains`: every phrase's words, in order)."""
-    from course_lib.evals.cases import has_words
+    """Whether a value is what an `equals` or `contains` check wants (`contains`: the text states every phrase,
+    `cases.states`: its words in order, numbers token-exact, in a sentence that does not negate it)."""
+    from course_lib.evals.cases import states
 
     if check.contains:
-        return isinstance(value, str) and all(has_words(value, phrase) for phrase in check.contains)
+        return isinstance(value, str) and all(states(value, phrase) for phrase in check.contains)
     return value == check.equals
 
 
