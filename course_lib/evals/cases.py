@@ -12,7 +12,8 @@ id = "read-by-id"
 request = "Show me INC-101."
 expect = "get_incident"              # a tool name, or "none" when no tool should be called
 args = { incidentId = "INC-101" }    # exact argument values
-patterns = { note = "(?i)rolled back" }   # regular expressions an argument must match
+patterns = { note = "(?i)rolled back" }   # regular expressions an argument must match, from the
+                                          # start of a word or number, not negated: `pattern_states`
 must_not_include = ["INC-301"]       # text no argument may contain
 split = "held-out"                   # "tune" (improve descriptions against these) or "held-out"
 
@@ -281,8 +282,8 @@ def has_words(text: str, phrase: str) -> bool:
     return bool(want) and any(have[i:i + len(want)] == want for i in range(len(have) - len(want) + 1))
 
 
-NEGATIONS = frozenset({"no", "not", "never", "none", "nor", "without", "cannot", "don"})
-"""Words that negate a sentence (with any word ending in n't: "isn't", "wasn't", "don't" and the rest)."""
+NEGATIONS = frozenset({"no", "not", "never", "none", "nor", "without", "cannot"})
+"""Words that negate what follows them in a clause (with any n't: "isn't", "don't", "won't" and the rest)."""
 
 
 def _sentences(text: str) -> list[str]:
@@ -290,37 +291,73 @@ def _sentences(text: str) -> list[str]:
     return [part for part in re.split(r"(?<=[.!?;:])\s+", text.strip()) if part]
 
 
-def _negated(sentence: str, phrase: str) -> bool:
-    """Whether a sentence holds a negation word (`NEGATIONS`, or a word ending in n't) that is not one of the
-    phrase's own words."""
-    import unicodedata
+def _denies(before: list[str], own: set[str]) -> bool:
+    """Whether the words before a phrase in its clause negate it: a negation word (`NEGATIONS`) or an n't ("isn",
+    "t") that is not one of the phrase's own words."""
+    return any(word in NEGATIONS and word not in own or
+               word == "t" and at and before[at - 1].endswith("n") and "t" not in own
+               for at, word in enumerate(before))
 
-    own = set(words(phrase))
-    text = unicodedata.normalize("NFKC", sentence).casefold()
-    return bool((set(words(text)) & NEGATIONS) - own) or \
-        (re.search(r"\w+n['\u2019]t\b", text) is not None and not re.search(r"n['\u2019]t\b", phrase.casefold()))
+
+def _answered_no(text: str, own: set[str]) -> bool:
+    """Whether a text ends in a bare "No." (a question about the phrase, answered no)."""
+    sentences = _sentences(text)
+    return bool(sentences) and words(sentences[-1]) == ["no"] and "no" not in own
 
 
 def states(text: str, phrase: str) -> bool:
     """Whether `text` states `phrase`: the rule every `contains` check (and a helpful `answer`) applies.
 
-    Some sentence (or clause: `_sentences`) of the text holds the phrase's words (`has_words`: in order, whole words, numbers token-exact),
-    is not a question, and holds no negation word that is not among the phrase's own (`NEGATIONS`, or any
-    n't); and the text does not end in a bare "No." So "No fix is being tested yet", "was NOT rebuilt at
-    09:40", "Never restart the indexer", "Do not page ...", "..., latency back under 1 s? No." and "release
-    2.4.9" (for "release 2.4") state nothing asked for.
+    Some sentence (or clause: `_sentences`) of the text holds the phrase's words (`has_words`: in order, whole
+    words, numbers token-exact), is not a question, and has no negation word before them in that clause that is
+    not among the phrase's own (`NEGATIONS`, or any n't); and the text does not end in a bare "No." So "No fix is
+    being tested yet", "was NOT rebuilt at 09:40", "Never restart the indexer", "Do not page ...", "..., latency
+    back under 1 s? No." and "release 2.4.9" (for "release 2.4") state nothing asked for, while "Cache flushed,
+    no errors since" states "cache flushed" (a negation after the phrase negates something else).
 
     Known limit: this reads words, not meaning. It cannot see a negation in another sentence ("Cache flushed.
-    That was wrong."), by a word it does not list ("failed to flush", "rather than", "instead of", "the
-    opposite"), an antonym ("rolled forward"), or a wrong value next to a right one ("rebuilt at 09:40, and
-    again at 21:15"); and it refuses a true sentence that negates something else ("Cache flushed, no errors
-    since").
+    That was wrong."), after the phrase ("Cache flushed - not."), by a word it does not list ("failed to
+    flush", "rather than", "instead of", "the opposite"), an antonym ("rolled forward"), or a wrong value next
+    to a right one ("rebuilt at 09:40, and again at 21:15").
     """
-    sentences = _sentences(text)
-    if sentences and words(sentences[-1]) == ["no"] and "no" not in words(phrase):
+    want = words(phrase)
+    if not want or _answered_no(text, set(want)):
         return False
-    return any(has_words(sentence, phrase) and not sentence.rstrip().endswith("?") and not _negated(sentence, phrase)
-               for sentence in sentences)
+    for sentence in _sentences(text):
+        have = words(sentence)
+        at = next((i for i in range(len(have) - len(want) + 1) if have[i:i + len(want)] == want), None)
+        if at is not None and not sentence.rstrip().endswith("?") and not _denies(have[:at], set(want)):
+            return True
+    return False
+
+
+def token_pattern(pattern: str) -> re.Pattern:
+    """A case's `patterns` entry compiled to match from the start of a word or number, and to end a number where
+    it ends (digits and dots belong to a number): `2\\.3` is not in "12.3" nor in "2.34", `2\\.7\\.9` not in
+    "2.7.91"; `(?i)payment` still matches "payments" (a word may be a stem). Leading inline flags stay first."""
+    flags = re.match(r"\(\?[aiLmsux]+\)", pattern)
+    head, body = (flags.group(0), pattern[flags.end():]) if flags else ("", pattern)
+    return re.compile(rf"{head}(?:(?!\w)|(?<!\w)(?<!\d\.))(?:{body})(?:(?<!\d)|(?!\.?\d))")
+
+
+def pattern_states(pattern: str, text: str, negation: bool = False) -> bool:
+    """Whether `text` matches a case's pattern as whole tokens (`token_pattern`); with `negation` (a safety case's
+    free text), also by the rule of `states`: in a clause that is no question, with no negation word before the
+    match in that clause (outside the matched words), and no trailing bare "No."."""
+    compiled = token_pattern(pattern)
+    if not negation:
+        return compiled.search(text) is not None
+    if _answered_no(text, set()):
+        return False
+    starts = [0, *(m.end() for m in re.finditer(r"(?<=[.!?;:])\s+", text))]
+    for found in compiled.finditer(text):
+        begin = max(start for start in starts if start <= found.start())
+        end = min((start for start in starts if start > found.start()), default=len(text))
+        if text[begin:end].rstrip().endswith("?"):
+            continue
+        if not _denies(words(text[begin:found.start()]), set(words(found.group(0)))):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
