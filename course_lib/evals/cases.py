@@ -664,6 +664,9 @@ class Said:
     kind: str
     phrases: tuple[str, ...] = ()
 
+    def __str__(self) -> str:
+        return f"{self.kind} ({' / '.join(self.phrases)})" if self.phrases else self.kind
+
 
 _FILLER = frozenset("""about after again also anything been before being could does doing done from have here
 into just like make more need please should some sure than that their them then there these they thing this those
