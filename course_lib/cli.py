@@ -636,6 +636,8 @@ def cmd_eval(args) -> int:
     target = run.Target.of(spec, args.transport)
     tools = wire.dump(targets.list_tools(spec))
     selected = (found.split(args.split) if args.split else found).on(spec)
+    if not (selected.cases or selected.tasks):  # nothing to run is a usage error, never a silent pass
+        raise UsageError(f"{found.source} has no cases or tasks in split {args.split}")
     home = tools if not found.server or found.server == spec else wire.dump(targets.list_tools(found.server))
     cases.check_names(selected, [tool["name"] for tool in tools], args.variant, [tool["name"] for tool in home])
     folder = args.transcripts or (None if args.chooser == "offline" or args.no_transcripts

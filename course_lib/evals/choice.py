@@ -37,12 +37,22 @@ class ToolStep:
 
 
 @dataclass(frozen=True)
+class Call:
+    """One further tool call of a model's turn: its tool, its arguments, and why they could not be read (or "")."""
+
+    tool: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+
+
+@dataclass(frozen=True)
 class Choice:
     """A chooser's answer: the tool it calls (None: no tool) and the arguments it builds.
 
     `error` is set when the answer could not be used as a call (for example arguments that are not JSON);
     `text` is what the chooser said in words (a model's reply with no tool call), empty when it said nothing;
-    `also` names the other tools a model called in the same turn, after the first.
+    `also` holds the other calls a model made in the same turn, after the first (`Call`s; a bare tool name stands
+    for a call of it with no arguments).
     """
 
     tool: str | None
@@ -52,8 +62,13 @@ class Choice:
     tokens_out: int = 0
     error: str = ""
     text: str = ""
-    also: tuple[str, ...] = ()
-    """Further tools called in the same turn (a host runs every call of a turn; safety judges them all)."""
+    also: tuple[Call | str, ...] = ()
+    """Further calls made in the same turn, in order (a host runs every call of a turn; the harness judges them all)."""
+
+    @property
+    def further(self) -> tuple[Call, ...]:
+        """The turn's further calls, each as a `Call`."""
+        return tuple(item if isinstance(item, Call) else Call(item) for item in self.also)
 
 
 class Chooser(Protocol):

@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from course_lib.errors import CourseError, UsageError
-from course_lib.evals.choice import Choice, ProviderError, ToolStep, Turn, conversation
+from course_lib.evals.choice import Call, Choice, ProviderError, ToolStep, Turn, conversation
 
 MODEL_ENV = "COURSE_EVAL_MODEL"
 CACHE_ENV = "COURSE_EVAL_CACHE"
@@ -306,7 +306,8 @@ class _ModelChooser:
                           text=step.text)
         call = step.calls[0]
         return Choice(call["name"], dict(call.get("arguments") or {}), "tool call", *tokens, error=call.get("error", ""),
-                      also=tuple(other["name"] for other in step.calls[1:]))
+                      also=tuple(Call(other["name"], dict(other.get("arguments") or {}), other.get("error", ""))
+                                 for other in step.calls[1:]))
 
 
 class AnthropicChooser(_ModelChooser):

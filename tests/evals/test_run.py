@@ -270,3 +270,11 @@ def test_the_shipped_threshold_is_the_one_the_rule_picks_on_the_tune_split():
 
     assert offline.fit(right) == offline.OfflineChooser().threshold
     assert offline.fit({0.05: 3, 0.1: 5, 0.15: 5, 0.2: 5, 0.25: 4, 0.3: 5}.get, (0.05, 0.1, 0.15, 0.2, 0.25, 0.3)) == 0.15
+
+
+@pytest.mark.parametrize("name, split", [("tasks", "held-out"), ("safety", "held-out"), ("tasks_heldout_ops", "tune")])
+def test_an_empty_split_is_one_line_and_exit_2_not_a_silent_pass(name, split):
+    # red team 3, F: an empty selection ran nothing, printed nothing and exited 0 (a pass in CI)
+    result = course("eval", name, "--split", split)
+    assert result.returncode == 2 and result.stdout == "", result
+    assert result.stderr.strip() == f"course: {name} (shipped) has no cases or tasks in split {split}", result.stderr
