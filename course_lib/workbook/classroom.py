@@ -47,12 +47,15 @@ def results(checked: dict[str, list[Outcome] | str]) -> dict:
 
 def check(notebook: str, summary: str | None) -> list[Outcome] | str:
     """`course check NOTEBOOK --json` in a process of its own: the outcomes, or the line that says why not."""
-    command = [sys.executable, "-m", "course_lib.cli", "check", notebook, "--json",
+    course = Path(sys.executable).with_name("course.exe" if os.name == "nt" else "course")  # the installed command
+    command = [str(course), "check", notebook, "--json",
                *(["--summary", summary] if summary else [])]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=CHECK_SECONDS)
     except subprocess.TimeoutExpired:
         return f"course check did not finish within {CHECK_SECONDS} s"
+    except OSError:
+        return f"{course} was not found: install the course (pip install .) with this Python first"
     try:
         return [Outcome(**found) for found in json.loads(done.stdout)]
     except (ValueError, TypeError):
