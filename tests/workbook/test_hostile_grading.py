@@ -702,11 +702,13 @@ def build_bounded_forecast_server():
     return server
 '''
 MB = 1 << 20
-WORKER_BOUND = 400 * MB
-"""A grader worker's peak while it grades these two lesson-01 notebooks. With results bounded it measured 146 MB (the
-worker imports every checker and the SDK; an honest lesson 01 costs the same); before, 1.2's check kept each of its
-24 results of 24 MB (12 MB of text, twice) and the worker peaked at 868 MB. The bound sits between, with room for
-another Python version's overhead."""
+WORKER_BOUND = 768 * MB
+"""A grader worker's peak while it grades these two lesson-01 notebooks. With results bounded it measured 146 MB alone
+(the worker imports every checker and the SDK; an honest lesson 01 costs the same), but 655 MB once inside the whole
+suite's parallel run on two loaded cores (not reproduced alone or beside a smaller load: how much arrives before a
+limit trips depends on scheduling); before the bound, 1.2's check kept each of its 24 results of 24 MB (12 MB of
+text, twice) and the worker peaked at 868 MB alone. The bound sits between the two measured alone; the statuses
+above are what prove the limits."""
 
 
 def test_an_answer_whose_results_are_huge_or_keep_growing_fails_and_costs_the_grader_a_bounded_amount(tmp_path):
