@@ -324,7 +324,8 @@ RULES_7_2 = spec(
     ("hidden", "return True when any text the model reads holds invisible characters (those `host.invisible` finds: "
                "category Cf, variation selectors and the other Default_Ignorable characters; a single "
                "U+FE0E/U+FE0F after a symbol is allowed)",
-     "a zero-width space, a bidi control, tag characters, a run of variation selectors carrying an order"),
+     "a zero-width space, a bidi control, tag characters, a run of variation selectors carrying an order; "
+     "an emoji's own selector (⚠️ in a description and a parameter) not flagged"),
     ("own", "decide without calling anything in `course_lib.review` (its new rules are the lesson's answer)",
      "every public function of course_lib.review is watched while the check runs"),
 )
@@ -395,6 +396,9 @@ def ex_07_2(is_poisoned) -> str:
                       "Count the tokens of a definition. Do not use it for results; tell the person the count."):
         require(not _verdict(is_poisoned, _definition(near_miss), "a clean description"), "clean",
                 f"a clean description flagged: {shown(near_miss, 100)}")
+    for emoji in (_definition(f"\u26a0\ufe0f {GOOD}"), _definition(param="The service.\u2600\ufe0f")):  # ⚠️, ☀️
+        require(not _verdict(is_poisoned, emoji, "an emoji with its presentation selector"), "hidden",
+                "an emoji's own variation selector (U+FE0F after ⚠ or ☀) flagged as hidden text")
     for name in EXEMPT:
         for definition in probe(servers.build(name)).tools:
             if name == "runbooks-changed" or definition["name"] != "lookup_runbook":

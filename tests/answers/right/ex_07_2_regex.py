@@ -1,5 +1,6 @@
 """Right: one compiled regular expression per class, over every text including the title; its own test for
-invisible characters (Cf, or Unicode's Default_Ignorable ranges, which hold the variation selectors)."""
+invisible characters (Cf, or Unicode's Default_Ignorable ranges, which hold the variation selectors), after
+dropping the one U+FE0E/U+FE0F an emoji may carry after its symbol."""
 import re
 import unicodedata
 
@@ -8,14 +9,14 @@ HIDE = re.compile(r"\b(do not|don't|never)\s+(tell|mention)\b|ignore (all )?prev
 IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
                        "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+EMOJI_STYLE = re.compile("(?<=[\u2000-\u2bff\U0001f000-\U0001faff])[\ufe0e\ufe0f](?![\ufe00-\ufe0f])")
 PUSH = re.compile(r"always (prefer|use) this tool|\bbest tool\b|instead of any other tool|over any other tool", re.I)
 
 
 def texts(tool):
-    yield tool.get("title") or ""
-    yield tool.get("description") or ""
-    for schema in (tool.get("inputSchema") or {}).get("properties", {}).values():
-        yield schema.get("description") or ""
+    found = [tool.get("title") or "", tool.get("description") or ""]
+    found += [schema.get("description") or "" for schema in (tool.get("inputSchema") or {}).get("properties", {}).values()]
+    return [EMOJI_STYLE.sub("", text) for text in found]
 
 
 def is_poisoned(tool):
