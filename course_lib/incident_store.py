@@ -325,9 +325,25 @@ class SqliteStore(SqlStore):
         db = sqlite3.connect(self.path, timeout=self.busy_timeout,  # wait up to this long for the lock
                              isolation_level=None, check_same_thread=False)
         if not self._opened:  # the file's mode: set once, kept by the file
-            db.execute("PRAGMA journal_mode=WAL")
+            self._use_wal(db)
         db.execute("PRAGMA synchronous=FULL")
         return db
+
+    def _use_wal(self, db: sqlite3.Connection) -> None:
+        """Switch the file to WAL, waiting up to `busy_timeout` for other starting stores.
+
+        The switch needs the file to itself and SQLite may refuse it at once, without the busy
+        wait, while another store is creating the tables: so it is retried here.
+        """
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.005)
 
     @contextmanager
     def _transaction(self, begin: str) -> Iterator[sqlite3.Connection]:
