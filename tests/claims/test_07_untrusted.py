@@ -30,10 +30,9 @@ def test_variation_selectors_are_category_mn_and_each_one_costs_tokens():
 def test_openai_has_a_tool_role_and_anthropic_sends_a_tool_result_block_in_a_user_turn():
     import typing
 
-    import pytest
+    import anthropic.types as anthropic
+    import openai.types.chat as openai
 
-    anthropic = pytest.importorskip("anthropic.types")
-    openai = pytest.importorskip("openai.types.chat")
     roles = {typing.get_args(typing.get_type_hints(param)["role"])[0]
              for param in typing.get_args(anthropic.MessageParam)}
     assert "tool" not in roles and {"user", "assistant"} <= roles

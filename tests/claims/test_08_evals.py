@@ -27,7 +27,7 @@ def _wilson_words(interval) -> str:
 
 @claim("anthropic-tool-search-variants")
 def test_anthropics_sdk_has_a_bm25_and_a_regex_tool_search_for_deferred_tools():
-    anthropic = pytest.importorskip("anthropic")
+    import anthropic
     from anthropic.types import ToolParam
     from anthropic.types.beta import BetaToolSearchToolBm25_20251119Param as Bm25
     from anthropic.types.beta import BetaToolSearchToolRegex20251119Param as Regex

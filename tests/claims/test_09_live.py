@@ -100,11 +100,25 @@ def test_listen_is_refused_on_a_2025_session():
 def test_request_state_is_sealed_with_aes_256_gcm_for_600_seconds_by_default():
     from mcp.server.request_state import AESGCMRequestStateCodec, RequestStateSecurity
 
-    default = RequestStateSecurity.ephemeral()
+    from unittest import mock
+
+    from mcp.server import request_state
+
+    aes_keys: list[int] = []
+    real_aesgcm = request_state.AESGCM
+    with mock.patch.object(request_state, "AESGCM", side_effect=lambda key: aes_keys.append(len(key))
+                           or real_aesgcm(key)):
+        default = RequestStateSecurity.ephemeral()
+        servers = [MCPServer("x", log_level="WARNING") for _ in range(2)]
     assert isinstance(default.codec, AESGCMRequestStateCodec) and default.ttl == 600.0
-    boundaries = [m for m in MCPServer("x", log_level="WARNING")._lowlevel_server.middleware
-                  if type(m).__name__ == "RequestStateBoundary"]
-    assert len(boundaries) == 1
+    assert aes_keys == [32, 32, 32]  # AES-256: one 256-bit key for ephemeral() and for each server built
+    policies = []
+    for server in servers:
+        boundaries = [m for m in server._lowlevel_server.middleware if type(m).__name__ == "RequestStateBoundary"]
+        assert len(boundaries) == 1
+        policies.append(boundaries[0]._security)
+    assert all(isinstance(p.codec, AESGCMRequestStateCodec) and p.ttl == 600.0 for p in policies)
+    assert policies[0].codec._mint_kid != policies[1].codec._mint_kid  # each MCPServer makes its own key
 
 
 @claim("sdk-ctx-elicit-handshake-era-only")

@@ -12,8 +12,8 @@ from course_lib import tokens, wire
 
 @claim("provider-tool-slots")
 def test_provider_request_types_have_slots_for_name_description_and_input_schema_only():
-    anthropic = pytest.importorskip("anthropic.types")
-    openai = pytest.importorskip("openai.types.shared_params")
+    import anthropic.types as anthropic
+    import openai.types.shared_params as openai
     anthropic_keys = set(anthropic.ToolParam.__annotations__)
     openai_keys = set(openai.FunctionDefinition.__annotations__)
     assert {"name", "description", "input_schema", "defer_loading"} <= anthropic_keys
@@ -22,6 +22,11 @@ def test_provider_request_types_have_slots_for_name_description_and_input_schema
         assert not keys & {"title", "output_schema", "outputSchema", "annotations"}
     import inspect
 
+    from importlib.metadata import version
+
+    for paragraph in cited_paragraphs("provider-tool-slots"):  # a version the prose names is the one tested
+        for named in re.findall(r"`anthropic` SDK's `ToolParam`, (\d+\.\d+\.\d+)", paragraph):
+            assert named == version("anthropic"), f"the lesson names anthropic {named}; {version('anthropic')} is here"
     deferred = " ".join(inspect.getsource(anthropic.tool_param).split())
     assert "If true, tool will not be included in initial system prompt. Only loaded when returned via " \
            "tool_reference from tool search." in deferred
@@ -64,7 +69,7 @@ def test_the_order_desk_messages_send_the_model_to_no_tool_it_lacks(era):
 def test_the_openai_sdk_states_the_function_name_rule_lesson_01_quotes():
     import inspect
 
-    shared = pytest.importorskip("openai.types.shared_params.function_definition")
+    import openai.types.shared_params.function_definition as shared
     source = " ".join(inspect.getsource(shared).split())
     (paragraph,) = cited_paragraphs("openai-function-name-rule")
     quoted = re.search(r'"([^"]+)"', paragraph).group(1)

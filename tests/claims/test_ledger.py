@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from claims_ledger import (SPEC, Cell, markdown_cells, cited_claims, claims_tested, spec_quotes, quote_found,
-                           sentences, behaviour_claim, exempt, unmarked_behaviour, claim)
+                           sentences, behaviour_claim, exempt, unmarked_behaviour, claim, skips)
 
 PENDING_BEHAVIOUR: set[str] = set()
 """Lessons whose behaviour sentences are not yet all marked (strict xfail: an XPASS fails, so remove a lesson
@@ -25,6 +25,16 @@ def test_every_cited_claim_has_exactly_one_test(cells):
     assert not missing, f"cited with no @claim test in tests/claims/: {missing}"
     twice = {claim_id: tests for claim_id, tests in tested.items() if len(tests) > 1}
     assert not twice, f"one test per claim: {twice}"
+
+
+def test_no_claim_test_can_skip():
+    """A skipped test proves nothing, but the ledger would count it as its claim's one test (review 5)."""
+    assert not skips(), f"claim tests must fail, not skip, when what they read is missing: {skips()}"
+
+
+def test_the_skip_check_sees_importorskip(tmp_path):
+    (tmp_path / "test_x.py").write_text('import pytest\n\ndef test_a():\n    pytest.importorskip("anthropic")\n')
+    assert skips(tmp_path) == ["test_x.py:4"]
 
 
 def test_every_claim_test_is_cited_by_a_notebook(cells):
@@ -69,6 +79,11 @@ def test_sentences_about_behaviour_are_measured_or_predictions(lesson, cells, re
     "Hosts prefix names with their own key.",
     "A careless model quickly picks the first tool.",
     "It speaks the handshake era, as many hosts still do.",
+    # the spec's MUST named as a noun governs no verb (lesson 04's key point 2, review 5)
+    "A host decides per call: it believes annotations only from servers the person trusts (the spec's MUST), "
+    "asks before every call to any other server.",
+    # a participle phrase between subject and verb (lesson 06, review 5)
+    "The pressure comes from count: a host connected to several servers sends every available tool.",
 ])
 def test_detector_flags_unmarked_behaviour(sentence):
     assert behaviour_claim(sentence) and exempt(sentence) is None
@@ -78,7 +93,8 @@ def test_detector_flags_unmarked_behaviour(sentence):
     ("A model picks the first tool (measured: lesson 08, 12 cases).", "marked"),
     ("A prediction: a model picks the first tool.", "marked"),
     ("We expect a model picks the first tool.", "marked"),
-    ("A host shows the inputs, as the spec says clients SHOULD.", "spec"),
+    ("A host shows the inputs, as the spec says clients SHOULD show them.", "spec"),
+    ("A host asks before a call, since clients **MUST** consider annotations untrusted.", "spec"),
     ("What does the person read?", "question"),
     ("The careful host asks before a delete.", "course host"),
 ])

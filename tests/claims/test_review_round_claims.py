@@ -15,8 +15,9 @@ from course_lib import show, wire
 
 def _gemini_declaration():
     """`google.genai.types.FunctionDeclaration`, and the installed google-genai version."""
-    types = pytest.importorskip("google.genai.types")
     from importlib.metadata import version
+
+    from google.genai import types
 
     return types.FunctionDeclaration, version("google-genai")
 
@@ -40,13 +41,16 @@ def test_gemini_function_declarations_have_the_output_fields_lesson_00_names():
     for field in named:
         assert field in declaration.model_fields, f"FunctionDeclaration has no {field!r} in google-genai {installed}"
         assert quote in " ".join(declaration.model_fields[field].description.split()), field
-    assert re.search(r"google-genai \d+\.\d+", paragraph), "the sentence names the SDK version it was checked on"
+    stated = re.search(r"google-genai (\d+\.\d+\.\d+)", paragraph)
+    assert stated, "the sentence names the SDK version it was checked on"
+    assert stated.group(1) == installed, f"the sentence names google-genai {stated.group(1)}, {installed} is installed"
 
 
 @claim("gemini-function-name-rule")
 def test_the_gemini_sdk_states_the_function_name_rule_lesson_01_quotes():
-    declaration, _ = _gemini_declaration()
+    declaration, installed = _gemini_declaration()
     (paragraph,) = cited_paragraphs("gemini-function-name-rule")
+    assert re.search(r"\((\d+\.\d+\.\d+),", paragraph).group(1) == installed, "the version the sentence names"
     rule = " ".join(declaration.model_fields["name"].description.split())
     (quote,) = [q for q in _quoted(paragraph) if "maximum length" in q]
     assert quote in rule
