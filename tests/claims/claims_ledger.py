@@ -93,13 +93,13 @@ def claims_tested(folder: Path = HERE) -> dict[str, list[str]]:
     return tested
 
 
-SKIPS = {"importorskip", "skip"}
+SKIPS = {"importorskip", "skip", "skipif"}
 
 
 def skips(folder: Path = HERE) -> list[str]:
-    """Every `pytest.importorskip(...)` or `pytest.skip(...)` in the claim test files, as file:line. A skipped
-    claim test proves nothing, yet the ledger counts it as the claim's test; so no claim test may skip (a
-    missing SDK fails it: the `test` extra installs every SDK a claim reads)."""
+    """Every `pytest.importorskip(...)`, `pytest.skip(...)` or `skipif(...)` mark in the claim test files, as
+    file:line. A skipped claim test proves nothing, yet the ledger counts it as the claim's test; so no claim
+    test may skip (a missing SDK fails it: the `test` extra installs every SDK a claim reads)."""
     found = []
     for path in sorted(folder.glob("test_*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
