@@ -1,5 +1,6 @@
-"""Lesson 05's claims about who waits for whom: the in-memory store's one lock, and a retry that arrives while
-the first call still holds SQLite's write lock. Real stores, real SQLite files, real threads."""
+"""Lesson 05's claims about who waits for whom, and what a cut-off call is told: the in-memory store's one lock, a
+retry that arrives while the first call still holds SQLite's write lock, and a PostgreSQL call whose transaction a
+database shutdown ends. Real stores, real SQLite files, a real PostgreSQL (tests/postgres_cluster.py), real threads."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import threading
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
-from course_lib.incident_store import BUSY, SqliteStore
+from course_lib.incident_store import BUSY, UNREACHABLE, PostgresStore, SqliteStore
 from course_lib.servers import incidents
 from claims_ledger import claim
+from postgres_cluster import cluster  # noqa: F401 - a fixture
 
 KEY = "6a1f0c3e-9b2d-4e8f-a7c5-3d1e0f9b8a24"
 
@@ -103,3 +105,36 @@ def test_a_sqlite_retry_during_the_first_call_waits_for_its_write_lock_and_gets_
     assert [note.text for note in patient.notes("INC-101")].count("Rolled back checkout.") == 1
     for store in (first, impatient, patient):
         store.disconnect()
+
+
+@claim("postgres-call-cut-off-by-a-restart-is-refused-with-retry")
+def test_a_postgres_call_cut_off_inside_its_transaction_is_refused_with_retry_and_the_retry_writes_once(cluster):  # noqa: F811
+    from test_05_stores import wait_for
+
+    url = cluster.database()
+    call = ("ana", "INC-101", "Rolled back checkout.", KEY)
+    first = PostgresStore(url)
+    first._pause = 5.0  # the store's test hook: sleep inside the transaction, before COMMIT
+    outcome: dict[str, object] = {}
+
+    def first_call() -> None:
+        try:
+            outcome["first"] = first.add_note_once(*call)
+        except ToolError as error:
+            outcome["first"] = str(error)
+
+    cut_off = threading.Thread(target=first_call)
+    cut_off.start()
+    try:
+        wait_for(url, "SELECT 1 FROM pg_stat_activity WHERE state = 'idle in transaction' "
+                      "AND datname = current_database()", "the first call's open transaction")
+        cluster.stop()  # a fast shutdown: every session ends, open transactions roll back
+    finally:
+        cut_off.join()
+        cluster.start()
+    assert outcome["first"] == UNREACHABLE and "Retry" in UNREACHABLE  # refused, told to retry
+    retry = first.add_note_once(*call)  # the same store: its dead connections are replaced
+    assert retry.noteId == "N2"
+    assert first.add_note_once(*call) == retry
+    assert [note.text for note in first.notes("INC-101")].count("Rolled back checkout.") == 1
+    first.disconnect()
