@@ -5,6 +5,7 @@ PostgreSQL runs for real (tests/postgres_cluster.py): skipped with one line wher
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
@@ -13,7 +14,7 @@ import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.incident_store import BUSY, PostgresStore, SqliteStore
-from claims_ledger import claim
+from claims_ledger import cited_paragraphs, claim
 from postgres_cluster import cluster  # noqa: F401 - a fixture
 
 DAY = 86_400.0
@@ -60,6 +61,12 @@ def second_writer_while_first_is_open(url: str, expired_key: bool) -> str:
 
 @claim("postgres-writers-to-different-incidents-wait-on-expired-keys")
 def test_a_note_on_another_incident_waits_only_when_an_expired_key_is_to_be_deleted(cluster):  # noqa: F811
+    (paragraph,) = cited_paragraphs("postgres-writers-to-different-incidents-wait-on-expired-keys")
+    seconds = re.search(r"`lock_timeout` \((\d+) s here\)", paragraph).group(1)  # the sentence's number
+    store = PostgresStore(cluster.database())
+    with store._read() as db:  # one of the store's own connections
+        assert db.execute("SHOW lock_timeout").fetchone()[0] == f"{seconds}s"
+    store.disconnect()
     assert second_writer_while_first_is_open(cluster.database(), expired_key=False) == "written"
     assert second_writer_while_first_is_open(cluster.database(), expired_key=True) == "busy"
 
@@ -77,9 +84,43 @@ def test_begin_immediate_takes_the_one_write_lock_at_once(tmp_path):
     holder.execute("ROLLBACK")
     other.execute("BEGIN IMMEDIATE")
     other.execute("ROLLBACK")
+    (paragraph,) = cited_paragraphs("sqlite-begin-immediate-takes-the-write-lock")
+    seconds = int(re.search(r"(\d+)-second busy timeout", paragraph).group(1))  # the sentence's number
     store = SqliteStore(tmp_path / "store.db")
     assert store.BEGIN_WRITE.strip() == "BEGIN IMMEDIATE"
+    with store._read() as db:  # one of the store's own connections
+        assert db.execute("PRAGMA busy_timeout").fetchone() == (seconds * 1000,)
     store.disconnect()
+
+    # No queue: a writer that waits sleeps and tries again, so a freed lock goes to whoever asks first after it
+    # is freed, not to the writer that has waited longest. The waiter wins only if it wakes in the moment between
+    # COMMIT and the newcomer's BEGIN (a busy machine can stretch that moment), so up to 20 rounds are tried: with
+    # a queue the newcomer would lose every one.
+    waiter = sqlite3.connect(path, isolation_level=None, timeout=seconds, check_same_thread=False)
+    newcomer_first = False
+    for _ in range(20):
+        holder.execute("BEGIN IMMEDIATE")
+        waiting = threading.Thread(target=waiter.execute, args=("BEGIN IMMEDIATE",))
+        waiting.start()
+        waiting.join(0.3)
+        assert waiting.is_alive()  # the waiter is waiting for the lock
+        holder.execute("COMMIT")
+        try:
+            other.execute("BEGIN IMMEDIATE")  # a newcomer with no busy timeout at all
+        except sqlite3.OperationalError as error:  # the waiter woke in time this round
+            assert "locked" in str(error)
+            waiting.join()
+            waiter.execute("ROLLBACK")
+            continue
+        assert waiting.is_alive()  # the newcomer took the freed lock ahead of the writer that waited
+        other.execute("ROLLBACK")
+        waiting.join()  # and the waiter got it on a later try
+        waiter.execute("ROLLBACK")
+        newcomer_first = True
+        break
+    assert newcomer_first
+    for db in (holder, other, waiter):
+        db.close()
 
 
 def wait_for(url: str, query: str, what: str) -> list:
