@@ -539,6 +539,18 @@ def _judge_across_processes(fingerprint: Any, definition: dict, here: str) -> No
             "the same fingerprint in fresh processes, as a host computes it after a restart")
 
 
+def _judge_distinct(seen: dict[str, tuple[str, str]], schema_edits: set[str]) -> None:
+    """Every different definition the check made got its own fingerprint: a short one (a few hex digits) or one
+    that drops a part of the definition makes two of them meet."""
+    first: dict[str, str] = {}
+    for value, what in seen.values():
+        if value in first:
+            rule = "schema" if {what, first[value]} & schema_edits else "text"
+            raise fail(rule, f"the same fingerprint {shown(repr(value), 40)} for two different definitions: "
+                             f"{first[value]} and {what} (of {len(seen)} the check made)")
+        first[value] = what
+
+
 @checker("7.3", RULES_7_3)
 def ex_07_3(fingerprint) -> str:
     """Check a definition fingerprint: stable across listings and key order, changed by any change."""
@@ -546,25 +558,35 @@ def ex_07_3(fingerprint) -> str:
 
     from course_lib.servers import incidents, poisoned
 
+    seen: dict[str, tuple[str, str]] = {}  # each different definition the check makes -> (fingerprint, what)
+
+    def printed(definition: dict, what: str) -> str:
+        value = _print(fingerprint, definition, what)
+        seen.setdefault(json.dumps(definition, sort_keys=True), (value, what))
+        return value
+
     approved = probe(poisoned.build_runbooks(1)).tools[0]
     again = probe(poisoned.build_runbooks(1)).tools[0]
     later = probe(poisoned.build_runbooks_changed()).tools[0]
     desk = probe(incidents.build_server()).tools
-    first = _print(fingerprint, approved, "runbooks.lookup_runbook")
-    require(first == _print(fingerprint, again, "a second instance"), "stable", "another fingerprint from a "
-                                                                                "second server instance")
+    first = printed(approved, "runbooks.lookup_runbook")
+    require(first == printed(again, "a second instance"), "stable",
+            "another fingerprint from a second server instance")
     for tool in desk[:3]:
-        require(_print(fingerprint, tool, tool["name"]) == _print(fingerprint, _reordered(tool), tool["name"]),
+        require(printed(tool, tool["name"]) == printed(_reordered(tool), tool["name"]),
                 "stable", f"{tool['name']} with its keys in reverse order got another fingerprint")
     _judge_across_processes(fingerprint, approved, first)
-    require(first != _print(fingerprint, later, "runbooks-changed"), "text",
+    require(first != printed(later, "runbooks-changed"), "text",
             "the same fingerprint for runbooks and runbooks-changed (the rug pull)")
     note = next(tool for tool in desk if tool["name"] == "add_incident_note")
-    base = _print(fingerprint, note, "add_incident_note")
+    base = printed(note, "add_incident_note")
     texts = {"the description": ("description",), "the title": ("title",),
              "a parameter's description": ("inputSchema", "properties", "note", "description")}
     edits = {"text": [(f"{where}: {what}", _edited(note, path, how=how)) for where, path in texts.items()
                       for what, how in TEXT_EDITS], "schema": []}
+    swapped = copy.deepcopy(note)
+    swapped["title"], swapped["description"] = note["description"], note["title"]
+    edits["text"].append(("the title and the description swapped", swapped))
     added = copy.deepcopy(note)
     added["inputSchema"]["properties"]["notes"] = {"type": "string"}
     bound = copy.deepcopy(note)
@@ -587,7 +609,7 @@ def ex_07_3(fingerprint) -> str:
                        ("an output field removed", fewer)]
     for rule, changes in edits.items():
         for what, changed_definition in changes:
-            require(_print(fingerprint, changed_definition, what) != base, rule,
+            require(printed(changed_definition, what) != base, rule,
                     f"the same fingerprint with {what}")
     paths = _strings(note)
 
@@ -595,9 +617,10 @@ def ex_07_3(fingerprint) -> str:
               suppress_health_check=list(HealthCheck))
     @given(st.sampled_from(paths), st.text(min_size=1, max_size=3))
     def any_edit(path: tuple, suffix: str) -> None:
-        require(_print(fingerprint, _edited(note, path, suffix), "an edit") != base, "text",
+        require(printed(_edited(note, path, suffix), f"{'/'.join(map(str, path))} + {suffix!r}") != base, "text",
                 f"the same fingerprint after {'/'.join(map(str, path))} got {suffix!r} appended")
 
     any_edit()
+    _judge_distinct(seen, {what for what, _ in edits["schema"]})
     return ("the fingerprint is stable across instances and key order, and changes with the rug pull and with "
             "any change to text, schema or annotations")
