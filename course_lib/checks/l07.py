@@ -318,7 +318,8 @@ RULES_7_2 = spec(
     ("bool", "return True or False for a tool definition in wire form (a dict)", "every probe"),
     ("clean", "return False for every tool of every course server in course_lib.servers.REGISTRY except "
               "notes-helper and runbooks-changed",
-     "all tools of all registered servers, listed through a client"),
+     "all tools of all registered servers, listed through a client, and honest descriptions that use words "
+     "attacks use too ('tell the person', 'ignores case', 'always returns', 'lookup key')"),
     ("secrets", "return True when the description or a parameter's description asks for a secret or a private "
                 "file: ~/.ssh, id_rsa, .env, ~/.aws, an API key, a password, a private key",
      "each kind, in the description and in a parameter's description, in other casings"),
@@ -447,7 +448,8 @@ RULES_7_3 = spec(
              "title (approval text), a parameter's description (runbooks and runbooks-changed differ)",
      "the rug pull; edits that add, delete, replace (a full-width letter too), change case and change spacing "
      "inside and at the ends of each text; "
-     "hypothesis edits of any string in the definition"),
+     "the title and the description swapped; hypothesis edits of any string in the definition; every different "
+     "definition the check makes (about 75) with a fingerprint of its own"),
     ("schema", "return a different fingerprint when the schemas or annotations change in either direction: a "
                "parameter added or removed, a bound raised or lowered, a hint flipped either way, the output "
                "schema changed",
