@@ -11,7 +11,9 @@ a constant or bound, a statement dropped, a decorator or keyword argument droppe
 no-op, an early `return None`, a `ToolError` turned into a plain exception, an element of a literal list
 dropped). The earlier code cells of the solution notebook run first, then the mutated exercise cell, then
 the checker on the object its check cell passes. A mutant is killed when the checker rejects it (or hangs
-past the time limit). Survivors must be killed by a better probe or listed, with a reason, in
+past the time limit). Mutants written by hand in `tests/mutants_hand/lNN.toml` (a whole region replaced: another
+approach, a wrong field, the lesson's own answer reached another way) join the generated ones, named "by hand: ...".
+Survivors must be killed by a better probe or listed, with a reason, in
 `tests/mutants_equivalent/lNN.toml` (one file per lesson). Mutation libraries such as mutmut mutate files under a test suite; this
 code lives in notebook cells and is judged by one function, so a small AST mutator does the job.
 """
@@ -36,6 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENT = Path(__file__).with_name("mutants_equivalent")
+HAND = Path(__file__).with_name("mutants_hand")
 TARGET_OVERALL, TARGET_EACH = 0.90, 0.80
 PER_MUTANT_SECONDS = 60
 
@@ -248,6 +251,30 @@ def mutants_of(exercise: str, source: str) -> list[Mutant]:
     return found
 
 
+def with_region(source: str, region: str) -> str:
+    """`source` with the lines between its solution markers replaced by `region` (indented as the markers are)."""
+    import textwrap
+
+    lines = source.splitlines()
+    begin = next(i for i, line in enumerate(lines) if "### BEGIN SOLUTION" in line)
+    end = next(i for i, line in enumerate(lines) if "### END SOLUTION" in line)
+    indent = lines[begin][:len(lines[begin]) - len(lines[begin].lstrip())]
+    body = textwrap.indent(textwrap.dedent(region).strip("\n"), indent).splitlines()
+    return "\n".join(lines[:begin + 1] + body + lines[end:]) + "\n"
+
+
+def hand_mutants(exercise: str, source: str) -> list[Mutant]:
+    """The mutants of one exercise written by hand in `tests/mutants_hand/*.toml`, applied to its cell."""
+    found = []
+    for path in sorted(HAND.glob("*.toml")):
+        with path.open("rb") as file:
+            for entry in tomllib.load(file).get("mutant", []):
+                if entry["exercise"] == exercise:
+                    found.append(Mutant(exercise, f"by hand: {entry['description']}",
+                                        with_region(source, entry["region"])))
+    return found
+
+
 def _code(source: str) -> str:
     """A cell as plain Python: magics and IPython-only setup (`get_ipython()...`) dropped."""
     return "\n".join("" if line.lstrip().startswith(("%", "!", "get_ipython()")) else line
@@ -360,7 +387,7 @@ def equivalents() -> dict[tuple[str, str], str]:
 
 def _worker(exercise: str) -> None:
     _, cell, _ = exercise_context(exercise)
-    print(json.dumps(judge(exercise, mutants_of(exercise, cell))))
+    print(json.dumps(judge(exercise, mutants_of(exercise, cell) + hand_mutants(exercise, cell))))
 
 
 def main(argv: list[str] | None = None) -> int:

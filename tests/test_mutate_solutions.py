@@ -36,3 +36,17 @@ def test_a_wrong_mutant_is_killed_and_the_solution_itself_survives():
     verdicts = mutation.judge("1.4", [original, *mutation.mutants_of("1.4", cell)])
     assert verdicts[0]["verdict"] == "survived"
     assert verdicts[1:] and all(v["verdict"] == "killed" for v in verdicts[1:])
+
+
+def test_hand_mutants_replace_the_region_and_a_wrong_one_is_killed():
+    _, cell, _ = mutation.exercise_context("1.4")
+    mine = mutation.hand_mutants("1.4", cell)
+    assert len(mine) >= 15 and all(m.description.startswith("by hand: ") for m in mine)
+    first, last = mutation.region_lines(cell)
+    outside = cell.splitlines()[:first - 1] + cell.splitlines()[last:]
+    for mutant in mine:
+        compile(mutant.source, mutant.description, "exec")
+        lines = mutant.source.splitlines()
+        assert lines[:first - 1] + lines[len(lines) - (len(cell.splitlines()) - last):] == outside, mutant.description
+    wrong = next(m for m in mine if m.description == "by hand: {1,129}")
+    assert mutation.judge("1.4", [wrong])[0]["verdict"] == "killed"

@@ -1,0 +1,20 @@
+"""Wrong: flags every text with the word 'always' in it, an order or not: an honest description ('It always returns the
+newest version first.') counts as poisoned; the text asks for what attacks say, not for words that honest
+descriptions use too (a mutant of the solution that survived the checker before it tried that description; mutation
+run of 2026-12-07)."""
+from course_lib import host
+
+PHRASES = ("~/.ssh", "id_rsa", ".env", "~/.aws", "api key", "password", "private key", "do not tell", "don't tell",
+           "never tell", "do not mention", "don't mention", "ignore previous",
+           "ignore all previous", "always", "best tool", "any other tool")
+
+
+def is_poisoned(tool: dict) -> bool:
+    texts = [tool.get("title") or "", tool.get("description") or ""]
+    texts += [p.get("description") or "" for p in tool.get("inputSchema", {}).get("properties", {}).values()]
+    return any(bool(host.invisible(text)) or any(phrase in text.lower() for phrase in PHRASES) for text in texts)
+
+
+answer = is_poisoned
+
+EXPECT = "a clean description flagged: Read one runbook. It always returns"
