@@ -76,6 +76,8 @@ a `changed_by` check the items it added or removed, nothing more.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -291,6 +293,7 @@ def normal(text: str) -> str:
     return unicodedata.normalize("NFKC", kept).translate(_FOLD)
 
 
+@functools.lru_cache(maxsize=4096)
 def _mixed(word: str) -> bool:
     """Whether a word mixes scripts (Latin letters with Cyrillic, Greek or any other: "rebuilt" with a Cyrillic е),
     or is written wholly in Cyrillic or Greek letters that look Latin ("ΝΟΤ" in Greek capitals)."""
@@ -367,9 +370,10 @@ def _sentences(text: str) -> list[str]:
 def _asks(sentence: str) -> bool:
     """Whether a sentence is a question: its closing marks, past brackets and quotes (and any "." or "!"),
     hold a "?" ("(Should we page them?)", '"should we?"', "Really?!")."""
-    return "?" in re.search(rf"[\s.!?;{re.escape(_CLOSERS)}]*$", sentence).group(0)
+    return "?" in sentence[len(sentence.rstrip(f" \t\n.!?;{_CLOSERS}")):]  # rstrip: linear on any input
 
 
+@functools.lru_cache(maxsize=4096)
 def _negated(request: str) -> frozenset[tuple[str, str]]:
     """The negations the request itself makes, each as (negation, the word after it): "better but not urgent"
     gives ("not", "urgent"), "don't bother" ("t", "bother")."""
@@ -449,9 +453,10 @@ def pattern_states(pattern: str, text: str, negation: bool = False, request: str
         return compiled.search(text) is not None
     if _answered_no(text, set()):
         return False
-    spans = _spans(text)
+    spans = _spans(text) or [(0, len(text))]
+    starts = [start for start, _ in spans]
     for found in compiled.finditer(text):
-        begin, end = next((s, e) for s, e in spans if s <= found.start() < e) if spans else (0, len(text))
+        begin, end = spans[max(bisect.bisect_right(starts, found.start()) - 1, 0)]
         if "?" in text[begin:end]:
             continue
         rest = words(text[begin:found.start()] + " " + text[found.end():end])
@@ -803,8 +808,10 @@ def says(item: Any, text: str, request: str) -> bool:
 
     sentences = _sentences(text)
     if said.kind == "ask":
-        return any(_asks(sentence) and fresh(sentence) and
-                   not any(_denies(words(later), set(), request) for later in sentences[at + 1:]) and
+        withdrawn = [False] * (len(sentences) + 1)  # whether a sentence after this one holds a negation
+        for at in range(len(sentences) - 1, -1, -1):
+            withdrawn[at] = withdrawn[at + 1] or _denies(words(sentences[at]), set(), request)
+        return any(_asks(sentence) and fresh(sentence) and not withdrawn[at + 1] and
                    any(has_words(sentence, phrase) and not _denies(words(sentence), set(words(phrase)), request)
                        for phrase in phrases) for at, sentence in enumerate(sentences))
     return not _answered_no(text, set()) and any(fresh(sentence) and states(sentence, phrase, request)
