@@ -324,7 +324,8 @@ class CheckResult:
     after: Any
     ok: bool
     error: str = ""
-    """Why a read of the check failed (the check then fails), or empty."""
+    """Why a read of the check failed (the check then fails), or why its text could not be read (a word that mixes
+    scripts), or empty."""
     wants: str = ""
     """What the check wants, in words: `= "resolved"`, `unchanged`, `length changed by +1 and nothing else`."""
     on_calls: bool = False
@@ -526,7 +527,7 @@ def _holds(item: Any, wanted: dict[str, Any]) -> bool:
     return not wanted or isinstance(item, dict) and all(one(item.get(k), v) for k, v in wanted.items())
 
 
-def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str]) -> CheckResult:
+def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str], request: str = "") -> CheckResult:
     """One check: a read that failed (after the run, or before it where the check compares) fails it."""
     (was, was_error), (now, now_error) = before, after
     compares = check.unchanged or check.changed_by is not None
@@ -537,29 +538,40 @@ def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str]) ->
         items = _changed_items(was, now, check.changed_by)
         ok = items is not None and all(_holds(item, check.items or {}) for item in items)
     else:
-        ok = _meets(check, now)
-    return CheckResult(f"{check.tool} {json.dumps(check.args)} {check.path}", was, now, ok and not error,
-                       f"the read failed: {error}" if error else "", check.wants)
+        ok = _meets(check, now, request)
+    why = f"the read failed: {error}" if error else "" if ok else _mixed(check, [now])
+    return CheckResult(f"{check.tool} {json.dumps(check.args)} {check.path}", was, now, ok and not error, why,
+                       check.wants)
 
 
-def _meets(check: Any, value: Any) -> bool:
+def _mixed(check: Any, values: list[Any]) -> str:
+    """Why a failed `contains` check failed when its text holds a word that mixes scripts (`cases.unreadable`:
+    such a word matches nothing, and its sentence states nothing), or empty."""
+    from course_lib.evals.cases import unreadable
+
+    mixed = [w for value in values if check.contains and isinstance(value, str) for w in unreadable(value)]
+    return (f"{', '.join(repr(w) for w in dict.fromkeys(mixed))} mixes scripts (Latin look-alikes): no text check "
+            f"reads it, so it matches nothing and its sentence states nothing; now {_brief(values[-1])}") if mixed else ""
+
+
+def _meets(check: Any, value: Any, request: str = "") -> bool:
     """Whether a value is what an `equals` or `contains` check wants (`contains`: the text states every phrase,
     `cases.states`: its words in order, numbers token-exact, in a sentence that does not negate it)."""
     from course_lib.evals.cases import states
 
     if check.contains:
-        return isinstance(value, str) and all(states(value, phrase) for phrase in check.contains)
+        return isinstance(value, str) and all(states(value, phrase, request) for phrase in check.contains)
     return value == check.equals
 
 
-def _judge_call(check: Any, loop: Any) -> CheckResult:
+def _judge_call(check: Any, loop: Any, request: str = "") -> CheckResult:
     """A `call` check: the run's accepted calls of the tool with the check's args; at least one, and each one's
     argument at the path is what the check wants."""
     values = [_at(arguments, check.path) for name, arguments in _accepted(loop)
               if name == check.tool and all(arguments.get(k) == v for k, v in check.args.items())]
-    ok = bool(values) and all(_meets(check, value) for value in values)
-    return CheckResult(f"calls of {check.tool} {json.dumps(check.args)} {check.path}", None, values, ok, "",
-                       check.wants, True)
+    ok = bool(values) and all(_meets(check, value, request) for value in values)
+    return CheckResult(f"calls of {check.tool} {json.dumps(check.args)} {check.path}", None, values, ok,
+                       "" if ok else _mixed(check, values), check.wants, True)
 
 
 def _carry(expected: Any, after: Any, parts: list[str]) -> Any:
@@ -676,7 +688,8 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
         after, now = await _state(client, task), await policy.snapshot(client, (*whole, *reached))
     if reached:  # what those reads showed before the run
         seen.update(await _before(target, task, whole, reached, seen))
-    checks = [_judge_call(c, loop) if c.call else _judge_check(c, b, a) for c, b, a in zip(task.checks, before, after)]
+    checks = [_judge_call(c, loop, task.request) if c.call else _judge_check(c, b, a, task.request)
+              for c, b, a in zip(task.checks, before, after)]
     changed = policy.differences(_expected(task, seen, now), now, [])
     unread = policy.unread(seen, now)
     errors = setup_errors + loop.errors + unread
@@ -684,7 +697,7 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
         errors.append("no reads show this server's whole state, so other changes go unseen: add state = [...] "
                       "to the file, or others_unchanged = false to the task")
     for check, (value, _) in zip(task.checks, before):
-        if not (check.call or check.unchanged) and check.changed_by is None and _meets(check, value):
+        if not (check.call or check.unchanged) and check.changed_by is None and _meets(check, value, task.request):
             errors.append(f"{check.tool} {check.path} was already {value!r} before the run: "
                           "serve a fresh server for each task")
     forbidden = sorted({name for name, _ in loop.calls if name in task.forbid or _unallowed(task, name)})

@@ -291,9 +291,9 @@ check = [{ tool = "get_incident", args = { incidentId = "INC-101" }, path = "not
 
 
 # red team 3, A: `contains` passed texts that say the opposite (a negation outside the phrase, a trailing "No.")
-# or another value ("2.4.9" for "2.4"). The rule (`cases.states`): some sentence holds the phrase's words in order,
-# numbers token-exact, is no question, and holds no negation word (no, not, never, none, nor, without, cannot, any
-# n't) that is not among the phrase's own words; and the text does not end in a bare "No."
+# or another value ("2.4.9" for "2.4"). The rule (`cases.states`, widened after red team 4: test_text_checks.py):
+# some sentence holds the phrase's words in order, numbers token-exact, holds no "?", and holds no negation word
+# (`cases.NEGATIONS`, any n't) anywhere that is not among the phrase's own words; and no sentence is a bare "No."
 STATES = [
     (["fix", "being tested"], "A fix is being tested on staging.", "No fix is being tested yet; nobody has looked at it."),
     (["fix ships in release 2.4"], "A fix ships in release 2.4.", "A fix ships in release 2.4.9, not 2.4."),
