@@ -441,6 +441,7 @@ def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> d
                     for part in line.split(BULLET)]
     body = lead + ('<ul style="margin:4px 0 2px 0;padding-left:22px">'
                    + "".join(f'<li style="margin:2px 0">{rule}</li>' for rule in rules) + "</ul>" if rules else "")
+    extra = extra.removeprefix("<br>") if rules else extra  # a list ends its line already
     return {"text/plain": f"{symbol} {line}".replace(BULLET, "\n   • ") + (f"\n   {more}" if more else ""),
             "text/html": f'<div style="{style}">{symbol} {body}{extra}</div>'}
 
