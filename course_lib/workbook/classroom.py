@@ -6,9 +6,9 @@ each notebook's table to $GITHUB_STEP_SUMMARY, and writes the results in the sha
 reporter (`classroom-resources/autograding-grading-reporter`) reads: base64 JSON as the step output `result`. A
 partly done repository gets a point for each exercise that passed, of every exercise in it.
 
-The reporter (v1, src/main.js) fails the workflow run when a runner's overall `status` is "fail" or "error", and
-Classroom reads the points from the tests' scores (src/notify-classroom.js: "Points N/M" on the "Autograding Tests"
-check run). So the overall status here is "fail" only when an exercise the student has attempted does not pass: an
+The reporter (its source, src/main.js) fails the workflow run when a runner's overall `status` is "fail" or
+"error", and sums the points from the tests' scores (src/notify-classroom.js: a notice "Points N/M", titled
+"Autograding complete"). So the overall status here is "fail" only when an exercise the student has attempted does not pass: an
 exercise still holding its stub ("not done") scores 0 but leaves the run green, and a repository fresh from the
 template is green with 0 points. The run is feedback: a repository's owner controls its workflow, so grades that
 count come from `course grade`.
