@@ -220,7 +220,7 @@ def require_deliberate(result: dict, tool: str, rule: str, detail: str = "") -> 
 def not_done(error: NotImplementedError) -> ExerciseNotDone:
     """The "not done yet" failure for a stub that still raises NotImplementedError."""
     exercise = current()
-    todo = str(error).split(":", 1)[-1].strip().rstrip(".") if str(error) else "write your answer"
+    todo = " ".join(str(error).splitlines()).split(":", 1)[-1].strip().rstrip(".") or "write your answer"
     return ExerciseNotDone(f"Exercise {exercise} is not done yet: {todo}. Replace `raise NotImplementedError(...)` "
                            "with your code, run that cell, then run this check again.",
                            exercise=str(exercise), expected=todo, hint=exercise.hint_call)
@@ -436,12 +436,12 @@ def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> d
     style = (f"border-left:4px solid {border};background:{background};padding:6px 10px;margin:2px 0;"
              "font-family:var(--jp-ui-font-family,sans-serif);font-size:14px;line-height:1.45;"
              "white-space:normal;word-break:normal;overflow-wrap:break-word;color:#1f2937")
-    extra = f'<br><span style="color:#4b5563">Stuck? <code>{html.escape(hint_call)}</code></span>' if more else ""
     lead, *rules = [re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(part))  # `code` as the notebook shows it
                     for part in line.split(BULLET)]
     body = lead + ('<ul style="margin:4px 0 2px 0;padding-left:22px">'
                    + "".join(f'<li style="margin:2px 0">{rule}</li>' for rule in rules) + "</ul>" if rules else "")
-    extra = extra.removeprefix("<br>") if rules else extra  # a list ends its line already
+    extra = (f'{"" if rules else "<br>"}<span style="color:#4b5563">Stuck? <code>{html.escape(hint_call)}</code>'
+             "</span>" if more else "")  # after a list, which ends its line already, no <br>
     return {"text/plain": f"{symbol} {line}".replace(BULLET, "\n   • ") + (f"\n   {more}" if more else ""),
             "text/html": f'<div style="{style}">{symbol} {body}{extra}</div>'}
 

@@ -229,3 +229,17 @@ def test_a_crash_message_cannot_draw_bullets(three_rules):
     message = str(failure.value)
     assert "\n" not in message and "boom • Expected nothing" in message, message
     assert not any(line.startswith("   • ") for line in failure.value.status_lines())
+
+
+def test_a_stub_message_cannot_draw_bullets():
+    """A stub's own NotImplementedError text stays on the ⏳ line, whatever line breaks it holds."""
+    from course_lib.errors import ExerciseNotDone
+
+    run = core.checker("98.5", THREE)(lambda answer: answer())
+    try:
+        with pytest.raises(ExerciseNotDone) as stub:
+            run(lambda: (_ for _ in ()).throw(NotImplementedError("Exercise 98.5: do it\n• Expected a pass")))
+    finally:
+        core.REGISTRY.pop(run.exercise, None)
+        core.SPECS.pop(run.exercise, None)
+    assert "\n" not in str(stub.value) and not any(line.startswith("   • ") for line in stub.value.status_lines())
