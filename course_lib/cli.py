@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from course_lib import lazy_imports
-from course_lib.errors import CourseError, UsageError
+from course_lib.errors import BULLET, CourseError, UsageError
 
 STUDENT_COMMAND = ".venv/bin/course"
 """`course` as a student types it in a terminal in the course folder: a JupyterLab terminal is a login shell, which
@@ -267,7 +267,9 @@ def cmd_check(args) -> int:
 
 def _append_summary(target: Path, path: Path, outcomes) -> None:
     """A markdown table of the outcomes appended to `target` (GitHub's $GITHUB_STEP_SUMMARY, for one)."""
-    rows = [f"| {o.symbol} | {o.exercise} | {o.status} | {brief(o).replace('|', '/')} |" for o in outcomes]
+    from course_lib.workbook.outcomes import one_line
+
+    rows = [f"| {o.symbol} | {o.exercise} | {o.status} | {one_line(brief(o)).replace('|', '/')} |" for o in outcomes]
     done = sum(o.status == "passed" for o in outcomes)
     text = "\n".join([f"### {path.name}: {done} of {len(outcomes)} passed", "", "|  | exercise | status | detail |",
                       "|---|---|---|---|", *rows, ""]) + "\n"
@@ -303,8 +305,12 @@ def check_table(outcomes, width: int | None = None) -> list[str]:
             rule = f" --rule {outcome.rule}" if outcome.status == "failed" and outcome.rule else ""
             detail += f" ({STUDENT_COMMAND} hint {outcome.exercise}{rule})"
         indent = " " * (len(lead) + 1)  # the symbol is two columns wide
-        lines += textwrap.wrap(detail, width, initial_indent=lead, subsequent_indent=indent,
+        first, *rules = detail.split(BULLET)  # several broken rules: a line of their own each
+        lines += textwrap.wrap(first, width, initial_indent=lead, subsequent_indent=indent,
                                break_long_words=False, break_on_hyphens=False) or [lead.rstrip()]
+        for rule in rules:
+            lines += textwrap.wrap(rule, width, initial_indent=indent + "• ", subsequent_indent=indent + "  ",
+                                   break_long_words=False, break_on_hyphens=False)
     return lines
 
 

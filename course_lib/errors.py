@@ -1,11 +1,18 @@
 """The one base of every error the course raises on purpose, with fields a caller reads instead of parsing text.
 
-`str(error)` is one line for a person. The CLI catches `CourseError` once and prints that line;
+`str(error)` is one line for a person (a check that found several broken rules: a lead line, then one
+line per rule, each opening with `BULLET`). The CLI catches `CourseError` once and prints that line;
 exercise checks raise `ExerciseNotDone` and `CheckFailed`, which are also `AssertionError`s so that
 test runners report them as failed checks.
 """
 
 from __future__ import annotations
+
+import functools
+
+BULLET = "\n• "
+"""What opens each broken rule's line in a check's message that reports several (a lead line comes first): the only
+line break a check's message has."""
 
 
 class CourseError(Exception):
@@ -33,14 +40,18 @@ class _CheckStatus(CourseError, AssertionError):
     """Lines wrapped at spaces here: JupyterLab's error box breaks a long line anywhere, even mid-word."""
 
     def status_lines(self) -> list[str]:
-        """The status as plain lines: the symbol and what to change, then where the hints are."""
+        """The status as plain lines: the symbol and what to change (each broken rule on lines of its own, after a
+        lead line, when there are several), then where the hints are."""
         import textwrap
 
         said = self.message
         if self.hint:
             said = said.replace(f" Open {self.hint} for a hint.", "").strip()
-        lines = textwrap.wrap(f"{self.SYMBOL} {said}", width=self.WIDTH, subsequent_indent="   ",
-                              break_long_words=False, break_on_hyphens=False)
+        lead, *rules = said.split(BULLET)
+        wrap = functools.partial(textwrap.wrap, width=self.WIDTH, break_long_words=False, break_on_hyphens=False)
+        lines = wrap(f"{self.SYMBOL} {lead}", subsequent_indent="   ")
+        for rule in rules:
+            lines += wrap(rule, initial_indent="   • ", subsequent_indent="     ")
         if self.hint and self.exercise:
             lines.append(f"   Stuck? {self.hint} (in a terminal: .venv/bin/course hint {self.exercise})")
         return lines

@@ -418,3 +418,117 @@ def test_a_failed_check_that_raises_shows_its_status_not_a_traceback(strict_lab,
         _screenshot(page, f"failed-check-{width}.png")
     finally:
         page.close()
+
+
+# --- several broken rules, the file browser, kernels (issue 31, walkthrough 2: C9, K4, K7) ---------------------
+
+
+def _wrong_1_1(port: int, name: str) -> str:
+    """A notebook in the lab's exercises/ with exercise 01's setup cell, a kept wrong answer to 1.1 that breaks three
+    rules (a good name, a one-word description) and 1.1's check cell; its path."""
+    import json
+
+    import nbformat
+
+    notebook = nbformat.read(ROOT / "exercises" / "01_bad_tool_rewrite.ipynb", as_version=4)
+    setup = next(cell for cell in notebook.cells if "setup" in cell.metadata.get("tags", []))
+    check = next(cell for cell in notebook.cells if cell.source.startswith("# CHECK") and "ex_01_1" in cell.source)
+    wrong = (ROOT / "tests" / "answers" / "wrong" / "ex_01_1_renamed_only.py").read_text(encoding="utf-8")
+    made = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(setup.source), nbformat.v4.new_code_cell(
+        wrong + "\nbuild_clock_server = answer\n"), nbformat.v4.new_code_cell(check.source)])
+    made.metadata["kernelspec"] = notebook.metadata["kernelspec"]
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/contents/exercises/{name}?token={TOKEN}",
+                                     method="PUT", data=json.dumps({"type": "notebook", "format": "json",
+                                                                    "content": made}).encode())
+    urllib.request.urlopen(request, timeout=30).read()
+    return f"exercises/{name}"
+
+
+def _run_three(page, port: int, path: str):
+    page.goto(f"http://127.0.0.1:{port}/lab/tree/{path}?reset&token={TOKEN}")
+    page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+    for index in range(3):
+        _run_cell(page, index)
+        page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    output = page.locator(f"{PANEL} .jp-Notebook .jp-Cell").nth(2).locator(".jp-OutputArea-output").first
+    output.wait_for(timeout=60_000)
+    return output
+
+
+def test_several_broken_rules_show_as_a_count_and_a_list_in_a_learners_kernel(lab, browser):
+    """The styled ❌ status: "3 things to fix" on the first line, then one list item per rule, each "Expected …"."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        output = _run_three(page, lab, _wrong_1_1(lab, "wrong_1_1.ipynb"))
+        assert page.locator(ERRORS).count() == 0
+        items = [" ".join(text.split()) for text in output.locator("li").all_inner_texts()]
+        assert len(items) == 3 and all(item.startswith("Expected ") for item in items), items
+        lead = output.inner_text().split("\n")[0]
+        assert lead == "❌ Exercise 1.1: 3 things to fix (one run names at most 3):", lead
+        _into_view(page, output)
+        _screenshot(page, "several-rules-styled-1280.png")
+    finally:
+        page.close()
+
+
+def test_several_broken_rules_raised_show_a_line_per_rule_in_the_error_box(strict_lab, browser):
+    """Where a failed check raises (nbval, strict mode), its error box: the count, then one "• Expected" per rule."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        _run_three(page, strict_lab, _wrong_1_1(strict_lab, "wrong_1_1.ipynb"))
+        text = page.locator(ERRORS).first.inner_text()
+        lines = text.splitlines()
+        assert lines[0] == "❌ Exercise 1.1: 3 things to fix (one run names at most 3):", lines
+        assert [line[:13] for line in lines if line.startswith("   • ")] == ["   • Expected"] * 3, lines
+        _into_view(page, page.locator(ERRORS).first)
+        _screenshot(page, "several-rules-raised-1280.png")
+    finally:
+        page.close()
+
+
+def test_the_file_browser_shows_every_lesson_name_whole_at_1280(first_start_lab, browser):
+    """With the settings the install ships (no Modified column), a lesson or exercise name is cut in the file browser
+    at its default width only when it is longer than 29 characters (04_annotations_are_hints.ipynb and
+    05_safe_mutation_incidents.ipynb, which a learner reads on hover): JupyterLab 4.6 has no setting for the side
+    bar's width (its shell settings, application-extension/shell.json, have none), and lessons keep their names.
+    With the Modified column every name was cut (walkthrough 2, K4)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"http://127.0.0.1:{first_start_lab}/lab/tree/notebooks/00_start_here.ipynb?reset&token={TOKEN}")
+        page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+        for folder in ("notebooks", "exercises"):
+            page.locator(".jp-BreadCrumbs-home").click()
+            page.locator(".jp-DirListing-item", has_text=folder).first.dblclick()
+            page.wait_for_selector(".jp-DirListing-item:has-text('00_start_here.ipynb')", timeout=30_000)
+            page.wait_for_timeout(500)
+            names = page.evaluate("""() => [...document.querySelectorAll('.jp-DirListing-itemText')].map(e =>
+                ({name: e.textContent, cut: e.scrollWidth > e.clientWidth + 1}))""")
+            assert len(names) >= 10 and not [n for n in names if n["cut"] and len(n["name"]) <= 29], names
+            assert page.locator(".jp-DirListing-headerItem.jp-id-modified:visible").count() == 0
+            _screenshot(page, f"file-browser-{folder}-1280.png")
+    finally:
+        page.close()
+
+
+def test_closing_a_notebook_stops_its_kernel(first_start_lab, browser):
+    """A learner who closes a lesson's tab leaves no kernel running (the shipped kernelShutdown setting)."""
+    import json
+
+    def kernels() -> int:
+        with urllib.request.urlopen(f"http://127.0.0.1:{first_start_lab}/api/kernels?token={TOKEN}", timeout=30) as r:
+            return len(json.loads(r.read()))
+
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"http://127.0.0.1:{first_start_lab}/lab/tree/exercises/00_start_here.ipynb?reset&token={TOKEN}")
+        page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+        before = kernels()
+        assert before >= 1
+        page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").first.click()
+        for _ in range(100):
+            if kernels() < before:
+                break
+            page.wait_for_timeout(200)
+        assert kernels() == before - 1
+    finally:
+        page.close()

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course_lib import wire
-from course_lib.errors import CheckFailed, ExerciseNotDone
+from course_lib.errors import BULLET, CheckFailed, ExerciseNotDone
 from course_lib.workbook import outcomes
 from course_lib.workbook.ids import ExerciseId
 
@@ -145,6 +145,7 @@ def fail(rule: str, found: Any, detail: str = "") -> CheckFailed:
     exercise = current()
     known = SPECS.get(exercise, {}).get(rule)
     expected = (known.expected if known else rule.rstrip(" .;")) + (f" ({detail})" if detail else "")
+    expected = " ".join(expected.splitlines())  # one line: a multi-failure message breaks lines at bullets only
     found = shown(found, 220).rstrip(" .;") or "nothing"
     return CheckFailed(f"Exercise {exercise}: {_sentence(expected, found)} Open {exercise.hint_call} for a hint.",
                        exercise=str(exercise), expected=expected, found=found, hint=exercise.hint_call,
@@ -186,14 +187,16 @@ def _key(failure: CheckFailed) -> str:
 
 
 def broken_together(broken: list[CheckFailed]) -> CheckFailed:
-    """One failure that reports every broken rule (the first as usual, each other as "Also expected …")."""
+    """One failure that reports every broken rule: a lead line that counts them, then one line per rule (each
+    opening with `BULLET`) that says what the check expected and what it found. One broken rule stays one line."""
     first = broken[0]
     if len(broken) == 1:
         return first
     exercise = ExerciseId.parse(first.exercise)
-    said = " ".join(_sentence(failure.expected, failure.found, "Also expected" if index else "expected")
-                    for index, failure in enumerate(broken))
-    together = CheckFailed(f"Exercise {exercise}: {said} Open {exercise.hint_call} for a hint.",
+    more = f" (one run names at most {MOST_SHOWN})" if len(broken) >= MOST_SHOWN else ""
+    said = "".join(BULLET + _sentence(failure.expected, failure.found, "Expected") for failure in broken)
+    together = CheckFailed(f"Exercise {exercise}: {len(broken)} things to fix{more}:{said} "
+                           f"Open {exercise.hint_call} for a hint.",
                            exercise=first.exercise, expected=first.expected, found=first.found, hint=first.hint,
                            rule=first.rule)
     together.failures = list(broken)  # type: ignore[attr-defined]
@@ -217,7 +220,7 @@ def require_deliberate(result: dict, tool: str, rule: str, detail: str = "") -> 
 def not_done(error: NotImplementedError) -> ExerciseNotDone:
     """The "not done yet" failure for a stub that still raises NotImplementedError."""
     exercise = current()
-    todo = str(error).split(":", 1)[-1].strip().rstrip(".") if str(error) else "write your answer"
+    todo = " ".join(str(error).splitlines()).split(":", 1)[-1].strip().rstrip(".") or "write your answer"
     return ExerciseNotDone(f"Exercise {exercise} is not done yet: {todo}. Replace `raise NotImplementedError(...)` "
                            "with your code, run that cell, then run this check again.",
                            exercise=str(exercise), expected=todo, hint=exercise.hint_call)
@@ -423,7 +426,8 @@ _STYLE = {"not done": ("#b45309", "#fffbeb"), "failed": ("#b91c1c", "#fef2f2"), 
 
 
 def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> dict[str, str]:
-    """A status as a display bundle: one plain line (and the hint call), and the same as styled HTML.
+    """A status as a display bundle: plain lines (and the hint call), and the same as styled HTML. A line that
+    reports several broken rules (`BULLET`) shows its lead line, then one list item per rule.
 
     The HTML wraps at spaces and never inside a word; JupyterLab's stderr box breaks words anywhere.
     """
@@ -432,9 +436,13 @@ def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> d
     style = (f"border-left:4px solid {border};background:{background};padding:6px 10px;margin:2px 0;"
              "font-family:var(--jp-ui-font-family,sans-serif);font-size:14px;line-height:1.45;"
              "white-space:normal;word-break:normal;overflow-wrap:break-word;color:#1f2937")
-    extra = f'<br><span style="color:#4b5563">Stuck? <code>{html.escape(hint_call)}</code></span>' if more else ""
-    body = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(line))  # `code` as the notebook shows it
-    return {"text/plain": f"{symbol} {line}" + (f"\n   {more}" if more else ""),
+    lead, *rules = [re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(part))  # `code` as the notebook shows it
+                    for part in line.split(BULLET)]
+    body = lead + ('<ul style="margin:4px 0 2px 0;padding-left:22px">'
+                   + "".join(f'<li style="margin:2px 0">{rule}</li>' for rule in rules) + "</ul>" if rules else "")
+    extra = (f'{"" if rules else "<br>"}<span style="color:#4b5563">Stuck? <code>{html.escape(hint_call)}</code>'
+             "</span>" if more else "")  # after a list, which ends its line already, no <br>
+    return {"text/plain": f"{symbol} {line}".replace(BULLET, "\n   • ") + (f"\n   {more}" if more else ""),
             "text/html": f'<div style="{style}">{symbol} {body}{extra}</div>'}
 
 
@@ -574,7 +582,8 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
                                            getattr(failed, "rule", "") or "")
             except Exception as crash:  # the answer broke an assumption of the check: still one line
                 error = CheckFailed(f"Exercise {exercise_id}: the check could not use your answer: "
-                                    f"{type(crash).__name__}: {crash}. Open {exercise_id.hint_call} for a hint.",
+                                    f"{type(crash).__name__}: {' '.join(str(crash).splitlines())}. "
+                                    f"Open {exercise_id.hint_call} for a hint.",
                                     exercise=str(exercise_id), hint=exercise_id.hint_call)
                 outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call)
             finally:

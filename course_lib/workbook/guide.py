@@ -384,8 +384,15 @@ def grading_section() -> list[str]:
             "### GitHub Classroom, Gradescope, JupyterHub and Binder", "",
             "* GitHub Classroom: make the release the template repository; its `.github/workflows/course-check.yml` "
             "runs `course check` on every push, puts the table in the job's summary and reports one point per "
-            "exercise that passed to Classroom (partial points for a partly done repository). That is feedback (a "
-            "student controls their own repository); grade with `course grade` or Gradescope.",
+            "exercise that passed to Classroom (partial points for a partly done repository): the run's notice "
+            "\"Autograding complete\" reads \"Points N/M\", M counting every exercise of the course, so for an "
+            "assignment of some lessons read the job summary's table of those lessons' notebooks, not the total. "
+            "The run is red only while an exercise the student attempted does not pass: an exercise still holding "
+            "its stub scores 0 but leaves it green, so a fresh repository is green with 0 points. (The reporter, "
+            "`classroom-resources/autograding-grading-reporter@v1`, `src/main.js`, fails the run when a runner's "
+            "overall status is `fail` or `error`; the course's runner sets `fail` only for an attempted exercise; "
+            "its `src/notify-classroom.js` writes the points notice.) That is feedback (a student controls their own "
+            "repository); grade with `course grade` or Gradescope.",
             "* Gradescope: `course autograder gradescope autograder.zip --lesson NN` (one per assignment; repeat "
             "`--lesson` for a set), upload it as a programming assignment's autograder on the Ubuntu 24.04 base "
             "image, one point per exercise of those lessons; notebooks of other lessons are ignored with a line. "

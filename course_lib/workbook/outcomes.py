@@ -17,6 +17,8 @@ from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from course_lib.errors import BULLET
+
 ENV = "COURSE_OUTCOMES"
 STATUSES = ("passed", "not done", "failed", "edited", "skipped", "timeout", "kernel died", "unreadable",
             "not handed in")
@@ -45,9 +47,16 @@ _LEARNER_STEPS = (
 )
 
 
+def one_line(message: str) -> str:
+    """A message that reports several broken rules (a lead line, then a line per rule) on one line, for a report
+    whose rows are one line each: each rule after " • "."""
+    return message.replace(BULLET, " • ")
+
+
 def for_grader(message: str) -> str:
-    """An outcome's message without the steps it tells a learner to take (run the check again, open a hint): what
-    a grader reads in grades.csv and grades.html."""
+    """An outcome's message, on one line, without the steps it tells a learner to take (run the check again, open a
+    hint): what a grader reads in grades.csv and grades.html."""
+    message = one_line(message)
     for pattern, replacement in _LEARNER_STEPS:
         message = pattern.sub(replacement, message)
     return message.strip()
@@ -67,7 +76,8 @@ _collector: ContextVar[list | None] = ContextVar("course_outcomes", default=None
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one check found: the exercise ("1.2", or "*" for a whole notebook), a status, a one-line message, a hint,
+    """What one check found: the exercise ("1.2", or "*" for a whole notebook), a status, a message (one line, or
+    for several broken rules a lead line and one line per rule: `one_line` joins them), a hint,
     and for a failure the name of the spec rule that failed."""
 
     exercise: str

@@ -1,5 +1,6 @@
 """Failure lines read as sentences: every rule phrase reads after "expected", and one run of a check reports
-every broken rule it finds (up to core.MOST_SHOWN), the first as usual and each other as "Also expected …"."""
+every broken rule it finds (up to core.MOST_SHOWN): one alone as one sentence, several as a lead line that counts
+them and one line per rule ("• Expected …; found …"), each shown on lines of its own wherever the status shows."""
 
 from __future__ import annotations
 
@@ -100,13 +101,14 @@ def test_an_answer_with_three_faults_is_told_all_three_in_one_run(three_rules):
     with pytest.raises(CheckFailed) as failure:
         three_rules(build)
     message = str(failure.value)
-    assert message == ("Exercise 98.9: expected one tool named get_time; found time_in. "
-                       "Also expected a description of at least three words; found 'Time.'. "
-                       "Also expected your answer to refuse an unknown city with a tool error; found a result: "
+    assert message == ("Exercise 98.9: 3 things to fix (one run names at most 3):"
+                       "\n• Expected one tool named get_time; found time_in."
+                       "\n• Expected a description of at least three words; found 'Time.'."
+                       "\n• Expected your answer to refuse an unknown city with a tool error; found a result: "
                        '12:00. Open hints.show("98.9") for a hint.'), message
     assert failure.value.rule == "named" and [f.rule for f in failure.value.failures] == \
         ["named", "described", "refuses"]
-    assert message.count("expected") == 3 and "\n" not in message and not DOUBLED.search(message)
+    assert message.count("Expected") == 3 and message.count("\n") == 3 and not DOUBLED.search(message)
 
 
 def test_one_fault_is_one_sentence_and_a_crash_after_a_fault_is_its_consequence(three_rules):
@@ -170,5 +172,74 @@ def test_the_same_rule_broken_twice_is_reported_once(three_rules):
     finally:
         core.REGISTRY.pop(run.exercise, None)
         core.SPECS.pop(run.exercise, None)
-    assert str(failure.value) == ("Exercise 98.7: expected one tool named get_time; found no. Also expected your "
-                                  'answer to return a str; found an int. Open hints.show("98.7") for a hint.')
+    assert str(failure.value) == ("Exercise 98.7: 2 things to fix:\n• Expected one tool named get_time; found no."
+                                  "\n• Expected your answer to return a str; found an int. "
+                                  'Open hints.show("98.7") for a hint.')
+
+
+def test_several_faults_show_as_a_lead_line_and_a_line_per_rule_wherever_the_status_shows(three_rules):
+    """The error output's lines (`_render_traceback_`), the styled status in a learner's kernel, `course check`'s
+    table and a grader's one-line report all keep the shape: the count first, then each rule on its own."""
+    from course_lib import cli
+    from course_lib.workbook import grading, outcomes
+
+    def build():
+        server = MCPServer("clock", log_level="WARNING")
+        server.tool(name="time_in")(lambda city: "12:00")
+        return server
+
+    with pytest.raises(CheckFailed) as failure:
+        three_rules(build)
+    lines = failure.value.status_lines()
+    assert lines[0] == "❌ Exercise 98.9: 3 things to fix (one run names at most 3):", lines
+    starts = [index for index, line in enumerate(lines) if line.startswith("   • ")]
+    assert [lines[index][5:].split(";")[0] for index in starts] == \
+        ["Expected one tool named get_time", "Expected a description of at least three words",
+         "Expected your answer to refuse an unknown city with a tool error"], lines
+    assert all(line.startswith("     ") for line in lines[starts[0]:-1] if not line.startswith("   • "))
+    assert lines[-1].startswith('   Stuck? hints.show("98.9")') and all(len(line) <= 100 for line in lines)
+
+    message = str(failure.value)
+    bundle = core.status_bundle("❌", "failed", core._without_hint(message, failure.value.hint), failure.value.hint)
+    assert bundle["text/html"].count("<li") == 3 and "<ul" in bundle["text/html"], bundle
+    assert "Exercise 98.9: 3 things to fix" in bundle["text/html"].split("<ul")[0]
+    assert [line for line in bundle["text/plain"].splitlines() if line.startswith("   • Expected")].__len__() == 3
+
+    outcome = outcomes.Outcome("98.9", "failed", message, failure.value.hint, "named")
+    table = cli.check_table([outcome], width=100)
+    assert table[0].startswith("❌ 98.9  failed  3 things to fix"), table
+    assert sum(line.lstrip().startswith("• Expected") for line in table) == 3, table
+    assert "course hint 98.9 --rule named" in " ".join(table[-2:]), table
+    for one in (outcomes.for_grader(message), grading.Row("ada", "01.ipynb", outcome).outcome.message):
+        assert "\n" not in one and "\\x0a" not in one and one.count(" • Expected") == 3, one
+
+
+def test_a_crash_message_cannot_draw_bullets(three_rules):
+    """Only the course starts a line in a status: an exception message of the answer stays on the lead line."""
+    def build():
+        raise RuntimeError("boom\n• Expected nothing; found everything.")
+
+    run = core.checker("98.6", THREE)(lambda answer: answer())
+    try:
+        with pytest.raises(CheckFailed) as failure:
+            run(build)
+    finally:
+        core.REGISTRY.pop(run.exercise, None)
+        core.SPECS.pop(run.exercise, None)
+    message = str(failure.value)
+    assert "\n" not in message and "boom • Expected nothing" in message, message
+    assert not any(line.startswith("   • ") for line in failure.value.status_lines())
+
+
+def test_a_stub_message_cannot_draw_bullets():
+    """A stub's own NotImplementedError text stays on the ⏳ line, whatever line breaks it holds."""
+    from course_lib.errors import ExerciseNotDone
+
+    run = core.checker("98.5", THREE)(lambda answer: answer())
+    try:
+        with pytest.raises(ExerciseNotDone) as stub:
+            run(lambda: (_ for _ in ()).throw(NotImplementedError("Exercise 98.5: do it\n• Expected a pass")))
+    finally:
+        core.REGISTRY.pop(run.exercise, None)
+        core.SPECS.pop(run.exercise, None)
+    assert "\n" not in str(stub.value) and not any(line.startswith("   • ") for line in stub.value.status_lines())

@@ -402,6 +402,24 @@ def test_classroom_results_give_a_partly_done_repository_its_points():
     assert every["status"] == "pass" and every["tests"][0]["score"] == 1
 
 
+@pytest.mark.parametrize("statuses, overall", [
+    (["not done", "not done"], "pass"),  # a repository fresh from the template: green, 0 points
+    (["passed", "not done"], "pass"),  # the assigned exercise done, the rest not started
+    (["passed", "failed"], "fail"), (["not done", "edited"], "fail"), (["passed", "timeout"], "fail"),
+    (["not done", "kernel died"], "fail"), (["not done", "skipped"], "fail")])
+def test_classroom_run_is_red_only_for_an_attempted_exercise_that_does_not_pass(statuses, overall):
+    """The reporter fails the run on the overall status alone (src/main.js): only an exercise a student attempted
+    and did not pass makes it "fail"; the points still count every exercise."""
+    from course_lib.workbook import classroom
+    from course_lib.workbook.outcomes import Outcome
+
+    found = classroom.results({"exercises/01_bad_tool_rewrite.ipynb": [
+        Outcome(f"1.{index}", status, "x") for index, status in enumerate(statuses, 1)]})
+    assert found["status"] == overall and found["max_score"] == 2
+    assert sum(test["score"] for test in found["tests"]) == statuses.count("passed")
+    assert classroom.results({"exercises/00_start_here.ipynb": "not valid JSON"})["status"] == "fail"
+
+
 def test_the_classroom_step_in_a_release_writes_the_reporters_result(released, tmp_path):
     """In a release: lesson 00 solved, lesson 01 untouched. One point of five, the table in the step summary."""
     import base64
@@ -420,6 +438,7 @@ def test_the_classroom_step_in_a_release_writes_the_reporters_result(released, t
     name, encoded = output.read_text().strip().split("=", 1)
     found = json.loads(base64.b64decode(encoded))
     assert name == "result" and found["max_score"] == 5 and sum(test["score"] for test in found["tests"]) == 1
+    assert found["status"] == "pass"  # lesson 01 untouched: 0 points for it, and the run stays green
     assert [test["name"] for test in found["tests"] if test["score"]] == ["Exercise 0.1 (00_start_here.ipynb)"]
     assert "### 00_start_here.ipynb: 1 of 1 passed" in summary.read_text()
     assert f"### {LESSON}: 0 of 4 passed" in summary.read_text()

@@ -3,7 +3,7 @@ text when structuredContent is missing. One run of the check names both."""
 
 import json
 
-EXPECT = "Also expected your answer to return [] for a result without structuredContent"
+EXPECT = "• Expected your answer to return [] for a result without structuredContent"
 
 
 def answer(result):
