@@ -1107,12 +1107,30 @@ _STUB = """def _forwarded_stub(*args, **kwargs):
 """
 
 
+_agent: KernelAgent | None = None
+"""In a graded kernel: the agent that forwarded calls go through (`forward_call`)."""
+
+
+def forward_call(path: str, args: tuple, kwargs: dict) -> Any:
+    """In a graded kernel: a call of the forwarded course function `path` ("module:name"), run by the grader. The
+    kernel's copy of course_lib has only stubs that call this (`release.forwarding_stubs`); without the grader's
+    agent (a fresh process, or after a reload of this module) the call fails: no body runs in the kernel."""
+    if _agent is None:
+        raise RuntimeError(f"{path.replace(':', '.')} is the course's own: while a submission is graded it runs "
+                           "only in the grader")
+    return _agent.forward(path, args, kwargs)
+
+
 def forward_course_functions(agent: KernelAgent) -> None:
     """In a graded kernel, before the learner's first cell: make each `FORWARDED` function a stub that sends its
     calls to the grader. Its code object is swapped (so a reference taken anywhere, or a function made later from
-    its `__code__`, forwards too) and the original code is dropped; its signature stays what it was."""
+    its `__code__`, forwards too) and the original code is dropped; its signature stays what it was. (The kernel's
+    copy of course_lib holds only such stubs in the modules' files too, `release.forwarding_stubs`, so a reload
+    or an exec of the file gets no body back.)"""
     import importlib
 
+    global _agent
+    _agent = agent
     for module_name, names in FORWARDED.items():
         module = importlib.import_module(module_name)
         key = "__course_forward__"

@@ -625,14 +625,34 @@ _core.watched_here = _nowatch
 '''
 
 
+_RELOADS = "import importlib\nfrom course_lib.servers import weather as _w\n_w = importlib.reload(_w)\n"
+_REIMPORTS = ("import importlib, sys\nsys.modules.pop('course_lib.servers.weather')\n"
+              "_w = importlib.import_module('course_lib.servers.weather')\n"
+              "def _df(city, days, units):  # the fresh module's Forecast is another class\n"
+              "    return weather.Forecast.model_validate_json(_w.daily_forecast(city, days, units).model_dump_json())\n")
+_EXECS_THE_FILE = ("import importlib.util, sys\nfrom course_lib.servers import weather as _w\n"
+                   "_spec = importlib.util.spec_from_file_location('weather_copy', _w.__file__)\n"
+                   "_copy = sys.modules['weather_copy'] = importlib.util.module_from_spec(_spec)\n"
+                   "_spec.loader.exec_module(_copy)\n"
+                   "def _df(city, days, units):\n"
+                   "    return weather.Forecast.model_validate_json(_copy.daily_forecast(city, days, units)"
+                   ".model_dump_json())\n")
+
+
 def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp_path):
     """C01: `is_valid_tool_name = review.is_valid_name` (a course helper) passed 1.4. C02: a reference to
     weather.daily_forecast taken at import time slipped past 1.3's "do not call it" watch; C03: so did replacing
-    course_lib.checks.core.watched_here in the kernel."""
+    course_lib.checks.core.watched_here in the kernel. Redteam 3: `importlib.reload(weather)`, a fresh import
+    after deleting it from sys.modules, and exec of the module's file each got the real daily_forecast back
+    (forwarded calls are stubs only at run time) and passed 1.3 calling it; the kernel's course_lib now holds
+    only the stub, in the file too."""
     folder = tmp_path / "class"
     answers = {"helper": ("1.4", "from course_lib import review\nis_valid_tool_name = review.is_valid_name\n"),
                "capture": ("1.3", "from course_lib.servers.weather import daily_forecast as _df\n" + _MERGED % "_df"),
-               "neuter": ("1.3", _NEUTERS_THE_WATCH + _MERGED % "weather.daily_forecast")}
+               "neuter": ("1.3", _NEUTERS_THE_WATCH + _MERGED % "weather.daily_forecast"),
+               "reload": ("1.3", _RELOADS + _MERGED % "_w.daily_forecast"),
+               "reimport": ("1.3", _REIMPORTS + _MERGED % "_df"),
+               "exec_file": ("1.3", _EXECS_THE_FILE + _MERGED % "_df")}
     for student, (exercise, source) in answers.items():
         notebook = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
         _exercise(notebook, exercise).source = source
@@ -645,9 +665,11 @@ def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp
     assert [found[("honest", f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4
     assert found[("helper", "1.4")].status == "failed", found[("helper", "1.4")]
     assert "your answer must be your own function; it is the course's" in found[("helper", "1.4")].message
-    for student in ("capture", "neuter"):
-        assert found[(student, "1.3")].status == "failed", (student, found[(student, "1.3")])
-        assert "daily_forecast" in found[(student, "1.3")].message
+    cheats = ("capture", "neuter", "reload", "reimport", "exec_file")
+    assert {student: found[(student, "1.3")].status for student in cheats} == dict.fromkeys(cheats, "failed"), \
+        {student: found[(student, "1.3")].message for student in cheats}
+    for student in cheats:
+        assert "your tool called weather.daily_forecast" in found[(student, "1.3")].message, found[(student, "1.3")]
 
 
 def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
