@@ -625,6 +625,8 @@ _core.watched_here = _nowatch
 '''
 
 
+_SILENCES_THE_COUNT = ("import course_lib.checks.core as _core\n"
+                       "_core._count_at_the_function = lambda function, record: (lambda: None)\n")
 _RELOADS = "import importlib\nfrom course_lib.servers import weather as _w\n_w = importlib.reload(_w)\n"
 _REIMPORTS = ("import importlib, sys\nsys.modules.pop('course_lib.servers.weather')\n"
               "_w = importlib.import_module('course_lib.servers.weather')\n"
@@ -645,14 +647,20 @@ def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp
     course_lib.checks.core.watched_here in the kernel. Redteam 3: `importlib.reload(weather)`, a fresh import
     after deleting it from sys.modules, and exec of the module's file each got the real daily_forecast back
     (forwarded calls are stubs only at run time) and passed 1.3 calling it; the kernel's course_lib now holds
-    only the stub, in the file too."""
+    only the stub, in the file too. Replacing the kernel's counting helper hid calls of review.is_valid_name and
+    the SDK's validate_tool_name from 1.4's watch, which counted in the kernel: both are forwarded now."""
     folder = tmp_path / "class"
     answers = {"helper": ("1.4", "from course_lib import review\nis_valid_tool_name = review.is_valid_name\n"),
                "capture": ("1.3", "from course_lib.servers.weather import daily_forecast as _df\n" + _MERGED % "_df"),
                "neuter": ("1.3", _NEUTERS_THE_WATCH + _MERGED % "weather.daily_forecast"),
                "reload": ("1.3", _RELOADS + _MERGED % "_w.daily_forecast"),
                "reimport": ("1.3", _REIMPORTS + _MERGED % "_df"),
-               "exec_file": ("1.3", _EXECS_THE_FILE + _MERGED % "_df")}
+               "exec_file": ("1.3", _EXECS_THE_FILE + _MERGED % "_df"),
+               "silent_review": ("1.4", _SILENCES_THE_COUNT + "from course_lib import review\n"
+                                 "def is_valid_tool_name(name):\n    return review.is_valid_name(name)\n"),
+               "silent_sdk": ("1.4", _SILENCES_THE_COUNT + "from mcp.shared.tool_name_validation import "
+                              "validate_tool_name\ndef is_valid_tool_name(name):\n"
+                              "    return validate_tool_name(name).is_valid\n")}
     for student, (exercise, source) in answers.items():
         notebook = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
         _exercise(notebook, exercise).source = source
@@ -670,6 +678,11 @@ def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp
         {student: found[(student, "1.3")].message for student in cheats}
     for student in cheats:
         assert "your tool called weather.daily_forecast" in found[(student, "1.3")].message, found[(student, "1.3")]
+    silent = {"silent_review": "review.is_valid_name", "silent_sdk": "tool_name_validation.validate_tool_name"}
+    assert {student: found[(student, "1.4")].status for student in silent} == dict.fromkeys(silent, "failed"), \
+        {student: found[(student, "1.4")].message for student in silent}
+    for student, function in silent.items():
+        assert f"it called {function}" in found[(student, "1.4")].message, found[(student, "1.4")]
 
 
 def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
