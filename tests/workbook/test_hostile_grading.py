@@ -350,6 +350,23 @@ time.sleep(120)
         assert "together used more than 300 MB" in running.death()
 
 
+def test_one_output_message_of_many_parts_is_bounded_as_read(tmp_path, monkeypatch):
+    """Redteam 3: ZeroMQ bounds each part of an IOPub message (`boundary.MAX_LINE`), not how many parts it has; one
+    message of many parts was bounded only by the grader's 512 MB growth watch. The parts of one message are counted
+    together as read: here 24 parts of 1 MB against a bound of 8 MB (under the 64 MB output bound), and the kernel is
+    stopped with a line that says why."""
+    from course_lib.workbook import kernel
+
+    monkeypatch.setattr(kernel, "MESSAGE_BYTES", 8 << 20)
+    code = ("import time\nget_ipython().kernel.iopub_socket.send_multipart([b'x' * (1 << 20)] * 24)\n"
+            "time.sleep(30)")
+    with kernel.Kernel(tmp_path, sandbox.Limits()) as running:
+        running.start(60)
+        assert running.run(code, 60).status == "died"
+        assert "it sent one output message of more than 8 MB" in running.death(), running.death()
+        assert running.printed < kernel.OUTPUT_BYTES
+
+
 @pytest.mark.parametrize("where", ["memfd", "/dev/shm"])
 def test_memory_held_in_files_counts_against_the_sandboxs_bound(tmp_path, where):
     """C11 (redteam 2): 48 memfd files of 63 MB (each under RLIMIT_FSIZE, never mapped: in no process's resident
