@@ -75,7 +75,7 @@ PORTABLE_MODULES = ("course_lib", "mcp", "mcp_types")
 """Packages whose data types cross by value (everything else crosses by reference)."""
 FORWARDED = {"course_lib.servers.weather": ("daily_forecast",),
              "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint"),
-             "course_lib.review": ("is_valid_name",),
+             "course_lib.review": ("is_valid_name", "orders", "persuades"),
              "mcp.shared.tool_name_validation": ("validate_tool_name",)}
 """Functions a check forbids ("without calling X") whose arguments and results are data: in a graded kernel each
 is a stub that sends every call to the grader, which runs it and so counts it (`checks.core.watched`): a count
@@ -83,6 +83,8 @@ made in the kernel would be the submission's word. The kernel's course_lib holds
 files hold the stub too, `release.forwarding_stubs`), so no reload, fresh import or exec of a file gets one back.
 The SDK's files are the installed package's, which the kernel can read: a copy made from one is the SDK's source
 pasted into the answer, which no check can tell from the learner's own code."""
+WITHHELD = {"course_lib.review": ("_ORDERS", "_PERSUASION")}
+"""Module data only forwarded functions use (7.2's rules): absent from the kernel's copy of course_lib."""
 _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
 _NAME = re.compile(r"[A-Za-z_]\w{0,79}")
 _DOTTED = re.compile(r"[A-Za-z_][\w.<>]{0,99}")

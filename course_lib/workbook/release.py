@@ -149,14 +149,19 @@ return _course_forward_call({path!r}, ({args}), {{{kwargs}}})
 
 def forwarding_stubs(source: str, module_name: str) -> str:
     """A course module's source as a submission's kernel gets it: each function of `boundary.FORWARDED` keeps its
-    signature and docstring but its body only sends the call to the grader (`boundary.forward_call`). The kernel
-    holds no body of theirs, so no reload, fresh import or exec of the module's file gets one back."""
+    signature and docstring but its body only sends the call to the grader (`boundary.forward_call`), and the data
+    only they use (`boundary.WITHHELD`) is left out. The kernel holds no body of theirs, so no reload, fresh import
+    or exec of the module's file gets one back."""
     import ast
 
     from course_lib.workbook import boundary
 
     names = boundary.FORWARDED[module_name]
     tree = ast.parse(source)
+    withheld = boundary.WITHHELD.get(module_name, ())
+    tree.body = [node for node in tree.body if not (isinstance(node, (ast.Assign, ast.AnnAssign)) and any(
+        isinstance(target, ast.Name) and target.id in withheld
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])))]
     found = set()
     for node in tree.body:
         if not (isinstance(node, ast.FunctionDef) and node.name in names):

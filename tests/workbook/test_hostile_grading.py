@@ -702,6 +702,35 @@ def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp
         assert f"it called {function}" in found[(student, "1.4")].message, found[(student, "1.4")]
 
 
+def test_7_2s_rules_are_forwarded_and_absent_from_the_kernel(tmp_path):
+    """Redteam 3: 7.2 watched course_lib.review in the kernel, whose count a replaced counting helper silenced: the
+    project's answer plus a call of review.orders passed "decide without calling anything in course_lib.review".
+    review.orders and review.persuades (7.2's rules) are forwarded, counted in the grader; their patterns
+    (`_ORDERS`, `_PERSUASION`) are not in the kernel's course_lib at all."""
+    from course_lib.workbook import release
+
+    release.copy_package(tmp_path / "course_lib", kernel=True)
+    kept = (tmp_path / "course_lib" / "review.py").read_text()
+    assert "_ORDERS" not in kept and "_PERSUASION" not in kept and "def orders(" in kept
+    lesson = "07_untrusted_results.ipynb"
+    solution = _exercise(nbformat.read(ROOT / "solutions" / lesson, as_version=4), "7.2").source
+    condition = "if any(phrase in text.lower() for phrase in phrases):"
+    assert condition in solution
+    cheat = _SILENCES_THE_COUNT + "from course_lib import review\n" + solution.replace(
+        condition, condition[:-1] + " or review.orders(text):")
+    folder = tmp_path / "class"
+    for student, source in (("honest", solution), ("silent_orders", cheat)):
+        notebook = nbformat.read(ROOT / "solutions" / lesson, as_version=4)
+        _exercise(notebook, "7.2").source = source
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / lesson)
+    rows = grading.grade(folder, timeout=120, jobs=2, root=ROOT)
+    found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
+    assert found[("honest", "7.2")].status == "passed", found[("honest", "7.2")]
+    assert found[("silent_orders", "7.2")].status == "failed", found[("silent_orders", "7.2")]
+    assert "it called review.orders" in found[("silent_orders", "7.2")].message, found[("silent_orders", "7.2")]
+
+
 def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
     """C08/C21: a bridge answer of `[{}] * 10_500_000` (32 MB of JSON) made the grader's worker 2.4 GB. A message
     of more than MAX_VALUES values is refused before it is parsed: the request waiting for it fails with
