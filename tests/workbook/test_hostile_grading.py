@@ -314,6 +314,15 @@ def test_as_root_without_bubblewrap_grading_is_refused_unless_asked_and_the_note
     assert sandbox.new_uid() in sandbox.UIDS and "a fresh unprivileged uid" in sandbox.note()
 
 
+def test_without_bubblewrap_the_report_states_the_disk_bound_it_has(monkeypatch):
+    """Redteam 3: without bubblewrap disk use was only polled, and the report did not say so. What holds is a bound
+    per file (RLIMIT_FSIZE), and the report line says that and no more."""
+    monkeypatch.setenv(sandbox.ENV, "none")
+    found = sandbox.available()
+    assert not found.confined and "verdicts still come only from the grader" in found.note
+    assert f"bounded per file ({sandbox.Limits().file_bytes >> 20} MB, RLIMIT_FSIZE), not in total" in found.note
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or not sandbox._unreachable(), reason="needs a root grader whose Python "
                                                                             "other users cannot reach")
 def test_the_cli_refuses_to_grade_as_root_without_bubblewrap(tmp_path):
