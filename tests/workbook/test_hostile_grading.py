@@ -740,6 +740,40 @@ def test_7_2s_rules_are_forwarded_and_absent_from_the_kernel(tmp_path):
     assert "it called review.orders" in found[("silent_orders", "7.2")].message, found[("silent_orders", "7.2")]
 
 
+_CALLS_CUSTOMER_ORDER = _SILENCES_THE_COUNT + '''
+def build_helpful_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(order_number: Annotated[str, Field(pattern=orders.ORDER_NUMBER)]) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        return orders.summary(orders.customer_order(store, order_number, list_tool=None))
+
+    return server
+'''
+
+
+def test_3_2s_watch_counts_in_the_grader(tmp_path):
+    """Redteam 3: 3.2 watched orders.customer_order in the kernel (its argument is the kernel's store, so it cannot
+    be forwarded), and a replaced counting helper silenced the count: a get_order that is customer_order passed
+    "without calling orders.customer_order". The kernel's copy of customer_order reports each call to the grader
+    first (`boundary.MARKED`), where the check's watch counts it."""
+    lesson = "03_two_kinds_of_failure.ipynb"
+    folder = tmp_path / "class"
+    for student, source in (("honest", None), ("silent_customer_order", _CALLS_CUSTOMER_ORDER)):
+        notebook = nbformat.read(ROOT / "solutions" / lesson, as_version=4)
+        if source is not None:
+            _exercise(notebook, "3.2").source = source
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / lesson)
+    rows = grading.grade(folder, timeout=120, jobs=2, root=ROOT)
+    found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
+    assert found[("honest", "3.2")].status == "passed", found[("honest", "3.2")]
+    cheat = found[("silent_customer_order", "3.2")]
+    assert cheat.status == "failed" and "get_order called orders.customer_order" in cheat.message, cheat
+
+
 def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
     """C08/C21: a bridge answer of `[{}] * 10_500_000` (32 MB of JSON) made the grader's worker 2.4 GB. A message
     of more than MAX_VALUES values is refused before it is parsed: the request waiting for it fails with
