@@ -711,6 +711,18 @@ def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp
         assert f"it called {function}" in found[(student, "1.4")].message, found[(student, "1.4")]
 
 
+def test_course_check_gives_the_kernel_the_cut_course_lib_too(tmp_path):
+    """Redteam 3: `course check` started its kernel with the grader's own course_lib, where a reload of weather got
+    the real daily_forecast back (1.3 passed calling it). Its kernel gets the cut copy, as `course grade`'s does."""
+    notebook = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+    _exercise(notebook, "1.3").source = _RELOADS + _MERGED % "_w.daily_forecast"
+    nbformat.write(notebook, tmp_path / LESSON)
+    result = course("check", str(tmp_path / LESSON), "--json", "--root", str(ROOT))
+    found = {row["exercise"]: row for row in json.loads(result.stdout)}
+    assert found["1.3"]["status"] == "failed" and "your tool called weather.daily_forecast" in found["1.3"]["message"]
+    assert [found[f"1.{n}"]["status"] for n in (1, 2, 4)] == ["passed"] * 3
+
+
 def test_7_2s_rules_are_forwarded_and_absent_from_the_kernel(tmp_path):
     """Redteam 3: 7.2 watched course_lib.review in the kernel, whose count a replaced counting helper silenced: the
     project's answer plus a call of review.orders passed "decide without calling anything in course_lib.review".
