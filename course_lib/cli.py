@@ -239,7 +239,9 @@ def cmd_check(args) -> int:
     reference = runner.reference_for(stem, root) if stem else None
     if stem and reference is None:  # never the notebook's own check cells in place of the course's
         raise UsageError(f"{root} holds no reference copy of {stem}.ipynb: pass the course folder to --root")
-    outcomes = runner.check(path, timeout=args.timeout, reference=reference, submission=submission)
+    with runner.kernel_package(None) as package:  # the kernel's cut course_lib (its hints as installed)
+        outcomes = runner.check(path, timeout=args.timeout, reference=reference, submission=submission,
+                                package=package)
     if not outcomes:
         raise UsageError(f"{path} has no exercise check cells")
     if args.json:

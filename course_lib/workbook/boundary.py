@@ -37,6 +37,7 @@ import secrets
 import socket
 import sys
 import threading
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -74,10 +75,21 @@ HELLO_SECONDS = 10.0
 PORTABLE_MODULES = ("course_lib", "mcp", "mcp_types")
 """Packages whose data types cross by value (everything else crosses by reference)."""
 FORWARDED = {"course_lib.servers.weather": ("daily_forecast",),
-             "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint")}
-"""Course functions a check forbids ("without calling X") whose arguments and results are data: in a graded kernel
-each is a stub that sends every call to the grader, which runs it and so counts it (`checks.core.watched`). The
-kernel holds no body of theirs to call, copy or re-wrap, so nothing done there hides a call from the count."""
+             "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint"),
+             "course_lib.review": ("is_valid_name", "orders", "persuades"),
+             "mcp.shared.tool_name_validation": ("validate_tool_name",)}
+"""Functions a check forbids ("without calling X") whose arguments and results are data: in a graded kernel each
+is a stub that sends every call to the grader, which runs it and so counts it (`checks.core.watched`): a count
+made in the kernel would be the submission's word. The kernel's course_lib holds no body of the course's (its
+files hold the stub too, `release.forwarding_stubs`), so no reload, fresh import or exec of a file gets one back.
+The SDK's files are the installed package's, which the kernel can read: a copy made from one is the SDK's source
+pasted into the answer, which no check can tell from the learner's own code."""
+MARKED = {"course_lib.servers.orders": ("customer_order",)}
+"""Course functions a check forbids whose arguments are not data (a store of the kernel's): in the kernel's copy of
+course_lib each first tells the grader it was called (`mark_call`, counted there by the check's watch), then runs
+as in process. Its file holds the marking version too: a copy of its body is the learner's own code."""
+WITHHELD = {"course_lib.review": ("_ORDERS", "_PERSUASION")}
+"""Module data only forwarded functions use (7.2's rules): absent from the kernel's copy of course_lib."""
 _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
 _NAME = re.compile(r"[A-Za-z_]\w{0,79}")
 _DOTTED = re.compile(r"[A-Za-z_][\w.<>]{0,99}")
@@ -720,6 +732,7 @@ class GraderBridge(_Endpoint):
         self.broken: str | None = None
         self.too_large: str | None = None  # why this check's answer was refused for its size
         self._read_bytes = self._read_values = 0  # what the grader read from the kernel since the check began
+        self.marks: dict[str, list] = {}  # "module:name" of a MARKED function -> the calls a watch records
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
         self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
@@ -890,6 +903,15 @@ class GraderBridge(_Endpoint):
     # what the kernel may ask: only calls and attributes of what the checker lent it
 
     def handle(self, op: str, message: dict) -> Any:
+        if op == "mark":  # a marked course function was called in the kernel: a check's watch counts it here
+            path = message.get("path")
+            module_name, _, name = path.partition(":") if isinstance(path, str) else ("", "", "")
+            if name not in MARKED.get(module_name, ()):
+                raise PermissionError(f"{path!r} is not a course function the kernel may report")
+            calls = self.marks.get(path)
+            if calls is not None:
+                calls.append(f"{module_name.rsplit('.', 1)[-1]}.{name}")
+            return None
         if op == "course":  # a forwarded course function, run (and counted by a check's watch) here
             args, kwargs = self._args(message)
             return self.encode(_forwarded(message.get("path"))(*args, **kwargs), by_reference=False)
@@ -1107,12 +1129,57 @@ _STUB = """def _forwarded_stub(*args, **kwargs):
 """
 
 
+_agent: KernelAgent | None = None
+"""In a graded kernel: the agent that forwarded calls go through (`forward_call`)."""
+
+
+def forward_call(path: str, args: tuple, kwargs: dict) -> Any:
+    """In a graded kernel: a call of the forwarded course function `path` ("module:name"), run by the grader. The
+    kernel's copy of course_lib has only stubs that call this (`release.forwarding_stubs`); without the grader's
+    agent (a fresh process, or after a reload of this module) the call fails: no body runs in the kernel."""
+    if _agent is None:
+        raise RuntimeError(f"{path.replace(':', '.')} is the course's own: while a submission is graded it runs "
+                           "only in the grader")
+    return _agent.forward(path, args, kwargs)
+
+
+def mark_call(path: str) -> None:
+    """In a graded kernel: tell the grader that the course function `path` of `MARKED` is being called (the
+    kernel's copy of each calls this first). Without the grader's agent the call fails."""
+    if _agent is None:
+        raise RuntimeError(f"{path.replace(':', '.')} is the course's own: while a submission is graded the grader "
+                           "counts its calls, and it is not reachable")
+    _agent.request("mark", path=path)
+
+
+@contextmanager
+def marking(module: str, names: tuple[str, ...], calls: list) -> Iterator[None]:
+    """While the block runs: each call of a `MARKED` function `module.name` the kernel of the running check reports
+    is added to `calls` (as "module.name", the way `checks.core.watched_here` records it)."""
+    bridge = current()
+    paths = [f"{module}:{name}" for name in names if name in MARKED.get(module, ())]
+    if bridge is None or not paths:
+        yield
+        return
+    for path in paths:
+        bridge.marks[path] = calls
+    try:
+        yield
+    finally:
+        for path in paths:
+            bridge.marks.pop(path, None)
+
+
 def forward_course_functions(agent: KernelAgent) -> None:
     """In a graded kernel, before the learner's first cell: make each `FORWARDED` function a stub that sends its
     calls to the grader. Its code object is swapped (so a reference taken anywhere, or a function made later from
-    its `__code__`, forwards too) and the original code is dropped; its signature stays what it was."""
+    its `__code__`, forwards too) and the original code is dropped; its signature stays what it was. (The kernel's
+    copy of course_lib holds only such stubs in the modules' files too, `release.forwarding_stubs`, so a reload
+    or an exec of the file gets no body back.)"""
     import importlib
 
+    global _agent
+    _agent = agent
     for module_name, names in FORWARDED.items():
         module = importlib.import_module(module_name)
         key = "__course_forward__"

@@ -4,8 +4,9 @@ The kernel talks to the grader over ZMQ `ipc` sockets in its run folder (it has 
 Windows, without Unix sockets or a sandbox, over loopback TCP), each message at most
 `boundary.MAX_LINE` bytes. Only the error a cell raised is kept from its output: one thread reads IOPub all the
 time the kernel runs (also while a check runs in the grader and no cell does), counts what it prints and throws
-it away, and stops the kernel once it has printed more than `OUTPUT_BYTES` (ZeroMQ would queue up to a thousand
-messages of `MAX_LINE` each, and a message of any number of parts, in the grader's memory). A
+it away, and stops the kernel once it has printed more than `OUTPUT_BYTES`, or sent one message whose parts together
+hold more than `MESSAGE_BYTES` (ZeroMQ would queue up to a thousand messages of `MAX_LINE` each, and a message of
+any number of parts, in the grader's memory). A
 watcher notices within `WATCH_SECONDS` when the kernel dies (and with what exit code), or when it
 fills its run folder past `RUN_FOLDER_BYTES`, and stops it then.
 """
@@ -31,6 +32,10 @@ RUN_FOLDER_FILES = 2000
 OUTPUT_BYTES = 64 << 20
 """The most one kernel may print (all IOPub messages of a notebook together: text, images, errors). The lessons'
 stored outputs are at most 0.3 MB (lesson 06); a learner's debugging prints may be many times that."""
+MESSAGE_BYTES = boundary.MAX_LINE
+"""The most one IOPub message may hold, all its parts together, as the grader reads it (ZeroMQ bounds each part to
+`boundary.MAX_LINE`, not their number): past it the kernel is stopped. What ZeroMQ holds of a message before its
+last part arrives is bounded only by `GRADER_GROWTH_BYTES`."""
 KEPT_MESSAGE_BYTES = 1 << 20
 """IOPub messages larger than this are counted and dropped unread (only status and error messages are kept, and
 those are small)."""
@@ -223,21 +228,24 @@ class Kernel:
             try:
                 if not socket.poll(100):
                     continue
-                parts, size = [], 0
+                parts, size, count = [], 0, 0
                 while True:
                     part = socket.recv(copy=False)
                     size += len(part)
+                    count += 1
                     self.printed += len(part)
                     if size <= KEPT_MESSAGE_BYTES:
                         parts.append(part)
                     elif parts:
                         parts.clear()  # too large to be a status or an error: let go of what was kept of it
-                    if self.printed > OUTPUT_BYTES or not socket.getsockopt(zmq.RCVMORE):
+                    if self.printed > OUTPUT_BYTES or size > MESSAGE_BYTES or not socket.getsockopt(zmq.RCVMORE):
                         break
             except zmq.ZMQError:  # the socket was closed: the kernel is being stopped
                 return
-            if self.printed > OUTPUT_BYTES:
-                self.stop(f"it printed more than {OUTPUT_BYTES >> 20} MB of output")
+            if self.printed > OUTPUT_BYTES or size > MESSAGE_BYTES:
+                self.stop(f"it printed more than {OUTPUT_BYTES >> 20} MB of output" if self.printed > OUTPUT_BYTES
+                          else f"it sent one output message of more than {MESSAGE_BYTES >> 20} MB ({count} parts "
+                               "read so far)")
                 self.on_death(self.death())
                 return
             if parts:

@@ -80,7 +80,12 @@ class Sandbox:
         return self.kind == "bubblewrap"
 
 
-_UNCONFINED = "the submission ran as an ordinary process; verdicts still come only from the grader"
+_UNCONFINED = ("the submission ran as an ordinary process; verdicts still come only from the grader; its disk use "
+               f"is bounded per file ({Limits.file_bytes >> 20} MB, RLIMIT_FSIZE), not in total: its run folder "
+               "and home are polled, what it writes in /tmp or /dev/shm is removed after it")
+"""Without bubblewrap there is no tmpfs of the run's own and no quota: RLIMIT_FSIZE bounds each file it writes,
+nothing bounds how many (the kernel's watcher polls the run folder, `kernel.RUN_FOLDER_BYTES`, which a fast
+writer outruns)."""
 
 
 def available() -> Sandbox:

@@ -314,6 +314,15 @@ def test_as_root_without_bubblewrap_grading_is_refused_unless_asked_and_the_note
     assert sandbox.new_uid() in sandbox.UIDS and "a fresh unprivileged uid" in sandbox.note()
 
 
+def test_without_bubblewrap_the_report_states_the_disk_bound_it_has(monkeypatch):
+    """Redteam 3: without bubblewrap disk use was only polled, and the report did not say so. What holds is a bound
+    per file (RLIMIT_FSIZE), and the report line says that and no more."""
+    monkeypatch.setenv(sandbox.ENV, "none")
+    found = sandbox.available()
+    assert not found.confined and "verdicts still come only from the grader" in found.note
+    assert f"bounded per file ({sandbox.Limits().file_bytes >> 20} MB, RLIMIT_FSIZE), not in total" in found.note
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or not sandbox._unreachable(), reason="needs a root grader whose Python "
                                                                             "other users cannot reach")
 def test_the_cli_refuses_to_grade_as_root_without_bubblewrap(tmp_path):
@@ -348,6 +357,23 @@ time.sleep(120)
         running.start(60)
         assert running.run(code, 100).status == "died"
         assert "together used more than 300 MB" in running.death()
+
+
+def test_one_output_message_of_many_parts_is_bounded_as_read(tmp_path, monkeypatch):
+    """Redteam 3: ZeroMQ bounds each part of an IOPub message (`boundary.MAX_LINE`), not how many parts it has; one
+    message of many parts was bounded only by the grader's 512 MB growth watch. The parts of one message are counted
+    together as read: here 24 parts of 1 MB against a bound of 8 MB (under the 64 MB output bound), and the kernel is
+    stopped with a line that says why."""
+    from course_lib.workbook import kernel
+
+    monkeypatch.setattr(kernel, "MESSAGE_BYTES", 8 << 20)
+    code = ("import time\nget_ipython().kernel.iopub_socket.send_multipart([b'x' * (1 << 20)] * 24)\n"
+            "time.sleep(30)")
+    with kernel.Kernel(tmp_path, sandbox.Limits()) as running:
+        running.start(60)
+        assert running.run(code, 60).status == "died"
+        assert "it sent one output message of more than 8 MB" in running.death(), running.death()
+        assert running.printed < kernel.OUTPUT_BYTES
 
 
 @pytest.mark.parametrize("where", ["memfd", "/dev/shm"])
@@ -625,14 +651,42 @@ _core.watched_here = _nowatch
 '''
 
 
+_SILENCES_THE_COUNT = ("import course_lib.checks.core as _core\n"
+                       "_core._count_at_the_function = lambda function, record: (lambda: None)\n")
+_RELOADS = "import importlib\nfrom course_lib.servers import weather as _w\n_w = importlib.reload(_w)\n"
+_REIMPORTS = ("import importlib, sys\nsys.modules.pop('course_lib.servers.weather')\n"
+              "_w = importlib.import_module('course_lib.servers.weather')\n"
+              "def _df(city, days, units):  # the fresh module's Forecast is another class\n"
+              "    return weather.Forecast.model_validate_json(_w.daily_forecast(city, days, units).model_dump_json())\n")
+_EXECS_THE_FILE = ("import importlib.util, sys\nfrom course_lib.servers import weather as _w\n"
+                   "_spec = importlib.util.spec_from_file_location('weather_copy', _w.__file__)\n"
+                   "_copy = sys.modules['weather_copy'] = importlib.util.module_from_spec(_spec)\n"
+                   "_spec.loader.exec_module(_copy)\n"
+                   "def _df(city, days, units):\n"
+                   "    return weather.Forecast.model_validate_json(_copy.daily_forecast(city, days, units)"
+                   ".model_dump_json())\n")
+
+
 def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp_path):
     """C01: `is_valid_tool_name = review.is_valid_name` (a course helper) passed 1.4. C02: a reference to
     weather.daily_forecast taken at import time slipped past 1.3's "do not call it" watch; C03: so did replacing
-    course_lib.checks.core.watched_here in the kernel."""
+    course_lib.checks.core.watched_here in the kernel. Redteam 3: `importlib.reload(weather)`, a fresh import
+    after deleting it from sys.modules, and exec of the module's file each got the real daily_forecast back
+    (forwarded calls are stubs only at run time) and passed 1.3 calling it; the kernel's course_lib now holds
+    only the stub, in the file too. Replacing the kernel's counting helper hid calls of review.is_valid_name and
+    the SDK's validate_tool_name from 1.4's watch, which counted in the kernel: both are forwarded now."""
     folder = tmp_path / "class"
     answers = {"helper": ("1.4", "from course_lib import review\nis_valid_tool_name = review.is_valid_name\n"),
                "capture": ("1.3", "from course_lib.servers.weather import daily_forecast as _df\n" + _MERGED % "_df"),
-               "neuter": ("1.3", _NEUTERS_THE_WATCH + _MERGED % "weather.daily_forecast")}
+               "neuter": ("1.3", _NEUTERS_THE_WATCH + _MERGED % "weather.daily_forecast"),
+               "reload": ("1.3", _RELOADS + _MERGED % "_w.daily_forecast"),
+               "reimport": ("1.3", _REIMPORTS + _MERGED % "_df"),
+               "exec_file": ("1.3", _EXECS_THE_FILE + _MERGED % "_df"),
+               "silent_review": ("1.4", _SILENCES_THE_COUNT + "from course_lib import review\n"
+                                 "def is_valid_tool_name(name):\n    return review.is_valid_name(name)\n"),
+               "silent_sdk": ("1.4", _SILENCES_THE_COUNT + "from mcp.shared.tool_name_validation import "
+                              "validate_tool_name\ndef is_valid_tool_name(name):\n"
+                              "    return validate_tool_name(name).is_valid\n")}
     for student, (exercise, source) in answers.items():
         notebook = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
         _exercise(notebook, exercise).source = source
@@ -645,9 +699,91 @@ def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp
     assert [found[("honest", f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4
     assert found[("helper", "1.4")].status == "failed", found[("helper", "1.4")]
     assert "your answer must be your own function; it is the course's" in found[("helper", "1.4")].message
-    for student in ("capture", "neuter"):
-        assert found[(student, "1.3")].status == "failed", (student, found[(student, "1.3")])
-        assert "daily_forecast" in found[(student, "1.3")].message
+    cheats = ("capture", "neuter", "reload", "reimport", "exec_file")
+    assert {student: found[(student, "1.3")].status for student in cheats} == dict.fromkeys(cheats, "failed"), \
+        {student: found[(student, "1.3")].message for student in cheats}
+    for student in cheats:
+        assert "your tool called weather.daily_forecast" in found[(student, "1.3")].message, found[(student, "1.3")]
+    silent = {"silent_review": "review.is_valid_name", "silent_sdk": "tool_name_validation.validate_tool_name"}
+    assert {student: found[(student, "1.4")].status for student in silent} == dict.fromkeys(silent, "failed"), \
+        {student: found[(student, "1.4")].message for student in silent}
+    for student, function in silent.items():
+        assert f"it called {function}" in found[(student, "1.4")].message, found[(student, "1.4")]
+
+
+def test_course_check_gives_the_kernel_the_cut_course_lib_too(tmp_path):
+    """Redteam 3: `course check` started its kernel with the grader's own course_lib, where a reload of weather got
+    the real daily_forecast back (1.3 passed calling it). Its kernel gets the cut copy, as `course grade`'s does."""
+    notebook = nbformat.read(ROOT / "solutions" / LESSON, as_version=4)
+    _exercise(notebook, "1.3").source = _RELOADS + _MERGED % "_w.daily_forecast"
+    nbformat.write(notebook, tmp_path / LESSON)
+    result = course("check", str(tmp_path / LESSON), "--json", "--root", str(ROOT))
+    found = {row["exercise"]: row for row in json.loads(result.stdout)}
+    assert found["1.3"]["status"] == "failed" and "your tool called weather.daily_forecast" in found["1.3"]["message"]
+    assert [found[f"1.{n}"]["status"] for n in (1, 2, 4)] == ["passed"] * 3
+
+
+def test_7_2s_rules_are_forwarded_and_absent_from_the_kernel(tmp_path):
+    """Redteam 3: 7.2 watched course_lib.review in the kernel, whose count a replaced counting helper silenced: the
+    project's answer plus a call of review.orders passed "decide without calling anything in course_lib.review".
+    review.orders and review.persuades (7.2's rules) are forwarded, counted in the grader; their patterns
+    (`_ORDERS`, `_PERSUASION`) are not in the kernel's course_lib at all."""
+    from course_lib.workbook import release
+
+    release.copy_package(tmp_path / "course_lib", kernel=True)
+    kept = (tmp_path / "course_lib" / "review.py").read_text()
+    assert "_ORDERS" not in kept and "_PERSUASION" not in kept and "def orders(" in kept
+    lesson = "07_untrusted_results.ipynb"
+    solution = _exercise(nbformat.read(ROOT / "solutions" / lesson, as_version=4), "7.2").source
+    condition = "if any(phrase in text.lower() for phrase in phrases):"
+    assert condition in solution
+    cheat = _SILENCES_THE_COUNT + "from course_lib import review\n" + solution.replace(
+        condition, condition[:-1] + " or review.orders(text):")
+    folder = tmp_path / "class"
+    for student, source in (("honest", solution), ("silent_orders", cheat)):
+        notebook = nbformat.read(ROOT / "solutions" / lesson, as_version=4)
+        _exercise(notebook, "7.2").source = source
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / lesson)
+    rows = grading.grade(folder, timeout=120, jobs=2, root=ROOT)
+    found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
+    assert found[("honest", "7.2")].status == "passed", found[("honest", "7.2")]
+    assert found[("silent_orders", "7.2")].status == "failed", found[("silent_orders", "7.2")]
+    assert "it called review.orders" in found[("silent_orders", "7.2")].message, found[("silent_orders", "7.2")]
+
+
+_CALLS_CUSTOMER_ORDER = _SILENCES_THE_COUNT + '''
+def build_helpful_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(order_number: Annotated[str, Field(pattern=orders.ORDER_NUMBER)]) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        return orders.summary(orders.customer_order(store, order_number, list_tool=None))
+
+    return server
+'''
+
+
+def test_3_2s_watch_counts_in_the_grader(tmp_path):
+    """Redteam 3: 3.2 watched orders.customer_order in the kernel (its argument is the kernel's store, so it cannot
+    be forwarded), and a replaced counting helper silenced the count: a get_order that is customer_order passed
+    "without calling orders.customer_order". The kernel's copy of customer_order reports each call to the grader
+    first (`boundary.MARKED`), where the check's watch counts it."""
+    lesson = "03_two_kinds_of_failure.ipynb"
+    folder = tmp_path / "class"
+    for student, source in (("honest", None), ("silent_customer_order", _CALLS_CUSTOMER_ORDER)):
+        notebook = nbformat.read(ROOT / "solutions" / lesson, as_version=4)
+        if source is not None:
+            _exercise(notebook, "3.2").source = source
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / lesson)
+    rows = grading.grade(folder, timeout=120, jobs=2, root=ROOT)
+    found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
+    assert found[("honest", "3.2")].status == "passed", found[("honest", "3.2")]
+    cheat = found[("silent_customer_order", "3.2")]
+    assert cheat.status == "failed" and "get_order called orders.customer_order" in cheat.message, cheat
 
 
 def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
