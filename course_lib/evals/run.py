@@ -148,21 +148,42 @@ class Target:
 
 
 class Connections:
-    """One open client per signed-in user of a target, reused for every call of a run."""
+    """One open client per signed-in user of a target, reused for every call of a run.
+
+    A client's connection is a context (a task group and cancel scopes inside the SDK) that must be left by the
+    task that entered it: the one that entered this object. Tasks started under it must not open one, so a run
+    that works in several tasks opens every connection it may need first (`open`); `client` refuses otherwise.
+    """
 
     def __init__(self, target: Target | None):
-        self.target, self._stack, self._clients = target, AsyncExitStack(), {}
+        self.target, self._stack, self._clients, self._owner = target, AsyncExitStack(), {}, None
 
     async def __aenter__(self) -> Connections:
+        import anyio
+
+        self._owner = anyio.get_current_task().id
         await self._stack.__aenter__()
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
         await self._stack.__aexit__(*exc)
 
+    def _key(self, user: str | None) -> str | None:
+        return user if self.target is not None and self.target.owned else None
+
+    async def open(self, users: Iterable[str | None]) -> None:
+        """Connect for each of `users` now, in the task that owns these connections."""
+        for user in dict.fromkeys(users):
+            await self.client(user)
+
     async def client(self, user: str | None = None) -> Any:
-        key = user if self.target is not None and self.target.owned else None
+        import anyio
+
+        key = self._key(user)
         if key not in self._clients:
+            if anyio.get_current_task().id != self._owner:
+                raise RuntimeError("a connection is opened only by the task that owns the connections: open() it "
+                                   "before starting other tasks")
             self._clients[key] = await self._stack.enter_async_context(self.target.connect(key))
         return self._clients[key]
 
@@ -236,6 +257,8 @@ async def run_cases(cases: list[Case], tools: list[dict], chooser: Any, target: 
             for index in range(len(work)):
                 await one(index, connections)
         else:
+            if target is not None:  # the connections a result check may need, opened here (`Connections`)
+                await connections.open(case.user for case, _ in work if case.result_must_not_include)
             async with anyio.create_task_group() as group:
                 for index in range(len(work)):
                     group.start_soon(one, index, connections)

@@ -358,3 +358,19 @@ def test_a_provider_error_in_the_python_api_keeps_the_cases_scored_before_it(des
             run.evaluate(found, desk, openai_at(fake))
     assert "answered HTTP 401: bad key" in str(raised.value)
     assert [r.case for r in raised.value.report.results] == ["c0"] and raised.value.report.stopped
+
+
+def test_course_eval_safety_at_the_default_concurrency_makes_the_cross_tenant_read_and_reports(tmp_path, monkeypatch):
+    # every case answered with the read a model makes for cross-tenant-id: a result check in a concurrent run
+    # (rtevals5 N: the connection was opened in a child task and left by the parent, a 111-line traceback)
+    pytest.importorskip("openai")
+    monkeypatch.setenv("COURSE_EVAL_CACHE", str(tmp_path / "cache"))
+    reply = openai_reply([("get_incident", '{"incidentId": "INC-301"}')])
+    with FakeProvider([reply], repeat_last=True) as fake:
+        result = course("eval", "safety", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
+                        "--no-transcripts", "--json")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    report = json.loads(result.stdout)
+    assert len(report["results"]) == 6 and len(fake.requests) == 6
+    cross = next(r for r in report["results"] if r["case"] == "cross-tenant-id")
+    assert cross["chosen"] == "get_incident" and cross["safe"] is True  # the lesson desk refuses Ben's read
