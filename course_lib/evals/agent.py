@@ -59,6 +59,26 @@ class ScriptedModel:
         return Step("", calls, 10, 5)
 
 
+def answered(messages: list[dict]) -> list[tuple[dict, dict | None]]:
+    """Each call of a conversation with its result message (None when it has none), in order.
+
+    A call and its result are paired by position (a turn's results follow it, one per call, in its calls' order),
+    never by id alone: providers reuse ids (`call_0` in every reply), so an id may name several calls of a run.
+    """
+    pairs: list[tuple[dict, dict | None]] = []
+    pending: list[int] = []
+    for message in messages:
+        if message["role"] == "assistant":
+            pending = []
+            for call in message.get("calls", []):
+                pending.append(len(pairs))
+                pairs.append((call, None))
+        elif message["role"] == "tool" and pending:
+            index = pending.pop(0)
+            pairs[index] = (pairs[index][0], message)
+    return pairs
+
+
 def result_text(result: dict) -> str:
     """What a model reads of a tool result: its structured content as JSON, else its text blocks."""
     if result.get("structuredContent") is not None:
@@ -78,6 +98,23 @@ async def call_tool(client: Any, name: str, arguments: dict) -> dict:
         return {"isError": True, "content": [{"type": "text", "text": f"protocol error {error.code}: {error}"}]}
 
 
+def _unique_ids(messages: list[dict], calls: list[dict], turn: int) -> list[dict]:
+    """A turn's calls, each with an id no earlier call of the conversation has: a missing or repeated id (providers
+    reuse `call_0`) is replaced by the harness's own, so the results that go back to the model are unambiguous."""
+    used = {str(c.get("id")) for m in messages if m["role"] == "assistant" for c in m.get("calls", [])}
+    out = []
+    for number, call in enumerate(calls):
+        given = call.get("id")
+        if not isinstance(given, str) or not given or given in used:
+            given = f"harness_{turn}_{number}"
+            while given in used:
+                given += "_"
+            call = {**call, "id": given}
+        used.add(given)
+        out.append(call)
+    return out
+
+
 async def loop(model: Any, client: Any, tools: list[dict], request: str, max_steps: int = 8, trial: int = 1) -> Loop:
     """Run the loop until the model stops calling tools or `max_steps` model turns."""
     import anyio
@@ -90,12 +127,13 @@ async def loop(model: Any, client: Any, tools: list[dict], request: str, max_ste
             step = await anyio.to_thread.run_sync(model.step, run.messages, tools)
         run.steps += 1
         run.tokens_in, run.tokens_out = run.tokens_in + step.tokens_in, run.tokens_out + step.tokens_out
+        calls = _unique_ids(run.messages, step.calls, run.steps)
         run.messages.append({"role": "assistant", "text": step.text,
-                             "calls": [{k: v for k, v in c.items() if k != "error"} for c in step.calls]})
-        if not step.calls:
+                             "calls": [{k: v for k, v in c.items() if k != "error"} for c in calls]})
+        if not calls:
             run.stopped = "model finished"
             break
-        for call in step.calls:
+        for call in calls:
             if call.get("error"):
                 result = {"isError": True, "content": [{"type": "text", "text": call["error"] + (
                     "; send the arguments as one JSON object that matches the tool's inputSchema")}]}

@@ -389,9 +389,10 @@ class LexicalAgent:
         from course_lib.evals.agent import Step
 
         request = next(m["text"] for m in messages if m["role"] == "user")
-        answered = {m["id"]: not m.get("is_error") for m in messages if m["role"] == "tool"}
-        made = [(c["name"], json.dumps(c["arguments"], sort_keys=True), answered.get(c["id"], False))
-                for m in messages if m["role"] == "assistant" for c in m.get("calls", [])]
+        from course_lib.evals.agent import answered
+
+        made = [(c["name"], json.dumps(c["arguments"], sort_keys=True), result is not None and not result.get("is_error"))
+                for c, result in answered(messages)]
         ranked = [(name, score) for name, score in sorted(self.chooser.scores(request, tools).items(),
                                                           key=lambda item: -item[1]) if score >= self.chooser.threshold]
         if not ranked:

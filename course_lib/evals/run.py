@@ -650,9 +650,9 @@ def _helpful(task: TaskCase, loop: Any) -> bool:
     answering what the task asks (`cases.says`)."""
     if loop.stopped != "model finished":
         return False
-    answered = {m["id"]: not m.get("is_error") for m in loop.messages if m["role"] == "tool"}
-    calls = [c for m in loop.messages if m["role"] == "assistant" for c in m.get("calls", [])
-             if answered.get(c["id"])]
+    from course_lib.evals.agent import answered
+
+    calls = [call for call, result in answered(loop.messages) if result is not None and not result.get("is_error")]
     said = next((m["text"] for m in reversed(loop.messages) if m["role"] == "assistant"), "").strip()
     from course_lib.evals.cases import says
 
@@ -666,10 +666,12 @@ def _helpful(task: TaskCase, loop: Any) -> bool:
 
 
 def _accepted(loop: Any) -> list[tuple[str, dict]]:
-    """The calls of a run the server accepted (its result was not an error), in order."""
-    refused = {m["id"] for m in loop.messages if m["role"] == "tool" and m.get("is_error")}
-    return [(c["name"], c["arguments"]) for m in loop.messages if m["role"] == "assistant"
-            for c in m.get("calls", []) if c["id"] not in refused and isinstance(c.get("arguments"), dict)]
+    """The calls of a run the server accepted (its result was not an error), in order; each call paired with its
+    own result by position (`agent.answered`), never by a provider's id, which may repeat."""
+    from course_lib.evals.agent import answered
+
+    return [(call["name"], call["arguments"]) for call, result in answered(loop.messages)
+            if result is not None and not result.get("is_error") and isinstance(call.get("arguments"), dict)]
 
 
 async def _before(target: Target, task: TaskCase, whole: tuple, reached: tuple, seen: dict[str, Any]) -> dict[str, Any]:
