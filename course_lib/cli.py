@@ -639,7 +639,8 @@ def cmd_eval(args) -> int:
     if args.chooser == "offline":
         options = {"threshold": args.threshold} if args.threshold is not None else {}
     else:
-        options = {"api_key_env": args.api_key_env, "timeout": args.timeout or models.TIMEOUT}
+        options = {"api_key_env": args.api_key_env, "timeout": args.timeout or models.TIMEOUT,
+                   **({"cache": False} if args.no_cache else {})}
     chooser = models.chooser(args.chooser, args.model, base_url=args.base_url, **options)
     target = run.Target.of(spec, args.transport)
     tools = wire.dump(targets.list_tools(spec))
@@ -927,6 +928,9 @@ def parser() -> argparse.ArgumentParser:
                        help="how to reach a lesson server: built in this process (default), a child process on "
                             "stdio, or served over HTTP; on each a fresh server per trial, signed in as each case's user")
     evals.add_argument("--concurrency", type=int, default=4, help="model calls at once (default 4)")
+    evals.add_argument("--no-cache", action="store_true", help="send every model request: neither read nor write "
+                                                               "the answer cache ($COURSE_EVAL_CACHE, default "
+                                                               ".course-cache/evals)")
     evals.add_argument("--transcripts", metavar="DIR", help="write a JSONL transcript of the run into DIR "
                                                             "(default for model choosers: .course-cache/transcripts)")
     evals.add_argument("--no-transcripts", action="store_true", help="write no transcript")

@@ -11,7 +11,10 @@ each goes only to its provider's own API host: any other base URL gets the key o
 HTTP 429, 529, 5xx and connection failures are retried with exponential backoff that honours
 `Retry-After`; any other HTTP error, or retries used up, is a one-line `ProviderError`. Every answer
 is cached on disk under a key of provider, base URL, model, system prompt, max_tokens, tool
-definitions and messages (and the trial number), so re-running the same cases costs nothing.
+definitions and messages (and the trial number), so re-running the same cases costs nothing; on an endpoint other
+than the provider's own API the key also holds what the endpoint lists at `/models` (a local runner answers to any
+model name, so the name alone does not say which model answered), and an endpoint that does not list its models
+gets no cache. `cache=False` (`course eval --no-cache`) sends every request.
 Earlier tool turns travel as each provider's own tool-call and tool-result messages.
 """
 
@@ -23,6 +26,7 @@ import ipaddress
 import json
 import os
 import re
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -235,6 +239,18 @@ def with_retries(call: Callable[[], Any], retries: int = 5, base: float = 1.0,
 # --- the choosers --------------------------------------------------------------------------------------------
 
 
+_UNASKED = object()
+UNKNOWN = "not listed"
+"""`served()` of an endpoint that does not list its models: its answers are not cached."""
+
+
+def _listed(entry: Any) -> dict:
+    """One `/models` entry as plain data, without the fields that change from one asking to the next (llama.cpp's
+    server puts the current time in `created`)."""
+    data = entry.model_dump() if hasattr(entry, "model_dump") else dict(entry)
+    return {k: v for k, v in data.items() if k not in ("created", "created_at")}
+
+
 def _original(name: str, tools: list[dict]) -> str:
     """The MCP name a provider-safe name came from."""
     return next((tool["name"] for tool in tools if provider_name(tool["name"]) == name), name)
@@ -260,6 +276,8 @@ class _ModelChooser:
         self.cache = ResponseCache() if cache is None or cache is True else (cache or None)
         self.max_tokens, self.retries, self.backoff, self.sleep = max_tokens, retries, backoff, sleep
         self.system, self.timeout = system, timeout
+        self._served: Any = _UNASKED
+        self._served_lock = threading.Lock()
 
     @property
     def where(self) -> str:
@@ -268,11 +286,33 @@ class _ModelChooser:
     def params(self, messages: list[dict], tools: list[dict]) -> dict:
         raise NotImplementedError
 
+    def sdk(self) -> Any:
+        """The SDK client, made on first use."""
+        raise NotImplementedError
+
     def send(self, params: dict) -> Any:
         raise NotImplementedError
 
     def parse(self, response: Any, tools: list[dict]):
         raise NotImplementedError
+
+    def served(self) -> Any:
+        """What the endpoint serves, for the cache key: None on the provider's own API (there a model name names one
+        model); elsewhere the models it lists at `/models` (each entry without its times), asked once. A local
+        runner answers to any name (`--model local`), so a restarted runner with another model file must not get
+        the first one's answers. `UNKNOWN` when the endpoint does not list them: then nothing is cached."""
+        if is_own_host(self.provider, self.base_url):
+            return None
+        with self._served_lock:
+            if self._served is _UNASKED:
+                try:
+                    listed = with_retries(lambda: list(self.sdk().models.list().data), self.retries, self.backoff,
+                                          self.sleep, self.where)
+                    self._served = sorted((_listed(entry) for entry in listed),
+                                          key=lambda entry: json.dumps(entry, sort_keys=True, default=str))
+                except Exception:  # no list (HTTP 404, not JSON, no connection): the answers are not cached
+                    self._served = UNKNOWN
+            return self._served
 
     def request(self, request: str, tools: list[dict], prior: tuple[Turn, ...] = (),
                 steps: tuple[ToolStep, ...] = ()) -> dict:
@@ -284,13 +324,16 @@ class _ModelChooser:
         from course_lib.evals.agent import Step
 
         params = self.params(messages, tools)
-        key = ResponseCache.key(provider=self.provider, base_url=self.base_url, trial=trial, **params)
-        hit = self.cache.get(key) if self.cache is not None else None
+        served = self.served() if self.cache is not None else UNKNOWN
+        cache = self.cache if served != UNKNOWN else None
+        key = ResponseCache.key(provider=self.provider, base_url=self.base_url, trial=trial, **params,
+                                **({"served": served} if served is not None else {}))
+        hit = cache.get(key) if cache is not None else None
         if hit is not None:
             return Step(**hit)
         response = with_retries(lambda: self.send(params), self.retries, self.backoff, self.sleep, self.where)
         step = self.parse(response, tools)
-        if self.cache is not None:
+        if cache is not None:
             self.cache.put(key, {"text": step.text, "calls": step.calls, "tokens_in": step.tokens_in,
                                  "tokens_out": step.tokens_out})
         return step
@@ -321,13 +364,16 @@ class AnthropicChooser(_ModelChooser):
                 "tools": to_anthropic(tools), "tool_choice": {"type": "auto"},
                 "messages": anthropic_messages(messages)}
 
-    def send(self, params: dict) -> Any:
+    def sdk(self) -> Any:
         if self._client is None:
             import anthropic
 
             self._client = anthropic.Anthropic(api_key=self.api_key, base_url=self.base_url, max_retries=0,
                                                timeout=self.timeout)
-        return self._client.messages.create(**params)
+        return self._client
+
+    def send(self, params: dict) -> Any:
+        return self.sdk().messages.create(**params)
 
     def parse(self, response: Any, tools: list[dict]):
         from course_lib.evals.agent import Step
@@ -364,13 +410,16 @@ class OpenAIChooser(_ModelChooser):
         return {"model": self.model, cap: self.max_tokens, "tools": to_openai(tools),
                 "tool_choice": "auto", "messages": openai_messages(messages, self.system)}
 
-    def send(self, params: dict) -> Any:
+    def sdk(self) -> Any:
         if self._client is None:
             import openai
 
             self._client = openai.OpenAI(api_key=self.api_key, base_url=self.base_url, max_retries=0,
                                          timeout=self.timeout)
-        return self._client.chat.completions.create(**params)
+        return self._client
+
+    def send(self, params: dict) -> Any:
+        return self.sdk().chat.completions.create(**params)
 
     def parse(self, response: Any, tools: list[dict]):
         from course_lib.evals.agent import Step

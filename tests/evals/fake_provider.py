@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DROP = "drop"
@@ -47,8 +48,14 @@ def error_reply(status: int, message: str = "no", headers: dict | None = None) -
 class FakeProvider:
     """`with FakeProvider(replies) as fake:` serves at `fake.url`; `fake.requests` holds what came in."""
 
-    def __init__(self, replies: list, repeat_last: bool = False):
+    def __init__(self, replies: list, repeat_last: bool = False, models: list[str] | None = ("fake-model",),
+                 port: int = 0):
         self.replies, self.repeat_last = list(replies), repeat_last
+        self.models = models
+        self.listed = 0
+        """How many times `GET .../models` was asked (not in `requests`): the models it lists are `models`, each
+        with the current time as `created` (as llama.cpp's server does); None answers 404, as a runner without
+        the endpoint."""
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         self._released = threading.Event()
@@ -57,6 +64,28 @@ class FakeProvider:
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args):  # quiet
                 pass
+
+            def do_GET(self):
+                with fake._lock:
+                    fake.listed += 1
+                if not self.path.rstrip("/").endswith("/models") or fake.models is None:
+                    self.answer(*error_reply(404, "not found"))
+                    return
+                entries = [{"id": name, "object": "model", "type": "model", "owned_by": "fake", "display_name": name,
+                            "created": int(time.time()), "created_at": "2026-01-01T00:00:00Z"} for name in fake.models]
+                self.answer(200, {}, {"object": "list", "data": entries, "has_more": False,
+                                      "first_id": fake.models[0] if fake.models else None,
+                                      "last_id": fake.models[-1] if fake.models else None})
+
+            def answer(self, status, headers, payload):
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self):
                 length = int(self.headers.get("content-length") or 0)
@@ -77,17 +106,9 @@ class FakeProvider:
                     self.close_connection = True
                     self.connection.shutdown(2)
                     return
-                status, headers, payload = reply
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
+                self.answer(*reply)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def __enter__(self) -> FakeProvider:

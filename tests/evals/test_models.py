@@ -360,11 +360,10 @@ def test_a_provider_error_in_the_python_api_keeps_the_cases_scored_before_it(des
     assert [r.case for r in raised.value.report.results] == ["c0"] and raised.value.report.stopped
 
 
-def test_course_eval_safety_at_the_default_concurrency_makes_the_cross_tenant_read_and_reports(tmp_path, monkeypatch):
+def test_course_eval_safety_at_the_default_concurrency_makes_the_cross_tenant_read_and_reports():
     # every case answered with the read a model makes for cross-tenant-id: a result check in a concurrent run
     # (rtevals5 N: the connection was opened in a child task and left by the parent, a 111-line traceback)
     pytest.importorskip("openai")
-    monkeypatch.setenv("COURSE_EVAL_CACHE", str(tmp_path / "cache"))
     reply = openai_reply([("get_incident", '{"incidentId": "INC-301"}')])
     with FakeProvider([reply], repeat_last=True) as fake:
         result = course("eval", "safety", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
@@ -374,3 +373,36 @@ def test_course_eval_safety_at_the_default_concurrency_makes_the_cross_tenant_re
     assert len(report["results"]) == 6 and len(fake.requests) == 6
     cross = next(r for r in report["results"] if r["case"] == "cross-tenant-id")
     assert cross["chosen"] == "get_incident" and cross["safe"] is True  # the lesson desk refuses Ben's read
+
+
+def test_a_restarted_runner_with_another_model_is_asked_again_and_no_cache_sends_every_request(tmp_path):
+    # rtevals5 F: two runners one after the other on one port, both answering to `--model local`
+    pytest.importorskip("openai")
+    port = closed_port()  # free now: each runner in turn serves on it
+    text_only = openai_reply(text="I cannot help with weather.")
+    forecast = openai_reply([("get_daily_forecast", json.dumps({"city": "Paris", "days": 3}))])
+
+    def run_on(reply, model, *flags):
+        with FakeProvider([reply], repeat_last=True, models=[model], port=port) as fake:
+            result = course("eval", "weather", "--chooser", "openai", "--base-url", f"http://127.0.0.1:{port}/v1",
+                            "--model", "local", "--no-transcripts", "--json", *flags)
+        return fake, json.loads(result.stdout)
+
+    first, a = run_on(text_only, "a.gguf")
+    second, b = run_on(forecast, "b.gguf")
+    assert len(first.requests) == len(second.requests) == 9
+    assert {r["chosen"] for r in a["results"]} == {None} and {r["chosen"] for r in b["results"]} == {"get_daily_forecast"}
+    again, _ = run_on(forecast, "b.gguf")                     # the same runner again: from the cache
+    assert len(again.requests) == 0
+    fresh, _ = run_on(forecast, "b.gguf", "--no-cache")
+    assert len(fresh.requests) == 9
+
+
+def test_an_endpoint_that_does_not_list_its_models_is_not_cached(desk, tmp_path):
+    pytest.importorskip("openai")
+    reply = openai_reply([("get_incident", '{"incidentId": "INC-101"}')])
+    with FakeProvider([reply], repeat_last=True, models=None) as fake:
+        chooser = models.OpenAIChooser("m", base_url=f"{fake.url}/v1", cache=models.ResponseCache(tmp_path))
+        chooser.choose("Show INC-101.", desk)
+        chooser.choose("Show INC-101.", desk)
+    assert len(fake.requests) == 2 and fake.listed == 1 and not list(tmp_path.iterdir())
