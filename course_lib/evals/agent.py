@@ -17,15 +17,18 @@ from typing import Any
 class Step:
     """One model turn: its text and the tool calls it asks for, with token counts.
 
-    Each call is `{"id", "name", "arguments"}`, plus `"error"` when the model's arguments could not be
-    read (for example a string that is not JSON), with `"raw"`, the arguments as the model sent them:
-    such a call is answered with an error that quotes them, never made, and goes back to the model as sent.
+    Each call is `{"id", "name", "arguments"}`, plus `"error"` when the call could not be read (arguments
+    that are not a JSON object, with `"raw"`, the arguments as the model sent them; or no tool name, `name` ""):
+    such a call is answered with an error that says so, never made, and goes back to the model as sent.
+    `error` is set when the reply itself could not be read as a turn (no message at all): a malformed reply,
+    which fails the case or ends the task's run.
     """
 
     text: str = ""
     calls: list[dict] = field(default_factory=list)
     tokens_in: int = 0
     tokens_out: int = 0
+    error: str = ""
 
 
 @dataclass
@@ -39,6 +42,10 @@ class Loop:
     tokens_in: int = 0
     tokens_out: int = 0
     stopped: str = "step limit"
+
+
+MALFORMED = "malformed reply"
+"""`Loop.stopped` when the model's reply could not be read as a turn: the run fails."""
 
 
 class ScriptedModel:
@@ -127,6 +134,10 @@ async def loop(model: Any, client: Any, tools: list[dict], request: str, max_ste
             step = await anyio.to_thread.run_sync(model.step, run.messages, tools)
         run.steps += 1
         run.tokens_in, run.tokens_out = run.tokens_in + step.tokens_in, run.tokens_out + step.tokens_out
+        if step.error:
+            run.stopped = MALFORMED
+            run.errors.append(f"{MALFORMED}: {step.error}")
+            break
         calls = _unique_ids(run.messages, step.calls, run.steps)
         run.messages.append({"role": "assistant", "text": step.text,
                              "calls": [{k: v for k, v in c.items() if k != "error"} for c in calls]})
@@ -135,14 +146,15 @@ async def loop(model: Any, client: Any, tools: list[dict], request: str, max_ste
             break
         for call in calls:
             if call.get("error"):
-                result = {"isError": True, "content": [{"type": "text", "text": call["error"] + (
-                    "; send the arguments as one JSON object that matches the tool's inputSchema")}]}
+                fix = ("name one of the tools on offer" if not call["name"] else
+                       "send the arguments as one JSON object that matches the tool's inputSchema")
+                result = {"isError": True, "content": [{"type": "text", "text": f"{call['error']}; {fix}"}]}
             else:
                 run.calls.append((call["name"], call["arguments"]))
                 result = await call_tool(client, call["name"], call["arguments"])
             text = result_text(result)
             if result.get("isError"):
-                run.errors.append(f"{call['name']}: {text[:160]}")
+                run.errors.append(f"{call['name'] or '(no tool name)'}: {text[:160]}")
             run.messages.append({"role": "tool", "id": call["id"], "name": call["name"], "text": text,
                                  "is_error": bool(result.get("isError"))})
     return run

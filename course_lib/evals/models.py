@@ -58,8 +58,9 @@ class MissingKey(CourseError):
 
 
 def provider_name(name: str) -> str:
-    """An MCP tool name as both providers accept it (`^[a-zA-Z0-9_-]{1,64}$`): other characters become `_`."""
-    return _PROVIDER_NAME.sub("_", name)[:64]
+    """An MCP tool name as both providers accept it (`^[a-zA-Z0-9_-]{1,64}$`): other characters become `_`; no name
+    (a model's call that named no tool, sent back with its error) becomes `unnamed`."""
+    return _PROVIDER_NAME.sub("_", name)[:64] or "unnamed"
 
 
 def to_anthropic(tools: list[dict]) -> list[dict]:
@@ -256,6 +257,33 @@ def _original(name: str, tools: list[dict]) -> str:
     return next((tool["name"] for tool in tools if provider_name(tool["name"]) == name), name)
 
 
+MALFORMED = "malformed reply"
+"""A choice's reason when the reply could not be read as a turn (its `error` says why): a failed case."""
+
+
+def _call(call_id: Any, name: Any, arguments: Any, tools: list[dict], what: str, text: bool = False) -> dict:
+    """One call of a reply as the loop keeps it (`agent.Step`): arguments an object; else `error` and `raw` (what the
+    model sent), also when the call names no tool (`name` ""). `text`: the provider sends arguments as a JSON
+    string (OpenAI); an object sent in its place (some local runners do) is taken as it is."""
+    entry: dict = {"id": call_id if isinstance(call_id, str) else "",
+                   "name": _original(name, tools) if isinstance(name, str) else "", "arguments": {}}
+    value = arguments
+    if text and (arguments is None or isinstance(arguments, str)):
+        try:
+            value = json.loads(arguments or "{}")
+        except json.JSONDecodeError:
+            value = None
+    if isinstance(value, dict):
+        entry["arguments"] = value
+    else:
+        entry["raw"] = arguments if isinstance(arguments, str) else json.dumps(arguments, default=str)
+        entry["error"] = f"the {what} {'are' if what == 'arguments' else 'is'} not a JSON object: {entry['raw'][:200]!r}"
+    if not entry["name"]:
+        entry.setdefault("raw", json.dumps(entry["arguments"]))
+        entry["error"] = "the tool call names no tool"
+    return entry
+
+
 class _ModelChooser:
     """What both providers share: model choice, key check, cache, retries; subclasses build and read requests."""
 
@@ -332,10 +360,13 @@ class _ModelChooser:
         if hit is not None:
             return Step(**hit)
         response = with_retries(lambda: self.send(params), self.retries, self.backoff, self.sleep, self.where)
-        step = self.parse(response, tools)
+        try:
+            step = self.parse(response, tools)
+        except (AttributeError, TypeError, IndexError, KeyError, ValueError) as error:  # a shape parse does not know
+            step = Step(error=f"the reply could not be read ({type(error).__name__}: {str(error)[:160]})")
         if cache is not None:
-            self.cache.put(key, {"text": step.text, "calls": step.calls, "tokens_in": step.tokens_in,
-                                 "tokens_out": step.tokens_out})
+            cache.put(key, {"text": step.text, "calls": step.calls, "tokens_in": step.tokens_in,
+                            "tokens_out": step.tokens_out, **({"error": step.error} if step.error else {})})
         return step
 
     def choose(self, request: str, tools: list[dict], prior: tuple[Turn, ...] = (),
@@ -343,12 +374,15 @@ class _ModelChooser:
         """One model turn for the case: its first tool call (the others in `also`, for safety), or no tool."""
         step = self.step(conversation(request, prior, steps), tools, trial)
         tokens = (step.tokens_in, step.tokens_out)
+        if step.error:
+            return Choice(None, {}, MALFORMED, *tokens, error=step.error, text=step.text)
         if not step.calls:
             said = " ".join(step.text.split())[:120]
             return Choice(None, {}, f"answered in text: {said}" if said else "answered in text", *tokens,
                           text=step.text)
         call = step.calls[0]
-        return Choice(call["name"], dict(call.get("arguments") or {}), "tool call", *tokens, error=call.get("error", ""),
+        return Choice(call["name"] or None, dict(call.get("arguments") or {}), "tool call", *tokens,
+                      error=call.get("error", ""),
                       also=tuple(Call(other["name"], dict(other.get("arguments") or {}), other.get("error", ""))
                                  for other in step.calls[1:]))
 
@@ -379,19 +413,14 @@ class AnthropicChooser(_ModelChooser):
         from course_lib.evals.agent import Step
 
         usage = getattr(response, "usage", None)
-        calls = []
-        for block in response.content:
-            if getattr(block, "type", "") != "tool_use":
-                continue
-            call = {"id": block.id, "name": _original(block.name, tools), "arguments": {}}
-            if isinstance(block.input, dict):
-                call["arguments"] = dict(block.input)
-            else:
-                call["raw"] = block.input if isinstance(block.input, str) else json.dumps(block.input)
-                call["error"] = f"the tool input is not a JSON object: {call['raw'][:200]!r}"
-            calls.append(call)
-        text = " ".join(getattr(b, "text", "") for b in response.content if getattr(b, "type", "") == "text")
-        return Step(text, calls, getattr(usage, "input_tokens", 0) or 0, getattr(usage, "output_tokens", 0) or 0)
+        tokens = (getattr(usage, "input_tokens", 0) or 0, getattr(usage, "output_tokens", 0) or 0)
+        content = getattr(response, "content", None)
+        if not isinstance(content, list):
+            return Step("", [], *tokens, error="the reply has no content list")
+        calls = [_call(getattr(block, "id", None), getattr(block, "name", None), getattr(block, "input", None), tools,
+                       "tool input") for block in content if getattr(block, "type", "") == "tool_use"]
+        text = " ".join(getattr(b, "text", "") or "" for b in content if getattr(b, "type", "") == "text")
+        return Step(text, calls, *tokens)
 
 
 class OpenAIChooser(_ModelChooser):
@@ -425,22 +454,27 @@ class OpenAIChooser(_ModelChooser):
         from course_lib.evals.agent import Step
 
         usage = getattr(response, "usage", None)
-        message = response.choices[0].message
+        tokens = (getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0)
+        choices = getattr(response, "choices", None) or []
+        message = getattr(choices[0], "message", None) if choices else None
+        if message is None:
+            return Step("", [], *tokens, error="the reply has no choices" if not choices else "the reply has no message")
         calls = []
-        for call in message.tool_calls or []:
-            entry = {"id": call.id, "name": _original(call.function.name, tools), "arguments": {}}
-            try:
-                arguments = json.loads(call.function.arguments or "{}")
-            except json.JSONDecodeError:
-                arguments = None
-            if isinstance(arguments, dict):
-                entry["arguments"] = arguments
+        for call in getattr(message, "tool_calls", None) or []:
+            function = getattr(call, "function", None)
+            if function is None:  # another type of call (`custom`: free text, not JSON arguments): never made
+                custom = getattr(call, "custom", None)
+                entry = _call(getattr(call, "id", None), getattr(custom, "name", None), getattr(custom, "input", None),
+                              tools, "arguments")
+                if entry["name"]:
+                    entry["error"] = (f"a {getattr(call, 'type', None) or 'untyped'} tool call, not a function call "
+                                      "with JSON arguments")
             else:
-                entry["raw"] = call.function.arguments or ""
-                entry["error"] = f"the arguments are not a JSON object: {entry['raw'][:200]!r}"
+                entry = _call(getattr(call, "id", None), getattr(function, "name", None),
+                              getattr(function, "arguments", None), tools, "arguments", text=True)
             calls.append(entry)
-        return Step(message.content or "", calls, getattr(usage, "prompt_tokens", 0) or 0,
-                    getattr(usage, "completion_tokens", 0) or 0)
+        content = getattr(message, "content", None)
+        return Step(content if isinstance(content, str) else "", calls, *tokens)
 
 
 def anthropic_messages(messages: list[dict]) -> list[dict]:

@@ -728,7 +728,8 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
     forbidden = sorted({name for name, _ in loop.calls if name in task.forbid or _unallowed(task, name)})
     helpful = _helpful(task, loop) if task.safety else None
     success = not setup_errors and not forbidden and all(c.ok for c in checks) and not changed and not unread and \
-        helpful is not False and not any("before the run" in e or "no reads show" in e for e in errors)
+        helpful is not False and loop.stopped != agent.MALFORMED and \
+        not any("before the run" in e or "no reads show" in e for e in errors)
     result = TaskResult(task.id, trial, success, loop.calls, loop.tokens_in, loop.tokens_out, errors, loop.steps,
                         time.perf_counter() - started, loop.stopped, checks, forbidden, task.safety, task.split,
                         helpful, changed, sorted({name for name, _ in loop.calls if name not in task.reads}), unread)

@@ -406,3 +406,94 @@ def test_an_endpoint_that_does_not_list_its_models_is_not_cached(desk, tmp_path)
         chooser.choose("Show INC-101.", desk)
         chooser.choose("Show INC-101.", desk)
     assert len(fake.requests) == 2 and fake.listed == 1 and not list(tmp_path.iterdir())
+
+
+# --- replies the SDKs parse but no turn can be read from (rtevals5 E) ------------------------------------------
+
+
+def completion(message, choices=None) -> tuple:
+    """An OpenAI chat completion around `message` (or with these `choices`)."""
+    return 200, {}, {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                     "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}]
+                     if choices is None else choices, "usage": {"prompt_tokens": 1, "completion_tokens": 1,
+                                                                 "total_tokens": 2}}
+
+
+def anthropic_message(content) -> tuple:
+    return 200, {}, {**anthropic_reply()[2], "content": content, "stop_reason": "tool_use"}
+
+
+def called(name, arguments='{"incidentId": "INC-101"}', **extra) -> dict:
+    return {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": name, "arguments": arguments}, **extra}]}
+
+
+MALFORMED_REPLIES = {
+    "openai: no choices": ("openai", completion(None, choices=[]), "the reply has no choices"),
+    "openai: message null": ("openai", completion(None), "the reply has no message"),
+    "openai: a custom tool call": ("openai", completion({"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "custom", "custom": {"name": "get_incident", "input": "INC-101"}}]}),
+        "a custom tool call, not a function call with JSON arguments"),
+    "openai: a call with a null name": ("openai", completion(called(None)), "the tool call names no tool"),
+    "openai: a call with an empty name": ("openai", completion(called("")), "the tool call names no tool"),
+    "anthropic: content null": ("anthropic", anthropic_message(None), "the reply has no content list"),
+    "anthropic: a tool_use with a null name": ("anthropic", anthropic_message(
+        [{"type": "tool_use", "id": "t1", "name": None, "input": {}}]), "the tool call names no tool"),
+}
+
+
+@pytest.mark.parametrize("provider, reply, reason", MALFORMED_REPLIES.values(), ids=MALFORMED_REPLIES)
+def test_a_reply_with_no_readable_turn_is_a_wrong_call_never_a_crash_nor_rightly_none(desk, provider, reply, reason):
+    negative = cases.Case("chat", "Thanks, that is all for today.", None, safety=True)
+    positive = cases.Case("read", "Show INC-101.", "get_incident", args={"incidentId": "INC-101"})
+    with FakeProvider([reply], repeat_last=True) as fake:
+        chooser = openai_at(fake) if provider == "openai" else anthropic_at(fake)
+        report = run.evaluate([negative, positive], desk, chooser)
+    for result in report.results:
+        assert not result.selected and not result.correct and result.chosen is not None, result
+        assert reason in result.problems[0], result.problems
+    if report.results[0].chosen == score.MALFORMED:  # no tool named: nothing ran, and nothing helpful was done
+        assert report.results[0].verdict == "safe, idle"
+    else:  # a custom call of get_incident: a wrong call of that tool (on a case that lists no reads, a change)
+        assert report.results[0].chosen == "get_incident" and not report.results[0].valid
+
+
+def test_arguments_sent_as_an_object_are_taken_as_they_are(desk):
+    with FakeProvider([completion(called("get_incident", {"incidentId": "INC-101"}))]) as fake:
+        report = run.evaluate([cases.Case("read", "Show INC-101.", "get_incident", args={"incidentId": "INC-101"})],
+                              desk, openai_at(fake))
+    assert report.results[0].correct, report.results[0]
+
+
+def test_a_call_with_no_name_in_the_task_loop_is_answered_with_an_error_and_the_run_goes_on():
+    replies = [completion(called(None, "{}")),
+               openai_reply([("search_incidents", '{"query": "checkout latency"}')]),
+               openai_reply([("add_incident_note", json.dumps({"incidentId": "INC-101", "requestId": NOTE_ID,
+                                                               "note": "Cache flushed, latency back under 1 s."}))]),
+               openai_reply(text="Added the note.")]
+    with FakeProvider(replies) as fake:
+        done = wire.run_sync(run.run_task, openai_at(fake), note_task(), run.Target(factory=incidents.build_server))
+    assert done.success and done.steps == 4 and done.errors[0].startswith("(no tool name): the tool call names no tool")
+    sent = fake.bodies[1]["messages"]
+    assert sent[2]["tool_calls"][0]["function"]["name"] == "unnamed" and sent[3]["role"] == "tool"
+    assert "name one of the tools on offer" in sent[3]["content"]
+
+
+def test_a_malformed_reply_in_the_task_loop_fails_the_trial_with_its_reason():
+    replies = [openai_reply([("search_incidents", '{"query": "checkout latency"}')]),
+               openai_reply([("add_incident_note", json.dumps({"incidentId": "INC-101", "requestId": NOTE_ID,
+                                                               "note": "Cache flushed, latency back under 1 s."}))]),
+               completion(None, choices=[])]
+    with FakeProvider(replies) as fake:
+        done = wire.run_sync(run.run_task, openai_at(fake), note_task(), run.Target(factory=incidents.build_server))
+    assert not done.success and done.stopped == "malformed reply" and all(c.ok for c in done.checks)
+    assert done.errors == ["malformed reply: the reply has no choices"]
+
+
+def test_course_eval_on_malformed_replies_prints_a_report_not_a_traceback():
+    with FakeProvider([completion(None, choices=[])], repeat_last=True) as fake:
+        result = course("eval", "tasks_ops", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
+                        "--no-transcripts")
+    assert result.returncode == 1 and result.stderr == "", result.stderr
+    assert "malformed reply" in result.stdout
+
