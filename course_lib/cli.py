@@ -647,6 +647,11 @@ def cmd_eval(args) -> int:
     selected = (found.split(args.split) if args.split else found).on(spec)
     if not (selected.cases or selected.tasks):  # nothing to run is a usage error, never a silent pass
         raise UsageError(f"{found.source} has no cases or tasks in split {args.split}")
+    if args.compare and not selected.cases:
+        raise UsageError(f"--compare runs the cases on a second target, and {found.source} has only tasks: "
+                         "run it once per target instead")
+    if args.compare_variant and not args.compare:
+        raise UsageError("--compare-variant names the expectations for --compare: pass --compare TARGET too")
     home = tools if not found.server or found.server == spec else wire.dump(targets.list_tools(found.server))
     cases.check_names(selected, [tool["name"] for tool in tools], args.variant, [tool["name"] for tool in home])
     folder = args.transcripts or (None if args.chooser == "offline" or args.no_transcripts
@@ -680,10 +685,14 @@ def cmd_eval(args) -> int:
             other_tools = wire.dump(targets.list_tools(args.compare))
             cases.check_names(selected, [tool["name"] for tool in other_tools], args.compare_variant,
                               [tool["name"] for tool in home])
-            other = wire.run_sync(lambda: run.run_cases(
-                list(selected.on(args.compare).cases), other_tools, chooser, run.Target.of(args.compare, args.transport),
-                variant=args.compare_variant, label=args.compare, trials=args.trials,
-                concurrency=args.concurrency if args.chooser != "offline" else 1))
+            try:
+                other = wire.run_sync(lambda: run.run_cases(
+                    list(selected.on(args.compare).cases), other_tools, chooser,
+                    run.Target.of(args.compare, args.transport), variant=args.compare_variant, label=args.compare,
+                    trials=args.trials, concurrency=args.concurrency if args.chooser != "offline" else 1))
+            except score.RunStopped as stop:  # the first run's results stand; the comparison is not made
+                return finish(report, tasks, None, f"{stop} (in the --compare run on {args.compare}, after "
+                                                   f"{len(stop.report.results)} of its results: nothing compared)")
             paired = (other, score.mcnemar(report, other))
     except score.RunStopped as stop:
         if isinstance(stop.report, run.TaskReport):

@@ -497,3 +497,24 @@ def test_course_eval_on_malformed_replies_prints_a_report_not_a_traceback():
     assert result.returncode == 1 and result.stderr == "", result.stderr
     assert "malformed reply" in result.stdout
 
+
+def test_a_provider_error_in_the_compare_run_keeps_the_first_runs_results_and_says_where_it_stopped(tmp_path):
+    # rtevals5 O: the first design's 9 results were dropped and the line said "0 result(s) scored"
+    good = openai_reply([("search_incidents", json.dumps({"query": "checkout"}))])
+    with FakeProvider([good] * 9 + [error_reply(400, "bad request")], repeat_last=True) as fake:
+        result = course("eval", "incidents", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
+                        "--compare", "incident-overloaded", "--compare-variant", "overloaded", "--concurrency", "1",
+                        "--no-transcripts", "--csv", str(tmp_path / "out.csv"))
+    line = one_line_error(result)
+    assert result.returncode == 2 and "answered HTTP 400: bad request" in line
+    assert "in the --compare run on incident-overloaded, after 0 of its results: nothing compared" in line
+    assert "9 result(s) scored before it are in the output" in line
+    assert "selection accuracy" in result.stdout and "compared with" not in result.stdout
+    assert len((tmp_path / "out.csv").read_text().splitlines()) == 10
+
+
+def test_compare_on_a_task_file_is_refused_with_one_line():
+    result = course("eval", "tasks", "--compare", "incident-risky")
+    assert "--compare runs the cases on a second target" in one_line_error(result) and result.returncode == 2
+    result = course("eval", "incidents", "--compare-variant", "overloaded")
+    assert "--compare-variant names the expectations for --compare" in one_line_error(result)
