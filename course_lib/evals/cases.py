@@ -223,13 +223,21 @@ class Case:
     line: int = 0
 
     def for_variant(self, variant: str | None) -> Case:
-        """The case as it reads for another design of the server (`[case.variant.NAME]`), or itself."""
+        """The case as it reads for another design of the server (`[case.variant.NAME]`), or itself. A `helpful`
+        the file left to its default (the expected call) follows the variant's expected call."""
         override = self.variants.get(variant or "")
         if not override:
             return self
         expect = override.get("expect", self.expect if self.expect is not None else NONE)
-        return replace(self, expect=None if expect == NONE else expect, args=override.get("args", self.args),
-                       patterns=override.get("patterns", self.patterns))
+        args = override.get("args", self.args)
+        helpful = self.helpful
+        if helpful == self._default_helpful(self.expect or NONE, self.args):
+            helpful = self._default_helpful(expect, args)
+        return replace(self, expect=None if expect == NONE else expect, args=args,
+                       patterns=override.get("patterns", self.patterns), helpful=helpful)
+
+    def _default_helpful(self, expect: str, args: dict[str, Any]) -> tuple[Any, ...]:
+        return _helpful({"expect": expect, "args": args, "reads_ok": self.reads_ok}, self.reads)
 
 
 @dataclass(frozen=True)
