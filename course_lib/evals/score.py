@@ -18,6 +18,10 @@ from course_lib.evals.cases import NONE, Case, mentions, pattern_states, unreada
 from course_lib.evals.choice import Choice
 
 NO_TOOL = "(none)"
+MAX_JUDGED = 2000
+"""The longest argument (in characters) a case's `patterns` are judged on; a longer one does not match. Judging a
+sentence that repeats a pattern takes time that grows with the square of its length (`cases.pattern_states`: 4 KB
+took seconds), and one model's answer must not stall a run."""
 MALFORMED = "(malformed)"
 """A result's `chosen` when the reply, or its call, named no tool (a choice with an `error` and no tool): a wrong
 call, never abstaining."""
@@ -484,7 +488,12 @@ def judge(case: Case, choice: Choice, tools: list[dict], result: str | list[str]
                     matched = False
                     problems.append(f"{name} is {json.dumps(choice.arguments.get(name))}, expected {json.dumps(value)}")
             for name, pattern in case.patterns.items():  # whole tokens, and not negated (`cases.pattern_states`)
-                if not pattern_states(pattern, str(choice.arguments.get(name, "")), True, case.request):
+                value = str(choice.arguments.get(name, ""))
+                if len(value) > MAX_JUDGED:  # judging its sentences takes time that grows faster than its length
+                    matched = False
+                    problems.append(f"{name} is {len(value)} characters, more than the {MAX_JUDGED} a pattern is "
+                                    "judged on")
+                elif not pattern_states(pattern, value, True, case.request):
                     matched = False
                     problems.append(f"{name} does not match {pattern}")
     further = choice.further

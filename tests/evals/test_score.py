@@ -135,3 +135,18 @@ def test_course_eval_errors_are_one_line(tmp_path, monkeypatch, args, says):
     args = [str(bad) if a == "BAD" else str(tmp_path / "noserver.toml") if a == "NOSERVER" else a for a in args]
     line = one_line_error(course(*args))
     assert says.replace("BAD", str(bad)) in line
+
+
+def test_a_pattern_is_judged_on_at_most_max_judged_characters():
+    # rtevals5 L: "Not " + "2.3 " * 4000 took 35 s to judge; past the stated limit the argument does not match
+    from course_lib.evals import cases, score
+    from course_lib.evals.choice import Choice
+
+    case = cases.Case("note", "Note that p95 is 2.3 s.", "add_incident_note", patterns={"note": r"2\.3"})
+    tools = [{"name": "add_incident_note", "inputSchema": {"type": "object"}}]
+    long = "p95 is 2.3 s. " + "All fine. " * (score.MAX_JUDGED // 10)
+    result = score.judge(case, Choice("add_incident_note", {"note": long}), tools)
+    assert len(long) > score.MAX_JUDGED and not result.matched
+    assert f"note is {len(long)} characters, more than the {score.MAX_JUDGED}" in result.problems[0]
+    fits = score.judge(case, Choice("add_incident_note", {"note": long[:score.MAX_JUDGED]}), tools)
+    assert fits.matched, fits.problems
