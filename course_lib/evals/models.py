@@ -14,7 +14,8 @@ is cached on disk under a key of provider, base URL, model, system prompt, max_t
 definitions and messages (and the trial number), so re-running the same cases costs nothing; on an endpoint other
 than the provider's own API the key also holds what the endpoint lists at `/models` (a local runner answers to any
 model name, so the name alone does not say which model answered), and an endpoint that does not list its models
-gets no cache. `cache=False` (`course eval --no-cache`) sends every request.
+gets no cache. `cache=False` (`course eval --no-cache`) sends every request: the only way to tell apart two models
+that an endpoint lists alike (one alias for both, no other detail).
 Earlier tool turns travel as each provider's own tool-call and tool-result messages.
 """
 
