@@ -328,6 +328,7 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
         if running.confinement.sandbox.confined:
             bridge.kernel_host = sandbox.HOSTNAME
         running.on_death = bridge.close
+        bridge.on_overrun = running.stop  # a forwarded call ran too long
         try:
             running.start(START_SECONDS)
             started = running.run(bridge.agent_code(), START_SECONDS)
