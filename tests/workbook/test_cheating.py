@@ -659,11 +659,11 @@ message (`MAX_LINE`, 32 MB) decoded are what a flood can add to a worker of abou
 
 
 def _grade(folder: Path, env: dict | None = None, timeout: int = 60,
-           outputs: list | None = None) -> dict[tuple[str, str], tuple[str, str]]:
+           outputs: list | None = None, jobs: int = 2) -> dict[tuple[str, str], tuple[str, str]]:
     import os
 
     result = subprocess.run([sys.executable, "-m", "course_lib.cli", "grade", str(folder), "--timeout", str(timeout),
-                             "--root", str(ROOT)], capture_output=True, text=True, timeout=1800,
+                             "--root", str(ROOT), "--jobs", str(jobs)], capture_output=True, text=True, timeout=1800,
                             env={**os.environ, **(env or {})})
     assert result.returncode == 0, result.stderr[-3000:]
     if outputs is not None:
@@ -790,6 +790,51 @@ def test_a_kernel_that_prints_too_much_is_stopped_and_the_grader_stays_small(tmp
     status, detail = grades[("floods_iopub_during_a_check", "1.4")]
     assert status == "kernel died" and f"printed more than {kernel.OUTPUT_BYTES >> 20} MB of output" in detail
     peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
+    assert peak < GRADER_PEAK_BYTES, peak
+
+
+FLOODS_THE_GRADER = """import threading
+from course_lib import host
+
+
+def _flood(text):
+    while True:
+        try:
+            host.wrap(text, None)
+        except Exception:
+            pass
+
+
+for _text in ["\\u200b" * 1_300_000] * 16 + ["\\u200b" * 80_000] * 8:
+    threading.Thread(target=_flood, args=(_text,), daemon=True).start()
+"""
+"""Red team 5's X: `host.wrap` is forwarded to the grader, where one call of 1.3 million zero-width spaces (3.9 MB)
+took 11 s and 400 MB; 16 threads ask for it without end (and 8 more for calls of 240 kB, under `FORWARD_BYTES`)."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_a_flood_of_forwarded_calls_costs_the_next_student_nothing(tmp_path):
+    """Red team 5's D1: a notebook whose threads flood the grader with forwarded `host.wrap` calls, graded first by
+    the one worker, then an honest solved lesson 01. Its calls kept running in the worker after its kernel was
+    stopped: the honest student got 3/4 (a check timed out), 0/4 ("the grader's agent did not start") or 0/4 ("it
+    made the grader hold more than 512 MB", blamed on the honest kernel), and the worker peaked at 1.4 GB. A
+    kernel's forwarded calls now run one at a time, each bounded in size and time, and a worker left with one
+    still running is discarded: the honest student keeps 4/4 and the worker stays under GRADER_PEAK_BYTES."""
+    import re
+
+    folder = tmp_path / "class"
+    flooder = nbformat.read(ROOT / "exercises" / "00_start_here.ipynb", as_version=4)
+    _after_setup(flooder, FLOODS_THE_GRADER)
+    (folder / "aaa_flooder").mkdir(parents=True)
+    nbformat.write(flooder, folder / "aaa_flooder" / "00_start_here.ipynb")
+    (folder / "zzz_honest").mkdir()
+    (folder / "zzz_honest" / LESSON).write_bytes((ROOT / "solutions" / LESSON).read_bytes())
+    outputs: list[str] = []
+    grades = _grade(folder, outputs=outputs, jobs=1)
+    assert [grades[("zzz_honest", e)][0] for e in EXERCISES] == ["passed"] * 4, grades
+    assert grades[("aaa_flooder", "0.1")][0] != "passed"
+    peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
+    print(f"grader worker peak memory with the flood: {peak >> 20} MB")
     assert peak < GRADER_PEAK_BYTES, peak
 
 
