@@ -68,6 +68,8 @@ class Report:
     """Every student found in the class folder, whether or not a notebook of theirs was graded."""
     misnamed: list[tuple[str, str]] = field(default_factory=list)
     """(student, file name) of each notebook in a student's folder whose name names no lesson (not graded)."""
+    workers: int = 0
+    """Grader worker processes started (one per `jobs`, and one more each time a worker was stopped or discarded)."""
 
 
 def submissions(folder: Path, ignored: list[str] | None = None) -> list[tuple[str, Path]]:
@@ -445,6 +447,8 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
                         continue
                     if worker is None or not worker.alive:
                         worker = _Worker(root, _cell_limit(timeout), package)
+                        with lock:
+                            report.workers += 1
                     answer = worker.grade(path, _shown(folder, path), min(timeout, left))
                     graded.append((path, _rows(name, path, answer)))
                     with lock:
