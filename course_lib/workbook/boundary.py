@@ -919,7 +919,7 @@ class GraderBridge(_Endpoint):
         from course_lib import wire
 
         async def serve() -> None:
-            _current.set(self)  # what the server runs is this kernel's doing (`checks.core.watched_here`)
+            _caused.set(self)  # what the server runs is this kernel's doing (`caused_by`)
             stream = await _stream_of(connection)
             async with wire.line_streams(stream, MAX_RESULT, meter=self.metered) as (read, write):
                 await wire.serve_streams(server, read, write)
@@ -929,8 +929,8 @@ class GraderBridge(_Endpoint):
     # what the kernel may ask: only calls and attributes of what the checker lent it
 
     def _answer(self, message: dict, size: int = 0) -> None:
-        """Answer one request of the kernel's, counted in `leftovers` while it runs, and in this bridge's name: a
-        watch counts only the calls its own kernel caused (`checks.core.watched_here`)."""
+        """Answer one request of the kernel's, counted in `leftovers` while it runs, as caused by this bridge's
+        kernel (`caused_by`)."""
         global _serving
         if message.get("op") == "course" and size > FORWARD_BYTES:
             message = {"call": message["call"], "op": "refused", "reason": (
@@ -938,11 +938,11 @@ class GraderBridge(_Endpoint):
                 f"{FORWARD_BYTES >> 10} kB")}
         with _serving_lock:
             _serving += 1
-        token = _current.set(self)
+        token = _caused.set(self)
         try:
             super()._answer(message, size)
         finally:
-            _current.reset(token)
+            _caused.reset(token)
             with _serving_lock:
                 _serving -= 1
 
@@ -1280,11 +1280,7 @@ _current: contextvars.ContextVar = contextvars.ContextVar("course_bridge", defau
 
 @contextmanager
 def checking(bridge: GraderBridge):
-    """While a checker runs in this thread: the bridge to its kernel, for `in_kernel` (and in `wire.run_sync`'s
-    threads too, so that a watch there counts what this check's kernel causes)."""
-    from course_lib import wire
-
-    wire.CARRIED.add(_current)
+    """While a checker runs in this thread: the bridge to its kernel, for `in_kernel`."""
     token = _current.set(bridge)
     try:
         yield bridge
@@ -1295,6 +1291,16 @@ def checking(bridge: GraderBridge):
 def current() -> GraderBridge | None:
     """The bridge to the kernel of the check running in this thread, or None (a check in process)."""
     return _current.get()
+
+
+_caused: contextvars.ContextVar = contextvars.ContextVar("course_caused_by", default=None)
+
+
+def caused_by() -> GraderBridge | None:
+    """The bridge whose kernel caused what this thread runs: the kernel a request or an MCP session came from
+    (`GraderBridge._answer`, a lent server served to it), else the check running here (`current`), else None. A
+    watch counts no call another kernel caused (`checks.core.watched_here`)."""
+    return _caused.get() or _current.get()
 
 
 @contextmanager
