@@ -333,8 +333,9 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
             running.start(START_SECONDS)
             started = running.run(bridge.agent_code(), START_SECONDS)
             if started.status != "ok":
-                raise kernel.KernelDied(running.death() if running.exit_code is not None else
-                                        f"the grader's agent did not start in the kernel: {started.ename}")
+                raise kernel.KernelDied(running.death() if running.exit_code is not None or running.stopped_because
+                                        else f"the grader's agent did not start in the kernel ({started.status}"
+                                             f"{': ' + started.ename if started.ename else ''})")
             try:
                 bridge.wait_for_agent(START_SECONDS)
             except boundary.BridgeClosed as error:
