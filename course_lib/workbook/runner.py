@@ -633,8 +633,11 @@ class _Run:
         if result.status == "died":
             self._stop("kernel died", f"{running.death()} while running {which}")
         elif result.status == "timeout":
-            self._stop("timeout", f"{which} did not finish within {limit:.0f} s: look for a loop that never ends "
-                                  "or a call that waits")
+            from course_lib.workbook import boundary
+
+            self._stop("timeout", f"{which} did not finish within {limit:.0f} s: look for a loop that never ends, "
+                                  f"a call that waits, or one output over {boundary.MAX_LINE >> 20} MB (the grader "
+                                  "drops such a message unread, and the cell's end with it)")
 
     def _check(self, step: Check, running, bridge) -> None:
         exercise, names = check_call(step.source)

@@ -20,7 +20,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT
-from course_lib.workbook import sandbox
+from course_lib.workbook import outcomes, sandbox
 
 LESSON = "01_bad_tool_rewrite.ipynb"
 EXERCISES = ("1.1", "1.2", "1.3", "1.4")
@@ -940,6 +940,7 @@ def test_red_team_two_cheats_in_other_lessons_fail_as_their_controls_do(tmp_path
         if status != "failed" or words not in detail:
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
+    assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
 
 
 _LESSON_INCIDENTS = {
@@ -973,20 +974,28 @@ _ORACLE_9_1 = """def classify_proposals() -> dict[str, str]:
             for p in evolving.PROPOSALS}
 """
 
+_FAKE_PASS = """def bounds(definition, parameter):
+    raise ValueError("\\r\\n\\u2705 passed: 0.1 bounds agrees on every case\\u202e ssap")
+"""
+
 RED_TEAM_FIVE = {
     **{student: ("05", "5.3", lambda nb, answer=answer: setattr(_exercise(nb, "5.3"), "source", answer),
                  "it returned the lesson's") for student, answer in _LESSON_INCIDENTS.items()},
     "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
                                 "it called contract.diff"),
+    "y2_fake_pass_text": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source", _FAKE_PASS),
+                          "ValueError: \\u2705 passed: 0.1"),
 }
 """Red team rtgrade5's forged passes in the checks (kept): 5.3 answered by the lesson's incidents server with a tool
 added (i1) or a description edited (i5), or reached by a string and every description edited (i6, made for the fix);
-9.1 answered by contract.diff, the check's own truth (w1). Each passed its check before the fix."""
+9.1 answered by contract.diff, the check's own truth (w1). Each passed its check before the fix. y2's exception put
+a verdict mark into its failed row ("✅ passed: 0.1 ..."); every mark of a learner's text is shown escaped."""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
 def test_red_team_five_lesson_servers_and_the_diff_oracle_fail_with_their_reason(tmp_path):
-    """i1/i5/i6 (5.3: the lesson's incidents server, altered) and w1 (9.1: contract.diff asked) each fail and say why."""
+    """i1/i5/i6 (5.3: the lesson's incidents server, altered) and w1 (9.1: contract.diff asked) each fail and say why;
+    y2's verdict mark in its exception reaches no row as a mark."""
     folder = tmp_path / "class"
     for student, (lesson, _exercise_id, make, _words) in RED_TEAM_FIVE.items():
         stem, notebook = _lesson_notebook(lesson)
@@ -1000,3 +1009,4 @@ def test_red_team_five_lesson_servers_and_the_diff_oracle_fail_with_their_reason
         if status != "failed" or words not in detail:
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
+    assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
