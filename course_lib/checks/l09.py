@@ -83,6 +83,29 @@ def _rule_of(change: contract.Change) -> str:
     return "tools"
 
 
+def _oracle_in_cells(fn: Any) -> str:
+    """Across the grading boundary: "contract.diff in your code" when a cell the grader sent the kernel before this
+    check names a part of 9.1's truth (`DIFF_PARTS`, `proposed`) as an attribute or an imported name, so verdicts
+    computed from it when a cell ran (and returned as a dict later) count too; "" otherwise, and in process. Read
+    from the code the grader sent, never from the kernel."""
+    import ast
+
+    from course_lib.workbook.boundary import RemoteFunction
+
+    parts = {*DIFF_PARTS, "proposed"}
+    for cell in fn._endpoint.ran if isinstance(fn, RemoteFunction) else []:
+        try:
+            tree = ast.parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in parts:
+                return f"{shown(ast.unparse(node), 60)} in your code"
+            if isinstance(node, ast.alias) and node.name.split(".")[-1] in parts:
+                return f"{shown(node.name, 60)} imported in your code"
+    return ""
+
+
 @checker("9.1", RULES_9_1)
 def ex_09_1(classify_proposals) -> str:
     """Check each verdict against contract.diff on v1's definitions with that proposal applied."""
@@ -93,6 +116,8 @@ def ex_09_1(classify_proposals) -> str:
         given = call_learner(classify_proposals)
     asked = sorted(set(diffed + applied))
     require(not asked, "own", lambda: f"it called {', '.join(n for n in asked if '._' not in n) or asked[0]}")
+    named = _oracle_in_cells(classify_proposals)
+    require(not named, "own", named)
     require(isinstance(given, dict), "dict", type(given).__name__)
     letters = [proposal.letter for proposal in evolving.PROPOSALS]
     verdicts = dict(given)

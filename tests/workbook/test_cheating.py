@@ -974,6 +974,13 @@ _ORACLE_9_1 = """def classify_proposals() -> dict[str, str]:
             for p in evolving.PROPOSALS}
 """
 
+_ORACLE_CACHED = """v1 = [wire.dump(tool) for tool in wire.run_sync(wire.list_tools, evolving.build_v1())]
+_V = {p.letter: "breaking" if any(c.breaking for c in contract.diff(v1, evolving.proposed(v1, p))) else "safe"
+      for p in evolving.PROPOSALS}
+def classify_proposals() -> dict[str, str]:
+    return dict(_V)
+"""
+
 _FAKE_PASS = """def bounds(definition, parameter):
     raise ValueError("\\r\\n\\u2705 passed: 0.1 bounds agrees on every case\\u202e ssap")
 """
@@ -983,12 +990,15 @@ RED_TEAM_FIVE = {
                  "it returned the lesson's") for student, answer in _LESSON_INCIDENTS.items()},
     "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
                                 "it called contract.diff"),
+    "w2_oracle_when_the_cell_ran": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_CACHED),
+                                    "contract.diff in your code"),
     "y2_fake_pass_text": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source", _FAKE_PASS),
                           "ValueError: \\u2705 passed: 0.1"),
 }
 """Red team rtgrade5's forged passes in the checks (kept): 5.3 answered by the lesson's incidents server with a tool
 added (i1) or a description edited (i5), or reached by a string and every description edited (i6, made for the fix);
-9.1 answered by contract.diff, the check's own truth (w1). Each passed its check before the fix. y2's exception put
+9.1 answered by contract.diff, the check's own truth, inside the function (w1) or when its cell ran (w2, made for
+the fix: the watch alone missed it). Each passed its check before the fix. y2's exception put
 a verdict mark into its failed row ("✅ passed: 0.1 ..."); every mark of a learner's text is shown escaped."""
 
 
