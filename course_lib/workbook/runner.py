@@ -99,7 +99,8 @@ class Plan:
 
     steps: tuple[str | Check, ...]
     exercises: tuple[ExerciseId, ...]
-    given: frozenset[str] = frozenset()  # the course's own code cells (normalised): what the learner did not write
+    given: frozenset[str] = frozenset()  # the reference's code cells (normalised): what the learner did not write
+    # (without a course reference, the submission's own: that mode trusts the notebook's check cells anyway)
 
 
 _CALL = re.compile(r"checks\.(ex_\d{2}_\d{1,2})\s*\(")
