@@ -411,10 +411,11 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list, giv
     if found:
         judged = found[-1].status == "passed" and str(exercise) not in SELECTS_LESSON_TOOLS
         servers = bridge.servers[crossed:crossed + 3]
-        lessons = (_lessons_factory(bridge.ran, given) if servers else "") or _lessons_tools(servers) \
-            if judged else ""
+        factory = _lessons_factory(bridge.ran, given) if judged and servers else ""
+        lessons = factory or (_lessons_tools(servers) if judged else "")
+        restore = "; if you only tried out a lesson cell, put it back as the course gave it" if factory else ""
         done.append(Outcome(str(exercise), "failed", f"your server must define its own tools; it returned the "
-                                                     f"lesson's ({lessons})", exercise.hint_call)
+                                                     f"lesson's ({lessons}){restore}", exercise.hint_call)
                     if lessons else found[-1])
 
 
