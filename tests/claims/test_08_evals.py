@@ -126,8 +126,8 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
         pass
 
     (paragraph,) = cited_paragraphs("provider-retried-statuses")
-    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's 529 too\) and lost connections are "
-                       r"retried", paragraph)
+    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's 529, overloaded, is one\) and lost "
+                       r"connections are retried", paragraph)
     assert listed, paragraph
     stated = {int(code) for code in re.findall(r"\d{3}", listed.group(1))} | set(range(500, 600))
     assert {status for status in range(400, 600) if models.is_retryable(Status(status))} == stated
