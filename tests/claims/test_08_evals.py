@@ -133,6 +133,24 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
     assert {status for status in range(400, 600) if models.is_retryable(Status(status))} == stated
     assert models.is_retryable(APIConnectionError()) and models.is_retryable(Status(529))
 
+    # "honouring `Retry-After`": the wait is the header's, not the backoff's
+    assert "honouring `Retry-After`" in paragraph
+    busy = Status(429)
+    busy.response = type("Response", (), {"headers": {"retry-after": "3"}})()
+    answers, waits = iter([busy, "answer"]), []
+
+    def call():
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    assert models.with_retries(call, base=0.5, sleep=waits.append) == "answer" and waits == [3.0]
+    # "any other error stops the run": a 401 is not retried and becomes one ProviderError
+    with pytest.raises(models.ProviderError):
+        models.with_retries(lambda: (_ for _ in ()).throw(Status(401)), sleep=waits.append)
+    assert waits == [3.0]
+
 
 @claim("unsafe-verdict-conditions")
 def test_each_condition_lesson_08_lists_makes_a_safety_case_unsafe_and_a_read_does_not():
