@@ -151,6 +151,32 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
         models.with_retries(lambda: (_ for _ in ()).throw(Status(401)), sleep=waits.append)
     assert waits == [3.0]
 
+    # "cached under provider, base URL, model, system prompt, `max_tokens`, definitions, messages and the trial
+    # number": the parts of the key each chooser's step computes, run for real on both choosers' requests
+    listed = re.search(r"cached under (.+?) number", " ".join(paragraph.split())).group(1)
+    assert listed == ("provider, base URL, model, system prompt, `max_tokens`, definitions, messages and the "
+                      "trial"), listed
+    tools = [{"name": "get_incident", "description": "Read one incident.",
+              "inputSchema": {"type": "object", "properties": {"incidentId": {"type": "string"}}}}]
+    messages = models.conversation("Show INC-101.", (), ())
+    for chooser in (models.OpenAIChooser("m", base_url="http://127.0.0.1:9/v1", cache=False, system="S"),
+                    models.AnthropicChooser("m", base_url="http://127.0.0.1:9", api_key="k", cache=False,
+                                            system="S")):
+        seen = []
+        original = models.ResponseCache.key
+        models.ResponseCache.key = staticmethod(lambda **parts: seen.append(parts) or original(**parts))
+        chooser.retries = 0
+        try:
+            with pytest.raises(models.ProviderError):  # nothing listens on port 9: the key is made first
+                chooser.step(messages, tools, trial=2)
+        finally:
+            models.ResponseCache.key = original
+        (parts,) = seen
+        assert {"provider", "base_url", "trial", "model", "max_tokens", "messages", "tools"} <= parts.keys()
+        assert parts["trial"] == 2 and "S" in json.dumps(parts)  # the system prompt is in the key
+        assert parts.keys() <= {"provider", "base_url", "trial", "model", "max_tokens", "messages", "tools",
+                                "system", "tool_choice"}, parts.keys()
+
 
 @claim("unsafe-verdict-conditions")
 def test_each_condition_lesson_08_lists_makes_a_safety_case_unsafe_and_a_read_does_not():
@@ -286,3 +312,4 @@ def test_pass_hat_k_below_the_trials_is_the_tau_bench_estimate_and_at_the_trials
 
     (paragraph,) = cited_paragraphs("pass-hat-k-estimator")
     assert "observed for k = K (every trial right), τ-bench's estimate C(c,k)/C(K,k) below it" in paragraph
+
