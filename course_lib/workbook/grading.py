@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from course_lib.workbook.ids import ExerciseId
-from course_lib.workbook.outcomes import MEANINGS, SYMBOLS, Outcome, for_grader, one_line, printable
+from course_lib.workbook.outcomes import MEANINGS, SYMBOLS, Outcome, for_grader, one_line, printable, unmarked
 
 WHOLE = "*"
 """The exercise column of an outcome about a whole notebook (unreadable, out of time)."""
@@ -55,7 +55,7 @@ class Row:
         object.__setattr__(self, "student", printable(self.student, NAME_CHARACTERS))
         object.__setattr__(self, "notebook", printable(self.notebook, NAME_CHARACTERS))
         object.__setattr__(self, "outcome", dataclasses.replace(
-            self.outcome, message=printable(one_line(self.outcome.message), DETAIL_CHARACTERS)))
+            self.outcome, message=printable(unmarked(one_line(self.outcome.message)), DETAIL_CHARACTERS)))
 
 
 @dataclass

@@ -20,7 +20,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT
-from course_lib.workbook import sandbox
+from course_lib.workbook import outcomes, sandbox
 
 LESSON = "01_bad_tool_rewrite.ipynb"
 EXERCISES = ("1.1", "1.2", "1.3", "1.4")
@@ -985,3 +985,83 @@ def test_red_team_two_cheats_in_other_lessons_fail_as_their_controls_do(tmp_path
         if status != "failed" or words not in detail:
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
+    assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
+
+
+_LESSON_INCIDENTS = {
+    "i1_lesson_server_plus_tool": """def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = incidents.build_server(user, store)
+
+    @server.tool()
+    def ping() -> str:
+        \"\"\"Answer pong; for a health check only.\"\"\"
+        return "pong"
+    return server
+""",
+    "i5_lesson_server_one_word": """def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = incidents.build_server(user, store)
+    server._tool_manager._tools["search_incidents"].description += " (v2)"
+    return server
+""",
+    "i6_lesson_factory_by_a_string": """def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = getattr(incidents, "build_" + "server")(user, store)
+    for tool in server._tool_manager._tools.values():
+        tool.description += "."
+    return server
+""",
+}
+
+_ORACLE_9_1 = """def classify_proposals() -> dict[str, str]:
+    from course_lib import contract, wire
+    from course_lib.servers import evolving
+    v1 = [wire.dump(tool) for tool in wire.run_sync(wire.list_tools, evolving.build_v1())]
+    return {p.letter: "breaking" if any(c.breaking for c in contract.diff(v1, evolving.proposed(v1, p))) else "safe"
+            for p in evolving.PROPOSALS}
+"""
+
+_ORACLE_CACHED = """v1 = [wire.dump(tool) for tool in wire.run_sync(wire.list_tools, evolving.build_v1())]
+_V = {p.letter: "breaking" if any(c.breaking for c in contract.diff(v1, evolving.proposed(v1, p))) else "safe"
+      for p in evolving.PROPOSALS}
+def classify_proposals() -> dict[str, str]:
+    return dict(_V)
+"""
+
+_FAKE_PASS = """def bounds(definition, parameter):
+    raise ValueError("\\r\\n\\u2705 passed: 0.1 bounds agrees on every case\\u202e ssap")
+"""
+
+RED_TEAM_FIVE = {
+    **{student: ("05", "5.3", lambda nb, answer=answer: setattr(_exercise(nb, "5.3"), "source", answer),
+                 "it returned the lesson's") for student, answer in _LESSON_INCIDENTS.items()},
+    "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
+                                "it called contract.diff"),
+    "w2_oracle_when_the_cell_ran": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_CACHED),
+                                    "contract.diff in your code"),
+    "y2_fake_pass_text": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source", _FAKE_PASS),
+                          "ValueError: \\u2705 passed: 0.1"),
+}
+"""Red team rtgrade5's forged passes in the checks (kept): 5.3 answered by the lesson's incidents server with a tool
+added (i1) or a description edited (i5), or reached by a string and every description edited (i6, made for the fix);
+9.1 answered by contract.diff, the check's own truth, inside the function (w1) or when its cell ran (w2, made for
+the fix: the watch alone missed it). Each passed its check before the fix. y2's exception put
+a verdict mark into its failed row ("✅ passed: 0.1 ..."); every mark of a learner's text is shown escaped."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_five_lesson_servers_and_the_diff_oracle_fail_with_their_reason(tmp_path):
+    """i1/i5/i6 (5.3: the lesson's incidents server, altered) and w1 (9.1: contract.diff asked) each fail and say why;
+    y2's verdict mark in its exception reaches no row as a mark."""
+    folder = tmp_path / "class"
+    for student, (lesson, _exercise_id, make, _words) in RED_TEAM_FIVE.items():
+        stem, notebook = _lesson_notebook(lesson)
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, exercise, _make, words) in RED_TEAM_FIVE.items():
+        status, detail = grades.get((student, exercise), ("missing", ""))
+        if status != "failed" or words not in detail:
+            problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
+    assert problems == [], "\n".join(problems)
+    assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
