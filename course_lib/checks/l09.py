@@ -64,8 +64,9 @@ RULES_9_1 = spec(
      "contract.diff, as above"),
     ("tools", "call a removed or renamed tool breaking, and a reworded description safe",
      "contract.diff, as above"),
-    ("own", "verdicts you decide yourself, before any diff: classify_proposals calls neither contract.diff (the "
-            "check's own answer) nor evolving.proposed", "calls of both counted while classify_proposals runs"),
+    ("own", "classify_proposals to hold verdicts you decided yourself, before any diff: it calls neither "
+            "contract.diff (the check's own answer) nor evolving.proposed",
+     "calls of both counted while classify_proposals runs"),
 )
 
 DIFF_PARTS = ("diff", "_compare_tool", "_compare_value", "_judge")
