@@ -7,6 +7,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from claim_skips import pytest_runtest_makereport  # noqa: F401 - a hook: a claim test may not skip
 from quiet_worker_exit import pytest_sessionfinish  # noqa: F401 - a hook: an xdist worker ends quietly
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -290,6 +290,9 @@ CONCEPTS: dict[str, dict[str, str]] = {
         "arguments results tools": "Lesson 09, «Evolving without breaking clients»: judge a change by what an "
                                    "existing client sends and reads: it breaks when something it relies on stops "
                                    "working.",
+        "own": "Lesson 09, «Evolving without breaking clients»: the exercise asks you to reason about each change "
+               "before any tool runs; contract.diff is how the lesson checks such a judgement afterwards, so an "
+               "answer that calls it has not judged anything.",
     },
     "9.2": {
         "fresh": "Lesson 09, «Stateful tools: pass a handle, not a connection»: each server built holds its own "

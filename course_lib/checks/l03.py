@@ -65,19 +65,20 @@ HINTS: dict[str, tuple[str, ...]] = {
 _MORE_ORDERS = {
     # Two rows the exercise text never names, added to the backend only while a check runs: a second
     # order of another customer and another order of the signed-in one (an answer that tests order numbers
-    # instead of owners fails on them).
+    # instead of owners fails on them). Sent to the kernel as `_more_orders`' arguments when a check starts,
+    # never as part of the module: the kernel's copy of this module holds none of them (`release.kernel_side`).
     "ORD-1071": ("cus-linus", "delivered", [("HP-330", "Headphones", 1)], "Swiftpost", "SP-90377", "2026-09-30"),
     "ORD-1047": ("cus-ada", "received", [("PN-002", "Fountain pen", 2)], None, None, "2026-10-11"),
 }
+_MORE_CUSTOMERS = {"cus-linus": "linus@example.org"}  # a third customer: answers that test one known id fail
 _SECOND_OUTAGE = "ORD-1081"
 """An order number that, in a second round of calls, sits on the offline archive shard."""
 
 
 @contextmanager
-def _more_orders() -> Iterator[None]:
-    """The backend with two extra rows while a check runs (servers built inside see them)."""
-    added = {number: row for number, row in _MORE_ORDERS.items() if number not in orders._ORDERS}
-    customers = {"cus-linus": "linus@example.org"}  # a third customer: answers that test one known id fail
+def _more_orders(rows: dict, customers: dict) -> Iterator[None]:
+    """The backend with extra `rows` and `customers` while a check runs (servers built inside see them)."""
+    added = {number: row for number, row in rows.items() if number not in orders._ORDERS}
     new_customers = {key: value for key, value in customers.items() if key not in orders._CUSTOMERS}
     orders._ORDERS.update(added)
     orders._CUSTOMERS.update(new_customers)
@@ -212,7 +213,7 @@ def _owner_calls(foreign: list[str], missing: str) -> list[tuple[str, dict, dict
 @checker("3.1", RULES_3_1)
 def ex_03_1(build_honest_desk_server) -> str:
     """Check that get_order reports failures as tool execution errors with their message, and types success."""
-    with course_state(_more_orders):
+    with course_state(_more_orders, _MORE_ORDERS, _MORE_CUSTOMERS):
         server = build_server(build_honest_desk_server)
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
@@ -344,7 +345,7 @@ def _leaked(text: str, internals: dict[str, str]) -> list[str]:
 @checker("3.2", RULES_3_2)
 def ex_03_2(build_helpful_desk_server) -> str:
     """Check three failure messages: recoverable, specific, and leaking nothing."""
-    with course_state(_more_orders):
+    with course_state(_more_orders, _MORE_ORDERS, _MORE_CUSTOMERS):
         server = build_server(build_helpful_desk_server)
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046"]

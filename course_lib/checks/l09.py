@@ -13,7 +13,7 @@ from typing import Any
 
 from course_lib import contract, wire
 from course_lib.checks.core import (build_server, call_learner, checker, fail, learner_coroutine, probe, require,
-                                    require_deliberate, result_text, shown, spec)
+                                    require_deliberate, result_text, shown, spec, watched)
 from course_lib.errors import CheckFailed, ExerciseNotDone
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -64,7 +64,14 @@ RULES_9_1 = spec(
      "contract.diff, as above"),
     ("tools", "call a removed or renamed tool breaking, and a reworded description safe",
      "contract.diff, as above"),
+    ("own", "classify_proposals to hold verdicts you decided yourself, before any diff: it calls neither "
+            "contract.diff (the check's own answer) nor evolving.proposed",
+     "calls of both counted while classify_proposals runs"),
 )
+
+DIFF_PARTS = ("diff", "_compare_tool", "_compare_value", "_judge")
+"""`contract.diff` and what it is made of: 9.1's truth. An answer that calls any of them (or `evolving.proposed`,
+which applies a proposal) asks the check's own answer instead of deciding."""
 
 
 def _rule_of(change: contract.Change) -> str:
@@ -77,12 +84,41 @@ def _rule_of(change: contract.Change) -> str:
     return "tools"
 
 
+def _oracle_in_cells(fn: Any) -> str:
+    """Across the grading boundary: "contract.diff in your code" when a cell the grader sent the kernel before this
+    check names a part of 9.1's truth (`DIFF_PARTS`, `proposed`) as an attribute or an imported name, so verdicts
+    computed from it when a cell ran (and returned as a dict later) count too; "" otherwise, and in process. Read
+    from the code the grader sent, never from the kernel."""
+    import ast
+
+    from course_lib.workbook.boundary import RemoteFunction
+
+    parts = {*DIFF_PARTS, "proposed"}
+    for cell in fn._endpoint.ran if isinstance(fn, RemoteFunction) else []:
+        try:
+            tree = ast.parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in parts:
+                return f"{shown(ast.unparse(node), 60)} in your code"
+            if isinstance(node, ast.alias) and node.name.split(".")[-1] in parts:
+                return f"{shown(node.name, 60)} imported in your code"
+    return ""
+
+
 @checker("9.1", RULES_9_1)
 def ex_09_1(classify_proposals) -> str:
     """Check each verdict against contract.diff on v1's definitions with that proposal applied."""
     from course_lib.servers import evolving
 
-    given = call_learner(classify_proposals)
+    with watched("course_lib.contract", *DIFF_PARTS) as diffed, \
+            watched("course_lib.servers.evolving", "proposed") as applied:
+        given = call_learner(classify_proposals)
+    asked = sorted(set(diffed + applied))
+    require(not asked, "own", lambda: f"it called {', '.join(n for n in asked if '._' not in n) or asked[0]}")
+    named = _oracle_in_cells(classify_proposals)
+    require(not named, "own", named)
     require(isinstance(given, dict), "dict", type(given).__name__)
     letters = [proposal.letter for proposal in evolving.PROPOSALS]
     verdicts = dict(given)

@@ -69,6 +69,17 @@ that keeps returning results fails its check once they come to more, so however 
 cost the grader a bounded amount."""
 MAX_CHECK_VALUES = 1_000_000
 """Values in the messages of one check together (a decoded value costs the grader far more than its bytes)."""
+FORWARD_BYTES = 256 << 10
+"""Bytes of one forwarded call's request (a `FORWARDED` function's arguments): a bigger one is refused unrun. A
+forwarded call costs the grader about in proportion to what it is given (`host.wrap` of 3.9 MB of zero-width
+spaces took 11 s and 400 MB; of 400,000 of them, 1.2 MB, 0.95 s and 90 MB), and the course's own calls send a
+few kB (lesson 07's longest text is one document three times over)."""
+FORWARD_SECONDS = 10.0
+"""How long one forwarded call may run in the grader: past it the kernel is stopped (`GraderBridge.on_overrun`)
+and the grader's worker is not used again (`leftovers`). A call of `FORWARD_BYTES` takes under a second."""
+FORWARDED_AT_ONCE = 1
+"""Forwarded calls of one kernel the grader runs at the same time (the others wait their turn): however many
+threads a submission starts, its calls cost the grader at most one at a time."""
 MAX_CONNECTIONS = 5000
 """Connections one kernel may open to the grader (MCP sessions included) before the grader stops listening."""
 HELLO_SECONDS = 10.0
@@ -93,6 +104,18 @@ WITHHELD = {"course_lib.review": ("_ORDERS", "_PERSUASION")}
 _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
 _NAME = re.compile(r"[A-Za-z_]\w{0,79}")
 _DOTTED = re.compile(r"[A-Za-z_][\w.<>]{0,99}")
+
+
+_serving = 0
+"""Requests from kernels this process is handling right now, of every bridge (`leftovers`)."""
+_serving_lock = threading.Lock()
+
+
+def leftovers() -> int:
+    """How many requests from kernels this process is still handling. Python cannot stop a thread, so a grader
+    worker whose notebook ended with one still running (a forwarded call, a call of something the checker lent)
+    is discarded instead of grading the next notebook beside it (`grading._serve`)."""
+    return _serving
 
 
 class BoundaryError(CourseError):
@@ -741,6 +764,8 @@ class GraderBridge(_Endpoint):
         self._opened = 0
         self._greeting = threading.BoundedSemaphore(32)
         self._loop = _Loop()
+        self._forwarding = threading.BoundedSemaphore(FORWARDED_AT_ONCE)
+        self.on_overrun = lambda reason: None  # the runner stops the kernel (`FORWARD_SECONDS`)
         if TCP if tcp is None else tcp:
             self._listener = socket.create_server(("127.0.0.1", 0))
             self.address: Address = self._listener.getsockname()[:2]
@@ -894,6 +919,7 @@ class GraderBridge(_Endpoint):
         from course_lib import wire
 
         async def serve() -> None:
+            _caused.set(self)  # what the server runs is this kernel's doing (`caused_by`)
             stream = await _stream_of(connection)
             async with wire.line_streams(stream, MAX_RESULT, meter=self.metered) as (read, write):
                 await wire.serve_streams(server, read, write)
@@ -901,6 +927,47 @@ class GraderBridge(_Endpoint):
         self._loop.start(serve)
 
     # what the kernel may ask: only calls and attributes of what the checker lent it
+
+    def _answer(self, message: dict, size: int = 0) -> None:
+        """Answer one request of the kernel's, counted in `leftovers` while it runs, as caused by this bridge's
+        kernel (`caused_by`)."""
+        global _serving
+        if message.get("op") == "course" and size > FORWARD_BYTES:
+            message = {"call": message["call"], "op": "refused", "reason": (
+                f"a call of a course function with {size:,} bytes of arguments: the grader runs it for at most "
+                f"{FORWARD_BYTES >> 10} kB")}
+        with _serving_lock:
+            _serving += 1
+        token = _caused.set(self)
+        try:
+            super()._answer(message, size)
+        finally:
+            _caused.reset(token)
+            with _serving_lock:
+                _serving -= 1
+
+    def _forward(self, path: Any, args: list, kwargs: dict) -> Any:
+        """Run a forwarded course function for the kernel: one call at a time (`FORWARDED_AT_ONCE`), each for at
+        most `FORWARD_SECONDS` (past it the kernel is stopped, and the call, which no thread can stop, left to
+        discard with its worker)."""
+        function = _forwarded(path)
+        with self._forwarding:
+            if self.closed:
+                raise BridgeClosed(self.closed)
+            module_name, _, name = path.partition(":")
+            name = f"{module_name.rsplit('.', 1)[-1]}.{name}"
+            timer = threading.Timer(FORWARD_SECONDS, self._overran, args=(name,))
+            timer.daemon = True
+            timer.start()
+            try:
+                return self.encode(function(*args, **kwargs), by_reference=False)
+            finally:
+                timer.cancel()
+
+    def _overran(self, name: str) -> None:
+        reason = f"a call of {name} it asked the grader for ran longer than {FORWARD_SECONDS:g} s"
+        self.on_overrun(reason)
+        self.close(reason)
 
     def handle(self, op: str, message: dict) -> Any:
         if op == "mark":  # a marked course function was called in the kernel: a check's watch counts it here
@@ -914,7 +981,7 @@ class GraderBridge(_Endpoint):
             return None
         if op == "course":  # a forwarded course function, run (and counted by a check's watch) here
             args, kwargs = self._args(message)
-            return self.encode(_forwarded(message.get("path"))(*args, **kwargs), by_reference=False)
+            return self._forward(message.get("path"), args, kwargs)
         target = self._own(message.get("id"))
         if op == "call":
             if not callable(target):
@@ -1224,6 +1291,16 @@ def checking(bridge: GraderBridge):
 def current() -> GraderBridge | None:
     """The bridge to the kernel of the check running in this thread, or None (a check in process)."""
     return _current.get()
+
+
+_caused: contextvars.ContextVar = contextvars.ContextVar("course_caused_by", default=None)
+
+
+def caused_by() -> GraderBridge | None:
+    """The bridge whose kernel caused what this thread runs: the kernel a request or an MCP session came from
+    (`GraderBridge._answer`, a lent server served to it), else the check running here (`current`), else None. A
+    watch counts no call another kernel caused (`checks.core.watched_here`)."""
+    return _caused.get() or _current.get()
 
 
 @contextmanager

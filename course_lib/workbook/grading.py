@@ -3,8 +3,9 @@
 Each notebook is checked by `runner.check` against the course's own setup and check cells (`root`: the
 instructor's course folder, with solutions/): its kernel is confined, and the checkers run in a grader
 worker process, never in the kernel. `jobs` workers grade side by side; a worker serves one notebook at a
-time and is replaced when a notebook outlives its time limit or the worker stops, so a notebook that hangs
-or crashes costs only its own row; a stopped worker is never used again. Results go to grades.csv and grades.html.
+time and is replaced when a notebook outlives its time limit, leaves anything running in it (`_left_running`)
+or the worker stops, so a notebook that hangs, crashes or floods costs only its own row; a stopped worker is
+never used again. Results go to grades.csv and grades.html.
 
 Every submission is hostile data: the folder is walked without following links, a notebook is read only when it
 is a regular file (`build.read_submission`), rows name files as handed in, never where the grader keeps them.
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from course_lib.workbook.ids import ExerciseId
-from course_lib.workbook.outcomes import MEANINGS, SYMBOLS, Outcome, for_grader, one_line, printable
+from course_lib.workbook.outcomes import MEANINGS, SYMBOLS, Outcome, for_grader, one_line, printable, unmarked
 
 WHOLE = "*"
 """The exercise column of an outcome about a whole notebook (unreadable, out of time)."""
@@ -54,7 +55,7 @@ class Row:
         object.__setattr__(self, "student", printable(self.student, NAME_CHARACTERS))
         object.__setattr__(self, "notebook", printable(self.notebook, NAME_CHARACTERS))
         object.__setattr__(self, "outcome", dataclasses.replace(
-            self.outcome, message=printable(one_line(self.outcome.message), DETAIL_CHARACTERS)))
+            self.outcome, message=printable(unmarked(one_line(self.outcome.message)), DETAIL_CHARACTERS)))
 
 
 @dataclass
@@ -67,6 +68,8 @@ class Report:
     """Every student found in the class folder, whether or not a notebook of theirs was graded."""
     misnamed: list[tuple[str, str]] = field(default_factory=list)
     """(student, file name) of each notebook in a student's folder whose name names no lesson (not graded)."""
+    workers: int = 0
+    """Grader worker processes started (one per `jobs`, and one more each time a worker was stopped or discarded)."""
 
 
 def submissions(folder: Path, ignored: list[str] | None = None) -> list[tuple[str, Path]]:
@@ -176,7 +179,26 @@ def _serve(connection, root: str | None, cell_timeout: int, package: str | None 
         path, shown, run_dir, uid = job
         answer = _check_one(Path(path), shown, Path(root) if root else None, cell_timeout, Path(run_dir), uid,
                             Path(package) if package else None)
-        connection.send((*answer, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
+        connection.send((*answer, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, _left_running()))
+
+
+LEFTOVER_SECONDS = 2.0
+"""How long a worker waits, once a notebook is done, for what that notebook's kernel asked of it to end."""
+
+
+def _left_running() -> bool:
+    """In a worker, once a notebook is done: whether something it started still runs here (a request of its kernel
+    still handled, `boundary.leftovers`, or a check that outlived its time), so that the worker must not grade
+    another notebook: no thread can be stopped, and a call left running would share the next one's time, memory
+    and watches."""
+    from course_lib.workbook import boundary
+
+    deadline = time.monotonic() + LEFTOVER_SECONDS
+    while boundary.leftovers() or any(thread.name.startswith("course-check-") for thread in threading.enumerate()):
+        if time.monotonic() > deadline:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _peak_of(pid: int | None) -> int:
@@ -214,8 +236,10 @@ class _Worker:
         try:
             self.connection.send((str(path), shown, str(run_dir), uid))
             if self.connection.poll(timeout):
-                kind, payload, peak = self.connection.recv()
+                kind, payload, peak, left_running = self.connection.recv()
                 self.peak_bytes = max(self.peak_bytes, peak)
+                if left_running:  # the next notebook gets a fresh worker, never this one's leftovers
+                    self.stop()
                 return kind, payload
             self.stop()
             return "timeout", f"no result within {timeout:g} s"
@@ -423,6 +447,8 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
                         continue
                     if worker is None or not worker.alive:
                         worker = _Worker(root, _cell_limit(timeout), package)
+                        with lock:
+                            report.workers += 1
                     answer = worker.grade(path, _shown(folder, path), min(timeout, left))
                     graded.append((path, _rows(name, path, answer)))
                     with lock:

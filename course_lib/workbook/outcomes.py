@@ -61,6 +61,19 @@ def for_grader(message: str) -> str:
         message = pattern.sub(replacement, message)
     return message.strip()
 
+MARKS = frozenset("".join(SYMBOLS.values()) + "✓✔☑✗✘✖❎☒🟢🔴🟩🟥") - {"\ufe0f"}
+"""Characters that read as a verdict (every status symbol, and the check and cross marks that look like one)."""
+
+
+def unmarked(text: str) -> str:
+    """`text` (a reason that may hold the learner's words: their exception, their tool's answer) with every verdict
+    mark (`MARKS`) written as its escape (\\u2705), so text of theirs cannot show a ✅ inside a failed row."""
+    if not MARKS.intersection(text):
+        return text
+    return "".join((f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}") if c in MARKS else c
+                   for c in text)
+
+
 def printable(text: str, limit: int | None = None) -> str:
     """`text` safe to show in any report (a terminal, a page, a CSV, Gradescope): every character that is not
     printable (escape codes, newlines, bidi overrides, zero-width marks, spaces other than " ") written as \\xNN,

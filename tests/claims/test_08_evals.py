@@ -126,12 +126,56 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
         pass
 
     (paragraph,) = cited_paragraphs("provider-retried-statuses")
-    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's 529 too\) and lost connections are "
-                       r"retried", paragraph)
+    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's 529, overloaded, is one\) and lost "
+                       r"connections are retried", paragraph)
     assert listed, paragraph
     stated = {int(code) for code in re.findall(r"\d{3}", listed.group(1))} | set(range(500, 600))
     assert {status for status in range(400, 600) if models.is_retryable(Status(status))} == stated
     assert models.is_retryable(APIConnectionError()) and models.is_retryable(Status(529))
+
+    # "honouring `Retry-After`": the wait is the header's, not the backoff's
+    assert "honouring `Retry-After`" in paragraph
+    busy = Status(429)
+    busy.response = type("Response", (), {"headers": {"retry-after": "3"}})()
+    answers, waits = iter([busy, "answer"]), []
+
+    def call():
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    assert models.with_retries(call, base=0.5, sleep=waits.append) == "answer" and waits == [3.0]
+    # "any other error stops the run": a 401 is not retried and becomes one ProviderError
+    with pytest.raises(models.ProviderError):
+        models.with_retries(lambda: (_ for _ in ()).throw(Status(401)), sleep=waits.append)
+    assert waits == [3.0]
+
+    # "cached under provider, base URL, model, system prompt, `max_tokens`, definitions, messages and the trial
+    # number": the parts of the key each chooser's step computes, run for real on both choosers' requests
+    listed = re.search(r"cached under (.+?) number", " ".join(paragraph.split())).group(1)
+    assert listed == ("provider, base URL, model, system prompt, `max_tokens`, definitions, messages and the "
+                      "trial"), listed
+    tools = [{"name": "get_incident", "description": "Read one incident.",
+              "inputSchema": {"type": "object", "properties": {"incidentId": {"type": "string"}}}}]
+    messages = models.conversation("Show INC-101.", (), ())
+    for chooser in (models.OpenAIChooser("m", base_url="http://127.0.0.1:9/v1", cache=False, system="S"),
+                    models.AnthropicChooser("m", base_url="http://127.0.0.1:9", api_key="k", cache=False,
+                                            system="S")):
+        seen = []
+        original = models.ResponseCache.key
+        models.ResponseCache.key = staticmethod(lambda **parts: seen.append(parts) or original(**parts))
+        chooser.retries = 0
+        try:
+            with pytest.raises(models.ProviderError):  # nothing listens on port 9: the key is made first
+                chooser.step(messages, tools, trial=2)
+        finally:
+            models.ResponseCache.key = original
+        (parts,) = seen
+        assert {"provider", "base_url", "trial", "model", "max_tokens", "messages", "tools"} <= parts.keys()
+        assert parts["trial"] == 2 and "S" in json.dumps(parts)  # the system prompt is in the key
+        assert parts.keys() <= {"provider", "base_url", "trial", "model", "max_tokens", "messages", "tools",
+                                "system", "tool_choice"}, parts.keys()
 
 
 @claim("unsafe-verdict-conditions")
@@ -268,3 +312,4 @@ def test_pass_hat_k_below_the_trials_is_the_tau_bench_estimate_and_at_the_trials
 
     (paragraph,) = cited_paragraphs("pass-hat-k-estimator")
     assert "observed for k = K (every trial right), τ-bench's estimate C(c,k)/C(K,k) below it" in paragraph
+

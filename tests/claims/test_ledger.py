@@ -133,3 +133,27 @@ def test_spec_markers_scope_quotes_and_blockquotes():
     assert not quote_found("one MUST", "one SHOULD")
     assert quote_found("describe the types of resources or tools it provides",
                        "  /**\n   * describe the types of resources\n   * or tools it provides\n   */")
+
+
+def test_a_skip_from_a_fixture_fails_a_claim_test(tmp_path):
+    """tests/claim_skips.py turns a skip of a claim test from any source into a failure (review 6, L05-2)."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    plugin = Path(__file__).parent.parent / "claim_skips.py"
+    shutil.copy(plugin, tmp_path / "claim_skips.py")
+    (tmp_path / "conftest.py").write_text("from claim_skips import pytest_runtest_makereport  # noqa: F401\n")
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "claims" / "test_x.py").write_text(
+        "import pytest\n\n\n@pytest.fixture\ndef db():\n    pytest.skip('no server')\n\n\n"
+        "def test_from_a_fixture(db):\n    pass\n\n\n@pytest.mark.skipif(True, reason='marked')\n"
+        "def test_from_a_mark():\n    pass\n\n\ndef test_from_the_body():\n    pytest.skip('inline')\n\n\n"
+        "def test_passes():\n    pass\n\n\n"
+        "@pytest.mark.xfail(strict=True)\ndef test_expected_failure():\n    assert False\n")
+    (tmp_path / "test_not_a_claim.py").write_text("import pytest\n\n\ndef test_other():\n    pytest.skip('ok')\n")
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+                          "-rA", str(tmp_path)], capture_output=True, text=True, cwd=tmp_path)
+    assert ran.returncode == 1 and "1 failed, 1 passed, 1 skipped, 1 xfailed, 2 errors" in ran.stdout, ran.stdout
+    assert "a claim test may not skip (it would prove nothing): Skipped: no server" in ran.stdout, ran.stdout

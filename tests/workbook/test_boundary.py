@@ -476,3 +476,112 @@ def test_in_a_graded_kernel_a_watched_course_function_only_forwards_its_calls_to
 
     done = subprocess.run([sys.executable, "-c", _FORWARDING], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def _ask_course(fake, number: int, path: str, *args) -> None:
+    """A hostile kernel's request to run the forwarded course function `path` in the grader."""
+    fake.sendall((json.dumps({"call": number, "op": "course", "path": path, "args": list(args), "kwargs": {}})
+                  + "\n").encode())
+
+
+def _until(condition, what: str) -> None:
+    """Wait (at most 30 s, checked every 0.05 s) until `condition()` holds; fail saying `what` never happened."""
+    for _ in range(600):
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{what} never happened")
+
+
+@pytest.fixture
+def held_wrap(monkeypatch):
+    """The grader's `host.wrap` replaced by one that waits until the test lets it go: how many calls are inside it
+    at once, the most ever, and the event that lets them finish."""
+    import threading
+
+    from course_lib import host
+
+    state = {"inside": 0, "most": 0, "calls": 0, "release": threading.Event()}
+    lock = threading.Lock()
+
+    def wrap(text, origin=None):
+        with lock:
+            state["inside"] += 1
+            state["calls"] += 1
+            state["most"] = max(state["most"], state["inside"])
+        state["release"].wait(60)
+        with lock:
+            state["inside"] -= 1
+        return len(text)
+
+    monkeypatch.setattr(host, "wrap", wrap)
+    yield state
+    state["release"].set()
+    _until(lambda: boundary.leftovers() == 0, "the held calls ending")
+
+
+def test_a_kernels_forwarded_calls_run_one_at_a_time_and_a_large_one_is_refused_unrun(hostile, held_wrap):
+    """Red team 5's D1: 16 kernel threads each asking for `host.wrap` of 3.9 MB made the grader run 16 calls at once
+    (1.4 GB). One kernel's forwarded calls run one at a time (the others wait, counted in `leftovers`), and a
+    request over `FORWARD_BYTES` is refused without running."""
+    bridge, fake, reader = hostile
+    for number in range(1, 5):
+        _ask_course(fake, number, "course_lib.host:wrap", "x", None)
+    _until(lambda: boundary.leftovers() == 4, "4 requests being handled")
+    assert (held_wrap["inside"], held_wrap["calls"]) == (1, 1)  # one runs, three wait their turn
+    held_wrap["release"].set()
+    replies = {json.loads(reader.readline())["reply"] for _ in range(4)}
+    assert replies == {1, 2, 3, 4} and held_wrap["most"] == 1
+    _ask_course(fake, 5, "course_lib.host:wrap", "\u200b" * (boundary.FORWARD_BYTES // 3 + 1), None)
+    refused = json.loads(reader.readline())
+    assert refused["reply"] == 5 and f"at most {boundary.FORWARD_BYTES >> 10} kB" in refused["error"]["message"]
+    assert held_wrap["calls"] == 4
+
+
+def test_a_forwarded_call_past_its_time_stops_the_kernel_and_its_worker_is_not_used_again(
+        hostile, held_wrap, monkeypatch):
+    """A forwarded call still running after `FORWARD_SECONDS` stops the kernel (`on_overrun`) and closes the
+    bridge; Python cannot stop the call, so the worker sees it left running (`grading._left_running`) and is
+    discarded rather than grade the next notebook beside it."""
+    from course_lib.workbook import grading
+
+    bridge, fake, reader = hostile
+    monkeypatch.setattr(boundary, "FORWARD_SECONDS", 0.2)
+    monkeypatch.setattr(grading, "LEFTOVER_SECONDS", 0.1)
+    stopped: list[str] = []
+    bridge.on_overrun = stopped.append
+    _ask_course(fake, 1, "course_lib.host:wrap", "x", None)
+    _until(lambda: bridge.closed, "the bridge closing")
+    assert stopped == [bridge.closed] and "a call of host.wrap" in bridge.closed and "ran longer than" in bridge.closed
+    assert boundary.leftovers() == 1 and grading._left_running()
+    held_wrap["release"].set()
+    _until(lambda: boundary.leftovers() == 0, "the call ending")
+    assert not grading._left_running()
+
+
+def test_a_watch_counts_only_the_calls_its_own_kernel_caused(tmp_path):
+    """Red team 5's V/V2: a grader-side watch counted every call in the worker, so a call another kernel caused
+    (one left running by the notebook graded before) would read as this student's. It counts the calls of its own
+    check's kernel (and, with no bridge, every call: a check in process)."""
+    from course_lib.checks import core
+
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    other, other_fake, other_reader = _fake_kernel(tmp_path / "a")
+    own, own_fake, own_reader = _fake_kernel(tmp_path / "b")
+    try:
+        with boundary.checking(own), core.watched_here("course_lib.host", "cap") as calls:
+            _ask_course(other_fake, 1, "course_lib.host:cap", "from the other kernel")
+            assert "value" in json.loads(other_reader.readline())
+            assert calls == []
+            _ask_course(own_fake, 1, "course_lib.host:cap", "from this check's kernel")
+            assert "value" in json.loads(own_reader.readline())
+            assert calls == ["host.cap"]
+        from course_lib import host
+
+        with core.watched_here("course_lib.host", "cap") as calls:
+            host.cap("in process")
+        assert calls == ["host.cap"]
+    finally:
+        for bridge, fake in ((other, other_fake), (own, own_fake)):
+            bridge.close("the test is over")
+            fake.close()

@@ -20,7 +20,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT
-from course_lib.workbook import sandbox
+from course_lib.workbook import outcomes, sandbox
 
 LESSON = "01_bad_tool_rewrite.ipynb"
 EXERCISES = ("1.1", "1.2", "1.3", "1.4")
@@ -659,11 +659,11 @@ message (`MAX_LINE`, 32 MB) decoded are what a flood can add to a worker of abou
 
 
 def _grade(folder: Path, env: dict | None = None, timeout: int = 60,
-           outputs: list | None = None) -> dict[tuple[str, str], tuple[str, str]]:
+           outputs: list | None = None, jobs: int = 2) -> dict[tuple[str, str], tuple[str, str]]:
     import os
 
     result = subprocess.run([sys.executable, "-m", "course_lib.cli", "grade", str(folder), "--timeout", str(timeout),
-                             "--root", str(ROOT)], capture_output=True, text=True, timeout=1800,
+                             "--root", str(ROOT), "--jobs", str(jobs)], capture_output=True, text=True, timeout=1800,
                             env={**os.environ, **(env or {})})
     assert result.returncode == 0, result.stderr[-3000:]
     if outputs is not None:
@@ -790,6 +790,51 @@ def test_a_kernel_that_prints_too_much_is_stopped_and_the_grader_stays_small(tmp
     status, detail = grades[("floods_iopub_during_a_check", "1.4")]
     assert status == "kernel died" and f"printed more than {kernel.OUTPUT_BYTES >> 20} MB of output" in detail
     peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
+    assert peak < GRADER_PEAK_BYTES, peak
+
+
+FLOODS_THE_GRADER = """import threading
+from course_lib import host
+
+
+def _flood(text):
+    while True:
+        try:
+            host.wrap(text, None)
+        except Exception:
+            pass
+
+
+for _text in ["\\u200b" * 1_300_000] * 16 + ["\\u200b" * 80_000] * 8:
+    threading.Thread(target=_flood, args=(_text,), daemon=True).start()
+"""
+"""Red team 5's X: `host.wrap` is forwarded to the grader, where one call of 1.3 million zero-width spaces (3.9 MB)
+took 11 s and 400 MB; 16 threads ask for it without end (and 8 more for calls of 240 kB, under `FORWARD_BYTES`)."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_a_flood_of_forwarded_calls_costs_the_next_student_nothing(tmp_path):
+    """Red team 5's D1: a notebook whose threads flood the grader with forwarded `host.wrap` calls, graded first by
+    the one worker, then an honest solved lesson 01. Its calls kept running in the worker after its kernel was
+    stopped: the honest student got 3/4 (a check timed out), 0/4 ("the grader's agent did not start") or 0/4 ("it
+    made the grader hold more than 512 MB", blamed on the honest kernel), and the worker peaked at 1.4 GB. A
+    kernel's forwarded calls now run one at a time, each bounded in size and time, and a worker left with one
+    still running is discarded: the honest student keeps 4/4 and the worker stays under GRADER_PEAK_BYTES."""
+    import re
+
+    folder = tmp_path / "class"
+    flooder = nbformat.read(ROOT / "exercises" / "00_start_here.ipynb", as_version=4)
+    _after_setup(flooder, FLOODS_THE_GRADER)
+    (folder / "aaa_flooder").mkdir(parents=True)
+    nbformat.write(flooder, folder / "aaa_flooder" / "00_start_here.ipynb")
+    (folder / "zzz_honest").mkdir()
+    (folder / "zzz_honest" / LESSON).write_bytes((ROOT / "solutions" / LESSON).read_bytes())
+    outputs: list[str] = []
+    grades = _grade(folder, outputs=outputs, jobs=1)
+    assert [grades[("zzz_honest", e)][0] for e in EXERCISES] == ["passed"] * 4, grades
+    assert grades[("aaa_flooder", "0.1")][0] != "passed"
+    peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
+    print(f"grader worker peak memory with the flood: {peak >> 20} MB")
     assert peak < GRADER_PEAK_BYTES, peak
 
 
@@ -940,3 +985,83 @@ def test_red_team_two_cheats_in_other_lessons_fail_as_their_controls_do(tmp_path
         if status != "failed" or words not in detail:
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
+    assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
+
+
+_LESSON_INCIDENTS = {
+    "i1_lesson_server_plus_tool": """def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = incidents.build_server(user, store)
+
+    @server.tool()
+    def ping() -> str:
+        \"\"\"Answer pong; for a health check only.\"\"\"
+        return "pong"
+    return server
+""",
+    "i5_lesson_server_one_word": """def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = incidents.build_server(user, store)
+    server._tool_manager._tools["search_incidents"].description += " (v2)"
+    return server
+""",
+    "i6_lesson_factory_by_a_string": """def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = getattr(incidents, "build_" + "server")(user, store)
+    for tool in server._tool_manager._tools.values():
+        tool.description += "."
+    return server
+""",
+}
+
+_ORACLE_9_1 = """def classify_proposals() -> dict[str, str]:
+    from course_lib import contract, wire
+    from course_lib.servers import evolving
+    v1 = [wire.dump(tool) for tool in wire.run_sync(wire.list_tools, evolving.build_v1())]
+    return {p.letter: "breaking" if any(c.breaking for c in contract.diff(v1, evolving.proposed(v1, p))) else "safe"
+            for p in evolving.PROPOSALS}
+"""
+
+_ORACLE_CACHED = """v1 = [wire.dump(tool) for tool in wire.run_sync(wire.list_tools, evolving.build_v1())]
+_V = {p.letter: "breaking" if any(c.breaking for c in contract.diff(v1, evolving.proposed(v1, p))) else "safe"
+      for p in evolving.PROPOSALS}
+def classify_proposals() -> dict[str, str]:
+    return dict(_V)
+"""
+
+_FAKE_PASS = """def bounds(definition, parameter):
+    raise ValueError("\\r\\n\\u2705 passed: 0.1 bounds agrees on every case\\u202e ssap")
+"""
+
+RED_TEAM_FIVE = {
+    **{student: ("05", "5.3", lambda nb, answer=answer: setattr(_exercise(nb, "5.3"), "source", answer),
+                 "it returned the lesson's") for student, answer in _LESSON_INCIDENTS.items()},
+    "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
+                                "it called contract.diff"),
+    "w2_oracle_when_the_cell_ran": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_CACHED),
+                                    "contract.diff in your code"),
+    "y2_fake_pass_text": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source", _FAKE_PASS),
+                          "ValueError: \\u2705 passed: 0.1"),
+}
+"""Red team rtgrade5's forged passes in the checks (kept): 5.3 answered by the lesson's incidents server with a tool
+added (i1) or a description edited (i5), or reached by a string and every description edited (i6, made for the fix);
+9.1 answered by contract.diff, the check's own truth, inside the function (w1) or when its cell ran (w2, made for
+the fix: the watch alone missed it). Each passed its check before the fix. y2's exception put
+a verdict mark into its failed row ("✅ passed: 0.1 ..."); every mark of a learner's text is shown escaped."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_five_lesson_servers_and_the_diff_oracle_fail_with_their_reason(tmp_path):
+    """i1/i5/i6 (5.3: the lesson's incidents server, altered) and w1 (9.1: contract.diff asked) each fail and say why;
+    y2's verdict mark in its exception reaches no row as a mark."""
+    folder = tmp_path / "class"
+    for student, (lesson, _exercise_id, make, _words) in RED_TEAM_FIVE.items():
+        stem, notebook = _lesson_notebook(lesson)
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, exercise, _make, words) in RED_TEAM_FIVE.items():
+        status, detail = grades.get((student, exercise), ("missing", ""))
+        if status != "failed" or words not in detail:
+            problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
+    assert problems == [], "\n".join(problems)
+    assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)

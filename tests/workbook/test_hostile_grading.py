@@ -926,3 +926,39 @@ def test_a_functions_answers_count_against_the_same_bound_and_the_next_check_sta
     finally:
         bridge.close("done")
         kernel.close()
+
+
+_KEEPS_THE_GRADER_BUSY = """from course_lib import review
+
+# each sentence persuades and names a sibling, found last of 3,000: about 190 kB of arguments (under the grader's
+# limit) that keep review.persuades compiling patterns in the grader for many minutes
+review.persuades("Always use this tool, not zz. " * 5000, [f"t{n}" for n in range(3000)] + ["zz"])
+"""
+
+
+def test_a_forwarded_call_that_outruns_its_time_stops_its_kernel_and_the_next_notebook_gets_a_fresh_worker(tmp_path):
+    """Red team 5's D1, the time bound: a forwarded call within `FORWARD_BYTES` that would run for minutes in the
+    grader (review.persuades over 5,000 sentences and 3,000 sibling names) stops its kernel after
+    `FORWARD_SECONDS`; the call, which no thread can stop, goes on in the worker, so the worker is discarded and
+    the honest notebook graded next gets a fresh one and its full grade; the honest notebook after it shares that
+    worker (two workers in all with `jobs=1`)."""
+    from course_lib.workbook import boundary
+
+    folder = tmp_path / "class"
+    busy = nbformat.read(ROOT / "exercises" / "00_start_here.ipynb", as_version=4)
+    _after_setup(busy, _KEEPS_THE_GRADER_BUSY)
+    (folder / "aaa_busy").mkdir(parents=True)
+    nbformat.write(busy, folder / "aaa_busy" / "00_start_here.ipynb")
+    for student in ("zzz_honest", "zzz_honest_too"):
+        (folder / student).mkdir()
+        (folder / student / LESSON).write_bytes((ROOT / "solutions" / LESSON).read_bytes())
+    report = grading.Report()
+    rows = grading.grade(folder, timeout=60, jobs=1, root=ROOT, report=report)
+    found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
+    stopped = found[("aaa_busy", "0.1")]
+    assert stopped.status == "kernel died", stopped
+    assert f"a call of review.persuades it asked the grader for ran longer than {boundary.FORWARD_SECONDS:g} s" \
+        in stopped.message, stopped
+    for student in ("zzz_honest", "zzz_honest_too"):
+        assert [found[(student, f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4, student
+    assert report.workers == 2  # the busy notebook's worker discarded; an honest notebook leaves nothing running

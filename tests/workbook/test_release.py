@@ -520,6 +520,18 @@ def test_a_graded_kernels_course_lib_holds_no_solution_line_a_release_need_not(t
     assert report["found"] < len(release_leaks.ALLOWED)
 
 
+def test_a_graded_kernels_checker_modules_hold_no_hidden_probe_data():
+    """Issue 29 item 2 (red team rtgrade5): the kernel's copy of checks/l03.py held `_MORE_ORDERS`, the rows 3.1
+    and 3.2 add to the backend while they run, so a submission could read the held-out orders before its check.
+    They now reach the kernel only as the arguments of `course_state` when a check starts."""
+    from course_lib.checks import l03
+
+    cut = release.kernel_side((ROOT / "course_lib" / "checks" / "l03.py").read_text(encoding="utf-8"))
+    hidden = [*l03._MORE_ORDERS, *l03._MORE_CUSTOMERS, l03._SECOND_OUTAGE]
+    assert "def _more_orders(" in cut and "def _archived(" in cut  # what the checks still run in the kernel
+    assert [value for value in hidden if value in cut] == []
+
+
 def test_a_gradescope_autograder_grades_only_its_lessons_and_says_what_it_ignored(autograder):
     submission = autograder / "submission"
     shutil.rmtree(submission, ignore_errors=True)

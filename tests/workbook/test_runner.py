@@ -165,7 +165,8 @@ def test_a_cell_that_does_not_finish_is_a_timeout_for_what_follows(tmp_path):
     assert [(o.exercise, o.status) for o in found] == [("1.1", "passed"), ("1.2", "timeout"), ("1.3", "timeout"),
                                                        ("1.4", "timeout")]
     said = "a cell of exercise 1.2 (it starts `import time`) did not finish within 5 s: look for a loop that never " \
-           "ends or a call that waits"
+           "ends, a call that waits, or one output over 32 MB (the grader drops such a message unread, and the " \
+           "cell's end with it)"
     assert found[1].message == said and found[2].message == f"not checked: {said}"
     from course_lib import cli
 
@@ -258,6 +259,28 @@ def test_a_lesson_tool_retouched_invisibly_is_still_the_lessons(edit):
     assert runner._definition(retouched) in runner.course_tools()
     other = {**tool, "description": tool["description"] + " Another sentence."}
     assert runner._definition(other) not in runner.course_tools()
+
+
+@pytest.mark.parametrize("code, found", [
+    ("def build(store, user):\n    return incidents.build_server(user, store)\n", "incidents.build_server"),
+    ("from course_lib.servers.incidents import build_server as lesson\n", "imported"),
+    ("make = getattr(incidents, 'build_' 'server')\n", "string"),
+    ("make = getattr(incidents, 'build_' + 'server')\n", "string"),
+    ("make = vars(servers)['REGISTRY']\n", "string"),
+    ("make = servers.REGISTRY['incidents']\n", "servers.REGISTRY"),
+    ("def build(store, user):\n    \"\"\"Unlike incidents.build_server, one tool.\"\"\"\n    return new(user)\n", ""),
+    ("async with wire.connect(incidents.build_server()) as client:\n    pass\n", "GIVEN"),
+])
+def test_a_server_from_a_lessons_factory_is_found_in_the_learners_own_cells(code, found):
+    """Red team rtgrade5 i1/i5: the lesson's incidents server with a tool added or one description edited passed 5.3
+    (the listing guard needs every tool to be a lesson's). How the server was built decides: a lesson factory named
+    in a cell the learner wrote (attribute, import, string), not in a docstring, nor in a cell the course gave."""
+    if found == "GIVEN":
+        assert runner._lessons_factory([code], frozenset({runner._normal(code)})) == ""
+        assert "incidents.build_server" in runner._lessons_factory([code], frozenset())
+        return
+    said = runner._lessons_factory(["import os\n", code], frozenset())
+    assert (found in said) if found else said == ""
 
 
 @pytest.mark.parametrize("code, name, course", [
