@@ -205,7 +205,7 @@ def test_the_progress_bar_shows_only_on_runs_longer_than_a_few_seconds():
 
 HELD_OUT_SHA256 = {
     "heldout_deploy": "345fd111f5b88e4bd752128f41a8fd4f26f9fe6f7982b97556e2ed869b76dd9e",
-    "heldout_incidents": "37f4fe55e283cad4518f4866b44f97bc0e94042298396bccbd486d614ed44a75",
+    "heldout_incidents": "856c9f2234137b5765cbb9e21750548b35d1464ae7965cc5e39375337ea01370",
     "heldout_orders": "536f38db39dac77882d3291c98d3863e2c769f5218578736b5985e689d3f69c3",
     "heldout_weather": "c800fc28561cf5df71c6ceb3fcf238f9a782c8ade939148a5f1b61669500dbff",
     "heldout_workspace": "8ecc64cd0bb68f1f3c49766538a4cd229afc008a33dd06c5dcac2df5ae753796",
