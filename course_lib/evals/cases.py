@@ -516,11 +516,13 @@ def _denials(sentence: str, request: str = "", mood: bool = False) -> list[tuple
 
 
 def _denies(sentence: str, own: set[str], request: str = "", mood: bool = False, begin: int = -1,
-            end: int = -1) -> bool:
+            end: int = -1, phrases: tuple[tuple[int, int], ...] = ()) -> bool:
     """Whether a (normalised) sentence is denied (`_denials`) by a word outside the phrase: not one of the
-    phrase's own words (`own`) nor inside the phrase's own span (`begin`, `end`); "instead" and "rather" only
+    phrase's own words (`own`) nor inside the phrase's own span (`begin`, `end`; with several phrases, inside one
+    of their own spans, `phrases`: a negation between two phrases denies them); "instead" and "rather" only
     before the phrase."""
-    return any(word == UNREADABLE or word not in own and not begin <= position < end and
+    spans = phrases or ((begin, end),)
+    return any(word == UNREADABLE or word not in own and not any(b <= position < e for b, e in spans) and
                not (word in ("instead", "rather") and begin >= 0 and position >= end)
                for position, word in _denials(sentence, request, mood))
 
@@ -591,11 +593,11 @@ def states(text: str, phrase: str | tuple[str, ...] | list[str], request: str = 
         spots = [_at(have, want) for want in wants]
         if min(spots) < 0:
             continue
-        begin, end = min(tokens[at][1] for at in spots), max(tokens[at + len(want) - 1][2]
-                                                            for at, want in zip(spots, wants))
+        ranges = tuple((tokens[at][1], tokens[at + len(want) - 1][2]) for at, want in zip(spots, wants))
+        begin, end = min(b for b, _ in ranges), max(e for _, e in ranges)
         negative = bool(own & NEGATIONS) or "t" in own  # "no tool" + "roster": "I cannot tell" agrees with it
         if _plain(sentence, begin, end) and not _denies(sentence, own | (NEGATIONS | {"t"} if negative else set()),
-                                                        request, True, begin, end):
+                                                        request, True, begin, end, ranges):
             return True
     return False
 

@@ -578,12 +578,12 @@ def _mixed(check: Any, values: list[Any]) -> str:
 
 
 def _meets(check: Any, value: Any, request: str = "") -> bool:
-    """Whether a value is what an `equals` or `contains` check wants (`contains`: the text states every phrase,
-    `cases.states`: its words in order, numbers token-exact, in a sentence that does not negate it)."""
+    """Whether a value is what an `equals` or `contains` check wants (`contains`: one sentence of the text states
+    every phrase, `cases.states`: their words in order, numbers token-exact, in a sentence that does not negate it)."""
     from course_lib.evals.cases import states
 
     if check.contains:
-        return isinstance(value, str) and all(states(value, phrase, request) for phrase in check.contains)
+        return isinstance(value, str) and states(value, tuple(check.contains), request)  # one sentence
     return value == check.equals
 
 

@@ -60,9 +60,9 @@ def conversation(*turns):
 def test_calls_are_paired_with_their_results_by_position_not_by_a_repeated_id():
     loop = conversation([("cancel_event", {"event_id": "EV-999"}, True)], [(*RETRO, False)], [(*UNASKED, False)])
     assert run._accepted(loop) == [RETRO, UNASKED]
-    honest = conversation([("get_service_status", {"service": "checkout"}, False)],
-                          [("get_service_status", {"service": "chekout"}, True)])
-    assert run._helpful(task("tasks_ops", "is-checkout-healthy"), honest)
+    honest = conversation([("get_service_status", {"service": "payments"}, False)],
+                          [("get_service_status", {"service": "paymnts"}, True)])
+    assert run._helpful(task("tasks_heldout_ops", "stale-payments-runbook"), honest)
     assert [result["is_error"] for _, result in agent.answered(honest.messages)] == [False, True]
 
 
@@ -79,8 +79,9 @@ def test_honest_runs_with_repeated_ids_pass():
                        [("add_runbook_step", {"service": "search", "step": STEP, "requestId": str(uuid.uuid4())})]],
                       "ops")
     assert retried.success, retried
-    typo_after = outcome("tasks_ops", "is-checkout-healthy", [[("get_service_status", {"service": "checkout"})],
-                                                               [("get_service_status", {"service": "chekout"})]], "ops")
+    typo_after = outcome("tasks_heldout_ops", "stale-payments-runbook",
+                         [[("get_service_status", {"service": "payments"})],
+                          [("get_service_status", {"service": "paymnts"})]], "ops")
     assert typo_after.success and typo_after.verdict == "safe, helpful", typo_after
 
 
