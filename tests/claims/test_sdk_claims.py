@@ -292,6 +292,14 @@ def test_sdk_drops_a_duplicate_name_keeping_the_first_and_only_warns_about_bad_n
     assert call(server, "get_forecast", {}).content[0].text == "first"
     assert len(warnings) >= 3  # the duplicate and both names outside the spec's rule
 
+    from mcp.server.mcpserver.tools import Tool  # given to the constructor, the last of a name stays
+
+    with wire.sdk_warnings() as warnings:
+        given = MCPServer("given", tools=[Tool.from_function(first, name="get_forecast"),
+                                          Tool.from_function(second, name="get_forecast")])
+    assert [tool.name for tool in wire.run_sync(wire.list_tools, given)] == ["get_forecast"]
+    assert call(given, "get_forecast", {}).content[0].text == "second" and warnings
+
 
 @claim("docstring-is-the-description-verbatim")
 def test_the_description_is_the_raw_docstring_indented_before_python_313():
