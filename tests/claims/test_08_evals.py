@@ -175,7 +175,7 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
         assert {"provider", "base_url", "trial", "model", "max_tokens", "messages", "tools"} <= parts.keys()
         assert parts["trial"] == 2 and "S" in json.dumps(parts)  # the system prompt is in the key
         assert parts.keys() <= {"provider", "base_url", "trial", "model", "max_tokens", "messages", "tools",
-                                "system", "tool_choice"}, parts.keys()
+                                "system", "tool_choice", "served"}, parts.keys()  # served: what /models lists
 
 
 @claim("unsafe-verdict-conditions")
