@@ -193,7 +193,7 @@ def broken_together(broken: list[CheckFailed]) -> CheckFailed:
     if len(broken) == 1:
         return first
     exercise = ExerciseId.parse(first.exercise)
-    more = f" (one run names at most {MOST_SHOWN})" if len(broken) >= MOST_SHOWN else ""
+    more = f" first (a run names at most {MOST_SHOWN}; there may be more)" if len(broken) >= MOST_SHOWN else ""
     said = "".join(BULLET + _sentence(failure.expected, failure.found, "Expected") for failure in broken)
     together = CheckFailed(f"Exercise {exercise}: {len(broken)} things to fix{more}:{said} "
                            f"Open {exercise.hint_call} for a hint.",

@@ -1,5 +1,5 @@
-"""Red team rtgrade5 w1: every verdict is contract.diff's, on v1 with the proposal applied (the check's own truth,
-asked instead of decided). Forged a pass of 9.1 before the check watched contract.diff and evolving.proposed."""
+"""Every verdict is contract.diff's, on v1 with the proposal applied: the check's own truth, asked instead of
+decided (red team 5, w1: it passed 9.1 before the check watched contract.diff and evolving.proposed)."""
 
 EXPECT = "it called contract.diff"
 
