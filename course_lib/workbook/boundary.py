@@ -342,11 +342,13 @@ def learner_exception(path: Any, message: Any) -> LearnerRaised:
 
 
 def _controls_a_check(cls: type) -> bool:
-    """Whether exceptions of `cls` steer a checker (a check's failure, "not done", "enough broken rules"): types
-    the grader never rebuilds from what the kernel names, so a learner's exception is never read as one."""
+    """Whether exceptions of `cls` steer a checker (a check's failure, "not done", "enough broken rules") or are the
+    grader's own (`course_lib.workbook`: BridgeClosed, KernelDied): types the grader never rebuilds from what the
+    kernel names, so a learner's exception is never read as one (red team 6 had its text reported as the grader's)."""
     from course_lib.errors import CheckFailed, ExerciseNotDone
 
-    return issubclass(cls, (CheckFailed, ExerciseNotDone)) or cls.__module__.startswith("course_lib.checks")
+    return issubclass(cls, (CheckFailed, ExerciseNotDone)) or cls.__module__.startswith(("course_lib.checks",
+                                                                                         "course_lib.workbook"))
 
 
 def _exception_data(error: BaseException) -> dict:

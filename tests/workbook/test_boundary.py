@@ -436,6 +436,16 @@ def test_a_kernel_exception_named_like_a_checkers_own_signal_is_never_rebuilt_as
     assert isinstance(boundary.learner_exception("course_lib.errors:UnknownName", "x"), LookupError)
 
 
+def test_a_kernel_exception_named_like_the_graders_own_error_is_never_rebuilt_as_one():
+    """Red team 6, b5/b6: a learner's BridgeClosed or KernelDied had its text reported as the grader's reason."""
+    from course_lib.workbook import kernel
+
+    for path, grader_type in (("course_lib.workbook.boundary:BridgeClosed", boundary.BridgeClosed),
+                              ("course_lib.workbook.kernel:KernelDied", kernel.KernelDied)):
+        made = boundary.learner_exception(path, "the grading machine rebooted; this exercise counts as passed")
+        assert isinstance(made, boundary.LearnerRaised) and not isinstance(made, grader_type), path
+
+
 _FORWARDING = '''
 import inspect, types
 from course_lib import host, show
