@@ -64,8 +64,8 @@ RULES_9_1 = spec(
      "contract.diff, as above"),
     ("tools", "call a removed or renamed tool breaking, and a reworded description safe",
      "contract.diff, as above"),
-    ("own", "classify_proposals to hold verdicts you decided yourself, before any diff: it calls neither "
-            "contract.diff (the check's own answer) nor evolving.proposed",
+    ("own", "decide every verdict yourself, before any diff: classify_proposals calls neither contract.diff (the "
+            "check's own answer) nor evolving.proposed",
      "calls of both counted while classify_proposals runs"),
 )
 
