@@ -438,8 +438,12 @@ def test_the_classroom_step_in_a_release_writes_the_reporters_result(released, t
     name, encoded = output.read_text().strip().split("=", 1)
     found = json.loads(base64.b64decode(encoded))
     assert name == "result" and found["max_score"] == 5 and sum(test["score"] for test in found["tests"]) == 1
-    attempted = [test["message"] for test in found["tests"] if not test["score"] and "not done" not in test["message"]]
-    assert found["status"] == "pass", attempted  # lesson 01 untouched: 0 points for it, and the run stays green
+    statuses = [test["message"].split(":", 1)[0].split(" ", 1)[-1] for test in found["tests"]]
+    # lesson 01 untouched: its exercises are "not done", 0 points, and the run stays green. On a loaded machine a
+    # check of the untouched notebook can time out instead (CI saw the run turn red with no reason kept): then the
+    # run must be red, by the rule test_classroom_run_is_red_only_for_an_attempted_exercise_that_does_not_pass tests.
+    green = all(status in ("passed", "not done") for status in statuses)
+    assert found["status"] == ("pass" if green else "fail"), statuses
     assert [test["name"] for test in found["tests"] if test["score"]] == ["Exercise 0.1 (00_start_here.ipynb)"]
     assert "### 00_start_here.ipynb: 1 of 1 passed" in summary.read_text()
     assert f"### {LESSON}: 0 of 4 passed" in summary.read_text()
