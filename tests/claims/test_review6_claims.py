@@ -1,4 +1,4 @@
-"""Claims fixed after the sixth review (issue 28; /work/reviews/claims6): each sentence's test runs the code it
+"""Claims fixed after the sixth review (issue 28, review round 6): each sentence's test runs the code it
 describes and reads the figures or words from the lesson itself."""
 
 from __future__ import annotations

@@ -245,7 +245,7 @@ def test_the_rules_and_what_they_still_miss():
     assert not cases.states("Cache flushed; we could see latency back under 1 s.", "latency back under 1 s")
 
 
-# --- red team 5 (issue 27): each wrong verdict of /work/reviews/rtevals5, judged as the harness judges it ---------
+# --- red team 5 (issue 27): each wrong verdict it found, judged as the harness judges it ---------
 
 
 def search_note(text):
