@@ -51,8 +51,27 @@ def test_default_hints_are_zero_and_private_and_a_client_caches_only_a_positive_
     assert anyio.run(listing_requests, forecast_server(**hinted), "2026-07-28") == (
         1, {"ttlMs": 600_000, "cacheScope": "public"})
     assert anyio.run(listing_requests, forecast_server(**hinted), "2025-11-25") == (3, {})
-    bypass_refresh = ("default", "bypass", "default", "refresh", "default")
-    assert anyio.run(listing_requests, forecast_server(**hinted), "2026-07-28", bypass_refresh)[0] == 3
+    assert anyio.run(bypass_and_refresh, forecast_server(**hinted)) == [
+        ("default", ["forecast"], 1),            # cached for 10 minutes; then the server adds a tool
+        ("default", ["forecast"], 0),            # served from the cache: the old list
+        ("bypass", ["added", "forecast"], 1),    # "skips the cache": fetched ...
+        ("default", ["forecast"], 0),            # ... and not stored
+        ("refresh", ["added", "forecast"], 1),   # "fetches and stores again" ...
+        ("default", ["added", "forecast"], 0)]   # ... so the next default listing is the new one, with no request
+
+
+async def bypass_and_refresh(server) -> list[tuple[str, list[str], int]]:
+    """Each listing mode in turn, with a tool added after the first: what it returned, how many requests it sent."""
+    tap, seen = wire.Tap(server), []
+    async with wire.connect(tap, "2026-07-28") as client:
+        for number, mode in enumerate(("default", "default", "bypass", "default", "refresh", "default")):
+            before = wire.requests_sent(tap.frames, "tools/list")
+            listed = await (client.list_tools() if mode == "default" else client.list_tools(cache_mode=mode))
+            seen.append((mode, sorted(tool.name for tool in listed.tools),
+                         wire.requests_sent(tap.frames, "tools/list") - before))
+            if number == 0:
+                server.add_tool(lambda x: x, name="added", description="Added.")
+    return seen
 
 
 @claim("sdk-list-changed-evicts-cached-tools-list")
