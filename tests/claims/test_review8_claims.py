@@ -98,7 +98,8 @@ def test_every_course_server_answers_many_identical_calls_identically():
         async with wire.connect(servers.build(name)) as client:
             tools = {tool.name: minimal_arguments(tool.input_schema) for tool in (await client.list_tools()).tools
                      if tool.annotations is not None and tool.annotations.read_only_hint}
-            return {tool: {PREVIEW_TOKEN.sub("pv-…", json.dumps(wire.dump(await client.call_tool(tool, arguments)), sort_keys=True))
+            return {tool: {PREVIEW_TOKEN.sub("pv-…", json.dumps(wire.dump(await client.call_tool(tool, arguments)),
+                                                                sort_keys=True))
                            for _ in range(CALLS)} for tool, arguments in tools.items()}
 
     checked = 0
