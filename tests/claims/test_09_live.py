@@ -160,7 +160,7 @@ def test_a_2026_client_sends_method_name_and_mirrored_params_and_a_2025_client_v
     @router.tool(description="Find an order.")
     def find_order(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
                    ctx: Context) -> str:
-        seen.append(sorted(name for name in (ctx.headers or {}) if name.startswith("mcp-")))
+        seen.append(None if ctx.headers is None else sorted(name for name in ctx.headers if name.startswith("mcp-")))
         return "found"
 
     async def headers(mode: str) -> list[str]:
@@ -171,6 +171,9 @@ def test_a_2026_client_sends_method_name_and_mirrored_params_and_a_2025_client_v
 
     assert anyio.run(headers, "auto") == ["mcp-method", "mcp-name", "mcp-param-region", "mcp-protocol-version"]
     assert anyio.run(headers, "legacy") == ["mcp-protocol-version", "mcp-session-id"]
+    for era in wire.ERAS:  # "in process there are no headers at all"
+        wire.run_sync(wire.call_tool, router, "find_order", {"region": "eu-west"}, era)
+        assert seen[-1] is None, (era, seen[-1])
 
 
 @claim("sdk-http-checks-host-and-origin")
