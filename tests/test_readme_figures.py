@@ -93,3 +93,30 @@ def test_the_offline_agents_task_scores_are_what_it_scores_now():
     tune, held_out = wire.run_sync(success, "tune"), wire.run_sync(success, "held-out")
     assert (tune.k, tune.n) == (int(tune_k), int(tune_n))
     assert (held_out.k, held_out.n) == (int(held_k), int(held_n))
+
+
+def test_the_offline_choosers_case_scores_are_what_it_scores_now():
+    from course_lib import servers, wire
+    from course_lib.evals import cases, offline, run, score
+
+    figures = stated(r"it gets (\d+)/(\d+) of the tune cases \((\d+) %, 95 % CI (\d+)–(\d+) %; [^)]*\) and "
+                     r"(\d+)/(\d+) of the independent held-out cases \((\d+) %, (\d+)–(\d+) %; "
+                     r"`incident_notes` holds (\d+) more held-out cases, (\d+) right")
+
+    def accuracy(names: list[str], split: str):
+        right = total = 0
+        for name in names:
+            found = cases.load(name).split(split)
+            build = servers.factory(found.server)
+            report = run.evaluate(found, wire.run_sync(wire.list_tools, build()), offline.OfflineChooser(),
+                                  server=build)
+            right, total = right + report.accuracy.k, total + report.accuracy.n
+        return score.wilson(right, total)
+
+    def words(interval) -> list[int]:
+        return [interval.k, interval.n] + [round(100 * x) for x in (interval.rate, interval.low, interval.high)]
+
+    tune = accuracy(["incidents", "safety", "weather", "incident_notes"], "tune")
+    held_out = accuracy([name for name in cases.packaged() if name.startswith("heldout_")], "held-out")
+    notes = accuracy(["incident_notes"], "held-out")
+    assert [int(figure) for figure in figures] == words(tune) + words(held_out) + [notes.n, notes.k]
