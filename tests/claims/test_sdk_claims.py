@@ -649,3 +649,23 @@ def test_strict_int_refuses_3_0_and_the_context_parameter_is_injected_and_never_
     assert set(tool["inputSchema"]["properties"]) == {"n"} and tool["inputSchema"]["required"] == ["n"]
     assert call(server, "count", {"n": 3}).structured_content == {"result": "3 True"}
     assert call(server, "count", {"n": 3.0}).is_error
+
+
+@claim("sdk-stdio-drops-unreadable-lines")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_the_stdio_transport_answers_neither_cut_off_json_nor_a_line_without_a_method(era):
+    """Lesson 03's appendix, run as the lesson runs it: a child process serving the order desk over the SDK's stdio
+    transport gets a session's opening request (id 1), a cut-off line (id 2), a line with no method (id 3) and a
+    valid `tools/list` (id 4), and answers 1 and 4 only, with results, then exits."""
+    import json
+
+    from course_lib import protocol
+
+    (sentence,) = cited_paragraphs("sdk-stdio-drops-unreadable-lines")
+    assert ("said nothing at all about the two broken lines: SDK 2.3's stdio transport drops a line it cannot read as "
+            "a JSON-RPC message") in sentence, sentence
+    lines = [json.dumps(frame) for frame in protocol.opening_frames(era, request_id=1)]
+    lines += ['{"jsonrpc": "2.0", "id": 2, "method": "tools/list"', '{"jsonrpc": "2.0", "id": 3}',
+              json.dumps(protocol.request_frame("tools/list", era=era, request_id=4))]
+    replies = wire.run_sync(protocol.stdio_exchange, "order-desk", lines)
+    assert [(reply["id"], "result" in reply) for reply in replies] == [(1, True), (4, True)], replies
