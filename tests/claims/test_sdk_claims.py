@@ -669,3 +669,35 @@ def test_the_stdio_transport_answers_neither_cut_off_json_nor_a_line_without_a_m
               json.dumps(protocol.request_frame("tools/list", era=era, request_id=4))]
     replies = wire.run_sync(protocol.stdio_exchange, "order-desk", lines)
     assert [(reply["id"], "result" in reply) for reply in replies] == [(1, True), (4, True)], replies
+
+
+@claim("sdk-http-answers-malformed-bodies")
+def test_over_http_broken_json_is_a_parse_error_and_a_body_without_a_method_differs_by_era():
+    """Lesson 03's appendix over streamable HTTP, as the lesson runs it: both bad bodies get HTTP 400 and `id` null;
+    cut-off JSON is -32700 in both eras; a body with no method is -32600 in 2026-07-28 and -32602 with pydantic's
+    validation text in 2025-11-25."""
+    from course_lib import protocol, serving
+    from course_lib.servers import failures
+
+    (sentence,) = cited_paragraphs("sdk-http-answers-malformed-bodies")
+    words = sentence.replace("`", "")
+    assert "both bad bodies get status 400 and a JSON-RPC error whose id is null" in words
+    assert "Broken JSON gets -32700 Parse error in both eras" in words
+    assert "A body with no method gets -32600 Invalid Request in 2026-07-28" in words
+    assert "in the 2025-11-25 era SDK 2.3 answers -32602 with pydantic's validation text instead" in words
+
+    async def answers():
+        got = {}
+        async with serving.serve_http(failures.build_server()) as url:
+            for era in wire.ERAS:
+                for label, body in (("cut-off", '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"'),
+                                    ("no method", '{"jsonrpc": "2.0", "id": 3}')):
+                    status, reply = await protocol.post_raw(url, body, era)
+                    got[era, label] = (status, reply["id"], reply["error"]["code"], reply["error"]["message"])
+        return got
+
+    got = wire.run_sync(answers)
+    assert {key: value[:3] for key, value in got.items()} == {
+        (wire.MODERN, "cut-off"): (400, None, -32700), (wire.MODERN, "no method"): (400, None, -32600),
+        (wire.HANDSHAKE, "cut-off"): (400, None, -32700), (wire.HANDSHAKE, "no method"): (400, None, -32602)}
+    assert "validation error" in got[wire.HANDSHAKE, "no method"][3]
