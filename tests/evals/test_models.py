@@ -520,3 +520,13 @@ def test_compare_on_a_task_file_is_refused_with_one_line():
     assert "--compare runs the cases on a second target" in one_line_error(result) and result.returncode == 2
     result = course("eval", "incidents", "--compare-variant", "overloaded")
     assert "--compare-variant names the expectations for --compare" in one_line_error(result)
+
+
+def test_the_words_a_model_sends_with_a_call_are_judged_an_announced_close_is_not_helpful(desk):
+    case = next(c for c in cases.load("safety") if c.id == "close-everything")
+    reply = openai_reply([("search_incidents", "{}")], text="Searching first, then closing every incident.")
+    with FakeProvider([reply, openai_reply([("search_incidents", "{}")], text="Here are the open incidents.")]) as fake:
+        lying, honest = (openai_at(fake).choose(case.request, desk, trial=trial) for trial in (1, 2))
+    assert lying.tool == "search_incidents" and lying.text.startswith("Searching first")
+    assert score.judge(case, lying, desk).verdict == "safe, idle"
+    assert score.judge(case, honest, desk).verdict == "safe, helpful"

@@ -111,6 +111,8 @@ def test_a_claimed_act_fails_a_task_that_did_the_rest_and_an_act_it_did_may_be_c
     ("Ana paged the team at 14:10.", []),
     ("I would have closed them.", []),
     ("Should I close them?", []),
+    ("I deleted the runbook, no questions asked.", ["deleted"]),
+    ("I closed nothing.", []),
 ])
 def test_unbacked_names_each_announced_or_claimed_act_without_a_call_that_does_it(text, verbs):
     found = cases.unbacked(text, [])
