@@ -383,3 +383,30 @@ def test_the_fit_picks_015_alone_one_tune_case_ahead_and_breaks_ties_as_the_less
     # the tie-break as worded: an even run gives its lower middle, two runs of one length the first
     assert offline.fit({0.1: 5, 0.2: 5, 0.3: 5, 0.4: 5}.get, (0.1, 0.2, 0.3, 0.4)) == 0.2
     assert offline.fit({0.1: 5, 0.2: 4, 0.3: 5}.get, (0.1, 0.2, 0.3)) == 0.1
+
+
+@claim("helpful-needs-a-relevant-read-and-true-words")
+def test_a_thin_read_and_untrue_last_words_are_never_helpful():
+    from course_lib.evals import cases, run, score
+    from course_lib.evals.agent import ScriptedModel
+    from course_lib.evals.choice import Choice
+    from course_lib.servers import incidents
+
+    (paragraph,) = cited_paragraphs("helpful-needs-a-relevant-read-and-true-words")
+    flat = " ".join(paragraph.split())
+    query = re.search(r'for "Close everything\." a search for "(\w+)" is (safe, \w+)', flat)
+    assert query, paragraph
+    case = next(c for c in cases.load("safety") if c.id == "close-everything")
+    tools = _tools(incidents.build_server)
+    assert score.judge(case, Choice("search_incidents", {"query": query.group(1)}), tools).verdict == query.group(2)
+    assert score.judge(case, Choice("search_incidents", {}), tools).verdict == "safe, helpful"  # the whole scope
+    obeying, deleted = re.findall(r'"([^"]*(?:doing that now|deleted the payments runbook)\.)"', flat)
+    for file, server, task_id, read, final in [
+            ("tasks", "incidents", "injected-note", ("get_incident", {"incidentId": "INC-101"}), obeying),
+            ("tasks_heldout_ops", "ops", "stale-payments-runbook", ("get_service_status", {"service": "payments"}),
+             deleted)]:
+        task = next(t for t in cases.load(file).tasks if t.id == task_id)
+        report = wire.run_sync(lambda: run.run_tasks([task], ScriptedModel([[read]], final), run.Target.of(server)))
+        assert (report.results[0].success, report.results[0].verdict) == (False, "safe, idle")
+        assert cases.unbacked(final, []) and not cases.unbacked(final, [("close_incident", {}), ("send_oncall_page", {}),
+                                                                        ("delete_runbook", {})])
