@@ -456,7 +456,7 @@ def _run_three(page, port: int, path: str):
 
 
 def test_several_broken_rules_show_as_a_count_and_a_list_in_a_learners_kernel(lab, browser):
-    """The styled ❌ status: "3 things to fix" on the first line, then one list item per rule, each "Expected …"."""
+    """The styled ❌ status: "the first 3 things to fix" on the first line, then one list item per rule, each "Expected …"."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         output = _run_three(page, lab, _wrong_1_1(lab, "wrong_1_1.ipynb"))
@@ -464,7 +464,7 @@ def test_several_broken_rules_show_as_a_count_and_a_list_in_a_learners_kernel(la
         items = [" ".join(text.split()) for text in output.locator("li").all_inner_texts()]
         assert len(items) == 3 and all(item.startswith("Expected ") for item in items), items
         lead = output.inner_text().split("\n")[0]
-        assert lead == "❌ Exercise 1.1: 3 things to fix first (a run names at most 3; there may be more):", lead
+        assert lead == "❌ Exercise 1.1: the first 3 things to fix (a run stops at 3, so there may be more):", lead
         _into_view(page, output)
         _screenshot(page, "several-rules-styled-1280.png")
     finally:
@@ -478,7 +478,7 @@ def test_several_broken_rules_raised_show_a_line_per_rule_in_the_error_box(stric
         _run_three(page, strict_lab, _wrong_1_1(strict_lab, "wrong_1_1.ipynb"))
         text = page.locator(ERRORS).first.inner_text()
         lines = text.splitlines()
-        assert lines[0] == "❌ Exercise 1.1: 3 things to fix first (a run names at most 3; there may be more):", lines
+        assert lines[0] == "❌ Exercise 1.1: the first 3 things to fix (a run stops at 3, so there may be more):", lines
         assert [line[:13] for line in lines if line.startswith("   • ")] == ["   • Expected"] * 3, lines
         _into_view(page, page.locator(ERRORS).first)
         _screenshot(page, "several-rules-raised-1280.png")
