@@ -413,7 +413,8 @@ def test_a_failed_check_that_raises_shows_its_status_not_a_traceback(strict_lab,
         hint = page.locator(f"{PANEL} .jp-Notebook .jp-Cell").nth(3).locator(".jp-OutputArea-output").first
         hint.wait_for(timeout=60_000)
         said = " ".join(hint.inner_text().split())  # level 1 after the failure: the idea behind the broken rule
-        assert said.startswith(f"Hint 1 of 3 (the idea) for exercise 1.2: {concept('1.2', 'tool')}"), said
+        assert said.startswith(f"💡 Hint 1 of 3 (the idea) for exercise 1.2: {concept('1.2', 'tool')}"), said
+        assert hint.locator("div[style*='border-left']").count() == 1  # the checks' box, not wrapped stream text
         _into_view(page, box.first)
         _screenshot(page, f"failed-check-{width}.png")
     finally:

@@ -449,8 +449,25 @@ def _interactive() -> bool:
     return bool(os.environ.get("JPY_SESSION_NAME"))
 
 
-_STYLE = {"not done": ("#b45309", "#fffbeb"), "failed": ("#b91c1c", "#fef2f2"), "passed": ("#15803d", "#f0fdf4")}
-"""Border and background colour per status; inline styles, since an untrusted notebook strips <style>."""
+_STYLE = {"not done": ("#b45309", "#fffbeb"), "failed": ("#b91c1c", "#fef2f2"), "passed": ("#15803d", "#f0fdf4"),
+          "hint": ("#1d4ed8", "#eff6ff")}
+"""Border and background colour per status (and of a hint); inline styles, since an untrusted notebook strips
+<style>."""
+
+
+def card(kind: str, body: str) -> str:
+    """`body` (HTML) in the course's styled box of `kind` (a status of `_STYLE`, or "hint"): it wraps at spaces and
+    never inside a word, as JupyterLab's stream boxes do not."""
+    border, background = _STYLE.get(kind, _STYLE["failed"])
+    style = (f"border-left:4px solid {border};background:{background};padding:6px 10px;margin:2px 0;"
+             "font-family:var(--jp-ui-font-family,sans-serif);font-size:14px;line-height:1.45;"
+             "white-space:normal;word-break:normal;overflow-wrap:break-word;color:#1f2937")
+    return f'<div style="{style}">{body}</div>'
+
+
+def as_html(text: str) -> str:
+    """Course text as HTML: escaped, `code` as the notebook shows it."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> dict[str, str]:
@@ -460,18 +477,13 @@ def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> d
     The HTML wraps at spaces and never inside a word; JupyterLab's stderr box breaks words anywhere.
     """
     more = f"Stuck? {hint_call}" if hint_call else ""
-    border, background = _STYLE.get(status, _STYLE["failed"])
-    style = (f"border-left:4px solid {border};background:{background};padding:6px 10px;margin:2px 0;"
-             "font-family:var(--jp-ui-font-family,sans-serif);font-size:14px;line-height:1.45;"
-             "white-space:normal;word-break:normal;overflow-wrap:break-word;color:#1f2937")
-    lead, *rules = [re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(part))  # `code` as the notebook shows it
-                    for part in line.split(BULLET)]
+    lead, *rules = [as_html(part) for part in line.split(BULLET)]
     body = lead + ('<ul style="margin:4px 0 2px 0;padding-left:22px">'
                    + "".join(f'<li style="margin:2px 0">{rule}</li>' for rule in rules) + "</ul>" if rules else "")
     extra = (f'{"" if rules else "<br>"}<span style="color:#4b5563">Stuck? <code>{html.escape(hint_call)}</code>'
              "</span>" if more else "")  # after a list, which ends its line already, no <br>
     return {"text/plain": f"{symbol} {line}".replace(BULLET, "\n   • ") + (f"\n   {more}" if more else ""),
-            "text/html": f'<div style="{style}">{symbol} {body}{extra}</div>'}
+            "text/html": card(status, f"{symbol} {body}{extra}")}
 
 
 def _without_hint(message: str, hint_call: str) -> str:
