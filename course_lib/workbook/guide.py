@@ -128,7 +128,42 @@ def timetable(lessons: list[manifest.Lesson], number: int = 1, lunch: bool = Fal
         if left > 0:
             add(left, PRACTICE)
     add(WRAP, "Recap of the day, questions" if lunch else "Recap, questions, what comes next")
-    return slots
+    return _no_break_at_the_end(slots)
+
+
+MIN_PRACTICE = 20
+"""A practice block shorter than this is no block: its minutes go to the closing recap."""
+
+
+def _no_break_at_the_end(slots: list[Slot]) -> list[Slot]:
+    """`slots` without a break that only separates the last lesson from a short practice and the closing recap
+    (walkthrough 3, N-K3): that break moves to between the last lesson's teaching and its exercises when no stretch
+    then passes BREAK_AFTER, and a practice block under MIN_PRACTICE joins the closing recap."""
+    parts = [(slot.what, slot.end - slot.start) for slot in slots]
+    tail = [what for what, _ in parts[-3:]]
+    if tail[-2:] == ["break", parts[-1][0]] or (tail[0] == "break" and tail[1] == PRACTICE
+                                                and parts[-2][1] < MIN_PRACTICE):
+        at = len(parts) - (2 if tail[-2] == "break" else 3)
+        exercises = max(i for i, (what, _) in enumerate(parts) if what.endswith(": exercises"))
+        moved = parts[:exercises] + [parts[at]] + parts[exercises:at] + parts[at + 1:]
+        if _longest_stretch(moved) <= BREAK_AFTER:
+            parts = moved
+    if len(parts) > 2 and parts[-2][0] == PRACTICE and parts[-2][1] < MIN_PRACTICE:
+        parts = parts[:-2] + [(parts[-1][0], parts[-1][1] + parts[-2][1])]
+    found, start = [], 0
+    for what, minutes in parts:
+        found.append(Slot(start, start + minutes, what))
+        start += minutes
+    return found
+
+
+def _longest_stretch(parts: list[tuple[str, int]]) -> int:
+    """The most minutes in a row without a break or lunch."""
+    longest = run = 0
+    for what, minutes in parts:
+        run = 0 if what in ("break", "lunch") else run + minutes
+        longest = max(longest, run)
+    return longest
 
 
 def _split(lessons: list[manifest.Lesson], count: int, root: Path | None = None) -> list[list[manifest.Lesson]]:
@@ -345,7 +380,8 @@ def markdown(root: Path) -> str:
               f"starts at {_clock(LUNCH_WINDOW[1])} at the latest. Every morning, afternoon and half day ends with a "
               f"{WRAP}-min recap and questions. The full days all end at the same time: a day with fewer lesson "
               "minutes gets a practice block (tier 2 and 3 exercises in pairs, learners' own servers) before its "
-              "closing recap.", ""]
+              f"closing recap, or a longer recap when fewer than {MIN_PRACTICE} min are left. No break stands just "
+              "before the closing recap: it moves to between the last lesson's teaching and its exercises.", ""]
     lines += schedules(lessons, root)
     lines += ["## Before the day", "",
               "* Send the install ahead: on every laptop, from the course folder, `python3 -m venv .venv && "
