@@ -10,7 +10,7 @@ from typing import Any
 
 from course_lib import review
 from course_lib.checks.core import (Probe, build_server, call_learner, checker, fail, outcome, refused, require,
-                                    require_deliberate, result_text, session, shown, spec, watched)
+                                    require_deliberate, result_text, session, quoted, shown, spec, watched)
 from course_lib.checks.schemas import choices, int_bounds, param, resolve, types
 from course_lib.servers import clock, weather
 
@@ -123,11 +123,11 @@ def ex_01_1(build_clock_server) -> str:
     name, description = tool["name"], tool.get("description") or ""
     require(_names_intent(name), "name", repr(name),
             "its first word a verb such as get, show, look, find, and a word about the time after it")
-    require(review.opens_with_what(description), "what", shown(description) or "no description",
+    require(review.opens_with_what(description), "what", quoted(description) or "no description",
             "its first sentence must say what the tool returns, before any 'use it' or 'do not'")
-    require(_says_when(description), "when", shown(description) or "no description",
+    require(_says_when(description), "when", quoted(description) or "no description",
             "no clause of it says when to use the tool")
-    require(review.says_when_not(description), "when-not", shown(description) or "no description",
+    require(review.says_when_not(description), "when-not", quoted(description) or "no description",
             "no clause of it limits when to use the tool")
     schema = tool["inputSchema"]
     params = list(schema.get("properties", {}))
@@ -145,7 +145,7 @@ def ex_01_1(build_clock_server) -> str:
         got = result.get("structuredContent")
         require(got == want, "same-job",
                 lambda: f"structuredContent {shown(json.dumps(got), 100)}" if got else
-                f"no structuredContent, text only: {shown(result_text(result), 80)}",
+                f"no structuredContent, text only: {quoted(result_text(result), 80)}",
                 f"city={spelled!r} should give {json.dumps(want)}")
     for city_name, result in zip(_UNKNOWN_CITIES, seen.results[len(_CITY_SPELLINGS):]):
         require_deliberate(result, name, "unknown", f"city={city_name!r}")

@@ -12,7 +12,7 @@ from typing import Any
 from course_lib import host, review, wire
 from course_lib.checks.core import (build_server, checker, fail, first_difference, holding, machine_of,
                                    outcome, probe, replacing, require, require_deliberate, result_text, session,
-                                   shown, spec, whole)
+                                   quoted, spec, whole)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import deploy, incidents
 
@@ -66,7 +66,7 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 def _brief(result: dict, limit: int = 120) -> str:
     """A result's text on one line, shortened at word boundaries."""
-    return shown(result_text(result), limit)
+    return quoted(result_text(result), limit)
 
 
 def _json(value: Any) -> str:

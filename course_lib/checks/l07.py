@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from course_lib import cost, host, invisible, wire
-from course_lib.checks.core import (call_learner, checker, fail, learner_source, probe, require, shown, spec,
+from course_lib.checks.core import (call_learner, checker, fail, learner_source, probe, require, quoted, shown, spec,
                                     watched)
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -186,7 +186,8 @@ def ex_07_1(careful_messages) -> str:
         content = _tool_messages(_messages(careful_messages, system, question,
                                            [(host.Origin("documents", "read_document", "DOC-1"), text)], limit))
         require(content and _contains(content[0]["content"], text), "kept",
-                lambda: f"{tokens.count(text)}-token text (cap {limit}) became {shown(content[0]['content'] if content else '', 120)}")
+                lambda: f"{tokens.count(text)}-token text (cap {limit}) became "
+                        f"{quoted(content[0]['content'] if content else '', 120) or 'nothing'}")
         require("truncat" not in content[0]["content"].lower(), "kept",
                 f"'truncated' on a text of {tokens.count(text)} tokens with a cap of {limit}")
     # capped: over the cap by one, a 50 KB log, emoji
@@ -290,11 +291,11 @@ def _judge_encoding(careful_messages, system: str, question: str) -> None:
                     f"cl100k_base) with a cap of {limit}")
         if rule == "kept":
             require(_contains(body, text) and "truncat" not in body.lower(), "kept",
-                    lambda: f"{measured} became {shown(body, 100)}")
+                    lambda: f"{measured} became {quoted(body, 100)}")
         else:
             require("truncat" in body.lower() and tokens.count(body) <= limit + SLACK, "capped",
                     lambda: f"{measured} came through {'whole' if _contains(body, text) else 'as'} "
-                            f"{shown(body, 100)}")
+                            f"{quoted(body, 100)}")
 
 
 def selectors(text: str) -> str:
@@ -408,14 +409,14 @@ def ex_07_2(is_poisoned) -> str:
                 continue
             checked += 1
             require(not verdict, "clean", f"{name}.{definition['name']} flagged: "
-                                          f"{shown(definition.get('description', ''), 120)}")
+                                          f"{quoted(definition.get('description', ''), 120)}")
     for near_miss in (GOOD, "Use it only after the person has seen the preview. Do not use it to add notes.",
                       "Count the tokens of a definition. Do not use it for results; tell the person the count.",
                       "Read one runbook by its service name; matching ignores case and extra spaces.",
                       "Read one runbook. It always returns the newest version first.",
                       "Read one runbook; the lookup key is its service name."):
         require(not _verdict(is_poisoned, _definition(near_miss), "a clean description"), "clean",
-                f"a clean description flagged: {shown(near_miss, 100)}")
+                f"a clean description flagged: {quoted(near_miss, 100)}")
     for emoji in (_definition(f"\u26a0\ufe0f {GOOD}"), _definition(param="The service.\u2600\ufe0f")):  # ⚠️, ☀️
         require(not _verdict(is_poisoned, emoji, "an emoji with its presentation selector"), "hidden",
                 "an emoji's own variation selector (U+FE0F after ⚠ or ☀) flagged as hidden text")
@@ -425,7 +426,7 @@ def ex_07_2(is_poisoned) -> str:
                 require(_verdict(is_poisoned, definition, definition["name"]),
                         {"format_incident_note": "secrets", "summarize_note": "persuasion",
                          "count_words": "hidden"}.get(definition["name"], "secrets"),
-                        f"{name}.{definition['name']} passed: {shown(definition.get('description', ''), 120)}")
+                        f"{name}.{definition['name']} passed: {quoted(definition.get('description', ''), 120)}")
     cases = _poison_cases()
     for rule, what, definition in cases:
         require(_verdict(is_poisoned, definition, what), rule, f"not flagged: {what!r}")
