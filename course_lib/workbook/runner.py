@@ -499,9 +499,11 @@ the honest answers in tests/answers/right and the unseen rounds 5-7 hold 74 tool
 9.2 apart) with a lesson tool's name and schema, the closest 5 words away (5.1's add_incident_note, 5.2's and 5.3's
 get_incident, which reuse the lesson's types)."""
 
-KEPT_LESSON_TOOLS = {"9.2": frozenset({"evolving-v1"})}
-"""Exercises whose answer keeps a lesson server's tools word for word, by design (9.2 keeps every v1 tool's
-description): a tool that copies one of that server's is no copy there."""
+KEPT_LESSON_TOOLS = {"5.2": frozenset({"incident-pager.get_incident", "incident-risky.get_incident"}),
+                     "9.2": frozenset({"evolving-v1"})}
+"""Exercises whose answer may keep lesson tools word for word, by design (a server's name: all its tools; or
+"server.tool"): 9.2 keeps every v1 tool's description; 5.2's get_incident is the later lessons' own, as
+solutions/05 writes it. A tool that copies one of these is no copy in that exercise."""
 
 LISTED_SERVERS = 4
 """How many of the servers that crossed during a check have their tools compared with the lesson's (the first ones,
@@ -583,7 +585,8 @@ def lessons_copy(tool: dict, exercise: str = "") -> str:
     mine = _lesson_tool("", tool)
     copied = [lesson for lesson in course_tools() if lesson.name == mine.name and lesson.shape == mine.shape
               and _within(lesson.words, mine.words, NEAR_COPY_WORDS)]
-    if not copied or any(lesson.server in KEPT_LESSON_TOOLS.get(exercise, ()) for lesson in copied):
+    kept = KEPT_LESSON_TOOLS.get(exercise, frozenset())
+    if not copied or any(lesson.server in kept or f"{lesson.server}.{lesson.name}" in kept for lesson in copied):
         return ""
     return f"{str(tool.get('name'))[:60]} is the course's {copied[0].server} server's tool"
 

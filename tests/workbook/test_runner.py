@@ -297,14 +297,18 @@ def _reworded(schema: dict, words: str) -> dict:
 
 def test_the_workspace_tool_and_the_incident_tools_are_found_and_9_2_keeps_v1s():
     """6.1's search_tickets (rtgrade6 h1) and 5.3's incident tools (rtgrade6 a1-a3) are lesson tools; 9.2 keeps v1's
-    tools word for word by design, so there they are not copies (elsewhere they are)."""
+    tools word for word by design and 5.2 the pager's get_incident, so there they are not copies (elsewhere they
+    are)."""
     from course_lib.checks import core
-    from course_lib.servers import evolving, incidents, workspace
+    from course_lib.servers import evolving, incident_risky, incidents, workspace
 
     lean = _lesson_tool(workspace, "search_tickets")
     assert "workspace server's tool" in runner.lessons_copy({**lean, "description": lean["description"] + " Lean."})
     for tool in core.probe(incidents.build_server()).tools:
         assert runner.lessons_copy({**tool, "description": tool["description"] + " Here."}, "5.3"), tool["name"]
+    pager = next(t for t in core.probe(incident_risky.build_pager_server()).tools if t["name"] == "get_incident")
+    assert runner.lessons_copy(pager, "5.2") == ""  # solutions/05 writes 5.2's get_incident as the lesson does
+    assert runner.lessons_copy(pager, "5.3")  # 5.3's get_incident is the exercise's own
     v1 = core.probe(evolving.build_v1()).tools
     assert all(runner.lessons_copy(tool, "9.2") == "" for tool in v1)
     assert all(runner.lessons_copy(tool, "5.3") for tool in v1)
