@@ -353,7 +353,7 @@ def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeou
 
     A check that outlives its time stops the kernel; the outcome then says `timeout` (or `kernel died` when
     the kernel died during it). A check whose MCP connection broke, whose answer sent more than the grader reads in
-    one check (`boundary.MAX_CHECK_BYTES`: "answer too large: ..."), or whose kernel stopped answering, failed.
+    one check (`boundary.MAX_CHECK_BYTES`: "too much sent: ..."), or whose kernel stopped answering, failed.
     """
     done: list[Outcome] = []
     bridge.begin_check()
@@ -369,7 +369,8 @@ def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeou
         return Outcome(str(exercise), "kernel died", f"{running.death()} during the check")
     outcome = done[0] if done else Outcome(str(exercise), "failed", "the check stopped without a verdict")
     if bridge.too_large:
-        outcome = Outcome(str(exercise), "failed", f"{bridge.too_large}: return only what the exercise asks for",
+        outcome = Outcome(str(exercise), "failed", f"{bridge.too_large}: return only what the exercise asks for, "
+                                                   "and send the grader nothing else while it checks",
                           exercise.hint_call)
         bridge.broken = None
     elif bridge.broken:
