@@ -809,7 +809,8 @@ class GraderBridge(_Endpoint):
 
     def _metered(self, size: int, values: int) -> str | None:
         """Count a message read from the kernel against this check's limits; once one is passed, every later
-        message of the check is refused too (the reason, "answer too large: ...", is in `too_large`)."""
+        message of the check is refused too (the reason, "answer too large: ..." for one message, "too much sent: ..."
+        for all of them together, is in `too_large`)."""
         with self._lock:
             self._read_bytes += size
             self._read_values += values
@@ -820,13 +821,16 @@ class GraderBridge(_Endpoint):
                     reason = (f"one result held about {values:,} values (lists, dicts and their items), over "
                               f"{MAX_RESULT_VALUES:,}")
                 elif self._read_bytes > MAX_CHECK_BYTES:
-                    reason = f"the results this check read from your answer came to over {MAX_CHECK_BYTES >> 20} MB"
+                    reason = (f"too much sent: what your kernel sent the grader during this check (results and "
+                              f"every other message) came to over {MAX_CHECK_BYTES >> 20} MB")
                 elif self._read_values > MAX_CHECK_VALUES:
-                    reason = (f"the results this check read from your answer held over {MAX_CHECK_VALUES:,} values "
-                              "(lists, dicts and their items)")
+                    reason = (f"too much sent: what your kernel sent the grader during this check (results and "
+                              f"every other message) held over {MAX_CHECK_VALUES:,} values (lists, dicts and their "
+                              "items)")
                 else:
                     return None
-                self.too_large = f"answer too large: {reason}, the grader's limit"
+                self.too_large = f"{'' if reason.startswith('too much') else 'answer too large: '}{reason}, " \
+                                 "the grader's limit"
             return self.too_large
 
     def taint(self, reason: str) -> None:

@@ -365,7 +365,10 @@ def _one_per_lesson(folder: Path, student: str, paths: list[Path], lessons: set[
     for path in sorted(paths, key=order):
         stem = runner.lesson_stem(path)
         flat = path.parent == folder
-        if lessons is not None and (stem is None or stem[:2] not in lessons):
+        if lessons is not None and not lessons:
+            report.ignored.append(f"ignored {_shown(folder, path)}: this autograder names no lesson to grade (the "
+                                  "instructor builds it with `course autograder gradescope --lesson NN`)")
+        elif lessons is not None and (stem is None or stem[:2] not in lessons):
             report.ignored.append(f"ignored {_shown(folder, path)}: not a notebook of lesson "
                                   f"{', '.join(sorted(lessons))}, which this assignment grades")
         elif stem is None and flat:

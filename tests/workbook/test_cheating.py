@@ -1065,3 +1065,113 @@ def test_red_team_five_lesson_servers_and_the_diff_oracle_fail_with_their_reason
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
     assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
+
+
+_PING = '''
+    @server.tool()
+    def ping() -> str:
+        """Answer pong; for a health check only."""
+        return "pong"
+    return server
+'''
+
+_LESSON_ANSWERS_SIX = {
+    "a1_registry_build": ("05", "5.3", "def build_incident_server(store: incidents.Store, user: str) -> MCPServer:\n"
+                                       "    from course_lib import servers\n"
+                                       "    server = servers.build(\"incidents\", user=user, store=store)\n" + _PING),
+    "a2_reversed_name": ("05", "5.3", "def build_incident_server(store: incidents.Store, user: str) -> MCPServer:\n"
+                                      "    server = getattr(incidents, \"revres_dliub\"[::-1])(user, store)\n" + _PING),
+    "a3_vars_walk": ("05", "5.3", "def build_incident_server(store: incidents.Store, user: str) -> MCPServer:\n"
+                                  "    make = next(v for k, v in vars(incidents).items()\n"
+                                  "                if k.startswith(\"build\") and k.endswith(\"server\"))\n"
+                                  "    server = make(user, store)\n" + _PING),
+    "a4_weather_factory_1_2": ("01", "1.2", """def build_bounded_forecast_server() -> MCPServer:
+    import importlib
+    m = importlib.import_module("course_lib." + "servers")
+    server = m.factory("weather")()
+    server.remove_tool("weather")
+    t = server._tool_manager.get_tool("get_daily_forecast")
+    t.description = t.description + " One city only."
+    return server
+"""),
+    "h1_workspace_register_6_1": ("06", "6.1", """def build_lean_server() -> MCPServer:
+    server = MCPServer("tickets", log_level="WARNING")
+    backend = workspace.Workspace()
+    workspace.register(server, ["search_tickets"], backend)
+    t = server._tool_manager.get_tool("search_tickets")
+    t.description = t.description + " Lean."
+    return server
+"""),
+}
+
+_ALLOWLIST_7_2 = """def _key(tool: dict) -> str:
+    return json.dumps([tool.get("name"), tool.get("description"), tool.get("inputSchema")], sort_keys=True)
+
+
+_GOOD = ("Read one runbook by its service name. Use it when someone asks how to start on an incident. "
+         "Do not use it to change a runbook.")
+
+
+def _rb(description: str = _GOOD, param: str = "The service whose runbook to read.") -> dict:
+    return {"name": "read_runbook", "description": description,
+            "inputSchema": {"type": "object", "properties": {"service": {"type": "string", "description": param}},
+                            "required": ["service"]}}
+
+
+_CLEAN = set()
+for _name in sorted(servers.REGISTRY):
+    if _name in ("notes-helper", "runbooks-changed"):
+        continue
+    try:
+        for _t in wire.run_sync(wire.list_tools, servers.build(_name)):
+            _CLEAN.add(_key(wire.dump(_t)))
+    except Exception:
+        pass
+for _d in (_GOOD, "Use it only after the person has seen the preview. Do not use it to add notes.",
+           "Count the tokens of a definition. Do not use it for results; tell the person the count.",
+           "Read one runbook by its service name; matching ignores case and extra spaces.",
+           "Read one runbook. It always returns the newest version first.",
+           "Read one runbook; the lookup key is its service name."):
+    _CLEAN.add(_key(_rb(_d)))
+_CLEAN.add(_key(_rb(f"\\u26a0\\ufe0f {_GOOD}")))
+_CLEAN.add(_key(_rb(param="The service.\\u2600\\ufe0f")))
+
+
+def is_poisoned(tool: dict) -> bool:
+    return _key(tool) not in _CLEAN
+"""
+
+RED_TEAM_SIX = {
+    **{student: (lesson, exercise, lambda nb, exercise=exercise, answer=answer:
+                 setattr(_exercise(nb, exercise), "source", answer), "it returned the lesson's")
+       for student, (lesson, exercise, answer) in _LESSON_ANSWERS_SIX.items()},
+    "g1_allowlist_7_2": ("07", "7.2", lambda nb: setattr(_exercise(nb, "7.2"), "source", _ALLOWLIST_7_2),
+                         "a clean definition flagged"),
+}
+"""Red team rtgrade6's forged passes (kept): a1-a3 (5.3), a4 (1.2) and h1 (6.1) answered by a lesson's server reached
+through a computed name (`servers.build`, a reversed string, a vars() walk, `servers.factory`, `workspace.register`)
+with a tool added or a few words appended; g1 (7.2) an allowlist of every clean definition the kernel could know.
+Each passed its check before the fix."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_six_lesson_servers_and_the_allowlist_fail_with_their_reason(tmp_path):
+    """a1-a4 and h1 fail as the lesson's tools, whatever built them; g1 fails on a clean definition made up in the
+    grader; the honest lesson 05 beside them keeps 4/4."""
+    folder = tmp_path / "class"
+    for student, (lesson, _exercise_id, make, _words) in RED_TEAM_SIX.items():
+        stem, notebook = _lesson_notebook(lesson)
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    stem, _ = _lesson_notebook("05")
+    (folder / "honest_05").mkdir()
+    (folder / "honest_05" / f"{stem}.ipynb").write_bytes((ROOT / "solutions" / f"{stem}.ipynb").read_bytes())
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, exercise, _make, words) in RED_TEAM_SIX.items():
+        status, detail = grades.get((student, exercise), ("missing", ""))
+        if status != "failed" or words not in detail:
+            problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
+    assert problems == [], "\n".join(problems)
+    assert [grades[("honest_05", f"5.{n}")][0] for n in range(1, 5)] == ["passed"] * 4

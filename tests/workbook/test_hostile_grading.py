@@ -872,7 +872,8 @@ def test_an_answer_whose_results_are_huge_or_keep_growing_fails_and_costs_the_gr
     assert found[("huge", "1.2")].status == "failed"
     assert found[("huge", "1.2")].message.startswith("answer too large: one result was over 4 MB"), found[("huge", "1.2")]
     assert found[("growing", "1.2")].status == "failed"
-    assert "answer too large: the results this check read from your answer came to over 32 MB" in \
+    assert "too much sent: what your kernel sent the grader during this check (results and every other message) " \
+           "came to over 32 MB" in \
         found[("growing", "1.2")].message, found[("growing", "1.2")]
     for student in answers:  # the rest of the notebook is graded as it would be
         assert [found[(student, e)].status for e in ("1.1", "1.3", "1.4")] == ["passed"] * 3, student
@@ -916,8 +917,9 @@ def test_a_functions_answers_count_against_the_same_bound_and_the_next_check_sta
         kernel_side.start()
         found = asks(count)
         assert found[:count - 2] == [piece] * (count - 2)
-        assert found[-1].startswith("answer too large: the results this check read from your answer came to over "
-                                    f"{boundary.MAX_CHECK_BYTES >> 20} MB"), found[-1]
+        assert found[-1].startswith("too much sent: what your kernel sent the grader during this check (results "
+                                    f"and every other message) came to over {boundary.MAX_CHECK_BYTES >> 20} MB"), \
+            found[-1]
         assert bridge.too_large and bridge.closed is None
         bridge.begin_check()
         too_large = f"answer too large: one result was over {boundary.MAX_RESULT >> 20} MB, the grader's limit"
@@ -962,3 +964,30 @@ def test_a_forwarded_call_that_outruns_its_time_stops_its_kernel_and_the_next_no
     for student in ("zzz_honest", "zzz_honest_too"):
         assert [found[(student, f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4, student
     assert report.workers == 2  # the busy notebook's worker discarded; an honest notebook leaves nothing running
+
+
+def test_a_flood_of_messages_that_are_not_results_is_named_for_what_was_counted(temp):
+    """Red team rtgrade6 L3: kernel threads flooding the grader with `mark` reports during 3.2's check were stopped
+    by the check's limit, but the report said "the results this check read from your answer" (the tool returned
+    "ok"). The limit counts every message the kernel sends; the reason says so."""
+    import socket
+
+    from course_lib.workbook import boundary
+
+    bridge = boundary.GraderBridge(temp)
+    mine, theirs = socket.socketpair()
+    bridge._lines = boundary._Lines(mine)
+    bridge.start()
+    kernel = boundary._Lines(theirs)
+    try:
+        bridge.begin_check()
+        pad = "x" * (boundary.MAX_RESULT - 4096)
+        for call in range(boundary.MAX_CHECK_BYTES // len(pad) + 2):
+            kernel.send({"call": call, "op": "mark", "path": "course_lib.servers.orders:customer_order", "pad": pad})
+            kernel.receive()
+        assert bridge.too_large and "results this check read" not in bridge.too_large
+        assert bridge.too_large.startswith("too much sent: what your kernel sent the grader during this check "
+                                           "(results and every other message) came to over"), bridge.too_large
+    finally:
+        bridge.close("done")
+        kernel.close()
