@@ -329,7 +329,7 @@ def ex_01_3(build_merged_forecast_server) -> str:
     require(seen.names == ["get_daily_forecast"], "one-tool",
             f"{len(seen.names)} tools: {', '.join(seen.names) or 'none'}")
     tool = seen.tool("get_daily_forecast")
-    require(not caught, "steps", f"your tool called weather.daily_forecast {len(caught)} time(s)")
+    require(not caught, "steps", f"weather.daily_forecast called {caught.times()}")
     params = sorted(tool["inputSchema"].get("properties", {}))
     require(params == ["city", "days", "units"], "limits", f"parameters {', '.join(params) or 'none'}")
     output = resolve(tool.get("outputSchema") or {}, tool.get("outputSchema") or {})

@@ -353,7 +353,7 @@ def ex_03_2(build_helpful_desk_server) -> str:
         with watched("course_lib.servers.orders", "customer_order") as used:
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
-        require(not used, "own", f"get_order called orders.customer_order {len(used)} time(s)")
+        require(not used, "own", f"orders.customer_order called {used.times()}")
         with course_state(_archived, _SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         listed = probe(server)

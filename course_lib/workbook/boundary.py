@@ -37,6 +37,7 @@ import secrets
 import socket
 import sys
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
@@ -86,6 +87,7 @@ HELLO_SECONDS = 10.0
 PORTABLE_MODULES = ("course_lib", "mcp", "mcp_types")
 """Packages whose data types cross by value (everything else crosses by reference)."""
 FORWARDED = {"course_lib.servers.weather": ("daily_forecast",),
+             "course_lib.contract": ("diff", "_compare_tool", "_compare_value", "_compare_object", "_facts", "_judge"),
              "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint"),
              "course_lib.review": ("is_valid_name", "orders", "persuades"),
              "mcp.shared.tool_name_validation": ("validate_tool_name",)}
@@ -94,7 +96,11 @@ is a stub that sends every call to the grader, which runs it and so counts it (`
 made in the kernel would be the submission's word. The kernel's course_lib holds no body of the course's (its
 files hold the stub too, `release.forwarding_stubs`), so no reload, fresh import or exec of a file gets one back.
 The SDK's files are the installed package's, which the kernel can read: a copy made from one is the SDK's source
-pasted into the answer, which no check can tell from the learner's own code."""
+pasted into the answer, which no check can tell from the learner's own code.
+
+A check counts more than the calls made while it runs: the grader counts every forwarded call of the kernel, and a
+watch adds those made since the exercise's cells began (`GraderBridge.open_window`, `before_check`), so a result
+fetched when a cell ran and kept for later is a call too (red team 6 cached 112 forecasts that way for 1.3)."""
 MARKED = {"course_lib.servers.orders": ("customer_order",)}
 """Course functions a check forbids whose arguments are not data (a store of the kernel's): in the kernel's copy of
 course_lib each first tells the grader it was called (`mark_call`, counted there by the check's watch), then runs
@@ -758,6 +764,9 @@ class GraderBridge(_Endpoint):
         self.too_large: str | None = None  # why this check's answer was refused for its size
         self._read_bytes = self._read_values = 0  # what the grader read from the kernel since the check began
         self.marks: dict[str, list] = {}  # "module:name" of a MARKED function -> the calls a watch records
+        self._forwarded: Counter = Counter()  # "module.name" of a FORWARDED function -> calls the kernel made
+        self._window: Counter = Counter()  # those counts when the cells of the exercise checked next began
+        self.before_check: Counter = Counter()  # the calls of those cells, made before the running check began
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
         self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
@@ -795,11 +804,26 @@ class GraderBridge(_Endpoint):
         self._lines = _Lines(connection)
         self.start()
 
+    def open_window(self) -> None:
+        """The cells of the next exercise begin (the runner calls this at the start and after each check): the
+        forwarded calls the kernel makes from now until that exercise's check ends are its cells' (`before_check`).
+
+        The rule, and why it is sound: a forwarded function runs only here, so every call of it is counted here,
+        whenever it is made. A check that forbids one is failed by any call since the first cell after the previous
+        check, while a cell or the check runs: the learner's answer cell, any cell put before or after it, and the
+        course's own cells between them (none of which calls what the next exercise forbids: every solution
+        notebook keeps its full grade). The window opens where the grader's plan puts the previous check, never
+        where the submission's metadata says its exercise cell is, so no cell the learner adds falls outside it."""
+        with self._lock:
+            self._window = Counter(self._forwarded)
+
     def begin_check(self) -> None:
-        """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`)."""
+        """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`), and
+        the forwarded calls its exercise's cells made so far are kept in `before_check`."""
         with self._lock:
             self._read_bytes = self._read_values = 0
             self.too_large = self.broken = None
+            self.before_check = self._forwarded - self._window
 
     def metered(self, line: bytes | None) -> str | None:
         """For an MCP connection with the kernel (`wire.line_streams`): why `line` is refused, or None."""
@@ -958,6 +982,8 @@ class GraderBridge(_Endpoint):
                 raise BridgeClosed(self.closed)
             module_name, _, name = path.partition(":")
             name = f"{module_name.rsplit('.', 1)[-1]}.{name}"
+            with self._lock:
+                self._forwarded[name] += 1
             timer = threading.Timer(FORWARD_SECONDS, self._overran, args=(name,))
             timer.daemon = True
             timer.start()

@@ -703,7 +703,7 @@ def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp
     assert {student: found[(student, "1.3")].status for student in cheats} == dict.fromkeys(cheats, "failed"), \
         {student: found[(student, "1.3")].message for student in cheats}
     for student in cheats:
-        assert "your tool called weather.daily_forecast" in found[(student, "1.3")].message, found[(student, "1.3")]
+        assert "found weather.daily_forecast called" in found[(student, "1.3")].message, found[(student, "1.3")]
     silent = {"silent_review": "review.is_valid_name", "silent_sdk": "tool_name_validation.validate_tool_name"}
     assert {student: found[(student, "1.4")].status for student in silent} == dict.fromkeys(silent, "failed"), \
         {student: found[(student, "1.4")].message for student in silent}
@@ -719,7 +719,7 @@ def test_course_check_gives_the_kernel_the_cut_course_lib_too(tmp_path):
     nbformat.write(notebook, tmp_path / LESSON)
     result = course("check", str(tmp_path / LESSON), "--json", "--root", str(ROOT))
     found = {row["exercise"]: row for row in json.loads(result.stdout)}
-    assert found["1.3"]["status"] == "failed" and "your tool called weather.daily_forecast" in found["1.3"]["message"]
+    assert found["1.3"]["status"] == "failed" and "found weather.daily_forecast called" in found["1.3"]["message"]
     assert [found[f"1.{n}"]["status"] for n in (1, 2, 4)] == ["passed"] * 3
 
 
@@ -783,7 +783,7 @@ def test_3_2s_watch_counts_in_the_grader(tmp_path):
     found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
     assert found[("honest", "3.2")].status == "passed", found[("honest", "3.2")]
     cheat = found[("silent_customer_order", "3.2")]
-    assert cheat.status == "failed" and "get_order called orders.customer_order" in cheat.message, cheat
+    assert cheat.status == "failed" and "found orders.customer_order called" in cheat.message, cheat
 
 
 def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
