@@ -697,14 +697,14 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
     block runs; each call still goes through. How a check verifies "without calling X".
 
     Across the grading boundary a function of `boundary.FORWARDED` is only a stub in the submission's kernel that
-    sends each call here, where this watch counts it: nothing in the kernel can hide a call; a `boundary.MARKED` one
-    reports each call here before it runs there. Any other function is
+    sends each call here, where this watch counts it: nothing in the kernel can hide a call, and those the
+    exercise's cells made before the check count too (`GraderBridge.open_window`). Any other function is
     watched in the kernel too, and the calls it reports join these when the block ends (the kernel's word).
     """
     from course_lib.workbook import boundary
 
-    if names and set(names) <= {*boundary.FORWARDED.get(module, ()), *boundary.MARKED.get(module, ())}:
-        with watched_here(module, *names) as calls, boundary.marking(module, names, calls):
+    if names and set(names) <= set(boundary.FORWARDED.get(module, ())):
+        with watched_here(module, *names) as calls:
             yield calls
         bridge = boundary.current()
         for name in names if bridge is not None else ():  # made by the exercise's cells before the check

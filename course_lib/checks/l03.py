@@ -196,6 +196,9 @@ RULES_3_1 = spec(
      "two orders of another customer, each whole result compared with the answer for missing numbers; again "
      "with the owner's id sent under names a schema does not list (customer_id, customer, ...), compared with a "
      "missing number sent the same way"),
+    ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
+            "does all this: that is the answer)",
+     "orders.customer_order runs only in the grader, which counts every call since the exercise's cells began"),
 )
 
 _OWNER_ARGUMENTS = ("customer_id", "customer", "customerId", "user_id", "owner")
@@ -218,7 +221,10 @@ def ex_03_1(build_honest_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
         numbers = own + foreign + missing
-        results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers], "tool")))
+        with watched("course_lib.servers.orders", "customer_order") as used:
+            results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
+                                               "tool")))
+        require(not used, "own", f"orders.customer_order called {used.times()}")
         listed = probe(server)
         require(listed.names == ["get_order"], "tool", f"the server lists {', '.join(listed.names)}",
                 "get_order alone: another tool is another way to read an order, with failures of its own")
@@ -296,7 +302,7 @@ RULES_3_2 = spec(
      "review.leaks on every failure text, plus '@' and 'cus-'"),
     ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
             "does all this: that is the answer)",
-     "orders.customer_order is watched while the check runs"),
+     "orders.customer_order runs only in the grader, which counts every call since the exercise's cells began"),
 )
 
 _RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
