@@ -825,6 +825,35 @@ def test_customer_order_runs_in_the_grader_on_the_kernels_store(tmp_path):
         assert bridge.before_check["orders.customer_order"] == 3  # each call counted in the grader
 
 
+_DIFFS = """from course_lib import contract, wire
+from course_lib.servers import evolving
+v1 = [wire.dump(tool) for tool in wire.run_sync(wire.list_tools, evolving.build_v1())]
+changes = [contract.diff(v1, evolving.proposed(v1, proposal)) for proposal in evolving.PROPOSALS]
+"""
+
+
+def test_contract_diff_runs_in_the_grader_for_a_kernels_cell(tmp_path):
+    """Red team 6 F7: 9.1 was answered by copies of contract's functions made in the kernel. contract.diff and the
+    parts it is made of are forwarded: the kernel's copy of course_lib holds only their stubs, and a lesson cell
+    that calls contract.diff in a graded kernel gets the grader's answer, the same as in process, each call
+    counted."""
+    from course_lib import contract, wire
+    from course_lib.servers import evolving
+    from course_lib.workbook import release
+
+    release.copy_package(tmp_path / "course" / "course_lib", kernel=True)
+    kept = (tmp_path / "course" / "course_lib" / "contract.py").read_text()
+    assert "_facts(before, after)" not in kept and "old_props, new_props" not in kept and "def diff(" in kept
+    v1 = [wire.dump(tool) for tool in wire.run_sync(wire.list_tools, evolving.build_v1())]
+    expected = [contract.diff(v1, evolving.proposed(v1, proposal)) for proposal in evolving.PROPOSALS]
+    with runner.learner_kernel(tmp_path, package=tmp_path / "course" / "course_lib") as (running, bridge):
+        ran = running.run(_DIFFS, 120)
+        assert ran.status == "ok", (ran.ename, ran.evalue)
+        assert bridge.lookup("changes") == expected
+        bridge.begin_check()
+        assert bridge.before_check["contract.diff"] == len(evolving.PROPOSALS)
+
+
 def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
     """C08/C21: a bridge answer of `[{}] * 10_500_000` (32 MB of JSON) made the grader's worker 2.4 GB. A message
     of more than MAX_VALUES values is refused before it is parsed: the request waiting for it fails with
