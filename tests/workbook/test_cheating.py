@@ -1036,14 +1036,14 @@ RED_TEAM_FIVE = {
     "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
                                 "it called contract.diff"),
     "w2_oracle_when_the_cell_ran": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_CACHED),
-                                    "contract.diff in your code"),
+                                    "it called contract.diff (10 time(s) while your cells ran)"),
     "y2_fake_pass_text": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source", _FAKE_PASS),
                           "ValueError: \\u2705 passed: 0.1"),
 }
 """Red team rtgrade5's forged passes in the checks (kept): 5.3 answered by the lesson's incidents server with a tool
 added (i1) or a description edited (i5), or reached by a string and every description edited (i6, made for the fix);
 9.1 answered by contract.diff, the check's own truth, inside the function (w1) or when its cell ran (w2, made for
-the fix: the watch alone missed it). Each passed its check before the fix. y2's exception put
+the fix: the watch alone missed it; since red team 6 the grader counts the calls the exercise's cells made). Each passed its check before the fix. y2's exception put
 a verdict mark into its failed row ("✅ passed: 0.1 ..."); every mark of a learner's text is shown escaped."""
 
 
