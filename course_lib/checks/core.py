@@ -698,7 +698,7 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
 
     Across the grading boundary a function of `boundary.FORWARDED` is only a stub in the submission's kernel that
     sends each call here, where this watch counts it: nothing in the kernel can hide a call, and those the
-    exercise's cells made before the check count too (`GraderBridge.open_window`). Any other function is
+    notebook's cells made before the check count too (`GraderBridge.end_check`). Any other function is
     watched in the kernel too, and the calls it reports join these when the block ends (the kernel's word).
     """
     from course_lib.workbook import boundary
@@ -707,8 +707,8 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
         with watched_here(module, *names) as calls:
             yield calls
         bridge = boundary.current()
-        for name in names if bridge is not None else ():  # made by the exercise's cells before the check
-            called = f"{module.rsplit('.', 1)[-1]}.{name}"  # (`GraderBridge.open_window`)
+        for name in names if bridge is not None else ():  # made by the notebook's cells before the check
+            called = f"{module.rsplit('.', 1)[-1]}.{name}"  # (`GraderBridge.end_check`)
             calls.before += bridge.before_check[called]
             calls[:0] = [called] * min(bridge.before_check[called], 1000)
         return

@@ -198,7 +198,7 @@ RULES_3_1 = spec(
      "missing number sent the same way"),
     ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
             "does all this: that is the answer)",
-     "orders.customer_order runs only in the grader, which counts every call since the exercise's cells began"),
+     "orders.customer_order runs only in the grader, which counts every call your cells and this check make"),
 )
 
 _OWNER_ARGUMENTS = ("customer_id", "customer", "customerId", "user_id", "owner")
@@ -302,7 +302,7 @@ RULES_3_2 = spec(
      "review.leaks on every failure text, plus '@' and 'cus-'"),
     ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
             "does all this: that is the answer)",
-     "orders.customer_order runs only in the grader, which counts every call since the exercise's cells began"),
+     "orders.customer_order runs only in the grader, which counts every call your cells and this check make"),
 )
 
 _RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"

@@ -105,8 +105,12 @@ proxy in the grader whose methods run in the kernel (`_Reached`: the grader's co
 the grader's own object.
 
 A check counts more than the calls made while it runs: the grader counts every forwarded call of the kernel, and a
-watch adds those made since the exercise's cells began (`GraderBridge.open_window`, `before_check`), so a result
+watch adds those every cell of the notebook made before it (`GraderBridge.end_check`, `before_check`), so a result
 fetched when a cell ran and kept for later is a call too (red team 6 cached 112 forecasts that way for 1.3)."""
+CALLED_ON_ITS_OWN = ("tool_name_validation.validate_tool_name",)
+"""Forwarded functions the SDK calls by itself (every tool a cell registers has its name validated): only the calls
+made while a check runs count for them, not a cell's (`GraderBridge.end_check`). 1.4, which forbids it, asks about
+names it generates as it runs, so no answer kept from earlier can be one."""
 WITHHELD = {"course_lib.review": ("_ORDERS", "_PERSUASION")}
 """Module data only forwarded functions use (7.2's rules): absent from the kernel's copy of course_lib."""
 _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
@@ -782,8 +786,9 @@ class GraderBridge(_Endpoint):
         self.too_large: str | None = None  # why this check's answer was refused for its size
         self._read_bytes = self._read_values = 0  # what the grader read from the kernel since the check began
         self._forwarded: Counter = Counter()  # "module.name" of a FORWARDED function -> calls the kernel made
-        self._window: Counter = Counter()  # those counts when the cells of the exercise checked next began
-        self.before_check: Counter = Counter()  # the calls of those cells, made before the running check began
+        self._checks: Counter = Counter()  # those the checks caused (a checker calling the learner's code)
+        self._at_check: Counter = Counter()  # the counts when the running check began
+        self.before_check: Counter = Counter()  # the calls the notebook's cells made before the running check
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
         self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
@@ -821,26 +826,29 @@ class GraderBridge(_Endpoint):
         self._lines = _Lines(connection)
         self.start()
 
-    def open_window(self) -> None:
-        """The cells of the next exercise begin (the runner calls this at the start and after each check): the
-        forwarded calls the kernel makes from now until that exercise's check ends are its cells' (`before_check`).
+    def end_check(self) -> None:
+        """A check ended (the runner calls this): the forwarded calls made while it ran were the checker's doing
+        (it called the learner's code with inputs of its own), not the cells'.
 
-        The rule, and why it is sound: a forwarded function runs only here, so every call of it is counted here,
-        whenever it is made. A check that forbids one is failed by any call since the first cell after the previous
-        check, while a cell or the check runs: the learner's answer cell, any cell put before or after it, and the
-        course's own cells between them (none of which calls what the next exercise forbids: every solution
-        notebook keeps its full grade). The window opens where the grader's plan puts the previous check, never
-        where the submission's metadata says its exercise cell is, so no cell the learner adds falls outside it."""
+        The rule, and why it is sound: a forwarded function runs only in the grader, so every call of it is counted
+        here, whenever it is made. A check that forbids one is failed by any call a cell of the notebook made before
+        it, since the kernel started: the learner's answer cell, any cell put before it or after it, and the
+        course's own cells (none of which calls what a later exercise forbids: every solution notebook keeps its
+        full grade). No position counts, so moving a cell or a check cell opens no gap. What a check of another
+        exercise causes is that check's (an honest 1.2 calls daily_forecast while 1.2 is checked); a result
+        cached then is the one way left, and it needs the other exercise's check to call it."""
         with self._lock:
-            self._window = Counter(self._forwarded)
+            self._checks += self._forwarded - self._at_check
 
     def begin_check(self) -> None:
         """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`), and
-        the forwarded calls its exercise's cells made so far are kept in `before_check`."""
+        the forwarded calls the notebook's cells made so far are kept in `before_check` (see `end_check`)."""
         with self._lock:
             self._read_bytes = self._read_values = 0
             self.too_large = self.broken = None
-            self.before_check = self._forwarded - self._window
+            self.before_check = Counter({name: count for name, count in (self._forwarded - self._checks).items()
+                                         if name not in CALLED_ON_ITS_OWN})
+            self._at_check = Counter(self._forwarded)
 
     def metered(self, line: bytes | None) -> str | None:
         """For an MCP connection with the kernel (`wire.line_streams`): why `line` is refused, or None."""

@@ -591,7 +591,7 @@ class _Run:
                         break
                     if isinstance(step, Check):
                         self._check(step, running, bridge)
-                        bridge.open_window()  # the next exercise's cells begin (what its check counts)
+                        bridge.end_check()  # what it caused is not the cells' (what a later check counts)
                     else:
                         bridge.ran.append(step)
                         self._cell(step, running, self._which_cell(index))

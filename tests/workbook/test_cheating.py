@@ -1198,12 +1198,17 @@ RED_TEAM_SIX = {
     "b2_mark_call_patched": ("03", "3.2", _RT6_MARK_SWITCHED_OFF, "found orders.customer_order called"),
     "b3_mark_import_hooked_copy": ("03", "3.2", _RT6_MARK_IMPORT_HOOKED, "found orders.customer_order called"),
     "c1_customer_order_3_1": ("03", "3.1", _RT6_CUSTOMER_ORDER_3_1, "found orders.customer_order called"),
+    "b1_cached_before_an_earlier_check": ("01", "1.3", _RT6_FORECASTS_CACHED.split("\n\n\n", 1)[1],
+                                          "weather.daily_forecast called 70 time(s) while your cells ran",
+                                          _RT6_FORECASTS_CACHED.split("\n\n\n", 1)[0]),
 }
 """Red team rtgrade6's forged passes through a count the kernel could dodge (kept, each its exercise cell as the red
 team wrote it): 1.3's forecasts (b1) and 9.1's verdicts (a6) fetched when the cell ran, before the check's watch
 opened; 9.1 answered by code-object copies of contract's functions (d2); 3.2 answered by customer_order with the
 kernel's own report of its call switched off (b2) or bypassed by a hooked import (b3); 3.1 answered by
-customer_order, which 3.1 did not forbid (c1). Each passed its check before the fix."""
+customer_order, which 3.1 did not forbid (c1). Each passed its check before the fix. b1_cached_before_an_earlier_check
+(made for the fix) fills b1's cache in a cell right after the setup cell, before 1.1's check: a count that began
+after the previous check missed it."""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
@@ -1211,9 +1216,11 @@ def test_red_team_six_counts_the_kernel_could_dodge_fail_and_the_solutions_keep_
     """b1, a6, d2, b2, b3 and c1 each fail their exercise and say why; the solutions of lessons 01, 03 and 09 beside
     them keep every exercise passed (lesson 09's cells call contract.diff after 9.1's check)."""
     folder = tmp_path / "class"
-    for student, (lesson, exercise, answer, _words) in RED_TEAM_SIX.items():
+    for student, (lesson, exercise, answer, _words, *early) in RED_TEAM_SIX.items():
         stem, notebook = _lesson_notebook(lesson)
         _exercise(notebook, exercise).source = answer
+        if early:
+            _after_setup(notebook, early[0])
         (folder / student).mkdir(parents=True)
         nbformat.write(notebook, folder / student / f"{stem}.ipynb")
     (folder / "honest").mkdir()
@@ -1222,7 +1229,7 @@ def test_red_team_six_counts_the_kernel_could_dodge_fail_and_the_solutions_keep_
         nbformat.write(notebook, folder / "honest" / f"{stem}.ipynb")
     grades = _grade(folder, timeout=150)
     problems = []
-    for student, (_lesson, exercise, _answer, words) in RED_TEAM_SIX.items():
+    for student, (_lesson, exercise, _answer, words, *_early) in RED_TEAM_SIX.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
         if status != "failed" or words not in detail:
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
