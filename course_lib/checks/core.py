@@ -737,19 +737,39 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
     block runs; each call still goes through. How a check verifies "without calling X".
 
     Across the grading boundary a function of `boundary.FORWARDED` is only a stub in the submission's kernel that
-    sends each call here, where this watch counts it: nothing in the kernel can hide a call; a `boundary.MARKED` one
-    reports each call here before it runs there. Any other function is
+    sends each call here, where this watch counts it: nothing in the kernel can hide a call, and those the
+    notebook's cells made before the check count too (`GraderBridge.end_check`). Any other function is
     watched in the kernel too, and the calls it reports join these when the block ends (the kernel's word).
     """
     from course_lib.workbook import boundary
 
-    if names and set(names) <= {*boundary.FORWARDED.get(module, ()), *boundary.MARKED.get(module, ())}:
-        with watched_here(module, *names) as calls, boundary.marking(module, names, calls):
+    if names and set(names) <= set(boundary.FORWARDED.get(module, ())):
+        with watched_here(module, *names) as calls:
             yield calls
+        bridge = boundary.current()
+        for name in names if bridge is not None else ():  # made by the notebook's cells before the check
+            called = f"{module.rsplit('.', 1)[-1]}.{name}"  # (`GraderBridge.end_check`)
+            calls.before += bridge.before_check[called]
+            calls[:0] = [called] * min(bridge.before_check[called], 1000)
         return
     with watched_here(module, *names) as calls, boundary.in_kernel(watched_here, module, *names) as there:
         yield calls
     calls.extend(there)
+
+
+class Calls(list):
+    """The calls a watch recorded ("module.name" each); `before` of them were made by the exercise's cells before
+    the check began (across the grading boundary, for a forwarded function: `watched`)."""
+
+    before = 0
+
+    def times(self) -> str:
+        """How often, for a check's message: "17 time(s)", or "112 time(s) while your cells ran" (and "and 17 during
+        the check")."""
+        during = len(self) - min(self.before, 1000)
+        if not self.before:
+            return f"{during} time(s)"
+        return f"{self.before} time(s) while your cells ran" + (f" and {during} during the check" if during else "")
 
 
 @contextlib.contextmanager
@@ -808,7 +828,7 @@ def watched_here(module: str, *names: str) -> Iterator[list[str]]:
                             and getattr(value, "__module__", None) == module)
     from course_lib.workbook import boundary
 
-    calls: list[str] = []
+    calls = Calls()
     originals = {name: getattr(target, name) for name in chosen}
     here = boundary.current()  # in a grader: this check's kernel; a call another kernel caused is not counted
 

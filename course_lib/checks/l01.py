@@ -304,7 +304,7 @@ RULES_1_3 = spec(
      "the listed outputSchema"),
     ("steps", "do the steps yourself, without calling weather.daily_forecast (it does all three: that is the "
               "answer)",
-     "weather.daily_forecast is watched while the check runs"),
+     "weather.daily_forecast runs only in the grader, which counts every call your cells and this check make"),
     ("forecast", "return the backend's forecast for every known city (any case and spacing), 1 to 7 days, "
                  "in both units, with the city's name as weather.city_name spells it",
      "every known city, days 1 and 7, both units, compared to the backend inside the check"),
@@ -329,7 +329,7 @@ def ex_01_3(build_merged_forecast_server) -> str:
     require(seen.names == ["get_daily_forecast"], "one-tool",
             f"{len(seen.names)} tools: {', '.join(seen.names) or 'none'}")
     tool = seen.tool("get_daily_forecast")
-    require(not caught, "steps", f"your tool called weather.daily_forecast {len(caught)} time(s)")
+    require(not caught, "steps", f"weather.daily_forecast called {caught.times()}")
     params = sorted(tool["inputSchema"].get("properties", {}))
     require(params == ["city", "days", "units"], "limits", f"parameters {', '.join(params) or 'none'}")
     output = resolve(tool.get("outputSchema") or {}, tool.get("outputSchema") or {})

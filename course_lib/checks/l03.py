@@ -196,6 +196,9 @@ RULES_3_1 = spec(
      "two orders of another customer, each whole result compared with the answer for missing numbers; again "
      "with the owner's id sent under names a schema does not list (customer_id, customer, ...), compared with a "
      "missing number sent the same way"),
+    ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
+            "does all this: that is the answer)",
+     "orders.customer_order runs only in the grader, which counts every call your cells and this check make"),
 )
 
 _OWNER_ARGUMENTS = ("customer_id", "customer", "customerId", "user_id", "owner")
@@ -218,7 +221,9 @@ def ex_03_1(build_honest_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
         numbers = own + foreign + missing
-        results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers], "tool")))
+        with watched("course_lib.servers.orders", "customer_order") as used:
+            results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
+                                               "tool")))
         listed = probe(server)
         require(listed.names == ["get_order"], "tool", f"the server lists {', '.join(listed.names)}",
                 "get_order alone: another tool is another way to read an order, with failures of its own")
@@ -245,6 +250,7 @@ def ex_03_1(build_honest_desk_server) -> str:
                     lambda: quoted(_text_of(result)), f"{number}: the same kind of answer as for {missing[0]}")
 
         _for_all(_absent_numbers(), unknown_number, 8)
+    require(not used, "own", f"orders.customer_order called {used.times()}")  # last: the rules above say more
     return ("missing and other customers' orders are the same readable tool error; found orders are typed "
             "OrderSummary results")
 
@@ -296,7 +302,7 @@ RULES_3_2 = spec(
      "review.leaks on every failure text, plus '@' and 'cus-'"),
     ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
             "does all this: that is the answer)",
-     "orders.customer_order is watched while the check runs"),
+     "orders.customer_order runs only in the grader, which counts every call your cells and this check make"),
 )
 
 _RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
@@ -353,7 +359,7 @@ def ex_03_2(build_helpful_desk_server) -> str:
         with watched("course_lib.servers.orders", "customer_order") as used:
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
-        require(not used, "own", f"get_order called orders.customer_order {len(used)} time(s)")
+        require(not used, "own", f"orders.customer_order called {used.times()}")
         with course_state(_archived, _SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         listed = probe(server)

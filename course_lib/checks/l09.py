@@ -69,9 +69,11 @@ RULES_9_1 = spec(
      "calls of both counted while classify_proposals runs"),
 )
 
-DIFF_PARTS = ("diff", "_compare_tool", "_compare_value", "_judge")
+DIFF_PARTS = ("diff", "_compare_tool", "_compare_value", "_compare_object", "_facts", "_judge")
 """`contract.diff` and what it is made of: 9.1's truth. An answer that calls any of them (or `evolving.proposed`,
-which applies a proposal) asks the check's own answer instead of deciding."""
+which applies a proposal) asks the check's own answer instead of deciding. Each is forwarded
+(`boundary.FORWARDED`): in a graded kernel only a stub of it exists, and every call the exercise's cells make, when
+they run or in the check, is counted in the grader."""
 
 
 def _rule_of(change: contract.Change) -> str:
@@ -116,7 +118,8 @@ def ex_09_1(classify_proposals) -> str:
             watched("course_lib.servers.evolving", "proposed") as applied:
         given = call_learner(classify_proposals)
     asked = sorted(set(diffed + applied))
-    require(not asked, "own", lambda: f"it called {', '.join(n for n in asked if '._' not in n) or asked[0]}")
+    require(not asked, "own", lambda: f"it called {', '.join(n for n in asked if '._' not in n) or asked[0]}" + (
+        f" ({diffed.before} time(s) while your cells ran)" if diffed.before else ""))
     named = _oracle_in_cells(classify_proposals)
     require(not named, "own", named)
     require(isinstance(given, dict), "dict", type(given).__name__)
