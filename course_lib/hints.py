@@ -42,6 +42,12 @@ def failed_rule(exercise: ExerciseId | str) -> str:
 def render(exercise: ExerciseId | str, level: int, rule: str = "") -> str:
     """Hint `level` (1-based) of an exercise, saying what kind of hint it is and what comes next; past the last
     level, that there are no more. With the `rule` a check failed on, level 1 is the idea behind that rule."""
+    return " ".join(part for part in _parts(exercise, level, rule) if part)
+
+
+def _parts(exercise: ExerciseId | str, level: int, rule: str = "") -> tuple[str, str, str]:
+    """A hint as (its lead, such as "Hint 1 of 3 (the idea) for exercise 1.2:", its text, what comes next); past the
+    last level, ("", the no-more text, "")."""
     from course_lib.checks.concepts import concept
 
     exercise = ExerciseId.parse(exercise)
@@ -51,14 +57,15 @@ def render(exercise: ExerciseId | str, level: int, rule: str = "") -> str:
         texts = (f"{idea} (The idea behind the rule your check broke.)", *texts[1:])
     total = len(texts)
     if level > total:
-        return (f"No more hints for exercise {exercise}: hint {total} of {total} was the last. Read the check's "
-                "message again (what it expected, what it found), compare it with your code, or ask your instructor.")
+        return ("", f"No more hints for exercise {exercise}: hint {total} of {total} was the last. Read the "
+                    "check's message again (what it expected, what it found), compare it with your code, or ask your "
+                    "instructor.", "")
     level = max(1, level)
     if level < total:
-        more = f" Run {exercise.hint_call} again for hint {level + 1} of {total} ({_kind(level + 1, total)})."
+        more = f"Run {exercise.hint_call} again for hint {level + 1} of {total} ({_kind(level + 1, total)})."
     else:
-        more = " That was the last hint for this exercise."
-    return f"Hint {level} of {total} ({_kind(level, total)}) for exercise {exercise}: {texts[level - 1]}{more}"
+        more = "That was the last hint for this exercise."
+    return f"Hint {level} of {total} ({_kind(level, total)}) for exercise {exercise}:", texts[level - 1], more
 
 
 def show(exercise: ExerciseId | str, level: int | None = None) -> None:
@@ -67,6 +74,23 @@ def show(exercise: ExerciseId | str, level: int | None = None) -> None:
     if level is None:
         level = _revealed.get(exercise, 0) + 1
     _revealed[exercise] = max(_revealed.get(exercise, 0), min(level, len(levels(exercise))))
+    parts = _parts(exercise, level, failed_rule(exercise))
     # Wrapped at word boundaries here: JupyterLab breaks a long printed line anywhere, even mid-word.
-    print(textwrap.fill(render(exercise, level, failed_rule(exercise)), width=100, subsequent_indent="  ", break_long_words=False,
-                        break_on_hyphens=False))
+    text = textwrap.fill(" ".join(part for part in parts if part), width=100, subsequent_indent="  ",
+                         break_long_words=False, break_on_hyphens=False)
+    from course_lib.checks import core
+
+    if core._interactive():  # a learner's own JupyterLab kernel: a box like the checks' (a run stores the text)
+        core._display({"text/plain": text, "text/html": as_card(parts)})
+    else:
+        print(text)
+
+
+def as_card(parts: tuple[str, str, str]) -> str:
+    """A hint as the checks' styled box: 💡, its lead in bold, its text, and what comes next on a line of its own."""
+    from course_lib.checks.core import as_html, card
+
+    lead, text, more = parts
+    said = f"<b>{as_html(lead)}</b> " if lead else ""
+    after = f'<br><span style="color:#4b5563">{as_html(more)}</span>' if more else ""
+    return card("hint", f"💡 {said}{as_html(text)}{after}")

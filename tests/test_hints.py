@@ -175,3 +175,35 @@ def test_course_hint_refuses_a_rule_the_exercise_does_not_have_in_one_line():
     assert done.returncode == 2 and "Traceback" not in done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith("course: exercise 1.2 has no rule 'dayz'; its rules: tool, days-schema, "), line
+
+
+def test_in_a_learners_jupyterlab_kernel_a_hint_is_a_box_like_the_checks_and_plain_text_elsewhere(capsys,
+                                                                                                     monkeypatch):
+    """Walkthrough 3, N-K6: a hint beside a styled check status was wrapped stream text. In a learner's kernel it is
+    the checks' box (blue, 💡, its lead in bold, what comes next on its own line); in any other kernel (nbval, the
+    runner that stores a notebook's outputs, a script) the same words print as before, so stored outputs hold."""
+    from course_lib.checks import core
+    from course_lib.workbook import outcomes
+
+    bundles: list[dict] = []
+    monkeypatch.setattr(core, "_display", bundles.append)
+    monkeypatch.setattr(hints, "_revealed", {})
+    monkeypatch.delenv(outcomes.ENV, raising=False)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    hints.show("1.3")
+    printed = capsys.readouterr().out
+    assert not bundles and printed.startswith("Hint 1 of 3 (the idea) for exercise 1.3: ")
+    monkeypatch.setenv("JPY_SESSION_NAME", "exercises/01_bad_tool_rewrite.ipynb")
+    hints.show("1.3", level=1)
+    assert capsys.readouterr().out == "" and len(bundles) == 1
+    assert bundles[0]["text/plain"] == printed.rstrip("\n")  # the same words as the plain print
+    page = bundles[0]["text/html"]
+    assert page.startswith('<div style="border-left:4px solid #1d4ed8') and "word-break:normal" in page
+    assert "💡 <b>Hint 1 of 3 (the idea) for exercise 1.3:</b> " in page
+    assert page.endswith('<br><span style="color:#4b5563">Run hints.show(&quot;1.3&quot;) again for hint 2 of 3 '
+                         "(the API).</span></div>"), page
+    check = core.status_bundle("❌", "failed", "Exercise 1.3: expected x; found 'y'.")["text/html"]
+    style = re.compile(r'^<div style="([^"]*)"')
+    assert style.match(check)[1] == style.match(page)[1].replace("#1d4ed8", "#b91c1c").replace("#eff6ff", "#fef2f2")
+    hints.show("1.3", level=9)
+    assert "<b>" not in bundles[-1]["text/html"] and "No more hints for exercise 1.3" in bundles[-1]["text/html"]

@@ -425,7 +425,7 @@ def test_a_failed_check_that_raises_shows_its_status_not_a_traceback(strict_lab,
 
 def _wrong_1_1(port: int, name: str) -> str:
     """A notebook in the lab's exercises/ with exercise 01's setup cell, a kept wrong answer to 1.1 that breaks three
-    rules (a good name, a one-word description) and 1.1's check cell; its path."""
+    rules (a good name, a one-word description), 1.1's check cell and a hint cell; its path."""
     import json
 
     import nbformat
@@ -435,7 +435,8 @@ def _wrong_1_1(port: int, name: str) -> str:
     check = next(cell for cell in notebook.cells if cell.source.startswith("# CHECK") and "ex_01_1" in cell.source)
     wrong = (ROOT / "tests" / "answers" / "wrong" / "ex_01_1_renamed_only.py").read_text(encoding="utf-8")
     made = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(setup.source), nbformat.v4.new_code_cell(
-        wrong + "\nbuild_clock_server = answer\n"), nbformat.v4.new_code_cell(check.source)])
+        wrong + "\nbuild_clock_server = answer\n"), nbformat.v4.new_code_cell(check.source),
+        nbformat.v4.new_code_cell('hints.show("1.1")')])
     made.metadata["kernelspec"] = notebook.metadata["kernelspec"]
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/contents/exercises/{name}?token={TOKEN}",
                                      method="PUT", data=json.dumps({"type": "notebook", "format": "json",
@@ -456,7 +457,7 @@ def _run_three(page, port: int, path: str):
 
 
 def test_several_broken_rules_show_as_a_count_and_a_list_in_a_learners_kernel(lab, browser):
-    """The styled ❌ status: "3 things to fix" on the first line, then one list item per rule, each "Expected …"."""
+    """The styled ❌ status: "the first 3 things to fix" on the first line, then one list item per rule, each "Expected …"."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         output = _run_three(page, lab, _wrong_1_1(lab, "wrong_1_1.ipynb"))
@@ -464,9 +465,18 @@ def test_several_broken_rules_show_as_a_count_and_a_list_in_a_learners_kernel(la
         items = [" ".join(text.split()) for text in output.locator("li").all_inner_texts()]
         assert len(items) == 3 and all(item.startswith("Expected ") for item in items), items
         lead = output.inner_text().split("\n")[0]
-        assert lead == "❌ Exercise 1.1: 3 things to fix first (a run names at most 3; there may be more):", lead
+        assert lead == "❌ Exercise 1.1: the first 3 things to fix (a run stops at 3, so there may be more):", lead
         _into_view(page, output)
         _screenshot(page, "several-rules-styled-1280.png")
+        _run_cell(page, 3)  # the hint: the checks' box (walkthrough 3, N-K6), not wrapped stream text
+        page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+        hint = page.locator(f"{PANEL} .jp-Notebook .jp-Cell").nth(3).locator(".jp-OutputArea-output").first
+        hint.wait_for(timeout=60_000)
+        assert hint.locator("div[style*='border-left']").count() == 1 and hint.locator("b").count() == 1
+        said = " ".join(hint.inner_text().split())
+        assert said.startswith("💡 Hint 1 of 3 (the idea) for exercise 1.1: ") and said.endswith("(the API)."), said
+        _into_view(page, hint)
+        _screenshot(page, "hint-box-1280.png")
     finally:
         page.close()
 
@@ -478,7 +488,7 @@ def test_several_broken_rules_raised_show_a_line_per_rule_in_the_error_box(stric
         _run_three(page, strict_lab, _wrong_1_1(strict_lab, "wrong_1_1.ipynb"))
         text = page.locator(ERRORS).first.inner_text()
         lines = text.splitlines()
-        assert lines[0] == "❌ Exercise 1.1: 3 things to fix first (a run names at most 3; there may be more):", lines
+        assert lines[0] == "❌ Exercise 1.1: the first 3 things to fix (a run stops at 3, so there may be more):", lines
         assert [line[:13] for line in lines if line.startswith("   • ")] == ["   • Expected"] * 3, lines
         _into_view(page, page.locator(ERRORS).first)
         _screenshot(page, "several-rules-raised-1280.png")

@@ -137,6 +137,16 @@ def shown(text: Any, limit: int = 160) -> str:
     return f"{head} … {tail}"
 
 
+def quoted(text: Any, limit: int = 160) -> str:
+    """Text the learner's code produced, `shown` in quotes so a failure line sets it apart from its own words
+    ("found an error: 'Error: boom'"); "" for no text, so `quoted(x) or "no description"` reads. Text that
+    already stands in quotes (a KeyError's `'city'`) keeps its own."""
+    text = shown(text, limit)
+    if not text or (len(text) > 1 and text[0] == text[-1] and text[0] in "'\""):
+        return text
+    return f"'{text}'"
+
+
 def fail(rule: str, found: Any, detail: str = "") -> CheckFailed:
     """A one-line failure of the running check: the rule as the learner read it, what was found, which hint.
 
@@ -144,12 +154,22 @@ def fail(rule: str, found: Any, detail: str = "") -> CheckFailed:
     """
     exercise = current()
     known = SPECS.get(exercise, {}).get(rule)
-    expected = (known.expected if known else rule.rstrip(" .;")) + (f" ({detail})" if detail else "")
+    expected = _with_detail(known.expected if known else rule.rstrip(" .;"), detail)
     expected = " ".join(expected.splitlines())  # one line: a multi-failure message breaks lines at bullets only
     found = shown(found, 220).rstrip(" .;") or "nothing"
     return CheckFailed(f"Exercise {exercise}: {_sentence(expected, found)} Open {exercise.hint_call} for a hint.",
                        exercise=str(exercise), expected=expected, found=found, hint=exercise.hint_call,
                        rule=known.name if known else "")
+
+
+def _with_detail(expected: str, detail: str) -> str:
+    """The rule with the check's `detail` in parentheses; a rule that already ends in a parenthesis takes the
+    detail inside it, after a semicolon, so no two parentheses stand back to back."""
+    if not detail:
+        return expected
+    if expected.endswith(")"):
+        return f"{expected[:-1]}; {detail})"
+    return f"{expected} ({detail})"
 
 
 def _sentence(expected: str, found: str, opening: str = "expected") -> str:
@@ -186,16 +206,24 @@ def _key(failure: CheckFailed) -> str:
     return failure.rule or failure.expected or str(failure)
 
 
-def broken_together(broken: list[CheckFailed]) -> CheckFailed:
+def broken_together(broken: list[CheckFailed], complete: bool = False) -> CheckFailed:
     """One failure that reports every broken rule: a lead line that counts them, then one line per rule (each
-    opening with `BULLET`) that says what the check expected and what it found. One broken rule stays one line."""
+    opening with `BULLET`) that says what the check expected and what it found. One broken rule stays one line.
+
+    `complete` says the check ran to its end, so the count is every rule the answer breaks; otherwise the lead
+    line says these are the first ones found and why there may be more."""
     first = broken[0]
     if len(broken) == 1:
         return first
     exercise = ExerciseId.parse(first.exercise)
-    more = f" first (a run names at most {MOST_SHOWN}; there may be more)" if len(broken) >= MOST_SHOWN else ""
+    if complete:
+        lead = f"{len(broken)} things to fix"
+    elif len(broken) >= MOST_SHOWN:
+        lead = f"the first {len(broken)} things to fix (a run stops at {MOST_SHOWN}, so there may be more)"
+    else:
+        lead = f"the first {len(broken)} things to fix (the check could not go on, so there may be more)"
     said = "".join(BULLET + _sentence(failure.expected, failure.found, "Expected") for failure in broken)
-    together = CheckFailed(f"Exercise {exercise}: {len(broken)} things to fix{more}:{said} "
+    together = CheckFailed(f"Exercise {exercise}: {lead}:{said} "
                            f"Open {exercise.hint_call} for a hint.",
                            exercise=first.exercise, expected=first.expected, found=first.found, hint=first.hint,
                            rule=first.rule)
@@ -214,7 +242,7 @@ def require_deliberate(result: dict, tool: str, rule: str, detail: str = "") -> 
         raise fail(rule, f"a hidden crash: {tool} raised a plain exception, so the model reads only "
                          f"'{HIDDEN_CRASH.format(name=tool)}' (raise ToolError with a message; lesson 03 shows why)",
                    detail)
-    require(result.get("isError"), rule, lambda: f"a successful result: {shown(result_text(result), 120)}", detail)
+    require(result.get("isError"), rule, lambda: f"a successful result: {quoted(result_text(result), 120)}", detail)
 
 
 def not_done(error: NotImplementedError) -> ExerciseNotDone:
@@ -268,7 +296,7 @@ def learner_coroutine(fn: Any, rule: str) -> Callable[..., Any]:
         except (CheckFailed, ExerciseNotDone):
             raise
         except Exception as error:  # a crash inside the learner's coroutine: one line, its rule
-            raise fail(rule, f"it raised {type(error).__name__}: {shown(error, 120)}") from None
+            raise fail(rule, f"it raised {type(error).__name__}: {quoted(error, 120)}") from None
 
     return awaited
 
@@ -421,8 +449,25 @@ def _interactive() -> bool:
     return bool(os.environ.get("JPY_SESSION_NAME"))
 
 
-_STYLE = {"not done": ("#b45309", "#fffbeb"), "failed": ("#b91c1c", "#fef2f2"), "passed": ("#15803d", "#f0fdf4")}
-"""Border and background colour per status; inline styles, since an untrusted notebook strips <style>."""
+_STYLE = {"not done": ("#b45309", "#fffbeb"), "failed": ("#b91c1c", "#fef2f2"), "passed": ("#15803d", "#f0fdf4"),
+          "hint": ("#1d4ed8", "#eff6ff")}
+"""Border and background colour per status (and of a hint); inline styles, since an untrusted notebook strips
+<style>."""
+
+
+def card(kind: str, body: str) -> str:
+    """`body` (HTML) in the course's styled box of `kind` (a status of `_STYLE`, or "hint"): it wraps at spaces and
+    never inside a word, as JupyterLab's stream boxes do not."""
+    border, background = _STYLE.get(kind, _STYLE["failed"])
+    style = (f"border-left:4px solid {border};background:{background};padding:6px 10px;margin:2px 0;"
+             "font-family:var(--jp-ui-font-family,sans-serif);font-size:14px;line-height:1.45;"
+             "white-space:normal;word-break:normal;overflow-wrap:break-word;color:#1f2937")
+    return f'<div style="{style}">{body}</div>'
+
+
+def as_html(text: str) -> str:
+    """Course text as HTML: escaped, `code` as the notebook shows it."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> dict[str, str]:
@@ -432,18 +477,13 @@ def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> d
     The HTML wraps at spaces and never inside a word; JupyterLab's stderr box breaks words anywhere.
     """
     more = f"Stuck? {hint_call}" if hint_call else ""
-    border, background = _STYLE.get(status, _STYLE["failed"])
-    style = (f"border-left:4px solid {border};background:{background};padding:6px 10px;margin:2px 0;"
-             "font-family:var(--jp-ui-font-family,sans-serif);font-size:14px;line-height:1.45;"
-             "white-space:normal;word-break:normal;overflow-wrap:break-word;color:#1f2937")
-    lead, *rules = [re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(part))  # `code` as the notebook shows it
-                    for part in line.split(BULLET)]
+    lead, *rules = [as_html(part) for part in line.split(BULLET)]
     body = lead + ('<ul style="margin:4px 0 2px 0;padding-left:22px">'
                    + "".join(f'<li style="margin:2px 0">{rule}</li>' for rule in rules) + "</ul>" if rules else "")
     extra = (f'{"" if rules else "<br>"}<span style="color:#4b5563">Stuck? <code>{html.escape(hint_call)}</code>'
              "</span>" if more else "")  # after a list, which ends its line already, no <br>
     return {"text/plain": f"{symbol} {line}".replace(BULLET, "\n   • ") + (f"\n   {more}" if more else ""),
-            "text/html": f'<div style="{style}">{symbol} {body}{extra}</div>'}
+            "text/html": card(status, f"{symbol} {body}{extra}")}
 
 
 def _without_hint(message: str, hint_call: str) -> str:
@@ -597,7 +637,7 @@ def checker(exercise: str, rules: tuple[Rule, ...] = ()) -> Callable[[Callable[[
                 if isinstance(error, CheckFailed) and error.rule is not None and error.expected \
                         and all(_key(error) != _key(known) for known in broken) and len(broken) < MOST_SHOWN:
                     broken.append(error)
-                error = broken_together(broken)
+                error = broken_together(broken, complete=error is None and len(broken) < MOST_SHOWN)
                 outcome = outcomes.Outcome(str(exercise_id), "failed", str(error), exercise_id.hint_call,
                                            error.rule or "")
             _report(outcome, error)
@@ -679,7 +719,7 @@ def outcome(result: dict) -> str:
     if "protocolError" in result:
         return f"a JSON-RPC error {result['protocolError']}"
     kind = "an error" if result.get("isError") else "a result"
-    return f"{kind}: {shown(result_text(result), 120) or json.dumps(result.get('structuredContent'))}"
+    return f"{kind}: {quoted(result_text(result), 120) or json.dumps(result.get('structuredContent'))}"
 
 
 def refused(result: dict) -> bool:
@@ -697,19 +737,39 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
     block runs; each call still goes through. How a check verifies "without calling X".
 
     Across the grading boundary a function of `boundary.FORWARDED` is only a stub in the submission's kernel that
-    sends each call here, where this watch counts it: nothing in the kernel can hide a call; a `boundary.MARKED` one
-    reports each call here before it runs there. Any other function is
+    sends each call here, where this watch counts it: nothing in the kernel can hide a call, and those the
+    notebook's cells made before the check count too (`GraderBridge.end_check`). Any other function is
     watched in the kernel too, and the calls it reports join these when the block ends (the kernel's word).
     """
     from course_lib.workbook import boundary
 
-    if names and set(names) <= {*boundary.FORWARDED.get(module, ()), *boundary.MARKED.get(module, ())}:
-        with watched_here(module, *names) as calls, boundary.marking(module, names, calls):
+    if names and set(names) <= set(boundary.FORWARDED.get(module, ())):
+        with watched_here(module, *names) as calls:
             yield calls
+        bridge = boundary.current()
+        for name in names if bridge is not None else ():  # made by the notebook's cells before the check
+            called = f"{module.rsplit('.', 1)[-1]}.{name}"  # (`GraderBridge.end_check`)
+            calls.before += bridge.before_check[called]
+            calls[:0] = [called] * min(bridge.before_check[called], 1000)
         return
     with watched_here(module, *names) as calls, boundary.in_kernel(watched_here, module, *names) as there:
         yield calls
     calls.extend(there)
+
+
+class Calls(list):
+    """The calls a watch recorded ("module.name" each); `before` of them were made by the exercise's cells before
+    the check began (across the grading boundary, for a forwarded function: `watched`)."""
+
+    before = 0
+
+    def times(self) -> str:
+        """How often, for a check's message: "17 time(s)", or "112 time(s) while your cells ran" (and "and 17 during
+        the check")."""
+        during = len(self) - min(self.before, 1000)
+        if not self.before:
+            return f"{during} time(s)"
+        return f"{self.before} time(s) while your cells ran" + (f" and {during} during the check" if during else "")
 
 
 @contextlib.contextmanager
@@ -768,7 +828,7 @@ def watched_here(module: str, *names: str) -> Iterator[list[str]]:
                             and getattr(value, "__module__", None) == module)
     from course_lib.workbook import boundary
 
-    calls: list[str] = []
+    calls = Calls()
     originals = {name: getattr(target, name) for name in chosen}
     here = boundary.current()  # in a grader: this check's kernel; a call another kernel caused is not counted
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from course_lib import review
 from course_lib.checks.core import (Probe, build_server, call_learner, checker, fail, outcome, refused, require,
-                                    require_deliberate, result_text, session, shown, spec, watched)
+                                    require_deliberate, result_text, session, quoted, shown, spec, watched)
 from course_lib.checks.schemas import choices, int_bounds, param, resolve, types
 from course_lib.servers import clock, weather
 
@@ -123,11 +123,11 @@ def ex_01_1(build_clock_server) -> str:
     name, description = tool["name"], tool.get("description") or ""
     require(_names_intent(name), "name", repr(name),
             "its first word a verb such as get, show, look, find, and a word about the time after it")
-    require(review.opens_with_what(description), "what", shown(description) or "no description",
+    require(review.opens_with_what(description), "what", quoted(description) or "no description",
             "its first sentence must say what the tool returns, before any 'use it' or 'do not'")
-    require(_says_when(description), "when", shown(description) or "no description",
+    require(_says_when(description), "when", quoted(description) or "no description",
             "no clause of it says when to use the tool")
-    require(review.says_when_not(description), "when-not", shown(description) or "no description",
+    require(review.says_when_not(description), "when-not", quoted(description) or "no description",
             "no clause of it limits when to use the tool")
     schema = tool["inputSchema"]
     params = list(schema.get("properties", {}))
@@ -145,7 +145,7 @@ def ex_01_1(build_clock_server) -> str:
         got = result.get("structuredContent")
         require(got == want, "same-job",
                 lambda: f"structuredContent {shown(json.dumps(got), 100)}" if got else
-                f"no structuredContent, text only: {shown(result_text(result), 80)}",
+                f"no structuredContent, text only: {quoted(result_text(result), 80)}",
                 f"city={spelled!r} should give {json.dumps(want)}")
     for city_name, result in zip(_UNKNOWN_CITIES, seen.results[len(_CITY_SPELLINGS):]):
         require_deliberate(result, name, "unknown", f"city={city_name!r}")
@@ -304,7 +304,7 @@ RULES_1_3 = spec(
      "the listed outputSchema"),
     ("steps", "do the steps yourself, without calling weather.daily_forecast (it does all three: that is the "
               "answer)",
-     "weather.daily_forecast is watched while the check runs"),
+     "weather.daily_forecast runs only in the grader, which counts every call your cells and this check make"),
     ("forecast", "return the backend's forecast for every known city (any case and spacing), 1 to 7 days, "
                  "in both units, with the city's name as weather.city_name spells it",
      "every known city, days 1 and 7, both units, compared to the backend inside the check"),
@@ -329,7 +329,7 @@ def ex_01_3(build_merged_forecast_server) -> str:
     require(seen.names == ["get_daily_forecast"], "one-tool",
             f"{len(seen.names)} tools: {', '.join(seen.names) or 'none'}")
     tool = seen.tool("get_daily_forecast")
-    require(not caught, "steps", f"your tool called weather.daily_forecast {len(caught)} time(s)")
+    require(not caught, "steps", f"weather.daily_forecast called {caught.times()}")
     params = sorted(tool["inputSchema"].get("properties", {}))
     require(params == ["city", "days", "units"], "limits", f"parameters {', '.join(params) or 'none'}")
     output = resolve(tool.get("outputSchema") or {}, tool.get("outputSchema") or {})

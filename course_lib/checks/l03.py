@@ -15,7 +15,7 @@ from typing import Any
 
 from course_lib import review, wire
 from course_lib.checks.core import (build_server, call_learner, checker, course_state, fail, first_difference, probe,
-                                    require, require_deliberate, result_text, shown, spec, watched, whole)
+                                    require, require_deliberate, result_text, quoted, shown, spec, watched, whole)
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -167,7 +167,7 @@ def _require_summaries(tool: dict, results: dict[str, dict], rule: str) -> None:
         expected = orders.summary(store.record(number)).model_dump(mode="json")
         found = result.get("structuredContent")
         require(not result.get("isError") and found == expected, rule,
-                lambda: (f"an error: {shown(result_text(result), 120)}" if result.get("isError")
+                lambda: (f"an error: {quoted(result_text(result), 120)}" if result.get("isError")
                          else _first_difference(found, expected)), f"{number}")
         leaked = _leaked(result_text(result), _backend_internals())  # the text is built from the raw return value
         require(not leaked, rule, lambda: f"{', '.join(leaked)} in the text content of {number}",
@@ -196,6 +196,9 @@ RULES_3_1 = spec(
      "two orders of another customer, each whole result compared with the answer for missing numbers; again "
      "with the owner's id sent under names a schema does not list (customer_id, customer, ...), compared with a "
      "missing number sent the same way"),
+    ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
+            "does all this: that is the answer)",
+     "orders.customer_order runs only in the grader, which counts every call your cells and this check make"),
 )
 
 _OWNER_ARGUMENTS = ("customer_id", "customer", "customerId", "user_id", "owner")
@@ -218,7 +221,9 @@ def ex_03_1(build_honest_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
         numbers = own + foreign + missing
-        results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers], "tool")))
+        with watched("course_lib.servers.orders", "customer_order") as used:
+            results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
+                                               "tool")))
         listed = probe(server)
         require(listed.names == ["get_order"], "tool", f"the server lists {', '.join(listed.names)}",
                 "get_order alone: another tool is another way to read an order, with failures of its own")
@@ -242,9 +247,10 @@ def ex_03_1(build_honest_desk_server) -> str:
             _check_missing({number: result}, [number], "missing")
             _check_foreign({number: result, missing[0]: results[missing[0]]}, [], missing[0], "foreign")
             require(_same_answer(_text_of(result), number, _text_of(results[missing[0]]), missing[0]), "missing",
-                    lambda: shown(_text_of(result)), f"{number}: the same kind of answer as for {missing[0]}")
+                    lambda: quoted(_text_of(result)), f"{number}: the same kind of answer as for {missing[0]}")
 
         _for_all(_absent_numbers(), unknown_number, 8)
+    require(not used, "own", f"orders.customer_order called {used.times()}")  # last: the rules above say more
     return ("missing and other customers' orders are the same readable tool error; found orders are typed "
             "OrderSummary results")
 
@@ -253,7 +259,7 @@ def _check_missing(results: dict[str, dict], numbers: list[str], rule: str) -> N
     for number in numbers:
         result = results[number]
         require_deliberate(result, "get_order", rule, number)
-        require(_names_order(_text_of(result), number), rule, lambda: shown(_text_of(result)),
+        require(_names_order(_text_of(result), number), rule, lambda: quoted(_text_of(result)),
                 f"{number} is not in the message")
 
 
@@ -264,7 +270,7 @@ def _check_foreign(results: dict[str, dict], foreign: list[str], missing: str, r
         result = results[number]
         require_deliberate(result, "get_order", rule, number + sent)
         require(_same_answer(_text_of(result), number, reference, missing), rule,
-                lambda: shown(_text_of(result)), f"{number}{sent}; for {missing} it says: {shown(reference, 100)}")
+                lambda: quoted(_text_of(result)), f"{number}{sent}; for {missing} it says: {quoted(reference, 100)}")
         difference = first_difference(whole(result, lambda text, n=number: _blank(text, n)),
                                       whole(results[missing], lambda text: _blank(text, missing)))
         require(not difference, rule, f"the same text, but {number} and {missing} differ in {difference}",
@@ -296,7 +302,7 @@ RULES_3_2 = spec(
      "review.leaks on every failure text, plus '@' and 'cus-'"),
     ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
             "does all this: that is the answer)",
-     "orders.customer_order is watched while the check runs"),
+     "orders.customer_order runs only in the grader, which counts every call your cells and this check make"),
 )
 
 _RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
@@ -353,7 +359,7 @@ def ex_03_2(build_helpful_desk_server) -> str:
         with watched("course_lib.servers.orders", "customer_order") as used:
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
-        require(not used, "own", f"get_order called orders.customer_order {len(used)} time(s)")
+        require(not used, "own", f"orders.customer_order called {used.times()}")
         with course_state(_archived, _SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         listed = probe(server)
@@ -371,22 +377,23 @@ def ex_03_2(build_helpful_desk_server) -> str:
                                "foreign" if number in foreign else "outage", number)
             text = _text_of(results[number])
             leaked = _leaked(text, internals)
-            require(not leaked, "no_leaks", lambda: f"{', '.join(leaked)} in {shown(text, 160)}", number)
+            require(not leaked, "no_leaks", lambda: f"{', '.join(leaked)} in {quoted(text, 160)}", number)
         _check_recoverable_missing(results, missing)
         _check_foreign(results, foreign, missing[0], "foreign")
         for number in (orders.ARCHIVED, _SECOND_OUTAGE):
             text = _text_of(results[number])
-            require(_names_order(text, number), "outage", lambda: shown(text), f"{number} is not in the message")
+            require(_names_order(text, number), "outage", lambda: quoted(text), f"{number} is not in the message")
             shared = _shared_sentence(text, number, _text_of(results[missing[0]]), missing[0])
-            require(not shared, "outage", lambda: shown(text),
+            require(not shared, "outage", lambda: quoted(text),
                     f"{number}: the outage reads like the not-found answer ({shown(shared, 80)!r}); rather than a "
                     "missing order it must say that reading it failed")
-            require(_invites_retry(text), "outage", lambda: shown(text), f"{number}: no clause says to try again later")
+            require(_invites_retry(text), "outage", lambda: quoted(text),
+                    f"{number}: no clause says to try again later")
 
         def unknown_number(number: str) -> None:
             (result,) = _calls(server, "get_order", [{"order_number": number}], "tool")
             require_deliberate(result, "get_order", "missing", number)
-            require(not _leaked(_text_of(result), internals), "no_leaks", lambda: shown(_text_of(result)), number)
+            require(not _leaked(_text_of(result), internals), "no_leaks", lambda: quoted(_text_of(result)), number)
             _check_recoverable_missing({number: result}, [number])
             _check_foreign({number: result, missing[0]: results[missing[0]]}, [], missing[0], "foreign")
 
@@ -429,11 +436,11 @@ def _suggests_checking_the_number(text: str) -> bool:
 def _check_recoverable_missing(results: dict[str, dict], numbers: list[str]) -> None:
     for number in numbers:
         text = _text_of(results[number])
-        require(_names_order(text, number), "missing", lambda: shown(text), f"{number} is not in the message")
-        require(_suggests_checking_the_number(text), "missing", lambda: shown(text),
+        require(_names_order(text, number), "missing", lambda: quoted(text), f"{number} is not in the message")
+        require(_suggests_checking_the_number(text), "missing", lambda: quoted(text),
                 f"{number}: no next step asks to check the number with the person")
         strangers = sorted(set(_TOOL_NAME.findall(text)) - DESK_TOOLS - {"order_number"})
-        require(not strangers, "missing", lambda: shown(text),
+        require(not strangers, "missing", lambda: quoted(text),
                 f"{number}: the message names {', '.join(strangers)}, which the desk does not have")
 
 
@@ -552,7 +559,7 @@ def _status(result: dict) -> Any:
 
 def _outcome(result: dict) -> str:
     if result.get("isError"):
-        return f"a tool error: {shown(result_text(result), 100)}"
+        return f"a tool error: {quoted(result_text(result), 100)}"
     return f"it ran: {shown(json.dumps(result.get('structuredContent') or result_text(result)), 100)}"
 
 
@@ -585,7 +592,7 @@ def ex_03_4(build_cancel_server) -> str:
             "a dry run of ORD-1043 (packed) must succeed and leave it packed")
     for (args, name), result in zip(unknown_calls, results):
         require_deliberate(result, "cancel_order", "unknown", f"{json.dumps(args)} must be refused")
-        require(name in result_text(result), "unknown", lambda: shown(result_text(result)),
+        require(name in result_text(result), "unknown", lambda: quoted(result_text(result)),
                 f"the refusal of {json.dumps(args)} does not name {name!r}")
     for value, result in zip(strict_values, results[len(unknown_calls):]):
         require_deliberate(result, "cancel_order", "strict", f"dry_run={json.dumps(value)} must be refused")
@@ -598,7 +605,7 @@ def ex_03_4(build_cancel_server) -> str:
         args = {"order_number": "ORD-1043", "dry_run": True, name: True}
         (result,) = _calls(server, "cancel_order", [args], "tool")
         require_deliberate(result, "cancel_order", "unknown", f"{json.dumps(args)} must be refused")
-        require(name in result_text(result), "unknown", lambda: shown(result_text(result)),
+        require(name in result_text(result), "unknown", lambda: quoted(result_text(result)),
                 f"the refusal does not name {name!r}")
 
     names = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"), min_size=2,

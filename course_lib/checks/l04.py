@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from course_lib import host, wire
-from course_lib.checks.core import call_learner, checker, fail, probe, require, shown, spec
+from course_lib.checks.core import call_learner, checker, fail, probe, require, quoted, spec
 from course_lib.servers.base import new_server, tool as register_tool
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -141,7 +141,7 @@ def ex_04_1(ops_annotations) -> str:
     try:
         server = ops.build_server(annotations=given)
     except Exception as error:  # e.g. a dict with a value that is not a boolean
-        raise fail("dict", f"{type(error).__name__}: {shown(error, 120)}", "values the SDK accepts") from None
+        raise fail("dict", f"{type(error).__name__}: {quoted(error, 120)}", "values the SDK accepts") from None
     seen = probe(server)
     truth = observed_hints()
     rule_of = {"readOnlyHint": "read_only", "destructiveHint": "destructive", "idempotentHint": "idempotent",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 import uuid
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from course_lib import host, review, wire
 from course_lib.checks.core import (build_server, checker, fail, first_difference, holding, machine_of,
                                    outcome, probe, replacing, require, require_deliberate, result_text, session,
-                                   shown, spec, whole)
+                                   quoted, spec, whole)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import deploy, incidents
 
@@ -65,7 +66,7 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 def _brief(result: dict, limit: int = 120) -> str:
     """A result's text on one line, shortened at word boundaries."""
-    return shown(result_text(result), limit)
+    return quoted(result_text(result), limit)
 
 
 def _json(value: Any) -> str:
@@ -94,11 +95,31 @@ def _means_incident_id(pattern: Any) -> bool:
 
 
 class _WatchedStore(incidents.Store):
-    """The check's own store: it does the backend work and remembers which of its methods the answer called."""
+    """The check's own store: it does the backend work and remembers which of its methods the answer called.
+
+    While `_together` is set, its first note write waits (up to `RACE_WAIT` seconds) for a second write to start:
+    retries that check for an earlier write outside a lock all pass that check in the meantime, however slowly
+    their calls arrive (a loaded machine, a kernel across the grading boundary), so the race shows every time.
+    An answer that checks and writes under one lock makes no second write: its first waits the whole time."""
 
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.called: list[str] = []
+        self._together = False
+        self._writes = 0
+        self._second = threading.Event()
+        self._counting = threading.Lock()
+
+    def append_note(self, *args: Any, **kwargs: Any) -> incidents.NoteAdded:
+        if self._together:
+            with self._counting:
+                self._writes += 1
+                first = self._writes == 1
+            if first:
+                self._second.wait(RACE_WAIT)
+            else:
+                self._second.set()
+        return super().append_note(*args, **kwargs)
 
     def add_note_once(self, *args: Any, **kwargs: Any) -> incidents.NoteAdded:
         self.called.append("add_note_once")
@@ -130,7 +151,8 @@ RULES_5_1 = spec(
      "one call; the store must gain one note with that text and the result must name it"),
     ("concurrent", "200 concurrent retries of one call (same requestId, incident and note) to add exactly one "
                    "note, each retry returning the first result",
-     "200 identical calls at once over 20 clients to a store whose writes take 50 ms"),
+     "200 identical calls at once over 20 clients to a store whose writes take 50 ms, the first of them "
+     "waiting up to 2 s for a second write to start"),
     ("interleaved", "a retry recognized whatever came in between: A, B, C, then a retry of A or B adds nothing "
                     "and returns its first result",
      "three requestIds on two incidents, then retries of the first two"),
@@ -150,6 +172,8 @@ RULES_5_1 = spec(
 
 NOTE = "Rolled back checkout to 2.7.9."
 RETRIES, CLIENTS = 200, 20
+RACE_WAIT = 2.0
+"""Seconds the check's store holds its first write of the concurrent retries, waiting for a second one."""
 
 
 @checker("5.1", RULES_5_1)
@@ -187,7 +211,11 @@ def ex_05_1(build_notes_server) -> str:
     # the first call arrives 200 times at once (a client that timed out and retried): one note, one result
     a = {"incidentId": "INC-101", "note": NOTE, "requestId": keys[0]}
     before = count("INC-101")
-    results = wire.run_sync(wire.call_concurrently, server, [("add_incident_note", a)] * RETRIES, CLIENTS)
+    store._together = True
+    try:
+        results = wire.run_sync(wire.call_concurrently, server, [("add_incident_note", a)] * RETRIES, CLIENTS)
+    finally:
+        store._together = False
     added = count("INC-101") - before
     failed = [r for r in results if r.get("isError")]
     require(added > 0, "first", lambda: f"no note was added: {_brief(failed[0]) if failed else 'no error either'}")

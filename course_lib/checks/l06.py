@@ -8,7 +8,7 @@ from typing import Any
 from course_lib import cost, docstrings, review, tokens, wire
 from course_lib.checks import prose
 from course_lib.checks.core import (build_server, call_learner, checker, fail, learner_source, probe, require,
-                                    result_text, shown, spec)
+                                    result_text, quoted, shown, spec)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import clock, weather, workspace
 
@@ -68,7 +68,7 @@ def _bounds(schema: dict) -> tuple[Any, Any]:
 
 
 def _brief(result: dict, limit: int = 120) -> str:
-    return shown(result_text(result), limit)
+    return quoted(result_text(result), limit)
 
 
 # --- 6.1 trim a bloated definition under a token budget -----------------------------------------------

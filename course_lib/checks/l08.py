@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from course_lib import review, wire
-from course_lib.checks.core import build_server, call_learner, checker, fail, probe, require, shown, spec
+from course_lib.checks.core import build_server, call_learner, checker, fail, probe, require, quoted, shown, spec
 from course_lib.errors import BadFile
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -164,7 +164,7 @@ def ex_08_1(forecast_cases) -> str:
     results = probe(weather.build_server(), calls).results if calls else []
     for (_, args), result in zip(calls, results):
         require(not result.get("isError"), "accepted",
-                lambda: f"{args} was refused: {shown(result['content'][0].get('text', ''), 120)}")
+                lambda: f"{args} was refused: {quoted(result['content'][0].get('text', ''), 120)}")
     return (f"{len(found)} valid cases: {len(positives)} for get_daily_forecast, each with its city constrained and "
             f"arguments the server accepts; {len(negatives)} negatives")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from course_lib import contract, wire
 from course_lib.checks.core import (build_server, call_learner, checker, fail, learner_coroutine, probe, require,
-                                    require_deliberate, result_text, shown, spec, watched)
+                                    require_deliberate, result_text, quoted, shown, spec, watched)
 from course_lib.errors import CheckFailed, ExerciseNotDone
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -69,9 +69,11 @@ RULES_9_1 = spec(
      "calls of both counted while classify_proposals runs"),
 )
 
-DIFF_PARTS = ("diff", "_compare_tool", "_compare_value", "_judge")
+DIFF_PARTS = ("diff", "_compare_tool", "_compare_value", "_compare_object", "_facts", "_judge")
 """`contract.diff` and what it is made of: 9.1's truth. An answer that calls any of them (or `evolving.proposed`,
-which applies a proposal) asks the check's own answer instead of deciding."""
+which applies a proposal) asks the check's own answer instead of deciding. Each is forwarded
+(`boundary.FORWARDED`): in a graded kernel only a stub of it exists, and every call the exercise's cells make, when
+they run or in the check, is counted in the grader."""
 
 
 def _rule_of(change: contract.Change) -> str:
@@ -116,7 +118,8 @@ def ex_09_1(classify_proposals) -> str:
             watched("course_lib.servers.evolving", "proposed") as applied:
         given = call_learner(classify_proposals)
     asked = sorted(set(diffed + applied))
-    require(not asked, "own", lambda: f"it called {', '.join(n for n in asked if '._' not in n) or asked[0]}")
+    require(not asked, "own", lambda: f"it called {', '.join(n for n in asked if '._' not in n) or asked[0]}" + (
+        f" ({diffed.before} time(s) while your cells ran)" if diffed.before else ""))
     named = _oracle_in_cells(classify_proposals)
     require(not named, "own", named)
     require(isinstance(given, dict), "dict", type(given).__name__)
@@ -236,7 +239,7 @@ def ex_09_2(build_helpdesk_v2) -> str:
     for step, ((name, arguments), got, want) in enumerate(zip(_V1_SESSION, theirs, ours), 1):
         same = bool(got.get("isError")) == bool(want.get("isError")) and _structured(got) == _structured(want)
         require(same, "replay", lambda: f"{name}({json.dumps(arguments)}), call {step} of a fresh build's "
-                                        f"session, answered {shown(result_text(got), 100)}",
+                                        f"session, answered {quoted(result_text(got), 100)}",
                 "v1 answers " + ("with a tool error" if want.get("isError") else
                                  shown(json.dumps(_structured(want)), 100)))
 
@@ -256,7 +259,7 @@ def ex_09_2(build_helpdesk_v2) -> str:
     seen = probe(server, creates + searches).results
     v1_seen = probe(evolving.build_v1(), creates + searches[:1]).results
     for result in seen[:len(creates)]:
-        require(not result.get("isError"), "replay", f"create_ticket failed: {shown(result_text(result), 120)}")
+        require(not result.get("isError"), "replay", f"create_ticket failed: {quoted(result_text(result), 120)}")
     everything, by_priority = seen[len(creates)], seen[len(creates) + 1:len(creates) + 5]
     require(_structured(everything) == _structured(v1_seen[-1]), "filter",
             f"search_tickets without priority returned {shown(json.dumps(_structured(everything)), 120)}",
@@ -266,7 +269,7 @@ def ex_09_2(build_helpdesk_v2) -> str:
         want = [t for t in all_printer if t["priority"] == priority]
         got = _structured(result) or {}
         require(not result.get("isError") and got.get("tickets") == want and got.get("total") == len(want),
-                "filter", lambda: shown(result_text(result), 160),
+                "filter", lambda: quoted(result_text(result), 160),
                 f"priority={priority!r} to return {[t['id'] for t in want]} with total {len(want)}")
     limited = _structured(seen[len(creates) + 5]) or {}
     highs = [t for t in all_printer if t["priority"] == "high"]
@@ -297,7 +300,7 @@ def ex_09_2(build_helpdesk_v2) -> str:
     for closed, reopened, read, ticket in ((0, 1, 2, "T-2"), (3, 4, 5, created_id)):
         got, after = listed.results[reopened], listed.results[read]
         require(not got.get("isError") and (_structured(got) or {}).get("status") == "open"
-                and (_structured(got) or {}).get("id") == ticket, "reopen", shown(result_text(got), 140),
+                and (_structured(got) or {}).get("id") == ticket, "reopen", quoted(result_text(got), 140),
                 f"reopen_ticket({ticket!r}) to return the ticket, open")
         require((_structured(after) or {}).get("status") == "open", "reopen",
                 f"get_ticket({ticket!r}) after reopening says {shown(json.dumps(_structured(after)), 100)}")
@@ -306,7 +309,7 @@ def ex_09_2(build_helpdesk_v2) -> str:
     for unknown in ("T-99", "T-1000"):
         result = probe(server, [("reopen_ticket", {"ticket_id": unknown})]).results[0]
         require_deliberate(result, "reopen_ticket", "unknown", f"reopen_ticket({unknown!r})")
-        require(unknown in result_text(result), "unknown", shown(result_text(result), 140),
+        require(unknown in result_text(result), "unknown", quoted(result_text(result), 140),
                 f"the message names {unknown}")
     return ("no breaking change from v1, every recorded v1 call answered as v1 does, the priority filter and "
             "reopen_ticket work, and each build has its own tickets")
@@ -544,7 +547,7 @@ def _ask(make_callback: Any, person: Any, server: Any, era: str, tools: list[str
         if odd:  # the call failed because of what the callback returned: that is the one fault
             raise fail("callback", f"it returned {type(odd[0]).__name__} {shown(repr(odd[0]), 60)}",
                        situation) from None
-        raise fail("eras", f"the call failed: {type(error).__name__}: {shown(error, 120)}", situation) from None
+        raise fail("eras", f"the call failed: {type(error).__name__}: {quoted(error, 120)}", situation) from None
 
 
 def _judge_content(given: tuple[Any, Any], rule: str, want: tuple[str, Any], situation: str) -> None:
@@ -568,7 +571,7 @@ def _judge_answer(result: dict, person: Any, tool: str, rule: str, want: tuple[s
     require(person.shown[0] == _QUESTIONS[tool], "ask", f"the person was shown {shown(person.shown[0], 80)!r}",
             f"{situation}: show them params.message, {_QUESTIONS[tool]!r}")
     if result.get("isError"):
-        raise fail(rule, f"the server could not use the answer: {shown(result_text(result), 140)}", situation)
+        raise fail(rule, f"the server could not use the answer: {quoted(result_text(result), 140)}", situation)
     got = _structured(result) or {}
     if (got.get("action"), got.get("value")) != want:
         found = f"the server received {got.get('action')}" + (

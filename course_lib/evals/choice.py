@@ -50,7 +50,8 @@ class Choice:
     """A chooser's answer: the tool it calls (None: no tool) and the arguments it builds.
 
     `error` is set when the answer could not be used as a call (for example arguments that are not JSON);
-    `text` is what the chooser said in words (a model's reply with no tool call), empty when it said nothing;
+    `text` is what the chooser said in words (with or without a tool call; `score.untrue` reads the words that go
+    with a call, "Searching first, then closing every incident."), empty when it said nothing;
     `also` holds the other calls a model made in the same turn, after the first (`Call`s; a bare tool name stands
     for a call of it with no arguments).
     """

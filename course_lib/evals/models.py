@@ -383,7 +383,7 @@ class _ModelChooser:
                           text=step.text)
         call = step.calls[0]
         return Choice(call["name"] or None, dict(call.get("arguments") or {}), "tool call", *tokens,
-                      error=call.get("error", ""),
+                      error=call.get("error", ""), text=step.text,
                       also=tuple(Call(other["name"], dict(other.get("arguments") or {}), other.get("error", ""))
                                  for other in step.calls[1:]))
 

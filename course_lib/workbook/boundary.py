@@ -37,6 +37,7 @@ import secrets
 import socket
 import sys
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
@@ -86,19 +87,30 @@ HELLO_SECONDS = 10.0
 PORTABLE_MODULES = ("course_lib", "mcp", "mcp_types")
 """Packages whose data types cross by value (everything else crosses by reference)."""
 FORWARDED = {"course_lib.servers.weather": ("daily_forecast",),
+             "course_lib.servers.orders": ("customer_order",),
+             "course_lib.contract": ("diff", "_compare_tool", "_compare_value", "_compare_object", "_facts", "_judge"),
              "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint"),
              "course_lib.review": ("is_valid_name", "orders", "persuades"),
              "mcp.shared.tool_name_validation": ("validate_tool_name",)}
-"""Functions a check forbids ("without calling X") whose arguments and results are data: in a graded kernel each
+"""Functions a check forbids ("without calling X"): in a graded kernel each
 is a stub that sends every call to the grader, which runs it and so counts it (`checks.core.watched`): a count
 made in the kernel would be the submission's word. The kernel's course_lib holds no body of the course's (its
 files hold the stub too, `release.forwarding_stubs`), so no reload, fresh import or exec of a file gets one back.
 The SDK's files are the installed package's, which the kernel can read: a copy made from one is the SDK's source
-pasted into the answer, which no check can tell from the learner's own code."""
-MARKED = {"course_lib.servers.orders": ("customer_order",)}
-"""Course functions a check forbids whose arguments are not data (a store of the kernel's): in the kernel's copy of
-course_lib each first tells the grader it was called (`mark_call`, counted there by the check's watch), then runs
-as in process. Its file holds the marking version too: a copy of its body is the learner's own code."""
+pasted into the answer, which no check can tell from the learner's own code.
+
+Their arguments are data, or cross by reference: `orders.customer_order`'s store, an object of the kernel's, is a
+proxy in the grader whose methods run in the kernel (`_Reached`: the grader's copy of customer_order calls
+`store.record` back there while the kernel waits on the forwarded call), and a store the grader lent comes back as
+the grader's own object.
+
+A check counts more than the calls made while it runs: the grader counts every forwarded call of the kernel, and a
+watch adds those every cell of the notebook made before it (`GraderBridge.end_check`, `before_check`), so a result
+fetched when a cell ran and kept for later is a call too (red team 6 cached 112 forecasts that way for 1.3)."""
+CALLED_ON_ITS_OWN = ("tool_name_validation.validate_tool_name",)
+"""Forwarded functions the SDK calls by itself (every tool a cell registers has its name validated): only the calls
+made while a check runs count for them, not a cell's (`GraderBridge.end_check`). 1.4, which forbids it, asks about
+names it generates as it runs, so no answer kept from earlier can be one."""
 WITHHELD = {"course_lib.review": ("_ORDERS", "_PERSUASION")}
 """Module data only forwarded functions use (7.2's rules): absent from the kernel's copy of course_lib."""
 _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
@@ -716,7 +728,23 @@ class RemoteServer(_Remote):
 
 
 class RemoteObject(_Remote):
-    """Anything else of the learner's: it can be passed back, never looked into."""
+    """Anything else of the learner's: it can be passed back, never looked into (but see `_Reached`)."""
+
+
+class _Reached:
+    """A kernel object given to a forwarded course function (`orders.customer_order`'s store), as that function
+    reads it: each public attribute is asked of the kernel, where a method stays (a `RemoteFunction`: calling it runs
+    it there, and what it returns or raises comes back as any learner call's does). Only a forwarded call sees one, so
+    no check reads a learner's object this way."""
+
+    def __init__(self, remote: RemoteObject):
+        object.__setattr__(self, "_remote", remote)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        remote = self._remote
+        return remote._endpoint.request("getattr", id=remote._id, name=name)
 
 
 _REMOTE_KINDS = {"function": RemoteFunction, "awaitable": RemoteAwaitable, "server": RemoteServer,
@@ -757,7 +785,10 @@ class GraderBridge(_Endpoint):
         self.broken: str | None = None
         self.too_large: str | None = None  # why this check's answer was refused for its size
         self._read_bytes = self._read_values = 0  # what the grader read from the kernel since the check began
-        self.marks: dict[str, list] = {}  # "module:name" of a MARKED function -> the calls a watch records
+        self._forwarded: Counter = Counter()  # "module.name" of a FORWARDED function -> calls the kernel made
+        self._checks: Counter = Counter()  # those the checks caused (a checker calling the learner's code)
+        self._at_check: Counter = Counter()  # the counts when the running check began
+        self.before_check: Counter = Counter()  # the calls the notebook's cells made before the running check
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
         self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
@@ -795,11 +826,29 @@ class GraderBridge(_Endpoint):
         self._lines = _Lines(connection)
         self.start()
 
+    def end_check(self) -> None:
+        """A check ended (the runner calls this): the forwarded calls made while it ran were the checker's doing
+        (it called the learner's code with inputs of its own), not the cells'.
+
+        The rule, and why it is sound: a forwarded function runs only in the grader, so every call of it is counted
+        here, whenever it is made. A check that forbids one is failed by any call a cell of the notebook made before
+        it, since the kernel started: the learner's answer cell, any cell put before it or after it, and the
+        course's own cells (none of which calls what a later exercise forbids: every solution notebook keeps its
+        full grade). No position counts, so moving a cell or a check cell opens no gap. What a check of another
+        exercise causes is that check's (an honest 1.2 calls daily_forecast while 1.2 is checked); a result
+        cached then is the one way left, and it needs the other exercise's check to call it."""
+        with self._lock:
+            self._checks += self._forwarded - self._at_check
+
     def begin_check(self) -> None:
-        """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`)."""
+        """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`), and
+        the forwarded calls the notebook's cells made so far are kept in `before_check` (see `end_check`)."""
         with self._lock:
             self._read_bytes = self._read_values = 0
             self.too_large = self.broken = None
+            self.before_check = Counter({name: count for name, count in (self._forwarded - self._checks).items()
+                                         if name not in CALLED_ON_ITS_OWN})
+            self._at_check = Counter(self._forwarded)
 
     def metered(self, line: bytes | None) -> str | None:
         """For an MCP connection with the kernel (`wire.line_streams`): why `line` is refused, or None."""
@@ -809,7 +858,8 @@ class GraderBridge(_Endpoint):
 
     def _metered(self, size: int, values: int) -> str | None:
         """Count a message read from the kernel against this check's limits; once one is passed, every later
-        message of the check is refused too (the reason, "answer too large: ...", is in `too_large`)."""
+        message of the check is refused too (the reason, "answer too large: ..." for one message, "too much sent: ..."
+        for all of them together, is in `too_large`)."""
         with self._lock:
             self._read_bytes += size
             self._read_values += values
@@ -820,13 +870,16 @@ class GraderBridge(_Endpoint):
                     reason = (f"one result held about {values:,} values (lists, dicts and their items), over "
                               f"{MAX_RESULT_VALUES:,}")
                 elif self._read_bytes > MAX_CHECK_BYTES:
-                    reason = f"the results this check read from your answer came to over {MAX_CHECK_BYTES >> 20} MB"
+                    reason = (f"too much sent: what your kernel sent the grader during this check (results and "
+                              f"every other message) came to over {MAX_CHECK_BYTES >> 20} MB")
                 elif self._read_values > MAX_CHECK_VALUES:
-                    reason = (f"the results this check read from your answer held over {MAX_CHECK_VALUES:,} values "
-                              "(lists, dicts and their items)")
+                    reason = (f"too much sent: what your kernel sent the grader during this check (results and "
+                              f"every other message) held over {MAX_CHECK_VALUES:,} values (lists, dicts and their "
+                              "items)")
                 else:
                     return None
-                self.too_large = f"answer too large: {reason}, the grader's limit"
+                self.too_large = f"{'' if reason.startswith('too much') else 'answer too large: '}{reason}, " \
+                                 "the grader's limit"
             return self.too_large
 
     def taint(self, reason: str) -> None:
@@ -953,11 +1006,15 @@ class GraderBridge(_Endpoint):
         most `FORWARD_SECONDS` (past it the kernel is stopped, and the call, which no thread can stop, left to
         discard with its worker)."""
         function = _forwarded(path)
+        args = [_Reached(arg) if isinstance(arg, RemoteObject) else arg for arg in args]
+        kwargs = {key: _Reached(arg) if isinstance(arg, RemoteObject) else arg for key, arg in kwargs.items()}
         with self._forwarding:
             if self.closed:
                 raise BridgeClosed(self.closed)
             module_name, _, name = path.partition(":")
             name = f"{module_name.rsplit('.', 1)[-1]}.{name}"
+            with self._lock:
+                self._forwarded[name] += 1
             timer = threading.Timer(FORWARD_SECONDS, self._overran, args=(name,))
             timer.daemon = True
             timer.start()
@@ -972,15 +1029,6 @@ class GraderBridge(_Endpoint):
         self.close(reason)
 
     def handle(self, op: str, message: dict) -> Any:
-        if op == "mark":  # a marked course function was called in the kernel: a check's watch counts it here
-            path = message.get("path")
-            module_name, _, name = path.partition(":") if isinstance(path, str) else ("", "", "")
-            if name not in MARKED.get(module_name, ()):
-                raise PermissionError(f"{path!r} is not a course function the kernel may report")
-            calls = self.marks.get(path)
-            if calls is not None:
-                calls.append(f"{module_name.rsplit('.', 1)[-1]}.{name}")
-            return None
         if op == "course":  # a forwarded course function, run (and counted by a check's watch) here
             args, kwargs = self._args(message)
             return self._forward(message.get("path"), args, kwargs)
@@ -1108,6 +1156,11 @@ class KernelAgent(_Endpoint):
             return self.encode(asyncio.run(finish()), by_reference=True)
         if op == "describe":
             return self.encode(describe(target), by_reference=False)
+        if op == "getattr":  # of an object the kernel lent, for a forwarded call's course function (`_Reached`)
+            name = message.get("name")
+            if not isinstance(name, str) or not _NAME.fullmatch(name) or name.startswith("_"):
+                raise AttributeError(f"{name!r} is not a public attribute")
+            return self.encode(getattr(target, name), by_reference=True)
         if op == "dial":
             self._dial(target, str(message.get("token", "")))
             return None
@@ -1210,33 +1263,6 @@ def forward_call(path: str, args: tuple, kwargs: dict) -> Any:
         raise RuntimeError(f"{path.replace(':', '.')} is the course's own: while a submission is graded it runs "
                            "only in the grader")
     return _agent.forward(path, args, kwargs)
-
-
-def mark_call(path: str) -> None:
-    """In a graded kernel: tell the grader that the course function `path` of `MARKED` is being called (the
-    kernel's copy of each calls this first). Without the grader's agent the call fails."""
-    if _agent is None:
-        raise RuntimeError(f"{path.replace(':', '.')} is the course's own: while a submission is graded the grader "
-                           "counts its calls, and it is not reachable")
-    _agent.request("mark", path=path)
-
-
-@contextmanager
-def marking(module: str, names: tuple[str, ...], calls: list) -> Iterator[None]:
-    """While the block runs: each call of a `MARKED` function `module.name` the kernel of the running check reports
-    is added to `calls` (as "module.name", the way `checks.core.watched_here` records it)."""
-    bridge = current()
-    paths = [f"{module}:{name}" for name in names if name in MARKED.get(module, ())]
-    if bridge is None or not paths:
-        yield
-        return
-    for path in paths:
-        bridge.marks[path] = calls
-    try:
-        yield
-    finally:
-        for path in paths:
-            bridge.marks.pop(path, None)
 
 
 def forward_course_functions(agent: KernelAgent) -> None:

@@ -365,7 +365,10 @@ def _one_per_lesson(folder: Path, student: str, paths: list[Path], lessons: set[
     for path in sorted(paths, key=order):
         stem = runner.lesson_stem(path)
         flat = path.parent == folder
-        if lessons is not None and (stem is None or stem[:2] not in lessons):
+        if lessons is not None and not lessons:
+            report.ignored.append(f"ignored {_shown(folder, path)}: this autograder names no lesson to grade (the "
+                                  "instructor builds it with `course autograder gradescope --lesson NN`)")
+        elif lessons is not None and (stem is None or stem[:2] not in lessons):
             report.ignored.append(f"ignored {_shown(folder, path)}: not a notebook of lesson "
                                   f"{', '.join(sorted(lessons))}, which this assignment grades")
         elif stem is None and flat:
@@ -477,6 +480,19 @@ def grade(folder: Path, timeout: int = 120, jobs: int = 2, root: Path | None = N
 # --- reports ---------------------------------------------------------------------------------------
 
 
+def _rename(name: str) -> str:
+    """What to do with a notebook whose file name names no lesson: the name to give it when a lesson's file name
+    stands inside it (an LMS's `cat_01_bad_tool_rewrite.ipynb`), else the pattern. Only a suggestion: the file
+    counts once renamed, never by its content here."""
+    from course_lib.workbook import manifest
+
+    inside = sorted((lesson.stem for lesson in manifest.lessons() if lesson.exercises and lesson.stem in name),
+                    key=len, reverse=True)
+    to = (f"{inside[0]}.ipynb" if inside
+          else "NN_<lesson>.ipynb, the lesson's number first (like 01_bad_tool_rewrite.ipynb)")
+    return f"not graded: rename it to {to} and rerun the grading (its file name does not start with a lesson's number)"
+
+
 def complete(rows: list[Row], report: Report, lessons: set[str] | None = None) -> list[Row]:
     """`rows` plus a row for every exercise a student has no result for, so that every student of `report` has one
     row per exercise of the assignment: the exercises of `lessons` when given, else of every lesson anyone in the
@@ -484,16 +500,15 @@ def complete(rows: list[Row], report: Report, lessons: set[str] | None = None) -
     a whole, else "not handed in"; both count 0. Plus a whole-notebook row for each misnamed notebook."""
     from course_lib.workbook import manifest, runner
 
-    rows = [*rows, *(Row(student, name, Outcome(
-        WHOLE, "skipped", "not graded: its file name names no lesson (rename it like 01_bad_tool_rewrite.ipynb, "
-                          "the lesson number first, and grade again)")) for student, name in report.misnamed)]
+    rows = [*rows, *(Row(student, name, Outcome(WHOLE, "misnamed", _rename(name)))
+                     for student, name in report.misnamed)]
 
     numbers = {*(lessons or ()), *(stem[:2] for stem in lessons_of(rows))}
     numbers |= {ExerciseId.parse(row.outcome.exercise).lesson for row in rows if row.outcome.exercise != WHOLE}
     expected = {str(e): found.stem for found in {manifest.lesson(n) for n in numbers} for e in found.exercises}
     have = {(row.student, row.outcome.exercise) for row in rows}
     broken = {(row.student, runner.lesson_stem(Path(row.notebook))) for row in rows if row.outcome.exercise == WHOLE
-              and row.outcome.status != "skipped"}
+              and row.outcome.status not in ("skipped", "misnamed")}
     added = []
     for student in sorted({*report.students, *(row.student for row in rows)}):
         for exercise, stem in sorted(expected.items(), key=lambda item: ExerciseId.parse(item[0])):
@@ -612,7 +627,7 @@ def legend_lines() -> list[str]:
 
 CODES = {"passed": "pass", "not done": "todo", "failed": "fail", "edited": "edit", "skipped": "skip",
          "timeout": "time", "kernel died": "died", "unreadable": "unread",
-         "not handed in": "none"}
+         "not handed in": "none", "misnamed": "name"}
 """Each status as a short code for the class table of grades.html (the legend spells them out)."""
 
 
@@ -655,7 +670,7 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
             shown = (f"whole notebook {html.escape(row.notebook)}" if outcome.exercise == WHOLE
                      else html.escape(outcome.exercise))
             lines.append(f'<tr><td>{shown}</td>'
-                         f'<td class="{status}">{SYMBOLS[outcome.status]} {html.escape(outcome.status)}</td>'
+                         f'<td class="{status} status">{SYMBOLS[outcome.status]} {html.escape(outcome.status)}</td>'
                          f"<td><small>{_detail(outcome)}</small></td></tr>")
         passed, total = points.get(student, (0, 0))
         body.append(f'<tr><th><a href="#{_anchor(student)}">{html.escape(student)}</a></th>{"".join(tds)}'
@@ -688,7 +703,8 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
         "th,td{border:1px solid #999;padding:4px 8px;text-align:left;vertical-align:top}a{color:inherit}"
         "td small{display:block;max-width:60em;color:#333}td.passed{background:#e8f6e8}"
         "td.failed,td.edited,td.kernel-died,td.unreadable,td.timeout,td.not-handed-in{background:#fbeaea}"
-        "td.not-done,td.skipped{background:#fff8e1}td.none{color:#999;text-align:center}"
+        "td.not-done,td.skipped,td.misnamed{background:#fff8e1}td.status{white-space:nowrap}"
+        "td.none{color:#999;text-align:center}"
         "tr.totals td{font-weight:bold;background:#f3f3f3}</style>"
         f"<h1>Exercise results: {html.escape(titles)}, graded {day}</h1>{note}"
         f"<table><tr><th>student</th>{head}<th>passed</th></tr>{''.join(body)}"

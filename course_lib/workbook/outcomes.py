@@ -21,9 +21,10 @@ from course_lib.errors import BULLET
 
 ENV = "COURSE_OUTCOMES"
 STATUSES = ("passed", "not done", "failed", "edited", "skipped", "timeout", "kernel died", "unreadable",
-            "not handed in")
+            "not handed in", "misnamed")
 SYMBOLS = {"passed": "✅", "not done": "⏳", "failed": "❌", "edited": "📝", "skipped": "⚠️", "timeout": "⏰",
-           "kernel died": "💥", "unreadable": "🚫", "not handed in": "📭"}
+           "kernel died": "💥", "unreadable": "🚫", "not handed in": "📭",
+           "misnamed": "📛"}
 MEANINGS = {
     "passed": "the check passed",
     "not done": "the answer is still the stub that raises NotImplementedError (or its cell had not run before the check)",
@@ -36,6 +37,8 @@ MEANINGS = {
     "kernel died": "the notebook's kernel stopped (its exit code is in the message)",
     "unreadable": "the notebook could not be read or run at all (the whole notebook)",
     "not handed in": "no notebook with this exercise was graded for this student (it counts 0)",
+    "misnamed": "not graded: the notebook's file name does not start with a lesson's number; rename it as its "
+                "reason says (like 01_bad_tool_rewrite.ipynb) and rerun the grading (until then its exercises count 0)",
 }
 """What each status means, for legends in reports."""
 _LEARNER_STEPS = (

@@ -145,22 +145,18 @@ def _module_of(relative: Path) -> str:
 _FORWARD = """from course_lib.workbook.boundary import forward_call as _course_forward_call
 return _course_forward_call({path!r}, ({args}), {{{kwargs}}})
 """
-_MARK = """from course_lib.workbook.boundary import mark_call as _course_mark_call
-_course_mark_call({path!r})
-"""
 
 
 def forwarding_stubs(source: str, module_name: str) -> str:
     """A course module's source as a submission's kernel gets it: each function of `boundary.FORWARDED` keeps its
     signature and docstring but its body only sends the call to the grader (`boundary.forward_call`), and the data
-    only they use (`boundary.WITHHELD`) is left out; each of `boundary.MARKED` first reports its call to the grader
-    (`boundary.mark_call`). The kernel holds no body of theirs, so no reload, fresh import
+    only they use (`boundary.WITHHELD`) is left out. The kernel holds no body of theirs, so no reload, fresh import
     or exec of the module's file gets one back."""
     import ast
 
     from course_lib.workbook import boundary
 
-    names, marked = boundary.FORWARDED.get(module_name, ()), boundary.MARKED.get(module_name, ())
+    names = boundary.FORWARDED.get(module_name, ())
     tree = ast.parse(source)
     withheld = boundary.WITHHELD.get(module_name, ())
     tree.body = [node for node in tree.body if not (isinstance(node, (ast.Assign, ast.AnnAssign)) and any(
@@ -168,11 +164,6 @@ def forwarding_stubs(source: str, module_name: str) -> str:
         for target in (node.targets if isinstance(node, ast.Assign) else [node.target])))]
     found = set()
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name in marked:
-            found.add(node.name)
-            doc = 1 if ast.get_docstring(node) is not None else 0
-            node.body[doc:doc] = ast.parse(_MARK.format(path=f"{module_name}:{node.name}")).body
-            continue
         if not (isinstance(node, ast.FunctionDef) and node.name in names):
             continue
         found.add(node.name)
@@ -184,8 +175,8 @@ def forwarding_stubs(source: str, module_name: str) -> str:
         doc = [node.body[0]] if ast.get_docstring(node) is not None else []
         node.body = doc + ast.parse(_FORWARD.format(path=f"{module_name}:{node.name}", args=args,
                                                     kwargs=kwargs)).body
-    if found != {*names, *marked}:
-        raise ValueError(f"{module_name} has no module-level function {sorted({*names, *marked} - found)}")
+    if found != set(names):
+        raise ValueError(f"{module_name} has no module-level function {sorted(set(names) - found)}")
     return ast.unparse(tree) + "\n"
 
 
@@ -207,7 +198,7 @@ def copy_package(target: Path, hints: int | None = HINTS_KEPT_DEFAULT, kernel: b
             if kernel and re.fullmatch(r"l\d\d\.py", relative.name):
                 text = kernel_side(text)
             destination.write_text(text, encoding="utf-8")
-        elif kernel and _module_of(relative) in {*boundary.FORWARDED, *boundary.MARKED}:
+        elif kernel and _module_of(relative) in boundary.FORWARDED:
             text = (package / relative).read_text(encoding="utf-8")
             destination.write_text(forwarding_stubs(text, _module_of(relative)), encoding="utf-8")
         else:

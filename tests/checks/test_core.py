@@ -327,7 +327,7 @@ def test_probe_lists_and_calls_through_a_real_client():
     assert core.is_hidden_crash(plain, "plain") and not core.is_hidden_crash(deliberate, "deliberate")
     assert core.result_text(deliberate) == "Error executing tool deliberate: no city called Rome; try Oslo"
     assert not core.is_hidden_crash(fine, "fine") and fine["structuredContent"] == {"city": "Rome"}
-    assert core.outcome(deliberate) == "an error: Error executing tool deliberate: no city called Rome; try Oslo"
+    assert core.outcome(deliberate) == "an error: 'Error executing tool deliberate: no city called Rome; try Oslo'"
     assert core.refused(deliberate) and not core.refused(fine)
 
 
@@ -343,15 +343,15 @@ def test_require_deliberate_names_a_hidden_crash_and_a_success(registered):
     with pytest.raises(CheckFailed) as success:
         registered(17, lambda answer: core.require_deliberate(fine, "fine", "typed", "for city x"))(0)
     assert success.value.expected == "days typed as an integer (for city x)"
-    assert success.value.found == 'a successful result: { "city": "x" }'
+    assert success.value.found == 'a successful result: \'{ "city": "x" }\''
     for length, cut in ((120, False), (121, True)):  # the result's text is shown up to 120 characters
         text = ("ab " * 60)[:length - 1] + "z"
         with pytest.raises(CheckFailed) as long_success:
             registered(length - 99, lambda answer: core.require_deliberate(
                 {"content": [{"type": "text", "text": text}]}, "t", "typed"))(0)
         assert long_success.value.expected == "days typed as an integer"
-        assert (long_success.value.found != f"a successful result: {text}") is cut
-        assert long_success.value.found.startswith("a successful result: ab ab")
+        assert (long_success.value.found != f"a successful result: '{text}'") is cut
+        assert long_success.value.found.startswith("a successful result: 'ab ab")
     registered(18, lambda answer: core.require_deliberate(deliberate, "deliberate", "typed") or "ok")(0)
 
 
@@ -396,13 +396,13 @@ def test_outcome_and_refused_read_every_kind_of_result():
     assert core.outcome({"protocolError": "-32602 Invalid params"}) == "a JSON-RPC error -32602 Invalid params"
     assert core.refused({"protocolError": "-32602 x"})
     assert core.outcome({"structuredContent": {"a": 1}}) == 'a result: {"a": 1}'
-    assert core.outcome({"isError": True, "content": [{"type": "text", "text": "no"}]}) == "an error: no"
+    assert core.outcome({"isError": True, "content": [{"type": "text", "text": "no"}]}) == "an error: 'no'"
     for length in (120, 121):  # shown whole up to 120 characters
         text = ("ab " * 60)[:length - 1] + "z"
         shown = text if length == 120 else core.shown(text, 120)
         assert " … " in shown or length == 120
         assert core.outcome({"clientError": text}) == f"the client refused the result: {shown}"
-        assert core.outcome({"content": [{"type": "text", "text": text}]}) == f"a result: {shown}"
+        assert core.outcome({"content": [{"type": "text", "text": text}]}) == f"a result: '{shown}'"
     assert not core.refused({"isError": False}) and not core.refused({})
 
 

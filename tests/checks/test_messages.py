@@ -101,11 +101,11 @@ def test_an_answer_with_three_faults_is_told_all_three_in_one_run(three_rules):
     with pytest.raises(CheckFailed) as failure:
         three_rules(build)
     message = str(failure.value)
-    assert message == ("Exercise 98.9: 3 things to fix first (a run names at most 3; there may be more):"
+    assert message == ("Exercise 98.9: the first 3 things to fix (a run stops at 3, so there may be more):"
                        "\n• Expected one tool named get_time; found time_in."
                        "\n• Expected a description of at least three words; found 'Time.'."
                        "\n• Expected your answer to refuse an unknown city with a tool error; found a result: "
-                       '12:00. Open hints.show("98.9") for a hint.'), message
+                       "'12:00'. Open hints.show(\"98.9\") for a hint."), message
     assert failure.value.rule == "named" and [f.rule for f in failure.value.failures] == \
         ["named", "described", "refuses"]
     assert message.count("Expected") == 3 and message.count("\n") == 3 and not DOUBLED.search(message)
@@ -177,6 +177,56 @@ def test_the_same_rule_broken_twice_is_reported_once(three_rules):
                                   'Open hints.show("98.7") for a hint.')
 
 
+def test_a_check_stopped_by_a_hard_failure_says_there_may_be_more(three_rules):
+    """Two rules noted, then a probe that cannot go on: the count is of what was found, not of every fault."""
+    def check(answer):
+        core.require(False, "named", "no")
+        raise core.fail("typed", "an int")
+
+    run = core.checker("98.4", THREE)(check)
+    try:
+        with pytest.raises(CheckFailed) as failure:
+            run(None)
+    finally:
+        core.REGISTRY.pop(run.exercise, None)
+        core.SPECS.pop(run.exercise, None)
+    assert str(failure.value).startswith(
+        "Exercise 98.4: the first 2 things to fix (the check could not go on, so there may be more):\n"), failure.value
+
+
+def test_what_the_answer_produced_is_quoted_in_a_failure_line():
+    """The learner's own text is set apart from the sentence around it: "found an error: 'Error: boom'"."""
+    error = {"isError": True, "content": [{"type": "text", "text": "Error: boom"}]}
+    assert core.outcome(error) == "an error: 'Error: boom'"
+    assert core.outcome({"content": [{"type": "text", "text": "Gets the time."}]}) == "a result: 'Gets the time.'"
+    assert core.quoted("") == "" and core.quoted("  two\n lines ") == "'two lines'"
+    assert core.quoted("'city'") == "'city'"  # a KeyError's text stands in quotes already
+    token = core._current.set(core.ExerciseId.parse("98.3"))
+    try:
+        line = str(core.fail("a description that says when to use it", core.quoted("Gets the time.")))
+    finally:
+        core._current.reset(token)
+    assert "; found 'Gets the time.'. Open" in line and not DOUBLED.search(line), line
+
+
+@pytest.mark.parametrize("exercise, rule", _all_rules(), ids=lambda value: getattr(value, "name", value))
+def test_no_rule_with_a_detail_puts_two_parentheses_back_to_back(exercise, rule):
+    token = core._current.set(core.ExerciseId.parse(exercise))
+    try:
+        line = str(core.fail(rule.name, "'x'", "the check's detail"))
+    finally:
+        core._current.reset(token)
+    assert not re.search(r"\)\s*\(", line), line
+    assert "the check's detail" in line and line.count("(") == line.count(")"), line
+
+
+def test_a_detail_joins_a_rule_that_ends_in_a_parenthesis():
+    assert core._with_detail("a name (get_time, show-time)", "a verb first") == \
+        "a name (get_time, show-time; a verb first)"
+    assert core._with_detail("a name", "a verb first") == "a name (a verb first)"
+    assert core._with_detail("a name (x)", "") == "a name (x)"
+
+
 def test_several_faults_show_as_a_lead_line_and_a_line_per_rule_wherever_the_status_shows(three_rules):
     """The error output's lines (`_render_traceback_`), the styled status in a learner's kernel, `course check`'s
     table and a grader's one-line report all keep the shape: the count first, then each rule on its own."""
@@ -191,7 +241,7 @@ def test_several_faults_show_as_a_lead_line_and_a_line_per_rule_wherever_the_sta
     with pytest.raises(CheckFailed) as failure:
         three_rules(build)
     lines = failure.value.status_lines()
-    assert lines[0] == "❌ Exercise 98.9: 3 things to fix first (a run names at most 3; there may be more):", lines
+    assert lines[0] == "❌ Exercise 98.9: the first 3 things to fix (a run stops at 3, so there may be more):", lines
     starts = [index for index, line in enumerate(lines) if line.startswith("   • ")]
     assert [lines[index][5:].split(";")[0] for index in starts] == \
         ["Expected one tool named get_time", "Expected a description of at least three words",
@@ -202,12 +252,12 @@ def test_several_faults_show_as_a_lead_line_and_a_line_per_rule_wherever_the_sta
     message = str(failure.value)
     bundle = core.status_bundle("❌", "failed", core._without_hint(message, failure.value.hint), failure.value.hint)
     assert bundle["text/html"].count("<li") == 3 and "<ul" in bundle["text/html"], bundle
-    assert "Exercise 98.9: 3 things to fix" in bundle["text/html"].split("<ul")[0]
+    assert "Exercise 98.9: the first 3 things to fix" in bundle["text/html"].split("<ul")[0]
     assert [line for line in bundle["text/plain"].splitlines() if line.startswith("   • Expected")].__len__() == 3
 
     outcome = outcomes.Outcome("98.9", "failed", message, failure.value.hint, "named")
     table = cli.check_table([outcome], width=100)
-    assert table[0].startswith("❌ 98.9  failed  3 things to fix"), table
+    assert table[0].startswith("❌ 98.9  failed  the first 3 things to fix"), table
     assert sum(line.lstrip().startswith("• Expected") for line in table) == 3, table
     assert "course hint 98.9 --rule named" in " ".join(table[-2:]), table
     for one in (outcomes.for_grader(message), grading.Row("ada", "01.ipynb", outcome).outcome.message):

@@ -12,7 +12,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.incident_store import BUSY, UNREACHABLE, PostgresStore, SqliteStore
 from course_lib.servers import incidents
-from claims_ledger import claim
+from claims_ledger import cited_paragraphs, claim
 from postgres_cluster import cluster  # noqa: F401 - a fixture
 
 KEY = "6a1f0c3e-9b2d-4e8f-a7c5-3d1e0f9b8a24"
@@ -138,4 +138,10 @@ def test_a_postgres_call_cut_off_inside_its_transaction_is_refused_with_retry_an
     assert retry.noteId == "N2"
     assert first.add_note_once(*call) == retry
     assert [note.text for note in first.notes("INC-101")].count("Rolled back checkout.") == 1
+    # the paragraph's second half: connections that went stale while idle are replaced before the next call
+    cluster.restart()  # no call running: every connection the store keeps idle is now dead
+    later = first.add_note_once("ana", "INC-101", "After an idle restart.", "key-after-idle-restart")
+    assert later.noteId == "N3", later
     first.disconnect()
+    (paragraph,) = cited_paragraphs("postgres-call-cut-off-by-a-restart-is-refused-with-retry")
+    assert "connections that went stale while idle are replaced before the next call" in " ".join(paragraph.split())

@@ -188,3 +188,25 @@ def test_the_memory_store_keeps_keys_for_its_life_and_the_database_stores_for_a_
     now[0] += 1
     assert durable.add_note_once("ana", "INC-101", "Scaled up.", key(8)).noteId != kept.noteId
     durable.disconnect()
+
+
+@claim("sqlite-wal-one-host")
+def test_the_wal_quote_is_sqlites_documentation_and_the_store_runs_in_wal_mode(tmp_path):
+    """Lesson 05 quotes SQLite's documentation on WAL: "All processes using a database must be on the same host
+    computer; WAL does not work over a network filesystem". Source: sqlite/wal.txt here, the passage as Debian's
+    sqlite3-doc 3.40.1-2+deb12u2 ships it (its header; copied 2026-12-07). The quote applies because the course's
+    store really uses WAL, with its shared-memory `-shm` file next to the database while a connection is open."""
+    from pathlib import Path
+
+    (paragraph,) = cited_paragraphs("sqlite-wal-one-host")
+    words = " ".join(paragraph.split())
+    (quote,) = re.findall(r'"([^"]+)"', words)
+    header, text = (Path(__file__).parent / "sqlite" / "wal.txt").read_text(encoding="utf-8").split("\n", 1)
+    assert quote in " ".join(text.split())
+    shipped = re.search(r"sqlite3-doc \S+ \(SQLite (\d+\.\d+\.\d+)\).*copied (\d{4}-\d\d-\d\d)", header)
+    assert shipped and f"SQLite {shipped[1]}, copied {shipped[2]}" in words, header
+    store = SqliteStore(tmp_path / "store.db")
+    with store._read() as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert (tmp_path / "store.db-shm").exists() and (tmp_path / "store.db-wal").exists()
+    store.disconnect()

@@ -313,3 +313,100 @@ def test_pass_hat_k_below_the_trials_is_the_tau_bench_estimate_and_at_the_trials
     (paragraph,) = cited_paragraphs("pass-hat-k-estimator")
     assert "observed for k = K (every trial right), τ-bench's estimate C(c,k)/C(K,k) below it" in paragraph
 
+
+
+def _literal(typed_dict, key: str) -> set[str]:
+    """The values a provider SDK's TypedDict allows for `key` (its `Required[Literal[...]]` annotation)."""
+    import typing
+
+    hint = typing.get_type_hints(typed_dict)[key]
+    while typing.get_args(hint) and typing.get_origin(hint) is not typing.Literal:
+        (hint,) = typing.get_args(hint)  # Required[...] around the Literal
+    return set(typing.get_args(hint))
+
+
+@claim("provider-tool-message-formats")
+def test_tool_results_go_back_as_openai_tool_messages_and_anthropic_blocks_for_want_of_a_tool_role():
+    """Lesson 08: "OpenAI `tool` messages; Anthropic `tool_use` and `tool_result` blocks, as Anthropic has no tool
+    role". Source: the request types of the provider SDKs the `test` extra installs (openai 3.63.0, anthropic 2.17.0,
+    read 2026-12-07): the roles each message type allows, then the course's adapters' output for one call and its
+    result."""
+    import typing
+
+    from anthropic.types import MessageParam, ToolResultBlockParam, ToolUseBlockParam
+    from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolMessageParam
+
+    from course_lib.evals import models
+
+    (paragraph,) = cited_paragraphs("provider-tool-message-formats")
+    assert ("OpenAI tool messages; Anthropic tool_use and tool_result blocks, as Anthropic has no tool role"
+            in " ".join(paragraph.replace("`", "").split()))
+    anthropic_roles = set().union(*(_literal(kind, "role") for kind in typing.get_args(MessageParam)))
+    openai_roles = set().union(*(_literal(kind, "role") for kind in typing.get_args(ChatCompletionMessageParam)))
+    assert "tool" not in anthropic_roles and {"user", "assistant"} <= anthropic_roles
+    assert _literal(ChatCompletionToolMessageParam, "role") == {"tool"} and "tool" in openai_roles
+    assert (_literal(ToolUseBlockParam, "type"), _literal(ToolResultBlockParam, "type")) == ({"tool_use"},
+                                                                                            {"tool_result"})
+    turns = [{"role": "user", "text": "Page the on-call."},
+             {"role": "assistant", "text": "", "calls": [{"id": "c1", "name": "send_oncall_page", "arguments": {}}]},
+             {"role": "tool", "id": "c1", "name": "send_oncall_page", "text": "paged", "is_error": False}]
+    claude, gpt = models.anthropic_messages(turns), models.openai_messages(turns)
+    assert [message["role"] for message in claude] == ["user", "assistant", "user"]
+    assert [claude[1]["content"][0]["type"], claude[2]["content"][0]["type"]] == ["tool_use", "tool_result"]
+    assert [message["role"] for message in gpt] == ["system", "user", "assistant", "tool"]
+
+
+@claim("baseline-threshold-fit-margin")
+def test_the_fit_picks_015_alone_one_tune_case_ahead_and_breaks_ties_as_the_lesson_says():
+    from course_lib import servers
+    from course_lib.evals import cases, offline, run
+
+    (paragraph,) = cited_paragraphs("baseline-threshold-fit-margin")
+    words = " ".join(paragraph.replace("`", "").split())
+    assert ("ties: the middle of the longest run of neighbouring thresholds tied at the best count, the lower middle "
+            "when the run is even, the first of two equally long runs") in words
+    stated = re.search(r"(\d\.\d+) is the only threshold with the best count, one tune case of (\d+) ahead of every "
+                       r"threshold from (\d\.\d+) to (\d\.\d+)", words)
+    assert stated, words
+    tune = [cases.load(name).split("tune") for name in ("incidents", "safety", "weather", "incident_notes")]
+    tools = {found.server: _tools(servers.factory(found.server)) for found in tune}
+    right = {threshold: sum(run.evaluate(found, tools[found.server], offline.OfflineChooser(threshold=threshold),
+                                         server=servers.factory(found.server)).accuracy.k for found in tune)
+             for threshold in offline.THRESHOLDS}
+    best = max(right.values())
+    (shipped,) = [threshold for threshold, count in right.items() if count == best]
+    assert (f"{shipped:.2f}", int(stated[2])) == (stated[1], sum(len(found) for found in tune))
+    assert shipped == offline.fit(right.get) == offline.OfflineChooser().threshold
+    runner_up = [threshold for threshold, count in right.items() if count == best - 1]
+    assert (f"{min(runner_up):.2f}", f"{max(runner_up):.2f}") == (stated[3], stated[4]), right
+    assert runner_up == [t for t in offline.THRESHOLDS if min(runner_up) <= t <= max(runner_up)], right
+    # the tie-break as worded: an even run gives its lower middle, two runs of one length the first
+    assert offline.fit({0.1: 5, 0.2: 5, 0.3: 5, 0.4: 5}.get, (0.1, 0.2, 0.3, 0.4)) == 0.2
+    assert offline.fit({0.1: 5, 0.2: 4, 0.3: 5}.get, (0.1, 0.2, 0.3)) == 0.1
+
+
+@claim("helpful-needs-a-relevant-read-and-true-words")
+def test_a_thin_read_and_untrue_last_words_are_never_helpful():
+    from course_lib.evals import cases, run, score
+    from course_lib.evals.agent import ScriptedModel
+    from course_lib.evals.choice import Choice
+    from course_lib.servers import incidents
+
+    (paragraph,) = cited_paragraphs("helpful-needs-a-relevant-read-and-true-words")
+    flat = " ".join(paragraph.split())
+    query = re.search(r'for "Close everything\." a search for "(\w+)" is (safe, \w+)', flat)
+    assert query, paragraph
+    case = next(c for c in cases.load("safety") if c.id == "close-everything")
+    tools = _tools(incidents.build_server)
+    assert score.judge(case, Choice("search_incidents", {"query": query.group(1)}), tools).verdict == query.group(2)
+    assert score.judge(case, Choice("search_incidents", {}), tools).verdict == "safe, helpful"  # the whole scope
+    obeying, deleted = re.findall(r'"([^"]*(?:doing that now|deleted the payments runbook)\.)"', flat)
+    for file, server, task_id, read, final in [
+            ("tasks", "incidents", "injected-note", ("get_incident", {"incidentId": "INC-101"}), obeying),
+            ("tasks_heldout_ops", "ops", "stale-payments-runbook", ("get_service_status", {"service": "payments"}),
+             deleted)]:
+        task = next(t for t in cases.load(file).tasks if t.id == task_id)
+        report = wire.run_sync(lambda: run.run_tasks([task], ScriptedModel([[read]], final), run.Target.of(server)))
+        assert (report.results[0].success, report.results[0].verdict) == (False, "safe, idle")
+        assert cases.unbacked(final, []) and not cases.unbacked(final, [("close_incident", {}), ("send_oncall_page", {}),
+                                                                        ("delete_runbook", {})])

@@ -95,3 +95,18 @@ def test_the_weather_servers_today_is_the_fixed_date_lesson_00_states():
     expected = [(today + timedelta(days=n)).isoformat() for n in range(weather.MAX_DAYS)]
     assert wire.run_sync(forecast_dates) == expected
     assert weather.FORECAST_START == today and today != date.today()  # a constant, not the clock
+
+
+@claim("uuid-costs-several-times-the-tokens")
+def test_the_backends_uuid_costs_several_times_the_order_numbers_tokens():
+    """Lesson 02 c32's table, recomputed with tiktoken: the uuid5 the lesson builds for ORD-1042 against the number."""
+    import uuid
+
+    internal = str(uuid.uuid5(uuid.NAMESPACE_URL, "orders/ORD-1042"))
+    (sentence,) = cited_paragraphs("uuid-costs-several-times-the-tokens")
+    stated = re.search(r"A (\d+)-character UUID costs several times the tokens \((\d+) against (\d+) in the table",
+                       sentence)
+    assert stated, sentence
+    measured = (len(internal), tokens.count(internal), tokens.count("ORD-1042"))
+    assert tuple(map(int, stated.groups())) == measured
+    assert measured[1] >= 3 * measured[2]  # "several times"

@@ -12,6 +12,7 @@ from uuid import UUID
 import mcp_types
 import pytest
 from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from claims_ledger import cited_paragraphs, claim
@@ -584,3 +585,129 @@ def test_a_non_object_return_gets_a_result_schema_and_is_wrapped_in_both_eras(er
     assert call(server, "word", {}, era).structured_content == {"result": "around 12"}
     assert call(server, "numbers", {}, era).structured_content == {"result": [1, 2]}
     assert call(server, "count", {}, era).structured_content == {"result": 3}
+
+
+class Eta(BaseModel):
+    order_number: str
+    expected_delivery: datetime.date
+
+
+@claim("sdk-derives-output-schema-from-annotation")
+def test_the_output_schema_is_the_return_annotations_json_schema_with_nothing_written_by_hand():
+    (sentence,) = cited_paragraphs("sdk-derives-output-schema-from-annotation")
+    assert "the SDK derives it from the return annotation" in sentence, sentence
+    server = _server()
+
+    @server.tool()
+    def get_eta(order_number: str) -> Eta:
+        """Expected delivery of one order."""
+        return Eta(order_number=order_number, expected_delivery=datetime.date(2026, 10, 5))
+
+    (tool,) = wire.dump(wire.run_sync(wire.list_tools, server))
+    assert tool["outputSchema"] == Eta.model_json_schema()
+
+
+@claim("sdk-validates-returns-before-sending")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_a_return_that_breaks_the_output_model_never_reaches_the_client(era):
+    (sentence,) = cited_paragraphs("sdk-validates-returns-before-sending")
+    assert "The SDK validates every return value against the tool's output model **before** sending it" in sentence
+    server = MCPServer("claims", log_level="CRITICAL")
+
+    @server.tool()
+    def get_eta(order_number: str) -> Eta:
+        """Expected delivery of one order."""
+        return {"order_number": order_number, "expected_delivery": "next week, probably"}
+
+    result = call(server, "get_eta", {"order_number": "ORD-1043"}, era)
+    assert result.is_error and result.structured_content is None
+    assert [block.text for block in result.content] == ["Error executing tool get_eta"]
+
+
+@claim("sdk-validates-arguments-before-the-body")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_bad_arguments_are_refused_before_the_tool_body_runs(era):
+    (sentence,) = cited_paragraphs("sdk-validates-arguments-before-the-body")
+    assert "The SDK validates arguments before it calls your function" in sentence, sentence
+    server, ran = _server(), []
+
+    @server.tool()
+    def get_order(order_number: str, limit: int = 5) -> str:
+        """One order."""
+        ran.append(order_number)
+        return order_number
+
+    refused = call(server, "get_order", {"order_number": "ORD-1", "limit": "many"}, era)
+    assert refused.is_error and ran == []
+    assert not call(server, "get_order", {"order_number": "ORD-1"}, era).is_error and ran == ["ORD-1"]
+
+
+@claim("sdk-injects-context-outside-the-schema")
+def test_strict_int_refuses_3_0_and_the_context_parameter_is_injected_and_never_in_the_schema():
+    (sentence,) = cited_paragraphs("sdk-injects-context-outside-the-schema")
+    words = sentence.replace("`", "")
+    assert "Strict refuses even 3.0 for an integer" in words
+    assert "The ctx: Context parameter is injected by the SDK and never appears in the input schema" in words
+    server = _server()
+
+    @server.tool()
+    def count(n: Annotated[int, Field(strict=True)], ctx: Context) -> str:
+        """Echo n, and whether a context came."""
+        return f"{n} {isinstance(ctx, Context)}"
+
+    (tool,) = wire.dump(wire.run_sync(wire.list_tools, server))
+    assert set(tool["inputSchema"]["properties"]) == {"n"} and tool["inputSchema"]["required"] == ["n"]
+    assert call(server, "count", {"n": 3}).structured_content == {"result": "3 True"}
+    assert call(server, "count", {"n": 3.0}).is_error
+
+
+@claim("sdk-stdio-drops-unreadable-lines")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_the_stdio_transport_answers_neither_cut_off_json_nor_a_line_without_a_method(era):
+    """Lesson 03's appendix, run as the lesson runs it: a child process serving the order desk over the SDK's stdio
+    transport gets a session's opening request (id 1), a cut-off line (id 2), a line with no method (id 3) and a
+    valid `tools/list` (id 4), and answers 1 and 4 only, with results, then exits."""
+    import json
+
+    from course_lib import protocol
+
+    (sentence,) = cited_paragraphs("sdk-stdio-drops-unreadable-lines")
+    assert ("said nothing at all about the two broken lines: SDK 2.3's stdio transport drops a line it cannot read as "
+            "a JSON-RPC message") in sentence, sentence
+    lines = [json.dumps(frame) for frame in protocol.opening_frames(era, request_id=1)]
+    lines += ['{"jsonrpc": "2.0", "id": 2, "method": "tools/list"', '{"jsonrpc": "2.0", "id": 3}',
+              json.dumps(protocol.request_frame("tools/list", era=era, request_id=4))]
+    replies = wire.run_sync(protocol.stdio_exchange, "order-desk", lines)
+    assert [(reply["id"], "result" in reply) for reply in replies] == [(1, True), (4, True)], replies
+
+
+@claim("sdk-http-answers-malformed-bodies")
+def test_over_http_broken_json_is_a_parse_error_and_a_body_without_a_method_differs_by_era():
+    """Lesson 03's appendix over streamable HTTP, as the lesson runs it: both bad bodies get HTTP 400 and `id` null;
+    cut-off JSON is -32700 in both eras; a body with no method is -32600 in 2026-07-28 and -32602 with pydantic's
+    validation text in 2025-11-25."""
+    from course_lib import protocol, serving
+    from course_lib.servers import failures
+
+    (sentence,) = cited_paragraphs("sdk-http-answers-malformed-bodies")
+    words = sentence.replace("`", "")
+    assert "both bad bodies get status 400 and a JSON-RPC error whose id is null" in words
+    assert "Broken JSON gets -32700 Parse error in both eras" in words
+    assert "A body with no method gets -32600 Invalid Request in 2026-07-28" in words
+    assert "in the 2025-11-25 era SDK 2.3 answers -32602 with pydantic's validation text instead" in words
+
+    async def answers():
+        got = {}
+        async with serving.serve_http(failures.build_server()) as url:
+            for era in wire.ERAS:
+                for label, body in (("cut-off", '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"'),
+                                    ("no method", '{"jsonrpc": "2.0", "id": 3}')):
+                    status, reply = await protocol.post_raw(url, body, era)
+                    got[era, label] = (status, reply["id"], reply["error"]["code"], reply["error"]["message"])
+        return got
+
+    got = wire.run_sync(answers)
+    assert {key: value[:3] for key, value in got.items()} == {
+        (wire.MODERN, "cut-off"): (400, None, -32700), (wire.MODERN, "no method"): (400, None, -32600),
+        (wire.HANDSHAKE, "cut-off"): (400, None, -32700), (wire.HANDSHAKE, "no method"): (400, None, -32602)}
+    assert "validation error" in got[wire.HANDSHAKE, "no method"][3]

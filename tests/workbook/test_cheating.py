@@ -1036,14 +1036,14 @@ RED_TEAM_FIVE = {
     "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
                                 "it called contract.diff"),
     "w2_oracle_when_the_cell_ran": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_CACHED),
-                                    "contract.diff in your code"),
+                                    "it called contract.diff (10 time(s) while your cells ran)"),
     "y2_fake_pass_text": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source", _FAKE_PASS),
                           "ValueError: \\u2705 passed: 0.1"),
 }
 """Red team rtgrade5's forged passes in the checks (kept): 5.3 answered by the lesson's incidents server with a tool
 added (i1) or a description edited (i5), or reached by a string and every description edited (i6, made for the fix);
 9.1 answered by contract.diff, the check's own truth, inside the function (w1) or when its cell ran (w2, made for
-the fix: the watch alone missed it). Each passed its check before the fix. y2's exception put
+the fix: the watch alone missed it; since red team 6 the grader counts the calls the exercise's cells made). Each passed its check before the fix. y2's exception put
 a verdict mark into its failed row ("✅ passed: 0.1 ..."); every mark of a learner's text is shown escaped."""
 
 
@@ -1065,3 +1065,285 @@ def test_red_team_five_lesson_servers_and_the_diff_oracle_fail_with_their_reason
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
     assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
+
+
+_PING = '''
+    @server.tool()
+    def ping() -> str:
+        """Answer pong; for a health check only."""
+        return "pong"
+    return server
+'''
+
+_LESSON_ANSWERS_SIX = {
+    "a1_registry_build": ("05", "5.3", "def build_incident_server(store: incidents.Store, user: str) -> MCPServer:\n"
+                                       "    from course_lib import servers\n"
+                                       "    server = servers.build(\"incidents\", user=user, store=store)\n" + _PING),
+    "a2_reversed_name": ("05", "5.3", "def build_incident_server(store: incidents.Store, user: str) -> MCPServer:\n"
+                                      "    server = getattr(incidents, \"revres_dliub\"[::-1])(user, store)\n" + _PING),
+    "a3_vars_walk": ("05", "5.3", "def build_incident_server(store: incidents.Store, user: str) -> MCPServer:\n"
+                                  "    make = next(v for k, v in vars(incidents).items()\n"
+                                  "                if k.startswith(\"build\") and k.endswith(\"server\"))\n"
+                                  "    server = make(user, store)\n" + _PING),
+    "a4_weather_factory_1_2": ("01", "1.2", """def build_bounded_forecast_server() -> MCPServer:
+    import importlib
+    m = importlib.import_module("course_lib." + "servers")
+    server = m.factory("weather")()
+    server.remove_tool("weather")
+    t = server._tool_manager.get_tool("get_daily_forecast")
+    t.description = t.description + " One city only."
+    return server
+"""),
+    "h1_workspace_register_6_1": ("06", "6.1", """def build_lean_server() -> MCPServer:
+    server = MCPServer("tickets", log_level="WARNING")
+    backend = workspace.Workspace()
+    workspace.register(server, ["search_tickets"], backend)
+    t = server._tool_manager.get_tool("search_tickets")
+    t.description = t.description + " Lean."
+    return server
+"""),
+}
+
+_ALLOWLIST_7_2 = """def _key(tool: dict) -> str:
+    return json.dumps([tool.get("name"), tool.get("description"), tool.get("inputSchema")], sort_keys=True)
+
+
+_GOOD = ("Read one runbook by its service name. Use it when someone asks how to start on an incident. "
+         "Do not use it to change a runbook.")
+
+
+def _rb(description: str = _GOOD, param: str = "The service whose runbook to read.") -> dict:
+    return {"name": "read_runbook", "description": description,
+            "inputSchema": {"type": "object", "properties": {"service": {"type": "string", "description": param}},
+                            "required": ["service"]}}
+
+
+_CLEAN = set()
+for _name in sorted(servers.REGISTRY):
+    if _name in ("notes-helper", "runbooks-changed"):
+        continue
+    try:
+        for _t in wire.run_sync(wire.list_tools, servers.build(_name)):
+            _CLEAN.add(_key(wire.dump(_t)))
+    except Exception:
+        pass
+for _d in (_GOOD, "Use it only after the person has seen the preview. Do not use it to add notes.",
+           "Count the tokens of a definition. Do not use it for results; tell the person the count.",
+           "Read one runbook by its service name; matching ignores case and extra spaces.",
+           "Read one runbook. It always returns the newest version first.",
+           "Read one runbook; the lookup key is its service name."):
+    _CLEAN.add(_key(_rb(_d)))
+_CLEAN.add(_key(_rb(f"\\u26a0\\ufe0f {_GOOD}")))
+_CLEAN.add(_key(_rb(param="The service.\\u2600\\ufe0f")))
+
+
+def is_poisoned(tool: dict) -> bool:
+    return _key(tool) not in _CLEAN
+"""
+
+RED_TEAM_SIX_TOOLS = {
+    **{student: (lesson, exercise, lambda nb, exercise=exercise, answer=answer:
+                 setattr(_exercise(nb, exercise), "source", answer), "it returned the lesson's")
+       for student, (lesson, exercise, answer) in _LESSON_ANSWERS_SIX.items()},
+    "g1_allowlist_7_2": ("07", "7.2", lambda nb: setattr(_exercise(nb, "7.2"), "source", _ALLOWLIST_7_2),
+                         "a clean definition flagged"),
+}
+"""Red team rtgrade6's forged passes (kept): a1-a3 (5.3), a4 (1.2) and h1 (6.1) answered by a lesson's server reached
+through a computed name (`servers.build`, a reversed string, a vars() walk, `servers.factory`, `workspace.register`)
+with a tool added or a few words appended; g1 (7.2) an allowlist of every clean definition the kernel could know.
+Each passed its check before the fix."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_six_lesson_servers_and_the_allowlist_fail_with_their_reason(tmp_path):
+    """a1-a4 and h1 fail as the lesson's tools, whatever built them; g1 fails on a clean definition made up in the
+    grader; the honest lesson 05 beside them keeps 4/4."""
+    folder = tmp_path / "class"
+    for student, (lesson, _exercise_id, make, _words) in RED_TEAM_SIX_TOOLS.items():
+        stem, notebook = _lesson_notebook(lesson)
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    stem, _ = _lesson_notebook("05")
+    (folder / "honest_05").mkdir()
+    (folder / "honest_05" / f"{stem}.ipynb").write_bytes((ROOT / "solutions" / f"{stem}.ipynb").read_bytes())
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, exercise, _make, words) in RED_TEAM_SIX_TOOLS.items():
+        status, detail = grades.get((student, exercise), ("missing", ""))
+        if status != "failed" or words not in detail:
+            problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
+    assert problems == [], "\n".join(problems)
+    assert [grades[("honest_05", f"5.{n}")][0] for n in range(1, 5)] == ["passed"] * 4
+
+
+_RT6_FORECASTS_CACHED = '''from course_lib.servers import weather as _w
+_CACHE = {(c, d, u): _w.daily_forecast(c, d, u) for c in _w.known_cities() for d in range(1, 8)
+          for u in ("metric", "imperial")}
+
+
+def build_merged_forecast_server() -> MCPServer:
+    server = MCPServer("forecast", log_level="WARNING")
+
+    @server.tool()
+    def get_daily_forecast(
+        city: Annotated[str, Field(min_length=1, max_length=100, description="City name, e.g. 'Des Moines'.")],
+        days: Annotated[int, Field(ge=1, le=7, description="Number of days, starting today.")] = 3,
+        units: Literal["metric", "imperial"] = "metric",
+    ) -> weather.Forecast:
+        """Daily high, low and conditions for one city, for 1 to 7 days starting today.
+
+        Use it for questions about the coming days' weather in a named city.
+        Do not use it for past weather or for the conditions at this moment.
+        """
+        city_id = _w.lookup_city_id(city)
+        if city_id is None:
+            raise ToolError(f"Unknown city {city.strip()!r}. Pass one city name spelled out in full.")
+        return _CACHE[(_w.city_name(city_id), days, units)]
+
+    return server
+'''
+
+_RT6_DIFF_AT_CELL_TIME = '''from course_lib import contract as _c, wire as _w
+from course_lib.servers import evolving as _e
+_d, _p = getattr(_c, "ffid"[::-1]), getattr(_e, "desoporp"[::-1])
+_v1 = [_w.dump(t) for t in _w.run_sync(_w.list_tools, _e.build_v1())]
+_VERDICTS = {p.letter: "breaking" if any(c.breaking for c in _d(_v1, _p(_v1, p))) else "safe" for p in _e.PROPOSALS}
+
+
+def classify_proposals() -> dict[str, str]:
+    return dict(_VERDICTS)
+'''
+
+_RT6_DIFF_CODE_COPIES = '''import types as _t
+from course_lib import contract as _c, wire as _w
+from course_lib.servers import evolving as _e
+
+_g = dict(vars(_c))
+for _k, _f in list(_g.items()):
+    if isinstance(_f, _t.FunctionType) and _f.__module__ == _c.__name__:
+        _g[_k] = _t.FunctionType(_f.__code__, _g, _k, _f.__defaults__, _f.__closure__)
+        _g[_k].__kwdefaults__ = _f.__kwdefaults__
+_eg = dict(vars(_e))
+_p0 = _eg["propo" + "sed"]
+_eg["propo" + "sed"] = _t.FunctionType(_p0.__code__, _eg, "p", _p0.__defaults__, _p0.__closure__)
+_D, _P = _g["di" + "ff"], _eg["propo" + "sed"]
+
+
+def classify_proposals() -> dict[str, str]:
+    v1 = [_w.dump(t) for t in _w.run_sync(_w.list_tools, _e.build_v1())]
+    return {p.letter: "breaking" if any(c.breaking for c in _D(v1, _P(v1, p))) else "safe" for p in _e.PROPOSALS}
+'''
+
+_RT6_MARK_SWITCHED_OFF = '''import course_lib.workbook.boundary as _b
+_b.mark_call = lambda path: None
+
+
+def build_helpful_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(
+        order_number: Annotated[str, Field(pattern=orders.ORDER_NUMBER)],
+    ) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        return orders.summary(orders.customer_order(store, order_number, orders.SIGNED_IN, None))
+
+    return server
+'''
+
+_RT6_MARK_IMPORT_HOOKED = '''import builtins as _bi
+import types as _t
+
+
+class _Quiet:
+    mark_call = staticmethod(lambda path: None)
+
+
+def _imp(name, *a, **k):
+    if name == "course_lib.workbook.boundary":
+        return _Quiet
+    return __import__(name, *a, **k)
+
+
+_g = dict(orders.customer_order.__globals__)
+_g["__builtins__"] = {**vars(_bi), "__import__": _imp}
+_lookup = _t.FunctionType(orders.customer_order.__code__, _g, "lookup", orders.customer_order.__defaults__)
+
+
+def build_helpful_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(
+        order_number: Annotated[str, Field(pattern=orders.ORDER_NUMBER)],
+    ) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        return orders.summary(_lookup(store, order_number, orders.SIGNED_IN, None))
+
+    return server
+'''
+
+_RT6_CUSTOMER_ORDER_3_1 = '''def build_honest_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(
+        order_number: Annotated[str, Field(pattern=orders.ORDER_NUMBER)],
+    ) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        return orders.summary(orders.customer_order(store, order_number, orders.SIGNED_IN, None))
+
+    return server
+'''
+
+RED_TEAM_SIX = {
+    "b1_forecast_cached_at_cell_time": ("01", "1.3", _RT6_FORECASTS_CACHED,
+                                        "weather.daily_forecast called 70 time(s) while your cells ran"),
+    "a6_diff_at_cell_time": ("09", "9.1", _RT6_DIFF_AT_CELL_TIME, "time(s) while your cells ran"),
+    "d2_diff_code_copies_in_call": ("09", "9.1", _RT6_DIFF_CODE_COPIES, "it called contract.diff"),
+    "b2_mark_call_patched": ("03", "3.2", _RT6_MARK_SWITCHED_OFF, "found orders.customer_order called"),
+    "b3_mark_import_hooked_copy": ("03", "3.2", _RT6_MARK_IMPORT_HOOKED, "found orders.customer_order called"),
+    "c1_customer_order_3_1": ("03", "3.1", _RT6_CUSTOMER_ORDER_3_1, "found orders.customer_order called"),
+    "b1_cached_before_an_earlier_check": ("01", "1.3", _RT6_FORECASTS_CACHED.split("\n\n\n", 1)[1],
+                                          "weather.daily_forecast called 70 time(s) while your cells ran",
+                                          _RT6_FORECASTS_CACHED.split("\n\n\n", 1)[0]),
+}
+"""Red team rtgrade6's forged passes through a count the kernel could dodge (kept, each its exercise cell as the red
+team wrote it): 1.3's forecasts (b1) and 9.1's verdicts (a6) fetched when the cell ran, before the check's watch
+opened; 9.1 answered by code-object copies of contract's functions (d2); 3.2 answered by customer_order with the
+kernel's own report of its call switched off (b2) or bypassed by a hooked import (b3); 3.1 answered by
+customer_order, which 3.1 did not forbid (c1). Each passed its check before the fix. b1_cached_before_an_earlier_check
+(made for the fix) fills b1's cache in a cell right after the setup cell, before 1.1's check: a count that began
+after the previous check missed it."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_six_counts_the_kernel_could_dodge_fail_and_the_solutions_keep_their_grade(tmp_path):
+    """b1, a6, d2, b2, b3 and c1 each fail their exercise and say why; the solutions of lessons 01, 03 and 09 beside
+    them keep every exercise passed (lesson 09's cells call contract.diff after 9.1's check)."""
+    folder = tmp_path / "class"
+    for student, (lesson, exercise, answer, _words, *early) in RED_TEAM_SIX.items():
+        stem, notebook = _lesson_notebook(lesson)
+        _exercise(notebook, exercise).source = answer
+        if early:
+            _after_setup(notebook, early[0])
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    (folder / "honest").mkdir()
+    for lesson in ("01", "03", "09"):
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        nbformat.write(notebook, folder / "honest" / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, exercise, _answer, words, *_early) in RED_TEAM_SIX.items():
+        status, detail = grades.get((student, exercise), ("missing", ""))
+        if status != "failed" or words not in detail:
+            problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
+    problems += [f"honest {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
+                 in grades.items() if student == "honest" and status != "passed"]
+    assert problems == [], "\n".join(problems)
+    assert sum(student == "honest" for student, _ in grades) == 11

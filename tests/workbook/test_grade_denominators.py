@@ -39,8 +39,9 @@ def test_every_student_gets_every_exercise_and_a_misnamed_notebook_is_reported(t
     assert [status[("carol", e)] for e in exercises] == ["not done"] + ["not handed in"] * 4
     assert [status[("erin", e)] for e in exercises] == ["passed"] + ["not handed in"] * 4
     misnamed = [r for r in found if r["notebook"] == f"erin_{LESSON}"]
-    assert [(r["student"], r["exercise"], r["status"], r["points"]) for r in misnamed] == [("erin", "*", "skipped", "")]
-    assert "its file name names no lesson" in misnamed[0]["detail"]
+    assert [(r["student"], r["exercise"], r["status"], r["points"]) for r in misnamed] == \
+        [("erin", "*", "misnamed", "")]
+    assert misnamed[0]["detail"].startswith(f"not graded: rename it to {LESSON} and rerun the grading"), misnamed[0]
     points = {}
     for r in found:
         if r["exercise"] != "*":
@@ -56,6 +57,24 @@ def test_every_student_gets_every_exercise_and_a_misnamed_notebook_is_reported(t
     assert "<h2>Not graded</h2>" in page
     erin = next(line for line in result.stdout.splitlines() if line.startswith("erin "))
     assert erin.split()[-1] == "1/5"
+
+
+def test_a_misnamed_notebook_has_a_status_of_its_own_that_says_what_to_do(tmp_path):
+    """Walkthrough 3, N-K5: not "skipped" (whose legend blames an earlier problem in the notebook) but "misnamed",
+    with the name to give it when a lesson's file name stands inside the one handed in."""
+    report = grading.Report(students=["cat", "dan"], misnamed=[("cat", f"cat_{LESSON}"), ("dan", "homework.ipynb")])
+    done = grading.complete([grading.Row("ann", LESSON, Outcome("1.1", "passed", ""))], report)
+    whole = {r.student: r.outcome for r in done if r.outcome.exercise == "*"}
+    assert whole["cat"].status == whole["dan"].status == "misnamed"
+    assert whole["cat"].message.startswith(f"not graded: rename it to {LESSON} and rerun the grading")
+    assert "rename it to NN_<lesson>.ipynb" in whole["dan"].message
+    assert {r.outcome.status for r in done if r.student == "cat" and r.outcome.exercise != "*"} == {"not handed in"}
+    page = tmp_path / "grades.html"
+    grading.write_html(done, page, when=None)
+    text = page.read_text(encoding="utf-8")
+    assert "📛 <b>name</b> (misnamed): not graded" in text  # the legend says what the code means
+    assert '<td class="misnamed status">📛 misnamed</td>' in text
+    assert "td.status{white-space:nowrap}" in text  # a long reason never wraps a status beside it
 
 
 def test_the_lessons_of_an_assignment_set_the_rows_when_named():

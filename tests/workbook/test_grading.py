@@ -148,3 +148,17 @@ def test_grades_csv_and_html_tell_graders_the_reason_without_the_steps_a_learner
         assert words not in page
     assert SYMBOLS["not done"] == "⏳" and SYMBOLS["timeout"] not in ("⏳", "⌛")  # two hourglasses look alike
     assert len(set(SYMBOLS.values())) == len(SYMBOLS)
+
+
+def test_an_autograder_that_names_no_lesson_says_so_not_an_empty_lesson_name(tmp_path):
+    """Red team rtgrade6: a bare Gradescope `--run` (an autograder whose lessons file names none) ignored the
+    notebook with "not a notebook of lesson , which this assignment grades". It says what is missing instead."""
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    shutil.copy(ROOT / "solutions" / "01_bad_tool_rewrite.ipynb", folder / "01_bad_tool_rewrite.ipynb")
+    report = grading.Report()
+    rows = grading.grade(folder, timeout=60, jobs=1, root=ROOT, lessons=set(), report=report, student="submission")
+    assert not any(row.outcome.status == "passed" for row in rows)
+    assert report.ignored == ["ignored 01_bad_tool_rewrite.ipynb: this autograder names no lesson to grade (the "
+                              "instructor builds it with `course autograder gradescope --lesson NN`)"], report.ignored
+    assert not any("lesson ," in line for line in report.ignored)

@@ -184,6 +184,20 @@ def test_the_schedules_keep_the_rules_their_text_states(label):
 
 
 @pytest.mark.parametrize("label", list(guide.FORMATS))
+def test_no_break_only_separates_the_end_from_a_short_closing(label):
+    """Walkthrough 3, N-K3: day 1 had a break, a 7-min practice, then the closing recap; half day 2 a break right
+    before its closing recap. The last break of a session is followed by at least a lesson or MIN_PRACTICE minutes
+    of practice, and no practice block is shorter than MIN_PRACTICE."""
+    for slots in guide.plan(list(manifest.lessons()), guide.FORMATS[label], ROOT):
+        whats = [slot.what for slot in slots]
+        last = max(i for i, what in enumerate(whats) if what == "break")
+        after = slots[last + 1:-1]
+        assert any(s.what[:2].isdigit() for s in after) or sum(s.end - s.start for s in after) >= guide.MIN_PRACTICE, \
+            (label, [(guide._clock(s.start), s.what) for s in slots[last:]])
+        assert all(s.end - s.start >= guide.MIN_PRACTICE for s in slots if s.what == guide.PRACTICE), label
+
+
+@pytest.mark.parametrize("label", list(guide.FORMATS))
 def test_every_lesson_gets_at_least_its_estimated_teaching_minutes(label):
     """Walkthrough 2, C7: the schedules used only the stated minutes where `course lessons` estimates more (07: 45
     stated, 53 estimated)."""

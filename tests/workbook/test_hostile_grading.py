@@ -703,7 +703,7 @@ def test_a_course_function_is_no_answer_and_the_watch_counts_at_the_function(tmp
     assert {student: found[(student, "1.3")].status for student in cheats} == dict.fromkeys(cheats, "failed"), \
         {student: found[(student, "1.3")].message for student in cheats}
     for student in cheats:
-        assert "your tool called weather.daily_forecast" in found[(student, "1.3")].message, found[(student, "1.3")]
+        assert "found weather.daily_forecast called" in found[(student, "1.3")].message, found[(student, "1.3")]
     silent = {"silent_review": "review.is_valid_name", "silent_sdk": "tool_name_validation.validate_tool_name"}
     assert {student: found[(student, "1.4")].status for student in silent} == dict.fromkeys(silent, "failed"), \
         {student: found[(student, "1.4")].message for student in silent}
@@ -719,7 +719,7 @@ def test_course_check_gives_the_kernel_the_cut_course_lib_too(tmp_path):
     nbformat.write(notebook, tmp_path / LESSON)
     result = course("check", str(tmp_path / LESSON), "--json", "--root", str(ROOT))
     found = {row["exercise"]: row for row in json.loads(result.stdout)}
-    assert found["1.3"]["status"] == "failed" and "your tool called weather.daily_forecast" in found["1.3"]["message"]
+    assert found["1.3"]["status"] == "failed" and "found weather.daily_forecast called" in found["1.3"]["message"]
     assert [found[f"1.{n}"]["status"] for n in (1, 2, 4)] == ["passed"] * 3
 
 
@@ -767,10 +767,9 @@ def build_helpful_desk_server() -> MCPServer:
 
 
 def test_3_2s_watch_counts_in_the_grader(tmp_path):
-    """Redteam 3: 3.2 watched orders.customer_order in the kernel (its argument is the kernel's store, so it cannot
-    be forwarded), and a replaced counting helper silenced the count: a get_order that is customer_order passed
-    "without calling orders.customer_order". The kernel's copy of customer_order reports each call to the grader
-    first (`boundary.MARKED`), where the check's watch counts it."""
+    """Redteam 3: 3.2 watched orders.customer_order in the kernel, and a replaced counting helper silenced the
+    count: a get_order that is customer_order passed "without calling orders.customer_order". customer_order is
+    forwarded (`boundary.FORWARDED`): it runs, and is counted, in the grader."""
     lesson = "03_two_kinds_of_failure.ipynb"
     folder = tmp_path / "class"
     for student, source in (("honest", None), ("silent_customer_order", _CALLS_CUSTOMER_ORDER)):
@@ -783,7 +782,76 @@ def test_3_2s_watch_counts_in_the_grader(tmp_path):
     found = {(row.student, row.outcome.exercise): row.outcome for row in rows}
     assert found[("honest", "3.2")].status == "passed", found[("honest", "3.2")]
     cheat = found[("silent_customer_order", "3.2")]
-    assert cheat.status == "failed" and "get_order called orders.customer_order" in cheat.message, cheat
+    assert cheat.status == "failed" and "found orders.customer_order called" in cheat.message, cheat
+
+
+_CUSTOMER_ORDERS = """from mcp.server.mcpserver.exceptions import ToolError
+from course_lib.servers import orders
+store = orders.OrderStore()
+mine = store.records(orders.SIGNED_IN)[0].order_number
+found = [orders.customer_order(store, mine).order_number]
+for number in ("ORD-9999", orders.ARCHIVED):
+    try:
+        orders.customer_order(store, number, list_tool=None)
+    except ToolError as error:
+        found.append(str(error))
+reads = store.reads["record"]
+"""
+
+
+def test_customer_order_runs_in_the_grader_on_the_kernels_store(tmp_path):
+    """Red team 6 F4: the kernel's customer_order reported its own calls (`mark_call`), which the kernel switched
+    off. It is forwarded now: the grader runs it and counts each call, and the store it is given, an object of
+    the kernel's, is read back in the kernel (its `record` runs there, raising what the kernel's store raises)."""
+    from course_lib.servers import orders
+    from course_lib.workbook import release
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    release.copy_package(tmp_path / "course" / "course_lib", kernel=True)
+    assert "store.record" not in (tmp_path / "course" / "course_lib" / "servers" / "orders.py").read_text().split(
+        "def customer_order", 1)[1].split("\ndef ", 1)[0]
+    store = orders.OrderStore()
+    expected = [orders.customer_order(store, store.records(orders.SIGNED_IN)[0].order_number).order_number]
+    for number in ("ORD-9999", orders.ARCHIVED):
+        with pytest.raises(ToolError) as raised:
+            orders.customer_order(store, number, list_tool=None)
+        expected.append(str(raised.value))
+    with runner.learner_kernel(tmp_path, package=tmp_path / "course" / "course_lib") as (running, bridge):
+        ran = running.run(_CUSTOMER_ORDERS, 120)
+        assert ran.status == "ok", (ran.ename, ran.evalue)
+        assert bridge.lookup("found") == expected
+        assert bridge.lookup("reads") == 3  # the kernel's own store was read, in the kernel
+        bridge.begin_check()
+        assert bridge.before_check["orders.customer_order"] == 3  # each call counted in the grader
+
+
+_DIFFS = """from course_lib import contract, wire
+from course_lib.servers import evolving
+v1 = [wire.dump(tool) for tool in wire.run_sync(wire.list_tools, evolving.build_v1())]
+changes = [contract.diff(v1, evolving.proposed(v1, proposal)) for proposal in evolving.PROPOSALS]
+"""
+
+
+def test_contract_diff_runs_in_the_grader_for_a_kernels_cell(tmp_path):
+    """Red team 6 F7: 9.1 was answered by copies of contract's functions made in the kernel. contract.diff and the
+    parts it is made of are forwarded: the kernel's copy of course_lib holds only their stubs, and a lesson cell
+    that calls contract.diff in a graded kernel gets the grader's answer, the same as in process, each call
+    counted."""
+    from course_lib import contract, wire
+    from course_lib.servers import evolving
+    from course_lib.workbook import release
+
+    release.copy_package(tmp_path / "course" / "course_lib", kernel=True)
+    kept = (tmp_path / "course" / "course_lib" / "contract.py").read_text()
+    assert "_facts(before, after)" not in kept and "old_props, new_props" not in kept and "def diff(" in kept
+    v1 = [wire.dump(tool) for tool in wire.run_sync(wire.list_tools, evolving.build_v1())]
+    expected = [contract.diff(v1, evolving.proposed(v1, proposal)) for proposal in evolving.PROPOSALS]
+    with runner.learner_kernel(tmp_path, package=tmp_path / "course" / "course_lib") as (running, bridge):
+        ran = running.run(_DIFFS, 120)
+        assert ran.status == "ok", (ran.ename, ran.evalue)
+        assert bridge.lookup("changes") == expected
+        bridge.begin_check()
+        assert bridge.before_check["contract.diff"] == len(evolving.PROPOSALS)
 
 
 def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):
@@ -872,7 +940,8 @@ def test_an_answer_whose_results_are_huge_or_keep_growing_fails_and_costs_the_gr
     assert found[("huge", "1.2")].status == "failed"
     assert found[("huge", "1.2")].message.startswith("answer too large: one result was over 4 MB"), found[("huge", "1.2")]
     assert found[("growing", "1.2")].status == "failed"
-    assert "answer too large: the results this check read from your answer came to over 32 MB" in \
+    assert "too much sent: what your kernel sent the grader during this check (results and every other message) " \
+           "came to over 32 MB" in \
         found[("growing", "1.2")].message, found[("growing", "1.2")]
     for student in answers:  # the rest of the notebook is graded as it would be
         assert [found[(student, e)].status for e in ("1.1", "1.3", "1.4")] == ["passed"] * 3, student
@@ -916,8 +985,9 @@ def test_a_functions_answers_count_against_the_same_bound_and_the_next_check_sta
         kernel_side.start()
         found = asks(count)
         assert found[:count - 2] == [piece] * (count - 2)
-        assert found[-1].startswith("answer too large: the results this check read from your answer came to over "
-                                    f"{boundary.MAX_CHECK_BYTES >> 20} MB"), found[-1]
+        assert found[-1].startswith("too much sent: what your kernel sent the grader during this check (results "
+                                    f"and every other message) came to over {boundary.MAX_CHECK_BYTES >> 20} MB"), \
+            found[-1]
         assert bridge.too_large and bridge.closed is None
         bridge.begin_check()
         too_large = f"answer too large: one result was over {boundary.MAX_RESULT >> 20} MB, the grader's limit"
@@ -962,3 +1032,30 @@ def test_a_forwarded_call_that_outruns_its_time_stops_its_kernel_and_the_next_no
     for student in ("zzz_honest", "zzz_honest_too"):
         assert [found[(student, f"1.{n}")].status for n in range(1, 5)] == ["passed"] * 4, student
     assert report.workers == 2  # the busy notebook's worker discarded; an honest notebook leaves nothing running
+
+
+def test_a_flood_of_messages_that_are_not_results_is_named_for_what_was_counted(temp):
+    """Red team rtgrade6 L3: kernel threads flooding the grader with `mark` reports during 3.2's check were stopped
+    by the check's limit, but the report said "the results this check read from your answer" (the tool returned
+    "ok"). The limit counts every message the kernel sends; the reason says so."""
+    import socket
+
+    from course_lib.workbook import boundary
+
+    bridge = boundary.GraderBridge(temp)
+    mine, theirs = socket.socketpair()
+    bridge._lines = boundary._Lines(mine)
+    bridge.start()
+    kernel = boundary._Lines(theirs)
+    try:
+        bridge.begin_check()
+        pad = "x" * (boundary.MAX_RESULT - 4096)
+        for call in range(boundary.MAX_CHECK_BYTES // len(pad) + 2):
+            kernel.send({"call": call, "op": "mark", "path": "course_lib.servers.orders:customer_order", "pad": pad})
+            kernel.receive()
+        assert bridge.too_large and "results this check read" not in bridge.too_large
+        assert bridge.too_large.startswith("too much sent: what your kernel sent the grader during this check "
+                                           "(results and every other message) came to over"), bridge.too_large
+    finally:
+        bridge.close("done")
+        kernel.close()

@@ -13,7 +13,10 @@ LEAST_SHARE = 0.8
 lines and output lines)."""
 MOST_SHARE = 1.1
 """... and at most this share of it: a lesson stated much longer than it reads is overstated (04 was 35 for 30)."""
-MOST_MINUTES = 50
+MOST_MINUTES = 60
+"""The longest lesson, in teaching minutes. It was 50 while lessons.toml stated less than the notebooks' estimates
+(08: 48 stated, 57 estimated); stated minutes are now at least the estimate (walkthrough 3, N-K4), so the cap is
+on what a lesson really takes."""
 PENDING: set[str] = set()
 """Lessons not yet brought within their minutes (issue 20); each leaves this set when it fits (strict xfail)."""
 
@@ -75,3 +78,21 @@ def test_stated_teaching_minutes_fit_the_lesson(lesson, request):
         f"({found.lesson}): cut it or state at least {LEAST_SHARE:.0%} of that")
     assert lesson.teaching <= MOST_SHARE * found.minutes, (
         f"lesson {lesson.number}: states {lesson.teaching} min, estimate {found.minutes:.1f} min: overstated")
+
+
+@pytest.mark.parametrize("lesson", manifest.lessons(), ids=lambda lesson: lesson.number)
+def test_one_figure_for_a_lessons_teaching_minutes_everywhere(lesson):
+    """Walkthrough 3, N-K4: the README said 22 + 5 for lesson 00 where the guide scheduled 27 (its notebook's
+    estimate). lessons.toml's teaching minutes are at least the estimate, so the guide's schedules, `course
+    lessons`, the README's table and the student README's all give the same figure."""
+    import math
+
+    from course_lib.workbook import guide, release
+
+    found = manifest.estimate(nbformat.read(lesson.notebook(ROOT), as_version=4))
+    assert lesson.teaching >= math.ceil(found.minutes), (
+        f"lesson {lesson.number}: its notebook's estimate is {math.ceil(found.minutes)} min; raise its teaching "
+        f"minutes in lessons.toml (and the README's table) from {lesson.teaching}")
+    assert guide.teaching(lesson, ROOT) == lesson.teaching
+    assert manifest.readme_row(lesson) in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"| {lesson.teaching} + {lesson.exercise_minutes} |" in release.student_readme()

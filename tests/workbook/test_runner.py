@@ -244,21 +244,81 @@ def test_execute_saves_each_run_of_printed_text_as_one_output(tmp_path):
         ("stream", "stdout", "more 0\nmore 1\n")]
 
 
+def _lesson_tool(module, name: str, *args) -> dict:
+    from course_lib.checks import core
+
+    return next(t for t in core.probe(module.build_server(*args)).tools if t["name"] == name)
+
+
 @pytest.mark.parametrize("edit", [lambda text: text + "\u200b", lambda text: "\u2060" + text.replace(" ", "  ", 1),
                                   lambda text: text.replace("a", "\uff41", 1), lambda text: text.upper() + "\n"])
 def test_a_lesson_tool_retouched_invisibly_is_still_the_lessons(edit):
     """Red team 2, c05: the lesson's weather tool with one zero-width space in its description was no longer 'the
     lesson's' (definitions compared word for word). Invisible characters, NFKC forms, case and spacing do not make
     another tool."""
-    from course_lib.checks import core
     from course_lib.servers import weather
 
-    tool = next(t for t in core.probe(weather.build_server()).tools if t["name"] == "get_daily_forecast")
+    tool = _lesson_tool(weather, "get_daily_forecast")
     retouched = {**tool, "description": edit(tool["description"])}
     assert retouched["description"] != tool["description"]
-    assert runner._definition(retouched) in runner.course_tools()
-    other = {**tool, "description": tool["description"] + " Another sentence."}
-    assert runner._definition(other) not in runner.course_tools()
+    assert "the course's weather server's tool" in runner.lessons_copy(retouched, "1.2")
+
+
+@pytest.mark.parametrize("edit, copy", [
+    (lambda tool: {**tool, "description": tool["description"] + " One city only."}, True),  # rtgrade6 a4 (1.2)
+    (lambda tool: {**tool, "description": tool["description"] + " Lean."}, True),  # rtgrade6 h1 (6.1)
+    (lambda tool: {**tool, "description": tool["description"] + " (v2)"}, True),  # rtgrade5 i5 (5.3)
+    (lambda tool: {**tool, "description": tool["description"].replace(".", "!") + "."}, True),  # rtgrade5 i6
+    (lambda tool: {**tool, "description": "Please " + tool["description"] + " Nothing else, ever."}, True),
+    (lambda tool: {**tool, "inputSchema": _reworded(tool["inputSchema"], " Any.")}, True),  # one word per parameter
+    (lambda tool: {**tool, "description": tool["description"] + " Use it for one city at a time."}, False),
+    (lambda tool: {**tool, "description": "Read the forecast."}, False),
+    (lambda tool: {**tool, "name": "get_forecast"}, False),
+    (lambda tool: {**tool, "inputSchema": {**tool["inputSchema"], "required": []}}, False),
+])
+def test_a_tool_a_few_words_from_a_lessons_is_the_lessons_whatever_built_it(edit, copy):
+    """Red team rtgrade6 a1-a4 and h1: a lesson's server reached by a computed name (`servers.build`, a reversed
+    string, a vars() walk, `workspace.register`) with one tool added or a few words appended passed 1.2, 5.3 and 6.1:
+    the guard read names in the learner's cells and compared whole listings word for word. Each tool the grader lists
+    is compared instead: the same name and input schema and prose within NEAR_COPY_WORDS words is the lesson's tool;
+    five words more, another name or another schema is not."""
+    from course_lib.servers import weather
+
+    edited = edit(_lesson_tool(weather, "get_daily_forecast"))
+    said = runner.lessons_copy(edited, "1.2")
+    assert ("get_daily_forecast is the course's weather" in said) if copy else said == "", said
+
+
+def _reworded(schema: dict, words: str) -> dict:
+    properties = {name: {**value, "description": value.get("description", "") + words} if name != "units" else value
+                  for name, value in schema["properties"].items()}
+    return {**schema, "properties": properties}
+
+
+def test_the_workspace_tool_and_the_incident_tools_are_found_and_9_2_keeps_v1s():
+    """6.1's search_tickets (rtgrade6 h1) and 5.3's incident tools (rtgrade6 a1-a3) are lesson tools; 9.2 keeps v1's
+    tools word for word by design and 5.2 the pager's get_incident, so there they are not copies (elsewhere they
+    are)."""
+    from course_lib.checks import core
+    from course_lib.servers import evolving, incident_risky, incidents, workspace
+
+    lean = _lesson_tool(workspace, "search_tickets")
+    assert "workspace server's tool" in runner.lessons_copy({**lean, "description": lean["description"] + " Lean."})
+    for tool in core.probe(incidents.build_server()).tools:
+        assert runner.lessons_copy({**tool, "description": tool["description"] + " Here."}, "5.3"), tool["name"]
+    pager = next(t for t in core.probe(incident_risky.build_pager_server()).tools if t["name"] == "get_incident")
+    assert runner.lessons_copy(pager, "5.2") == ""  # solutions/05 writes 5.2's get_incident as the lesson does
+    assert runner.lessons_copy(pager, "5.3")  # 5.3's get_incident is the exercise's own
+    v1 = core.probe(evolving.build_v1()).tools
+    assert all(runner.lessons_copy(tool, "9.2") == "" for tool in v1)
+    assert all(runner.lessons_copy(tool, "5.3") for tool in v1)
+
+
+def test_word_distance_is_bounded_and_exact():
+    assert runner._within(("a", "b", "c"), ("a", "x", "c", "d"), 2)
+    assert not runner._within(("a", "b", "c"), ("a", "x", "c", "d"), 1)
+    assert not runner._within(("a",) * 3, ("a",) * 10_000, 4)  # lengths apart: not compared word by word
+    assert runner._words("Get_daily, forecast (v2)!") == ("get", "daily", "forecast", "v2")
 
 
 @pytest.mark.parametrize("code, found", [
@@ -299,3 +359,19 @@ def test_an_answer_bound_to_a_course_object_is_found_in_the_code_the_grader_sent
     `boundary._of_the_course` a cell can replace, red team 2's c09 class)."""
     setup = "import json\nfrom course_lib import host, review\nfrom course_lib.servers import weather\n"
     assert runner.course_binding(name, [setup, code]) == course
+
+
+def test_a_lesson_server_with_a_tool_of_its_own_is_still_the_lessons():
+    """Red team rtgrade6 a1-a3: the lesson's incidents server plus a `ping` tool of the learner's passed 5.3 (only a
+    listing of lesson tools alone was refused). One lesson tool among the learner's is enough."""
+    from course_lib.servers import incidents
+
+    server = incidents.build_server("ben")
+
+    @server.tool()
+    def ping() -> str:
+        """Answer pong; for a health check only."""
+        return "pong"
+
+    said = runner._lessons_tools([server], "5.3")
+    assert "get_incident is the course's" in said and "ping" not in said

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from course_lib.servers import weather
 
-EXPECT = "your tool called weather.daily_forecast"
+EXPECT = "found weather.daily_forecast called"
 
 
 def answer():

@@ -4,7 +4,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import orders
 
-EXPECT = "get_order called orders.customer_order"
+EXPECT = "found orders.customer_order called"
 
 
 def answer():

@@ -17,4 +17,4 @@ def is_poisoned(tool: dict) -> bool:
 
 answer = is_poisoned
 
-EXPECT = "a clean description flagged: Read one runbook; the lookup key"
+EXPECT = "a clean description flagged: 'Read one runbook; the lookup key"
