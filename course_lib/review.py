@@ -81,6 +81,9 @@ _USE = re.compile(r"\b(?:use|call|whenever|when asked|(?:when|if)\s+(?:the |a |a
                   r"running|making|working|any|each|every|this|that|a |an )|(?:\bit|\btool|^|[.!?]\s+)\s*(?:can|could|may|might) be "
                   r"used (?:to|for|when)|start here|to find|to look up|to get|to read|"
                   r"to check|to record|to see)\b", re.I)
+_CONDITION = re.compile(r"\b(?:when|whenever|if|once|after|before|while|until|unless|for|to|that|which|who|where|"
+                        r"because|since)\b", re.I)
+"""Where a when's condition or object begins, after its use word: a negation past it does not turn the use away."""
 _CAUTION = re.compile(r"\buse (?:it |this |this tool )?(?:with caution|with care|carefully)\b", re.I)
 """A warning, not a when ("Use with caution as it overwrites files")."""
 
@@ -589,19 +592,29 @@ def opens_with_what(description: str) -> bool:
     return len(first.split()) >= 3 and _OPENS_WITH_INSTRUCTION.match(first) is None
 
 
-def invites_use(clause: str) -> bool:
+def invites_use(clause: str, *, negation_in_condition: bool = False) -> bool:
     """Whether a clause says when to use the tool (a when); "use it only after X" is a when and a limit.
 
     A condition on the tool's behaviour ("if the destination exists, it fails") is not a when; one on the
-    person's need ("when you need to ...", "if the user asks ...") is.
+    person's need ("when you need to ...", "if the user asks ...") is. Any negation makes the clause no when,
+    unless `negation_in_condition`: then only one before the condition turns the use away ("do not use it when",
+    "never call it"), and one inside it ("use it when you do not know the ID", "to find tickets that are not
+    closed") is part of the when. The exercise checkers read learner text so; `review` keeps the plain reading,
+    which its corpus verdicts were measured with.
     """
     clause = _CAUTION.sub(" ", _NOT_LIMITING.sub(" ", clause))
-    return _USE.search(clause) is not None and (_NEGATING.search(clause) is None or len(_NEGATIONS.findall(clause)) == 2)
+    use = _USE.search(clause)
+    if use is None:
+        return False
+    condition = _CONDITION.search(clause, use.start()) if negation_in_condition else None
+    governing = clause[:condition.start()] if condition else clause
+    return _NEGATING.search(governing) is None or len(_NEGATIONS.findall(governing)) == 2
 
 
-def says_when(description: str) -> bool:
-    """Whether a description has a clause telling the model when to use the tool."""
-    return any(invites_use(clause) for clause in clauses(description)[1:] or clauses(description))
+def says_when(description: str, *, negation_in_condition: bool = False) -> bool:
+    """Whether a description has a clause telling the model when to use the tool (`invites_use`)."""
+    return any(invites_use(clause, negation_in_condition=negation_in_condition)
+               for clause in clauses(description)[1:] or clauses(description))
 
 
 def names_alternative(clause: str, siblings: Iterable[str]) -> bool:

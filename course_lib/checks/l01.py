@@ -103,8 +103,8 @@ _UNKNOWN_CITIES = ("Atlantis", "Springfield")
 
 def _says_when(description: str) -> bool:
     parts = review.clauses(description)
-    later = any(review.invites_use(part) for part in parts[1:])
-    opening = bool(parts) and review.invites_use(parts[0]) and _OPENING_WHEN.search(parts[0]) is not None
+    later = any(review.invites_use(part, negation_in_condition=True) for part in parts[1:])
+    opening = bool(parts) and review.invites_use(parts[0], negation_in_condition=True) and _OPENING_WHEN.search(parts[0]) is not None
     return later or opening
 
 

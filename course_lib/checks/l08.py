@@ -325,7 +325,7 @@ def ex_08_2(build_described_desk) -> str:
     _works_on_the_store_given(build_described_desk)
     for tool in tools:
         text = tool.get("description") or ""
-        require(review.opens_with_what(text) and review.says_when(text) and _says_when_not(text)
+        require(review.opens_with_what(text) and review.says_when(text, negation_in_condition=True) and _says_when_not(text)
                 and len(review.clauses(text)) >= 2, "roles",
                 lambda: f"{tool['name']}: {shown(text, 120)!r}",
                 "e.g. 'Use it when the request names an incident ID.' and 'Do not use it to search by words.'")
