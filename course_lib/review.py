@@ -573,17 +573,23 @@ def _limits(part: str) -> bool:
     return limiting and bool(content)
 
 
-def limits_use(clause: str) -> bool:
+def limits_use(clause: str, *, negation_in_condition: bool = False) -> bool:
     """Whether a clause limits when the tool is used (a when-not), in any phrasing.
 
     A limit speaks of using the tool: an order ("Do not use it for", "Never", "Avoid", "Not for", "Only"),
     the tool's own limits ("it does not", "this tool cannot"), another tool instead, or a condition ("only
     after", "unless"). A "not" that describes the data ("changes that are not yet staged") limits nothing,
     nor does a double negative, "do not hesitate", "not only", or a limit with no content ("do not use it
-    incorrectly"); "does not X, and is never Y" limits twice (judged part by part).
+    incorrectly"); "does not X, and is never Y" limits twice (judged part by part). With `negation_in_condition`
+    (see `invites_use`), a when whose only negation is in its condition ("use it when you cannot recall the ID")
+    is limited only by "only" or "unless", or by a part of its own ("..., not for one incident").
     """
     clause = _NOT_LIMITING.sub(" ", clause)
-    return _limits(clause) or any(_limits(part) for part in _PART_SPLIT.split(clause))
+    parts = _PART_SPLIT.split(clause)
+    if negation_in_condition and invites_use(clause, negation_in_condition=True) and not invites_use(clause):
+        return _RESTRICTING.search(clause) is not None or (len(parts) > 1 and any(
+            limits_use(part, negation_in_condition=True) for part in parts))
+    return _limits(clause) or any(_limits(part) for part in parts)
 
 
 def opens_with_what(description: str) -> bool:
@@ -626,10 +632,11 @@ def names_alternative(clause: str, siblings: Iterable[str]) -> bool:
                          clause, re.I) for other in siblings if other)
 
 
-def says_when_not(description: str, siblings: Iterable[str] = ()) -> bool:
+def says_when_not(description: str, siblings: Iterable[str] = (), *, negation_in_condition: bool = False) -> bool:
     """Whether a description has a clause that limits when to use the tool, or names a sibling tool to use
-    instead (`siblings`: the server's other tools)."""
-    return any(limits_use(clause) or names_alternative(clause, siblings) for clause in clauses(description))
+    instead (`siblings`: the server's other tools); `negation_in_condition` as in `invites_use`."""
+    return any(limits_use(clause, negation_in_condition=negation_in_condition)
+               or names_alternative(clause, siblings) for clause in clauses(description))
 
 
 def when_not_names(description: str, alternative: str) -> bool:

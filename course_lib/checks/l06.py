@@ -90,8 +90,9 @@ RULES_6_1 = spec(
      "several queries (capitals too, compared with the query echoed as sent), statuses and limits, and the "
      "defaults"),
     ("output", "the workspace.TicketList output schema", "outputSchema equal to TicketList's"),
-    ("says_when", "a sentence that says when to use it", "review.invites_use on clauses in any position (a negation inside the condition is part of the when), "
-                                                          "up to the first clause of a sentence that only limits"),
+    ("says_when", "a sentence that says when to use it",
+     "review.invites_use on clauses in any position (a negation inside the condition is part of the when), up to "
+     "the first clause of a sentence that only limits"),
     ("when_not", "a sentence that limits its use and points to get_ticket as the tool to use instead "
                  "('call get_ticket', 'get_ticket reads it'; not 'do not call get_ticket')",
      "a limiting clause, and a clause that names get_ticket as what to use, not negated"),
@@ -114,7 +115,7 @@ def _says_when_anywhere(description: str) -> bool:
         for clause in review.clauses(sentence):
             if review.invites_use(clause, negation_in_condition=True):
                 return True
-            if review.limits_use(clause):
+            if review.limits_use(clause, negation_in_condition=True):
                 break
     return False
 

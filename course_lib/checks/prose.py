@@ -48,9 +48,10 @@ def _limits_by_reference(sentence: str, tool: str) -> bool:
     segments = [segment for segment in _SEGMENT.split(sentence) if segment.strip(" .")]
     for index, segment in enumerate(segments):
         rest = " ".join(segments[:index] + segments[index + 1:]).replace(tool, " ")
-        if not _REFERS_BACK.search(segment.strip(" .")) or not re.search(r"\w", rest):
+        limit = segment.strip(" .")
+        if not _REFERS_BACK.search(limit) or not re.search(r"\w", rest):
             continue
-        if _NOT_THIS_ONE.match(segment.strip(" .")) or review.limits_use(f"{segment.strip(' .')} {rest}"):
+        if _NOT_THIS_ONE.match(limit) or review.limits_use(f"{limit} {rest}", negation_in_condition=True):
             return True
     return False
 
@@ -58,5 +59,5 @@ def _limits_by_reference(sentence: str, tool: str) -> bool:
 def limits_and_points_to(description: str, tool: str) -> bool:
     """Whether one sentence of `description` limits the tool's use and points to `tool` instead, in either order
     ("Do not use it for a known id; get_ticket reads it", "For a known id, get_ticket reads it; not this tool")."""
-    return any((review.says_when_not(sentence) or _limits_by_reference(sentence, tool)) and points_to(sentence, tool)
-               for sentence in review.sentences(description))
+    return any((review.says_when_not(sentence, negation_in_condition=True) or _limits_by_reference(sentence, tool))
+               and points_to(sentence, tool) for sentence in review.sentences(description))

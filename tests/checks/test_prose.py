@@ -68,3 +68,14 @@ def test_a_negation_before_the_condition_turns_the_use_away(clause):
 def test_review_keeps_its_plain_reading_without_the_flag():
     """`course review` was measured against its corpus verdicts with every negation turning a when away."""
     assert not review.invites_use(WHENS[0])
+
+
+@pytest.mark.parametrize("description, when, when_not", [
+    ("Find incidents by title words. Use it when you cannot recall an incident's ID.", True, False),
+    ("Find incidents by title words. Use it when you do not know an incident's ID.", True, False),
+    ("Find incidents by title words. Use it only when you have no ID.", True, True),  # "only": a when and a limit
+    ("Find incidents by title words. Use it when you cannot recall an ID, not for reading one incident.", True, True),
+    ("Find incidents by title words. It cannot read one incident.", False, True)])
+def test_for_the_checkers_a_negation_inside_a_whens_condition_is_no_when_not(description, when, when_not):
+    assert review.says_when(description, negation_in_condition=True) is when
+    assert review.says_when_not(description, negation_in_condition=True) is when_not
