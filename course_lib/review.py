@@ -613,7 +613,8 @@ def invites_use(clause: str, *, negation_in_condition: bool = False) -> bool:
     if use is None:
         return False
     condition = _CONDITION.search(clause, use.start()) if negation_in_condition else None
-    governing = clause[:condition.start()] if condition else clause
+    first = condition is not None and condition.start() == use.start()  # "To read X, call Y instead": no use verb
+    governing = clause[:condition.start()] if condition and not first else clause
     return _NEGATING.search(governing) is None or len(_NEGATIONS.findall(governing)) == 2
 
 

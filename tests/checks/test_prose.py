@@ -51,7 +51,9 @@ WHENS = ["Use it when you do not yet know an incident's ID, or to browse what is
          "Use it when you cannot recall the id", "There is no time question you should not use it for"]
 NOT_WHENS = ["Do not use it when you know the ID", "Never call it when the user asks for a list",
              "It is not meant for when the user asks the time", "It does not answer questions about the past",
-             "Use it never", "Do not use it for a known id, call get_ticket instead"]
+             "Use it never", "Do not use it for a known id, call get_ticket instead",
+             "To read one ticket whose id you know, call get_ticket instead",
+             "To read one ticket that you know, call get_ticket instead"]  # unseen round 5: no use verb first
 
 
 @pytest.mark.parametrize("clause", WHENS)
