@@ -81,6 +81,9 @@ _USE = re.compile(r"\b(?:use|call|whenever|when asked|(?:when|if)\s+(?:the |a |a
                   r"running|making|working|any|each|every|this|that|a |an )|(?:\bit|\btool|^|[.!?]\s+)\s*(?:can|could|may|might) be "
                   r"used (?:to|for|when)|start here|to find|to look up|to get|to read|"
                   r"to check|to record|to see)\b", re.I)
+_CONDITION = re.compile(r"\b(?:when|whenever|if|once|after|before|while|until|unless|for|to|that|which|who|where|"
+                        r"because|since)\b", re.I)
+"""Where a when's condition or object begins, after its use word: a negation past it does not turn the use away."""
 _CAUTION = re.compile(r"\buse (?:it |this |this tool )?(?:with caution|with care|carefully)\b", re.I)
 """A warning, not a when ("Use with caution as it overwrites files")."""
 
@@ -570,17 +573,23 @@ def _limits(part: str) -> bool:
     return limiting and bool(content)
 
 
-def limits_use(clause: str) -> bool:
+def limits_use(clause: str, *, negation_in_condition: bool = False) -> bool:
     """Whether a clause limits when the tool is used (a when-not), in any phrasing.
 
     A limit speaks of using the tool: an order ("Do not use it for", "Never", "Avoid", "Not for", "Only"),
     the tool's own limits ("it does not", "this tool cannot"), another tool instead, or a condition ("only
     after", "unless"). A "not" that describes the data ("changes that are not yet staged") limits nothing,
     nor does a double negative, "do not hesitate", "not only", or a limit with no content ("do not use it
-    incorrectly"); "does not X, and is never Y" limits twice (judged part by part).
+    incorrectly"); "does not X, and is never Y" limits twice (judged part by part). With `negation_in_condition`
+    (see `invites_use`), a when whose only negation is in its condition ("use it when you cannot recall the ID")
+    is limited only by "only" or "unless", or by a part of its own ("..., not for one incident").
     """
     clause = _NOT_LIMITING.sub(" ", clause)
-    return _limits(clause) or any(_limits(part) for part in _PART_SPLIT.split(clause))
+    parts = _PART_SPLIT.split(clause)
+    if negation_in_condition and invites_use(clause, negation_in_condition=True) and not invites_use(clause):
+        return _RESTRICTING.search(clause) is not None or (len(parts) > 1 and any(
+            limits_use(part, negation_in_condition=True) for part in parts))
+    return _limits(clause) or any(_limits(part) for part in parts)
 
 
 def opens_with_what(description: str) -> bool:
@@ -589,19 +598,30 @@ def opens_with_what(description: str) -> bool:
     return len(first.split()) >= 3 and _OPENS_WITH_INSTRUCTION.match(first) is None
 
 
-def invites_use(clause: str) -> bool:
+def invites_use(clause: str, *, negation_in_condition: bool = False) -> bool:
     """Whether a clause says when to use the tool (a when); "use it only after X" is a when and a limit.
 
     A condition on the tool's behaviour ("if the destination exists, it fails") is not a when; one on the
-    person's need ("when you need to ...", "if the user asks ...") is.
+    person's need ("when you need to ...", "if the user asks ...") is. Any negation makes the clause no when,
+    unless `negation_in_condition`: then only one before the condition turns the use away ("do not use it when",
+    "never call it"), and one inside it ("use it when you do not know the ID", "to find tickets that are not
+    closed") is part of the when. The exercise checkers read learner text so; `review` keeps the plain reading,
+    which its corpus verdicts were measured with.
     """
     clause = _CAUTION.sub(" ", _NOT_LIMITING.sub(" ", clause))
-    return _USE.search(clause) is not None and (_NEGATING.search(clause) is None or len(_NEGATIONS.findall(clause)) == 2)
+    use = _USE.search(clause)
+    if use is None:
+        return False
+    condition = _CONDITION.search(clause, use.start()) if negation_in_condition else None
+    first = condition is not None and condition.start() == use.start()  # "To read X, call Y instead": no use verb
+    governing = clause[:condition.start()] if condition and not first else clause
+    return _NEGATING.search(governing) is None or len(_NEGATIONS.findall(governing)) == 2
 
 
-def says_when(description: str) -> bool:
-    """Whether a description has a clause telling the model when to use the tool."""
-    return any(invites_use(clause) for clause in clauses(description)[1:] or clauses(description))
+def says_when(description: str, *, negation_in_condition: bool = False) -> bool:
+    """Whether a description has a clause telling the model when to use the tool (`invites_use`)."""
+    return any(invites_use(clause, negation_in_condition=negation_in_condition)
+               for clause in clauses(description)[1:] or clauses(description))
 
 
 def names_alternative(clause: str, siblings: Iterable[str]) -> bool:
@@ -613,10 +633,11 @@ def names_alternative(clause: str, siblings: Iterable[str]) -> bool:
                          clause, re.I) for other in siblings if other)
 
 
-def says_when_not(description: str, siblings: Iterable[str] = ()) -> bool:
+def says_when_not(description: str, siblings: Iterable[str] = (), *, negation_in_condition: bool = False) -> bool:
     """Whether a description has a clause that limits when to use the tool, or names a sibling tool to use
-    instead (`siblings`: the server's other tools)."""
-    return any(limits_use(clause) or names_alternative(clause, siblings) for clause in clauses(description))
+    instead (`siblings`: the server's other tools); `negation_in_condition` as in `invites_use`."""
+    return any(limits_use(clause, negation_in_condition=negation_in_condition)
+               or names_alternative(clause, siblings) for clause in clauses(description))
 
 
 def when_not_names(description: str, alternative: str) -> bool:

@@ -103,8 +103,9 @@ _UNKNOWN_CITIES = ("Atlantis", "Springfield")
 
 def _says_when(description: str) -> bool:
     parts = review.clauses(description)
-    later = any(review.invites_use(part) for part in parts[1:])
-    opening = bool(parts) and review.invites_use(parts[0]) and _OPENING_WHEN.search(parts[0]) is not None
+    invites = [review.invites_use(part, negation_in_condition=True) for part in parts]
+    later = any(invites[1:])
+    opening = bool(parts) and invites[0] and _OPENING_WHEN.search(parts[0]) is not None
     return later or opening
 
 
@@ -127,8 +128,8 @@ def ex_01_1(build_clock_server) -> str:
             "its first sentence must say what the tool returns, before any 'use it' or 'do not'")
     require(_says_when(description), "when", quoted(description) or "no description",
             "no clause of it says when to use the tool")
-    require(review.says_when_not(description), "when-not", quoted(description) or "no description",
-            "no clause of it limits when to use the tool")
+    require(review.says_when_not(description, negation_in_condition=True), "when-not",
+            quoted(description) or "no description", "no clause of it limits when to use the tool")
     schema = tool["inputSchema"]
     params = list(schema.get("properties", {}))
     require(params == ["city"], "city", ", ".join(params) or "no parameters")

@@ -90,7 +90,9 @@ RULES_6_1 = spec(
      "several queries (capitals too, compared with the query echoed as sent), statuses and limits, and the "
      "defaults"),
     ("output", "the workspace.TicketList output schema", "outputSchema equal to TicketList's"),
-    ("says_when", "a sentence that says when to use it", "review.invites_use on clauses in any position, up to the first limiting clause of each sentence"),
+    ("says_when", "a sentence that says when to use it",
+     "review.invites_use on clauses in any position (a negation inside the condition is part of the when), up to "
+     "the first clause of a sentence that only limits"),
     ("when_not", "a sentence that limits its use and points to get_ticket as the tool to use instead "
                  "('call get_ticket', 'get_ticket reads it'; not 'do not call get_ticket')",
      "a limiting clause, and a clause that names get_ticket as what to use, not negated"),
@@ -106,14 +108,15 @@ def _says_when_anywhere(description: str) -> bool:
     """Whether a clause in any position invites use of the tool.
 
     Clauses that follow a limiting clause in the same sentence ("Do not use it for X; call get_ticket") name
-    the alternative, not a use of this tool, so they do not count.
+    the alternative, not a use of this tool, so they do not count. A clause that invites and limits at once
+    ("Only use it when a customer describes a problem", "Use it when you cannot recall the id") is a when.
     """
     for sentence in review.sentences(description):
         for clause in review.clauses(sentence):
-            if review.limits_use(clause):
-                break
-            if review.invites_use(clause):
+            if review.invites_use(clause, negation_in_condition=True):
                 return True
+            if review.limits_use(clause, negation_in_condition=True):
+                break
     return False
 
 

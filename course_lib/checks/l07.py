@@ -55,7 +55,8 @@ RULES_7_1 = spec(
      "type of the return value and of each message"),
     ("system-first", 'the first message has role "system" and its content starts with `system` exactly as given '
                      "(every space and line break kept)",
-     "three different system texts, one with a blank line, a double space and a tab"),
+     "four different system texts, one with a blank line, a double space and a tab, one with leading spaces, "
+     "two blank lines inside and a trailing line break"),
     ("question", 'a message with role "user" holds `question`', "two different questions"),
     ("no-elevation", "no result text appears in a system or user message",
      "results carrying a unique word; every system and user message searched for it"),
@@ -154,8 +155,10 @@ def ex_07_1(careful_messages) -> str:
     fetched = _fetched()
     system, question = "You are Acme's incident desk assistant. Ask before changing anything.", "What changed?"
     spaced = "You are Acme's incident desk assistant.\n\nAsk before  changing anything.\tBe brief."
+    padded = "  You are Acme's incident desk assistant.\n\n\nAsk before changing anything.\n"
     for sys_text, ask, results in ((system, question, fetched), ("Be brief.", "Status of INC-103?", fetched[:1]),
-                                   (system, "Anything new?", []), (spaced, "Anything new?", fetched[:2])):
+                                   (system, "Anything new?", []), (spaced, "Anything new?", fetched[:2]),
+                                   (padded, question, fetched[:1])):
         messages = _messages(careful_messages, sys_text, ask, results, 200)
         require(messages and messages[0]["role"] == "system" and messages[0]["content"].startswith(sys_text),
                 "system-first", lambda: f"first message {shown(repr(messages[0]), 100)}" if messages else "[]")

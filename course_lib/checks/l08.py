@@ -239,8 +239,9 @@ def _schema_shape(schema: dict) -> dict:
 def _says_when_not(text: str) -> bool:
     """A when-not in any clause, or in any comma-separated part of one ("It does not search, so do not use it
     without an ID" holds two negations, which review.limits_use reads as a double negative)."""
-    return review.says_when_not(text) or any(
-        review.limits_use(part) for clause in review.clauses(text) for part in clause.split(","))
+    return review.says_when_not(text, negation_in_condition=True) or any(
+        review.limits_use(part, negation_in_condition=True)
+        for clause in review.clauses(text) for part in clause.split(","))
 
 
 def _ngrams(text: str, n: int = 5) -> set[tuple[str, ...]]:
@@ -325,8 +326,8 @@ def ex_08_2(build_described_desk) -> str:
     _works_on_the_store_given(build_described_desk)
     for tool in tools:
         text = tool.get("description") or ""
-        require(review.opens_with_what(text) and review.says_when(text) and _says_when_not(text)
-                and len(review.clauses(text)) >= 2, "roles",
+        require(review.opens_with_what(text) and review.says_when(text, negation_in_condition=True)
+                and _says_when_not(text) and len(review.clauses(text)) >= 2, "roles",
                 lambda: f"{tool['name']}: {shown(text, 120)!r}",
                 "e.g. 'Use it when the request names an incident ID.' and 'Do not use it to search by words.'")
         count = len(text.split())
