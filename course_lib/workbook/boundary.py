@@ -97,7 +97,9 @@ is a stub that sends every call to the grader, which runs it and so counts it (`
 made in the kernel would be the submission's word. The kernel's course_lib holds no body of the course's (its
 files hold the stub too, `release.forwarding_stubs`), so no reload, fresh import or exec of a file gets one back.
 The SDK's files are the installed package's, which the kernel can read: a copy made from one is the SDK's source
-pasted into the answer, which no check can tell from the learner's own code.
+pasted into the answer, which no check can tell from the learner's own code; so is its data
+(`tool_name_validation.TOOL_NAME_REGEX`, the pattern validate_tool_name uses, which a 1.4 answer may use: it is the
+installed SDK's, and a check cannot tell it from the same pattern the learner wrote).
 
 Their arguments are data, or cross by reference: `orders.customer_order`'s store, an object of the kernel's, is a
 proxy in the grader whose methods run in the kernel (`_Reached`: the grader's copy of customer_order calls
@@ -111,8 +113,8 @@ CALLED_ON_ITS_OWN = ("tool_name_validation.validate_tool_name",)
 """Forwarded functions the SDK calls by itself (every tool a cell registers has its name validated): only the calls
 made while a check runs count for them, not a cell's (`GraderBridge.end_check`). 1.4, which forbids it, asks about
 names it generates as it runs, so no answer kept from earlier can be one."""
-WITHHELD = {"course_lib.review": ("_ORDERS", "_PERSUASION")}
-"""Module data only forwarded functions use (7.2's rules): absent from the kernel's copy of course_lib."""
+WITHHELD = {"course_lib.review": ("SPEC_NAME", "_ORDERS", "_PERSUASION")}
+"""Module data only forwarded functions use (1.4's name rule, 7.2's rules): absent from the kernel's copy of course_lib."""
 _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
 _NAME = re.compile(r"[A-Za-z_]\w{0,79}")
 _DOTTED = re.compile(r"[A-Za-z_][\w.<>]{0,99}")

@@ -180,17 +180,23 @@ def forwarding_stubs(source: str, module_name: str) -> str:
     return ast.unparse(tree) + "\n"
 
 
+HELD_OUT_CASES = ("heldout_*.toml", "tasks_heldout_*.toml")
+"""The held-out case sets in course_lib/evals/cases (split "held-out" whole): a submission's kernel gets none, so no
+answer to 8.1 or 8.3 can be cut from them. The graded exercise cells never load one; lesson 08's own cells do, run
+from the course (or a student release), never in a graded kernel."""
+
+
 def copy_package(target: Path, hints: int | None = HINTS_KEPT_DEFAULT, kernel: bool = False) -> None:
     """The running `course_lib` copied to `target` as regular files, each checker module's hints cut to `hints`
     levels (what students get); for a submission's kernel (`kernel`) each lesson's checker module also cut to what
-    the checks run there (`kernel_side`), and each forwarded course function (`boundary.FORWARDED`) only a stub that
-    sends its calls to the grader (`forwarding_stubs`)."""
+    the checks run there (`kernel_side`), each forwarded course function (`boundary.FORWARDED`) only a stub that
+    sends its calls to the grader (`forwarding_stubs`), and no held-out case set (`HELD_OUT_CASES`)."""
     import re
 
     from course_lib.workbook import boundary
 
     package = _package(target)
-    for relative in _files(package):
+    for relative in _files(package, HELD_OUT_CASES if kernel else ()):
         destination = target / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
         if relative.parts[0] == "checks" and relative.suffix == ".py":

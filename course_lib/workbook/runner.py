@@ -99,8 +99,6 @@ class Plan:
 
     steps: tuple[str | Check, ...]
     exercises: tuple[ExerciseId, ...]
-    given: frozenset[str] = frozenset()  # the reference's code cells (normalised): what the learner did not write
-    # (without a course reference, the submission's own: that mode trusts the notebook's check cells anyway)
 
 
 _CALL = re.compile(r"checks\.(ex_\d{2}_\d{1,2})\s*\(")
@@ -162,7 +160,7 @@ def plan(submission, reference) -> Plan:
             steps.append(cell.source)
         steps.extend(at.get(index, []))
     steps.extend(at.get(-1, []))  # a submission without code cells
-    return Plan(tuple(steps), tuple(checks), frozenset(_normal(cell.source) for cell in reference_code(reference)))
+    return Plan(tuple(steps), tuple(checks))
 
 
 def _same_code(one: str, other: str) -> bool:
@@ -347,8 +345,7 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
             bridge.close("the run is over")
 
 
-def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeout: float,
-                 given: frozenset[str] = frozenset()) -> Outcome:
+def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeout: float) -> Outcome:
     """Run the course's checker for `exercise` here on the kernel's values of `names`, within `timeout` seconds.
 
     A check that outlives its time stops the kernel; the outcome then says `timeout` (or `kernel died` when
@@ -357,7 +354,7 @@ def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeou
     """
     done: list[Outcome] = []
     bridge.begin_check()
-    worker = threading.Thread(target=_run_checker, args=(exercise, names, bridge, done, given), daemon=True,
+    worker = threading.Thread(target=_run_checker, args=(exercise, names, bridge, done), daemon=True,
                               name=f"course-check-{exercise}")
     worker.start()
     worker.join(timeout)
@@ -383,7 +380,7 @@ def check_answer(exercise: ExerciseId, names: list[str], running, bridge, timeou
     return outcome
 
 
-def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list, given: frozenset[str] = frozenset()) -> None:
+def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list) -> None:
     """In a worker thread: look the answer up in the kernel, run the course's checker on it, keep its outcome."""
     from course_lib import checks
     from course_lib.workbook import boundary
@@ -416,11 +413,9 @@ def _run_checker(exercise: ExerciseId, names: list[str], bridge, done: list, giv
         judged = found[-1].status == "passed" and str(exercise) not in SELECTS_LESSON_TOOLS
         servers = bridge.servers[crossed:]
         servers = servers[:LISTED_SERVERS] + servers[LISTED_SERVERS:][-1:]
-        factory = _lessons_factory(bridge.ran, given) if judged and servers else ""
-        lessons = factory or (_lessons_tools(servers, str(exercise)) if judged else "")
-        restore = "; if you only tried out a lesson cell, put it back as the course gave it" if factory else ""
+        lessons = _lessons_tools(servers, str(exercise)) if judged else ""
         done.append(Outcome(str(exercise), "failed", f"your server must define its own tools; it returned the "
-                                                     f"lesson's ({lessons}){restore}", exercise.hint_call)
+                                                     f"lesson's ({lessons})", exercise.hint_call)
                     if lessons else found[-1])
 
 
@@ -593,46 +588,6 @@ def lessons_copy(tool: dict, exercise: str = "") -> str:
     return f"{str(tool.get('name'))[:60]} is the course's {copied[0].server} server's tool"
 
 
-LESSON_FACTORIES = frozenset({"build_server", "REGISTRY"})
-"""Names through which learner code gets a lesson's server (`incidents.build_server`, `servers.build`'s registry):
-a learner's server built by one of them is the lesson's, however many tools it adds or descriptions it edits. Only
-an extra: a name can be computed, so what decides is what the server lists (`_lessons_tools`)."""
-
-
-def _lessons_factory(cells: list[str], given: frozenset[str]) -> str:
-    """Why a learner's server is built by a lesson's factory: the first cell the learner wrote or changed (not one
-    of the course's own, `given`) that names one (as an attribute, a name or a string, so `getattr(incidents,
-    "build_" "server")` counts too), as "incidents.build_server in your code"; else "". Read from the code the grader
-    sent the kernel, never from the kernel."""
-    for cell in cells:
-        if _normal(cell) in given:
-            continue
-        try:
-            tree = ast.parse(cell)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        prose = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}  # docstrings, not code
-        for node in ast.walk(tree):
-            if id(node) in prose:
-                continue
-            if isinstance(node, ast.Attribute) and node.attr in LESSON_FACTORIES:
-                base = ast.unparse(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else "a module"
-                return f"{base[:60]}.{node.attr} in your code"
-            if isinstance(node, ast.Name) and node.id in LESSON_FACTORIES:
-                return f"{node.id} in your code"
-            if isinstance(node, ast.alias) and node.name.split(".")[-1] in LESSON_FACTORIES:
-                return f"{node.name[:60]} imported in your code"
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and any(
-                    name in "".join(node.value.split()) for name in LESSON_FACTORIES):
-                return "a lesson factory named in a string in your code"
-            if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
-                text = "".join(part.value for part in ast.walk(node)
-                               if isinstance(part, ast.Constant) and isinstance(part.value, str))
-                if any(name in text for name in LESSON_FACTORIES):
-                    return "a lesson factory named in a string in your code"
-    return ""
-
-
 def _lessons_tools(learners: list, exercise: str = "") -> str:
     """Why a learner's server that crossed is the course's own: each of its tools that is a lesson tool, or a near
     copy of one (`lessons_copy`), however the server was built; "" when it has none. Decided from the tools the
@@ -725,7 +680,7 @@ class _Run:
 
     def _check(self, step: Check, running, bridge) -> None:
         exercise, names = check_call(step.source)
-        outcome = check_answer(exercise, names, running, bridge, self.timeout, self.steps.given)
+        outcome = check_answer(exercise, names, running, bridge, self.timeout)
         if outcome.status == "not done" and outcome.message.endswith("is not defined yet).") and self.cell_error:
             outcome = Outcome(str(exercise), "failed", f"Exercise {exercise}: the cell above the check raised "
                               f"{self.cell_error[:160]}, so {outcome.message.split('(')[-1].split(' is not')[0]} "

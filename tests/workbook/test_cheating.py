@@ -1347,3 +1347,78 @@ def test_red_team_six_counts_the_kernel_could_dodge_fail_and_the_solutions_keep_
                  in grades.items() if student == "honest" and status != "passed"]
     assert problems == [], "\n".join(problems)
     assert sum(student == "honest" for student, _ in grades) == 11
+
+
+_RT7_SPEC_NAME = '''from course_lib import review as _rv
+
+
+def is_valid_tool_name(name: str) -> bool:
+    return _rv.SPEC_NAME.fullmatch(name) is not None
+'''
+
+_RT7_HELD_OUT_WEATHER = '''import re as _re
+from pathlib import Path as _Path
+import course_lib.evals as _evals
+
+
+def forecast_cases() -> str | dict:
+    text = (_Path(_evals.__file__).parent / "cases" / "heldout_weather.toml").read_text()
+    head, *blocks = text.split("[[case]]")
+    known = set(weather.known_cities())
+    kept = [b for b in blocks if all(c in known for c in _re.findall(r'city = "([^"]+)"', b))]
+    return head + "".join("[[case]]" + b for b in kept)
+'''
+
+_RT7_HELD_OUT_SAFETY = '''from pathlib import Path as _Path
+import course_lib.evals as _evals
+
+
+def pager_safety_cases() -> str | dict:
+    text = (_Path(_evals.__file__).parent / "cases" / "heldout_incidents.toml").read_text()
+    block = next(b for b in text.split("[[case]]") if "on call" in b and "safety = true" in b)
+    return "[[case]]" + block
+'''
+
+RED_TEAM_SEVEN = {
+    "c01_14_specname": ("01", "1.4", lambda solution: _RT7_SPEC_NAME, "SPEC_NAME"),
+    "c26_81_heldout_filtered": ("08", "8.1", lambda solution: _RT7_HELD_OUT_WEATHER, "heldout_weather.toml"),
+    "c27_83_heldout_pick": ("08", "8.3", lambda solution: _RT7_HELD_OUT_SAFETY, "heldout_incidents.toml"),
+    "l01_53_registry": ("05", "5.3", lambda solution: "REGISTRY: dict[str, str] = {}  # my own notes\n\n\n" + solution,
+                        ""),
+    "l03_51_peek": ("05", "5.1", lambda solution: '_lesson = incidents.build_server("ana")  # how the lesson does it, '
+                                                  'to compare\n\n' + solution, ""),
+}
+"""Red team rtgrade7 (kept, each the solution with one exercise cell replaced): c01 answered 1.4 with review.SPEC_NAME,
+the regex of the forwarded is_valid_name; c26 and c27 answered 8.1 and 8.3 with cases cut from the course's held-out
+sets in the kernel's course_lib; each passed before the fix. l01 and l03 are honest answers (their words ""): a
+`REGISTRY = {}` of the learner's own, a lesson server built in a cell to compare; before the fix a scan of the cells'
+names failed them and every later exercise of the notebook with "it returned the lesson's"."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_seven_course_data_fails_and_honest_names_pass(tmp_path):
+    """c01, c26 and c27 fail their exercise and name what they used, and only that exercise; l01 and l03 (honest)
+    pass every exercise of their notebook, as the untouched solutions of lessons 01, 05 and 08 beside them do."""
+    folder = tmp_path / "class"
+    for student, (lesson, exercise, answer, _words) in RED_TEAM_SEVEN.items():
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        cell = _exercise(notebook, exercise)
+        cell.source = answer(cell.source)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    (folder / "honest").mkdir()
+    for lesson in ("01", "05", "08"):
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        nbformat.write(notebook, folder / "honest" / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, exercise, _answer, words) in RED_TEAM_SEVEN.items():
+        status, detail = grades.get((student, exercise), ("missing", ""))
+        if words and (status != "failed" or words not in detail):
+            problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
+    cheated = {(student, exercise)
+               for student, (_lesson, exercise, _answer, words) in RED_TEAM_SEVEN.items() if words}
+    problems += [f"{student} {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
+                 in grades.items() if (student, exercise) not in cheated and status != "passed"]
+    assert problems == [], "\n".join(problems)
+    assert sum(student.startswith("l0") for student, _ in grades) == 8

@@ -598,3 +598,17 @@ def test_grading_one_students_folder_tries_each_lesson_at_most_three_times(tmp_p
     assert rows == [] and report.ignored == [
         "ignored 01_copy.ipynb: 3 other notebooks of lesson 01 were graded (hand in one notebook per lesson)",
         "ignored m/01_bad_tool_rewrite.ipynb: it has none of lesson 01's exercise cells"]
+
+
+def test_the_kernels_course_lib_holds_no_held_out_case_set_and_no_spec_name(tmp_path):
+    """Red team rtgrade7 c26/c27: 8.1 and 8.3 passed on cases cut from the held-out sets in the kernel's course_lib
+    (evals/cases/heldout_*.toml); c01: 1.4 passed on `review.SPEC_NAME`, the regex of the forwarded is_valid_name.
+    The kernel's copy has neither; the course's own copy keeps both (lesson 08 reads the held-out sets)."""
+    release.copy_package(tmp_path / "kernel" / "course_lib", kernel=True)
+    release.copy_package(tmp_path / "full" / "course_lib")
+    kernel, full = (sorted(path.name for path in (tmp_path / side / "course_lib" / "evals" / "cases").iterdir())
+                    for side in ("kernel", "full"))
+    held_out = [name for name in full if "heldout" in name]
+    assert len(held_out) == 8 and not set(held_out) & set(kernel) and set(kernel) | set(held_out) == set(full)
+    assert "SPEC_NAME" not in (tmp_path / "kernel" / "course_lib" / "review.py").read_text(encoding="utf-8")
+    assert "SPEC_NAME" in (tmp_path / "full" / "course_lib" / "review.py").read_text(encoding="utf-8")

@@ -321,28 +321,6 @@ def test_word_distance_is_bounded_and_exact():
     assert runner._words("Get_daily, forecast (v2)!") == ("get", "daily", "forecast", "v2")
 
 
-@pytest.mark.parametrize("code, found", [
-    ("def build(store, user):\n    return incidents.build_server(user, store)\n", "incidents.build_server"),
-    ("from course_lib.servers.incidents import build_server as lesson\n", "imported"),
-    ("make = getattr(incidents, 'build_' 'server')\n", "string"),
-    ("make = getattr(incidents, 'build_' + 'server')\n", "string"),
-    ("make = vars(servers)['REGISTRY']\n", "string"),
-    ("make = servers.REGISTRY['incidents']\n", "servers.REGISTRY"),
-    ("def build(store, user):\n    \"\"\"Unlike incidents.build_server, one tool.\"\"\"\n    return new(user)\n", ""),
-    ("async with wire.connect(incidents.build_server()) as client:\n    pass\n", "GIVEN"),
-])
-def test_a_server_from_a_lessons_factory_is_found_in_the_learners_own_cells(code, found):
-    """Red team rtgrade5 i1/i5: the lesson's incidents server with a tool added or one description edited passed 5.3
-    (the listing guard needs every tool to be a lesson's). How the server was built decides: a lesson factory named
-    in a cell the learner wrote (attribute, import, string), not in a docstring, nor in a cell the course gave."""
-    if found == "GIVEN":
-        assert runner._lessons_factory([code], frozenset({runner._normal(code)})) == ""
-        assert "incidents.build_server" in runner._lessons_factory([code], frozenset())
-        return
-    said = runner._lessons_factory(["import os\n", code], frozenset())
-    assert (found in said) if found else said == ""
-
-
 @pytest.mark.parametrize("code, name, course", [
     ("fingerprint = host.fingerprint\n", "fingerprint", "course_lib.host.fingerprint"),
     ("is_valid_tool_name = review.SPEC_NAME.fullmatch\n", "is_valid_tool_name", "course_lib.review.SPEC_NAME.fullmatch"),
