@@ -90,7 +90,7 @@ FORWARDED = {"course_lib.servers.weather": ("daily_forecast",),
              "course_lib.servers.orders": ("customer_order",),
              "course_lib.contract": ("diff", "_compare_tool", "_compare_value", "_compare_object", "_facts", "_judge"),
              "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint"),
-             "course_lib.review": ("is_valid_name", "orders", "persuades"),
+             "course_lib.review": ("is_valid_name", "orders", "persuades", "texts_read"),
              "mcp.shared.tool_name_validation": ("validate_tool_name",)}
 """Functions a check forbids ("without calling X"): in a graded kernel each
 is a stub that sends every call to the grader, which runs it and so counts it (`checks.core.watched`): a count

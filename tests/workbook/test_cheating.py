@@ -1384,6 +1384,14 @@ _RT7_FROM_THE_CACHE = '''def build_merged_forecast_server() -> MCPServer:
 '''
 
 
+_RT7_CODE_COPY = """import types as _types
+from course_lib import review as _review
+_TR = _types.FunctionType(_review.texts_read.__code__, _review.__dict__)
+
+
+"""
+
+
 def _filled_by(exercise: str, line: str) -> Callable:
     """The solution's answer to `exercise` whose tool first fills `_RT7_FILL`'s cache (`line`: the tool's return)."""
     def edit(solved: nbformat.NotebookNode) -> str:
@@ -1400,10 +1408,15 @@ RED_TEAM_SEVEN = {
     "c18_cache_filled_by_the_1_1_check": ("01", "1.3", {
         "1.1": _filled_by("1.1", "        return clock.local_time(city)"),
         "1.3": lambda solved: _RT7_FROM_THE_CACHE}, "days[0].date: expected"),
+    "c16_texts_read_by_a_code_copy": ("07", "7.2", {"7.2": lambda solved: _RT7_CODE_COPY + _exercise(
+        solved, "7.2").source.replace("    ### BEGIN SOLUTION\n", "    _TR(tool)\n", 1)},
+        "it called review.texts_read"),
 }
 """Red team rtgrade7's kept cheats, each a copy of the solution with the answers named replaced (a function of the
 solution notebook gives each answer): 1.3 answered from daily_forecast results fetched while the grader checked 1.2
-(c14) or 1.1 (c18), calls counted as that check's; they fail since 1.3's check draws another backend (`l01._reseeded`)."""
+(c14) or 1.1 (c18), calls counted as that check's; they fail since 1.3's check draws another backend (`l01._reseeded`).
+7.2 calling review.texts_read through a function made from its code object (c16), which the kernel-side watch never
+swapped; it is forwarded now, so a copy of its code is a copy of the stub."""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
