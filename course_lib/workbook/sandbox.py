@@ -23,7 +23,16 @@ In every mode each notebook gets a run folder of its own (`run_folder`), which t
 the kernel left (`clean_up`: its processes, by user id as root or by the run's mark in their environment; its
 files in the shared temp folders; the folder itself, without recursion or following a link); `sweep` removes the
 run folders of a grader that was killed. The whole sandbox's memory is bounded too (`Limits.sandbox_memory_bytes`,
-watched by the kernel: resident memory plus what open memfd files hold), not only each process's address space.
+watched by the kernel: resident memory plus what open memfd files hold plus, under bubblewrap with a root grader,
+what the unix sockets of its network namespace hold), not only each process's address space.
+
+Kernel memory the watch does not see, and its bound: socket buffers of the sandbox's loopback TCP/UDP sockets
+(the host's global `net.ipv4.tcp_mem`/`udp_mem` caps them) and pipe buffers (64 kB a pipe by default; an
+unprivileged user's pipes past `fs.pipe-user-pages-soft`, 64 MB, get one page each); without bubblewrap or a
+root grader (no network namespace of its own to read) unix-socket buffers too, bounded only by `processes` x `open_files` sockets of
+`net.core.wmem_default` (212,992 bytes, about 233 kB charged) each: 256 x 1024 x 233 kB = 61 GB, more where a
+socket raises SO_SNDBUF towards twice `net.core.wmem_max` (red team 7's d01 held
+3.13 GB in 13,459 sockets of 14 processes). A cgroup memory limit would charge all of it; this module has none.
 """
 
 from __future__ import annotations
@@ -66,8 +75,9 @@ class Limits:
     file_bytes: int = 64 << 20
     tmpfs_bytes: int = 128 << 20
     sandbox_memory_bytes: int = 2 << 30
-    """Resident memory of all its processes together (`memory_bytes` bounds each one's address space): the
-    kernel's watcher stops the sandbox when it is over (checked every `kernel.WATCH_SECONDS`)."""
+    """Memory of all its processes together (`memory_bytes` bounds each one's address space): resident memory,
+    memfd files and unix-socket buffers (`resident_bytes`); the kernel's watcher stops the sandbox when it is over
+    (checked every `kernel.WATCH_SECONDS`)."""
 
 
 @dataclass(frozen=True)
