@@ -410,17 +410,17 @@ time.sleep(120)
 @pytest.mark.skipif(not (CONFINED and os.geteuid() == 0), reason="a network namespace of its own, read as root")
 def test_socket_buffers_count_against_the_sandboxs_bound(tmp_path):
     """D01 (red team 7): 14 children filled 13,459 unix sockets with 3.13 GB, kernel memory in no process's resident
-    memory, and the 2 GB bound saw nothing. What the sandbox's unix sockets hold counts (here 4 children of about
-    100 MB each, 215 socketpairs filled both ways, against a bound of 300 MB)."""
+    memory, and the 2 GB bound saw nothing. What the sandbox's unix sockets hold counts (here 8 children of about
+    47 MB each, 100 socketpairs filled both ways, under `Limits.open_files`, against a bound of 300 MB)."""
     from course_lib.workbook import kernel
 
     limits = sandbox.Limits(sandbox_memory_bytes=300 << 20)
     code = """
 import os, socket, time
-for _ in range(4):
+for _ in range(8):
     if os.fork() == 0:
         held = []
-        for _ in range(215):
+        for _ in range(100):
             pair = socket.socketpair()
             for end in pair:
                 end.setblocking(False)
