@@ -349,11 +349,10 @@ def ex_01_3(build_merged_forecast_server) -> str:
 def _judge_merged(build_merged_forecast_server: Any) -> str:
     """1.3's check, inside a backend the kernel could not know before it began (`_reseeded`)."""
     expected = {case: weather.daily_forecast(*case).model_dump(mode="json") for case in _MERGED}
-    server = build_server(build_merged_forecast_server)
     calls = [("get_daily_forecast", {"city": c, "days": d, "units": u}) for c, d, u in _MERGED]
     calls += [("get_daily_forecast", {"city": city}) for city in _NOT_CITIES]
-    with watched("course_lib.servers.weather", "daily_forecast") as caught:
-        seen = session(server, calls + _limit_calls("Paris"))
+    with watched("course_lib.servers.weather", "daily_forecast") as caught:  # the factory runs in the new backend
+        seen = session(build_server(build_merged_forecast_server), calls + _limit_calls("Paris"))
     require(seen.names == ["get_daily_forecast"], "one-tool",
             f"{len(seen.names)} tools: {', '.join(seen.names) or 'none'}")
     tool = seen.tool("get_daily_forecast")
