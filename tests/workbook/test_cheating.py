@@ -1411,6 +1411,10 @@ RED_TEAM_SEVEN = {
     "cache_filled_by_the_1_3_factory": ("01", "1.3", {"1.3": lambda solved: _RT7_FILL + _RT7_FROM_THE_CACHE.replace(
         '    server = MCPServer("forecast"', '    _fill_cache()\n    server = MCPServer("forecast"', 1)},
         "weather.daily_forecast called 70 time(s)"),
+    "customer_order_by_the_3_2_factory": ("03", "3.2", {"3.2": lambda solved: _exercise(solved, "3.2").source.replace(
+        "    store = orders.OrderStore()\n", "    store = orders.OrderStore()\n"
+        "    _KEPT = orders.customer_order(store, 'ORD-1042', orders.SIGNED_IN, None)\n", 1)},
+        "orders.customer_order called"),
     "c16_texts_read_by_a_code_copy": ("07", "7.2", {"7.2": lambda solved: _RT7_CODE_COPY + _exercise(
         solved, "7.2").source.replace("    ### BEGIN SOLUTION\n", "    _TR(tool)\n", 1)},
         "it called review.texts_read"),
@@ -1419,7 +1423,8 @@ RED_TEAM_SEVEN = {
 solution notebook gives each answer): 1.3 answered from daily_forecast results fetched while the grader checked 1.2
 (c14) or 1.1 (c18), calls counted as that check's; they fail since 1.3's check draws another backend (`l01._reseeded`);
 made for that fix: the cache filled by 1.3's own factory, which the check calls after drawing the backend (the
-watch now opens before the factory runs).
+watch now opens before the factory runs), and the same for 3.2's customer_order (a factory's call was no cell's and
+no watch's).
 7.2 calling review.texts_read through a function made from its code object (c16), which the kernel-side watch never
 swapped; it is forwarded now, so a copy of its code is a copy of the stub."""
 
