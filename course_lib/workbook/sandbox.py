@@ -29,10 +29,10 @@ what the unix sockets of its network namespace hold), not only each process's ad
 Kernel memory the watch does not see, and its bound: socket buffers of the sandbox's loopback TCP/UDP sockets
 (the host's global `net.ipv4.tcp_mem`/`udp_mem` caps them) and pipe buffers (64 kB a pipe by default; an
 unprivileged user's pipes past `fs.pipe-user-pages-soft`, 64 MB, get one page each); without bubblewrap or a
-root grader (no network namespace of its own to read) unix-socket buffers too, bounded only by `processes` x `open_files` sockets of
-`net.core.wmem_default` (212,992 bytes, about 233 kB charged) each: 128 x 256 x 233 kB = 7.6 GB, more where a
-socket raises SO_SNDBUF towards twice `net.core.wmem_max` (red team 7's d01 held
-3.13 GB in 13,459 sockets of 14 processes). A cgroup memory limit would charge all of it; this module has none.
+root grader (no network namespace of its own to read) unix-socket buffers too, bounded only by `processes` x
+`open_files` sockets of `net.core.wmem_default` (212,992 bytes, about 233 kB charged) each: 128 x 256 x 233 kB =
+7.6 GB, more where a socket raises SO_SNDBUF towards twice `net.core.wmem_max` (red team 7's d01 held 3.13 GB in
+13,459 sockets of 14 processes). A cgroup memory limit would charge all of it; this module has none.
 """
 
 from __future__ import annotations
