@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import random
 import re
+import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 from course_lib import review
-from course_lib.checks.core import (Probe, build_server, call_learner, checker, fail, outcome, refused, require,
-                                    require_deliberate, result_text, session, quoted, shown, spec, watched)
+from course_lib.checks.core import (Probe, build_server, call_learner, checker, course_state, fail, outcome, refused,
+                                    require, require_deliberate, result_text, session, quoted, shown, spec, watched)
 from course_lib.checks.schemas import choices, int_bounds, param, resolve, types
 from course_lib.servers import clock, weather
 
@@ -305,7 +309,8 @@ RULES_1_3 = spec(
      "the listed outputSchema"),
     ("steps", "do the steps yourself, without calling weather.daily_forecast (it does all three: that is the "
               "answer)",
-     "weather.daily_forecast runs only in the grader, which counts every call your cells and this check make"),
+     "weather.daily_forecast runs only in the grader, which counts every call your cells and this check make; "
+     "the backend's forecasts change when the check starts, so one kept from earlier is wrong"),
     ("forecast", "return the backend's forecast for every known city (any case and spacing), 1 to 7 days, "
                  "in both units, with the city's name as weather.city_name spells it",
      "every known city, days 1 and 7, both units, compared to the backend inside the check"),
@@ -318,15 +323,37 @@ _MERGED = (("Paris", 3, "metric"), ("Denver", 2, "imperial"), ("des moines", 1, 
 _NOT_CITIES = ("Atlantis", "Gotham City")
 
 
+@contextmanager
+def _reseeded(seed: int) -> Iterator[None]:
+    """The weather backend with another 'today' and other daily swings, drawn from `seed`, while a check runs.
+
+    The grader draws `seed` when 1.3's check starts and enters this here and in the kernel (`course_state`), so
+    the backend's steps and the forwarded `weather.daily_forecast` give the same new forecasts on both sides,
+    and a forecast fetched earlier (a cell, another exercise's check) no longer matches (red team 7's c14, c18)."""
+    draw = random.Random(seed)
+    before = weather.FORECAST_START, weather._DAILY_SWING
+    weather.FORECAST_START = before[0] + timedelta(days=draw.randrange(1, 3650))
+    weather._DAILY_SWING = tuple(draw.randrange(-80, 81) / 10 for _day in range(weather.MAX_DAYS))
+    try:
+        yield
+    finally:
+        weather.FORECAST_START, weather._DAILY_SWING = before
+
+
 @checker("1.3", RULES_1_3)
 def ex_01_3(build_merged_forecast_server) -> str:
     """Check that one tool hides the city-id, forecast and unit-conversion steps."""
+    with course_state(_reseeded, secrets.randbits(64)):
+        return _judge_merged(build_merged_forecast_server)
+
+
+def _judge_merged(build_merged_forecast_server: Any) -> str:
+    """1.3's check, inside a backend the kernel could not know before it began (`_reseeded`)."""
     expected = {case: weather.daily_forecast(*case).model_dump(mode="json") for case in _MERGED}
-    server = build_server(build_merged_forecast_server)
     calls = [("get_daily_forecast", {"city": c, "days": d, "units": u}) for c, d, u in _MERGED]
     calls += [("get_daily_forecast", {"city": city}) for city in _NOT_CITIES]
-    with watched("course_lib.servers.weather", "daily_forecast") as caught:
-        seen = session(server, calls + _limit_calls("Paris"))
+    with watched("course_lib.servers.weather", "daily_forecast") as caught:  # the factory runs in the new backend
+        seen = session(build_server(build_merged_forecast_server), calls + _limit_calls("Paris"))
     require(seen.names == ["get_daily_forecast"], "one-tool",
             f"{len(seen.names)} tools: {', '.join(seen.names) or 'none'}")
     tool = seen.tool("get_daily_forecast")

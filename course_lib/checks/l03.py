@@ -217,11 +217,11 @@ def _owner_calls(foreign: list[str], missing: str) -> list[tuple[str, dict, dict
 def ex_03_1(build_honest_desk_server) -> str:
     """Check that get_order reports failures as tool execution errors with their message, and types success."""
     with course_state(_more_orders, _MORE_ORDERS, _MORE_CUSTOMERS):
-        server = build_server(build_honest_desk_server)
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
         numbers = own + foreign + missing
         with watched("course_lib.servers.orders", "customer_order") as used:
+            server = build_server(build_honest_desk_server)  # watched too: a factory's calls are no cell's
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
         listed = probe(server)
@@ -352,11 +352,11 @@ def _leaked(text: str, internals: dict[str, str]) -> list[str]:
 def ex_03_2(build_helpful_desk_server) -> str:
     """Check three failure messages: recoverable, specific, and leaking nothing."""
     with course_state(_more_orders, _MORE_ORDERS, _MORE_CUSTOMERS):
-        server = build_server(build_helpful_desk_server)
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046"]
         numbers = own + foreign + missing + [orders.ARCHIVED]
         with watched("course_lib.servers.orders", "customer_order") as used:
+            server = build_server(build_helpful_desk_server)  # watched too: a factory's calls are no cell's
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
         require(not used, "own", f"orders.customer_order called {used.times()}")

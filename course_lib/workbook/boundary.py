@@ -90,7 +90,7 @@ FORWARDED = {"course_lib.servers.weather": ("daily_forecast",),
              "course_lib.servers.orders": ("customer_order",),
              "course_lib.contract": ("diff", "_compare_tool", "_compare_value", "_compare_object", "_facts", "_judge"),
              "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint"),
-             "course_lib.review": ("is_valid_name", "orders", "persuades"),
+             "course_lib.review": ("is_valid_name", "orders", "persuades", "texts_read"),
              "mcp.shared.tool_name_validation": ("validate_tool_name",)}
 """Functions a check forbids ("without calling X"): in a graded kernel each
 is a stub that sends every call to the grader, which runs it and so counts it (`checks.core.watched`): a count
@@ -837,8 +837,9 @@ class GraderBridge(_Endpoint):
         it, since the kernel started: the learner's answer cell, any cell put before it or after it, and the
         course's own cells (none of which calls what a later exercise forbids: every solution notebook keeps its
         full grade). No position counts, so moving a cell or a check cell opens no gap. What a check of another
-        exercise causes is that check's (an honest 1.2 calls daily_forecast while 1.2 is checked); a result
-        cached then is the one way left, and it needs the other exercise's check to call it."""
+        exercise causes is that check's (an honest 1.2 calls daily_forecast while 1.2 is checked). A result
+        cached then is useless to 1.3, whose check draws a backend of its own when it starts, on both sides
+        (`checks.l01._reseeded`): what was fetched before it no longer matches (red team 7's c14, c18)."""
         with self._lock:
             self._checks += self._forwarded - self._at_check
 

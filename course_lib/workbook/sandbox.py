@@ -23,7 +23,16 @@ In every mode each notebook gets a run folder of its own (`run_folder`), which t
 the kernel left (`clean_up`: its processes, by user id as root or by the run's mark in their environment; its
 files in the shared temp folders; the folder itself, without recursion or following a link); `sweep` removes the
 run folders of a grader that was killed. The whole sandbox's memory is bounded too (`Limits.sandbox_memory_bytes`,
-watched by the kernel: resident memory plus what open memfd files hold), not only each process's address space.
+watched by the kernel: resident memory plus what open memfd files hold plus, under bubblewrap with a root grader,
+what the unix sockets of its network namespace hold), not only each process's address space.
+
+Kernel memory the watch does not see, and its bound: socket buffers of the sandbox's loopback TCP/UDP sockets
+(the host's global `net.ipv4.tcp_mem`/`udp_mem` caps them) and pipe buffers (64 kB a pipe by default; an
+unprivileged user's pipes past `fs.pipe-user-pages-soft`, 64 MB, get one page each); without bubblewrap or a
+root grader (no network namespace of its own to read) unix-socket buffers too, bounded only by `processes` x
+`open_files` sockets of `net.core.wmem_default` (212,992 bytes, about 233 kB charged) each: 128 x 256 x 233 kB =
+7.6 GB, more where a socket raises SO_SNDBUF towards twice `net.core.wmem_max` (red team 7's d01 held 3.13 GB in
+13,459 sockets of 14 processes). A cgroup memory limit would charge all of it; this module has none.
 """
 
 from __future__ import annotations
@@ -37,7 +46,9 @@ import re
 import secrets
 import shutil
 import signal
+import socket
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
@@ -59,13 +70,18 @@ class Limits:
 
     cpu_seconds: int = 300
     memory_bytes: int = 2 << 30
-    open_files: int = 1024
-    processes: int = 256
+    open_files: int = 256
+    """Per process. Grading every solution, the most one process had open was 87 (a kernel, sampled every 0.3 s);
+    each open file may be a socket that holds buffers (`resident_bytes`), so the bound is kept near what is used."""
+    processes: int = 128
+    """Processes and threads of its user together (RLIMIT_NPROC). Grading every solution, one kernel's user ran at
+    most 70 (sampled every 0.3 s): the kernel's agent has 16 workers and anyio's thread pool 40."""
     file_bytes: int = 64 << 20
     tmpfs_bytes: int = 128 << 20
     sandbox_memory_bytes: int = 2 << 30
-    """Resident memory of all its processes together (`memory_bytes` bounds each one's address space): the
-    kernel's watcher stops the sandbox when it is over (checked every `kernel.WATCH_SECONDS`)."""
+    """Memory of all its processes together (`memory_bytes` bounds each one's address space): resident memory,
+    memfd files and unix-socket buffers (`resident_bytes`); the kernel's watcher stops the sandbox when it is over
+    (checked every `kernel.WATCH_SECONDS`)."""
 
 
 @dataclass(frozen=True)
@@ -559,10 +575,94 @@ def _memory_files(pids: set[int]) -> int:
     return held
 
 
+_UNIX_DIAG_REQUEST = struct.pack("=IHHII", 40, 20, 0x301, 1, 0) + struct.pack(  # SOCK_DIAG_BY_FAMILY, dump
+    "=BBHIIIII", socket.AF_UNIX, 0, 0, 0xFFFFFFFF, 0, 0x20, 0xFFFFFFFF, 0xFFFFFFFF)  # every state, UDIAG_SHOW_MEMINFO
+_CLONE_NEWNET = 0x40000000
+
+
+def _network(pid: int) -> int | None:
+    """The inode of `pid`'s network namespace, or None."""
+    try:
+        return os.stat(f"/proc/{pid}/ns/net").st_ino
+    except OSError:
+        return None
+
+
+def _unix_socket_bytes(pid: int) -> int:
+    """Bytes the unix sockets of `pid`'s network namespace hold (queued data, sent or received, as the kernel
+    charges it: SK_MEMINFO's rmem_alloc + wmem_alloc of each socket, by a sock_diag dump in that namespace), the
+    sockets in flight in a message (SCM_RIGHTS) and those no process has open included. Kernel memory that no
+    process's resident memory shows (red team 7's d01 queued 3.13 GB in 13,459 sockets). 0 where it cannot be read
+    (entering another network namespace needs root)."""
+    import ctypes
+    import threading
+
+    found = [0]
+
+    def dump() -> None:  # in a thread of its own: setns moves only the calling thread
+        libc = ctypes.CDLL(None, use_errno=True)
+        try:
+            own, theirs = os.open("/proc/thread-self/ns/net", os.O_RDONLY), os.open(f"/proc/{pid}/ns/net", os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            if libc.setns(theirs, _CLONE_NEWNET) != 0:
+                return
+            try:
+                diag = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4)  # NETLINK_SOCK_DIAG, bound to theirs
+            finally:
+                libc.setns(own, _CLONE_NEWNET)
+        except OSError:
+            return
+        finally:
+            os.close(own)
+            os.close(theirs)
+        with diag:
+            diag.settimeout(2)
+            diag.sendall(_UNIX_DIAG_REQUEST)
+            found[0] = _meminfo_total(diag)
+
+    thread = threading.Thread(target=dump, name="course-socket-count", daemon=True)
+    thread.start()
+    thread.join()
+    return found[0]
+
+
+def _meminfo_total(diag: socket.socket) -> int:
+    """Sum rmem_alloc + wmem_alloc of every UNIX_DIAG_MEMINFO in a netlink dump's answers."""
+    total = 0
+    while True:
+        try:
+            data = diag.recv(1 << 20)
+        except OSError:
+            return total
+        offset = 0
+        while offset + 16 <= len(data):
+            length, kind = struct.unpack_from("=IH", data, offset)
+            if kind in (2, 3) or length < 16:  # NLMSG_ERROR, NLMSG_DONE
+                return total
+            at, end = offset + 32, offset + length  # past nlmsghdr and unix_diag_msg
+            while at + 4 <= end:
+                size, attribute = struct.unpack_from("=HH", data, at)
+                if size < 4:
+                    break
+                if attribute == 5 and size >= 16:  # UNIX_DIAG_MEMINFO: u32 rmem_alloc, rcvbuf, wmem_alloc, ...
+                    values = struct.unpack_from("=3I", data, at + 4)
+                    total += values[0] + values[2]
+                at += (size + 3) & ~3
+            offset += (length + 3) & ~3
+        if not data:
+            return total
+
+
 def resident_bytes(kernel_pid: int, uid: int | None = None) -> int:
     """Memory of one sandbox's processes together: the resident memory of the kernel's process tree (with
     bubblewrap, all of its PID namespace) and, given `uid` (its own user), of every process of that user wherever
-    it went, plus what their open memfd files hold (`_memory_files`). Their temp folders and /dev/shm are
+    it went, plus what their open memfd files hold (`_memory_files`) and, in a network namespace of their own
+    (bubblewrap's), what its unix sockets hold (`_unix_socket_bytes`). Their temp folders and /dev/shm are
     size-limited tmpfs mounts under bubblewrap (`Limits.tmpfs_bytes`)."""
     pids = _descendants(kernel_pid) | (_owned_by(uid) if uid is not None else set())
-    return sum(_rss(pid) for pid in pids) + _memory_files(pids)
+    networks = {_network(pid): pid for pid in sorted(pids, reverse=True)}
+    sockets = sum(_unix_socket_bytes(pid) for network, pid in networks.items()
+                  if network is not None and network != _network(os.getpid()))
+    return sum(_rss(pid) for pid in pids) + _memory_files(pids) + sockets

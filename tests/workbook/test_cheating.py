@@ -1349,6 +1349,115 @@ def test_red_team_six_counts_the_kernel_could_dodge_fail_and_the_solutions_keep_
     assert sum(student == "honest" for student, _ in grades) == 11
 
 
+_RT7_FILL = '''_CACHE: dict = {}
+
+
+def _fill_cache():
+    """Runs when another exercise's check calls this tool: its forwarded calls count as that check's."""
+    if _CACHE:
+        return
+    for city in weather.known_cities():
+        for days in range(1, 8):
+            for units in ("metric", "imperial"):
+                _CACHE[(weather.lookup_city_id(city), days, units)] = \\
+                    weather.daily_forecast(city, days, units).model_dump(mode="json")
+
+
+'''
+
+_RT7_FROM_THE_CACHE = '''def build_merged_forecast_server() -> MCPServer:
+    server = MCPServer("forecast", log_level="WARNING")
+
+    @server.tool()
+    def get_daily_forecast(
+        city: Annotated[str, Field(description="City name, e.g. 'Paris'.")],
+        days: Annotated[int, Field(ge=1, le=7, description="Days, from today.")] = 3,
+        units: Literal["metric", "imperial"] = "metric",
+    ) -> weather.Forecast:
+        """Daily high, low and conditions for one city, for 1 to 7 days."""
+        found = _CACHE.get((weather.lookup_city_id(city), days, units))
+        if found is None:
+            raise ToolError(f"Unknown city {city!r}. Pass one city name in full.")
+        return weather.Forecast.model_validate(found)
+
+    return server
+'''
+
+
+_RT7_CODE_COPY = """import types as _types
+from course_lib import review as _review
+_TR = _types.FunctionType(_review.texts_read.__code__, _review.__dict__)
+
+
+"""
+
+
+def _filled_by(exercise: str, line: str) -> Callable:
+    """The solution's answer to `exercise` whose tool first fills `_RT7_FILL`'s cache (`line`: the tool's return)."""
+    def edit(solved: nbformat.NotebookNode) -> str:
+        source = _exercise(solved, exercise).source
+        assert line in source
+        return _RT7_FILL + source.replace(line, "        _fill_cache()\n" + line, 1)
+    return edit
+
+
+RED_TEAM_SEVEN = {
+    "c14_cache_filled_by_the_1_2_check": ("01", "1.3", {
+        "1.2": _filled_by("1.2", "        return weather.daily_forecast(city, days, units)"),
+        "1.3": lambda solved: _RT7_FROM_THE_CACHE}, "days[0].date: expected"),
+    "c18_cache_filled_by_the_1_1_check": ("01", "1.3", {
+        "1.1": _filled_by("1.1", "        return clock.local_time(city)"),
+        "1.3": lambda solved: _RT7_FROM_THE_CACHE}, "days[0].date: expected"),
+    "cache_filled_by_the_1_3_factory": ("01", "1.3", {"1.3": lambda solved: _RT7_FILL + _RT7_FROM_THE_CACHE.replace(
+        '    server = MCPServer("forecast"', '    _fill_cache()\n    server = MCPServer("forecast"', 1)},
+        "weather.daily_forecast called 70 time(s)"),
+    "customer_order_by_the_3_2_factory": ("03", "3.2", {"3.2": lambda solved: _exercise(solved, "3.2").source.replace(
+        "    store = orders.OrderStore()\n", "    store = orders.OrderStore()\n"
+        "    _KEPT = orders.customer_order(store, 'ORD-1042', orders.SIGNED_IN, None)\n", 1)},
+        "orders.customer_order called"),
+    "c16_texts_read_by_a_code_copy": ("07", "7.2", {"7.2": lambda solved: _RT7_CODE_COPY + _exercise(
+        solved, "7.2").source.replace("    ### BEGIN SOLUTION\n", "    _TR(tool)\n", 1)},
+        "it called review.texts_read"),
+}
+"""Red team rtgrade7's kept cheats, each a copy of the solution with the answers named replaced (a function of the
+solution notebook gives each answer): 1.3 answered from daily_forecast results fetched while the grader checked 1.2
+(c14) or 1.1 (c18), calls counted as that check's; they fail since 1.3's check draws another backend (`l01._reseeded`);
+made for that fix: the cache filled by 1.3's own factory, which the check calls after drawing the backend (the
+watch now opens before the factory runs), and the same for 3.2's customer_order (a factory's call was no cell's and
+no watch's).
+7.2 calling review.texts_read through a function made from its code object (c16), which the kernel-side watch never
+swapped; it is forwarded now, so a copy of its code is a copy of the stub."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_seven_cheats_fail_with_their_reason_and_the_solutions_keep_their_grade(tmp_path):
+    """Each of RED_TEAM_SEVEN fails its exercise and says why; the solutions beside them keep every exercise."""
+    folder = tmp_path / "class"
+    lessons = set()
+    for student, (lesson, _exercise_id, answers, _words) in RED_TEAM_SEVEN.items():
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        for exercise, answer in answers.items():
+            _exercise(notebook, exercise).source = answer(_lesson_notebook(lesson, "solutions")[1])
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+        lessons.add(lesson)
+    (folder / "honest").mkdir()
+    for lesson in sorted(lessons):
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        nbformat.write(notebook, folder / "honest" / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, exercise, _answers, words) in RED_TEAM_SEVEN.items():
+        status, detail = grades.get((student, exercise), ("missing", ""))
+        if status != "failed" or words not in detail:
+            problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
+    problems += [f"honest {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
+                 in grades.items() if student == "honest" and status != "passed"]
+    assert problems == [], "\n".join(problems)
+    assert sum(student == "honest" for student, _ in grades) == sum(
+        sum("exercise" in cell.metadata for cell in _lesson_notebook(lesson)[1].cells) for lesson in lessons)
+
+
 _RT7_SPEC_NAME = '''from course_lib import review as _rv
 
 
@@ -1379,7 +1488,7 @@ def pager_safety_cases() -> str | dict:
     return "[[case]]" + block
 '''
 
-RED_TEAM_SEVEN = {
+RED_TEAM_SEVEN_DATA = {
     "c01_14_specname": ("01", "1.4", lambda solution: _RT7_SPEC_NAME, "SPEC_NAME"),
     "c26_81_heldout_filtered": ("08", "8.1", lambda solution: _RT7_HELD_OUT_WEATHER, "heldout_weather.toml"),
     "c27_83_heldout_pick": ("08", "8.3", lambda solution: _RT7_HELD_OUT_SAFETY, "heldout_incidents.toml"),
@@ -1400,7 +1509,7 @@ def test_red_team_seven_course_data_fails_and_honest_names_pass(tmp_path):
     """c01, c26 and c27 fail their exercise and name what they used, and only that exercise; l01 and l03 (honest)
     pass every exercise of their notebook, as the untouched solutions of lessons 01, 05 and 08 beside them do."""
     folder = tmp_path / "class"
-    for student, (lesson, exercise, answer, _words) in RED_TEAM_SEVEN.items():
+    for student, (lesson, exercise, answer, _words) in RED_TEAM_SEVEN_DATA.items():
         stem, notebook = _lesson_notebook(lesson, "solutions")
         cell = _exercise(notebook, exercise)
         cell.source = answer(cell.source)
@@ -1412,12 +1521,12 @@ def test_red_team_seven_course_data_fails_and_honest_names_pass(tmp_path):
         nbformat.write(notebook, folder / "honest" / f"{stem}.ipynb")
     grades = _grade(folder, timeout=150)
     problems = []
-    for student, (_lesson, exercise, _answer, words) in RED_TEAM_SEVEN.items():
+    for student, (_lesson, exercise, _answer, words) in RED_TEAM_SEVEN_DATA.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
         if words and (status != "failed" or words not in detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     cheated = {(student, exercise)
-               for student, (_lesson, exercise, _answer, words) in RED_TEAM_SEVEN.items() if words}
+               for student, (_lesson, exercise, _answer, words) in RED_TEAM_SEVEN_DATA.items() if words}
     problems += [f"{student} {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
                  in grades.items() if (student, exercise) not in cheated and status != "passed"]
     assert problems == [], "\n".join(problems)

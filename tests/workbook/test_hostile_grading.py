@@ -407,6 +407,39 @@ time.sleep(120)
             assert found.status == "error" and found.ename == "OSError", found
 
 
+@pytest.mark.skipif(not (CONFINED and os.geteuid() == 0), reason="a network namespace of its own, read as root")
+def test_socket_buffers_count_against_the_sandboxs_bound(tmp_path):
+    """D01 (red team 7): 14 children filled 13,459 unix sockets with 3.13 GB, kernel memory in no process's resident
+    memory, and the 2 GB bound saw nothing. What the sandbox's unix sockets hold counts (here 8 children of about
+    47 MB each, 100 socketpairs filled both ways, under `Limits.open_files`, against a bound of 300 MB)."""
+    from course_lib.workbook import kernel
+
+    limits = sandbox.Limits(sandbox_memory_bytes=300 << 20)
+    code = """
+import os, socket, time
+for _ in range(8):
+    if os.fork() == 0:
+        held = []
+        for _ in range(100):
+            pair = socket.socketpair()
+            for end in pair:
+                end.setblocking(False)
+                try:
+                    while True:
+                        end.send(b"x" * 65536)
+                except BlockingIOError:
+                    pass
+            held += pair
+        time.sleep(120)
+        os._exit(0)
+time.sleep(120)
+"""
+    with kernel.Kernel(tmp_path, limits) as running:
+        running.start(60)
+        assert running.run(code, 100).status == "died"
+        assert "together used more than 300 MB" in running.death()
+
+
 @pytest.mark.skipif(not (CONFINED and os.geteuid() == 0), reason="a kernel has a user of its own under a root grader")
 def test_a_kernel_writes_nothing_to_the_host_disk_past_its_log(tmp_path):
     """C15 (redteam 2): 40 x 63 MB of posix_fallocate in the run folder (2.5 GB in 30 ms) between two looks of the
