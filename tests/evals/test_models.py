@@ -593,3 +593,21 @@ def test_the_cache_writes_each_answer_whole_through_a_rename(tmp_path, monkeypat
     [(source, target)] = renamed
     assert str(target) == str(tmp_path / "k.json") and str(source) != str(target)
     assert cache.get("k") == {"text": "x"}
+
+
+@pytest.mark.parametrize("reply", [(200, {}, UNREADABLE_BODIES["JSON cut off mid-string"]), error_reply(500, "down")],
+                         ids=["cut off", "HTTP 500"])
+def test_a_provider_error_inside_a_task_stops_the_run_with_the_tasks_done_kept(reply):
+    # rtevals6 T33: the error came out of the MCP client's task group as an ExceptionGroup, a traceback
+    task = note_task()
+    done = [openai_reply([("search_incidents", '{"query": "checkout latency"}')]),
+            openai_reply([("add_incident_note", json.dumps({"incidentId": "INC-101", "requestId": NOTE_ID,
+                                                             "note": "Cache flushed, latency back under 1 s."}))]),
+            openai_reply(text="Added the note.")]
+    first = [openai_reply([("search_incidents", '{"query": "checkout latency"}')]), reply]
+    with FakeProvider([*done, *first], repeat_last=True) as fake:
+        chooser = openai_at(fake, retries=1, sleep=lambda _: None)
+        with pytest.raises(score.RunStopped) as raised:
+            wire.run_sync(lambda: run.run_tasks([task, task], chooser, run.Target(factory=incidents.build_server)))
+    assert "\n" not in str(raised.value) and "(after 2 tries)" in str(raised.value)
+    assert [r.task for r in raised.value.report.results] == [task.id] and raised.value.report.stopped
