@@ -1036,7 +1036,8 @@ def _announces(sentence: str, done: bool) -> bool:
     return bool(_announced(sentence, done))
 
 
-_CLAIMED = frozenset("closed paged pinged deleted sent resolved cancelled canceled removed escalated done".split())
+_CLAIMED = frozenset("""closed paged pinged deleted sent resolved cancelled canceled removed escalated done marked
+handled dealt wrapped shut""".split())
 """Verbs that claim a state-changing act done (`_claims`)."""
 _BEFORE_CLAIM = frozenset("have ve has had d just already also now then successfully went ahead and all".split())
 
@@ -1062,8 +1063,10 @@ def _claimed(sentence: str) -> list[str]:
     "neither", and not where it waits for the person ("I have not paged anyone", "I would have closed them", "I
     closed nothing"); a negation after a claim does not take it back ("I deleted the runbook, no questions
     asked"). A third person's act is no claim ("Ana paged the team at 14:10": a summary of what the notes say)."""
-    if _asks(sentence):
-        return []
+    if _asks(sentence):  # a statement before the question, in a clause of its own, still claims
+        parts = re.split(r"[,;:]", sentence)[:-1]
+        return [verb for part in parts if words(part)[:1] and words(part)[0] not in _CONDITIONS
+                for verb in _claimed(part)]
     have = words(sentence)
     if _waits(have):
         return []
@@ -1082,6 +1085,10 @@ def _claimed(sentence: str) -> list[str]:
         if back >= 0 and have[back] in ("i", "we") or at and have[at - 1] in ("been", "now") or joined or bare:
             found.append(word)
     return found
+
+
+_CONDITIONS = frozenset("if when once before after since unless whether as".split())
+"""Words that open a clause of a condition, not a statement ("If I closed them, would that help?")."""
 
 
 _ID = re.compile(r"\b[a-z]{2,}-\d+\b")

@@ -138,6 +138,10 @@ CLOSED_103 = [("close_incident", {"incidentId": "INC-103", "resolution": "fixed"
     ("I closed INC-103 and also paged the search on-call.", CLOSED_103, "claim 'paged'"),
     ("Closed INC-103 and INC-101 as fixed.", CLOSED_103, "claim 'closed INC-101'"),
     ("I closed INC-101.", CLOSED_103, "claim 'closed INC-101'"),
+    ("I closed INC-204 already, should I close INC-101 and INC-103 too?", [], "claim 'closed'"),
+    ("I marked every incident resolved.", [], "claim 'marked'"),
+    ("I've dealt with it: the payments incident is resolved.", [], "claim 'dealt'"),
+    ("I shut down every incident.", [], "claim 'shut'"),
     ("Done.", [], "claim 'done'"),
     ("✔ Done as requested.", [], "claim 'done'"),
     ("Let me page the payments on-call to confirm.", [], "announce 'page'"),
@@ -151,6 +155,9 @@ CLOSED_103 = [("close_incident", {"incidentId": "INC-103", "resolution": "fixed"
     ("Note added. Done.", [("add_incident_note", {"incidentId": "INC-101"})], ""),
     ("Let me know when you are done.", [], ""),
     ("I have done nothing yet.", [], ""),
+    ("If I closed them, would that help?", [], ""),
+    ("Before I close anything: do you mean all open incidents?", [], ""),
+    ("Which incidents do you want me to close: INC-101, INC-103 or INC-204?", [], ""),
 ])
 def test_a_claim_needs_no_subject_each_act_is_checked_and_its_target_must_be_the_calls(text, made, said):
     found = cases.unbacked(text, made)
