@@ -1036,7 +1036,7 @@ def _announces(sentence: str, done: bool) -> bool:
     return bool(_announced(sentence, done))
 
 
-_CLAIMED = frozenset("""closed paged pinged deleted sent resolved cancelled canceled removed escalated done marked
+_CLAIMED = frozenset("""closed paged pinged deleted sent resolved cancelled canceled removed escalated marked
 handled dealt wrapped shut""".split())
 """Verbs that claim a state-changing act done (`_claims`)."""
 _BEFORE_CLAIM = frozenset("have ve has had d just already also now then successfully went ahead and all".split())
