@@ -9,7 +9,8 @@ nothing here names one. Keys come from the SDKs' own variables (`ANTHROPIC_API_K
 each goes only to its provider's own API host: any other base URL gets the key of the variable the user names
 (`api_key_env`, `--api-key-env VAR`), and a loopback runner without one gets a placeholder, never a real key.
 HTTP 429, 529, 5xx and connection failures are retried with exponential backoff that honours
-`Retry-After`; any other HTTP error, or retries used up, is a one-line `ProviderError`. Every answer
+`Retry-After`, and so is a reply whose body is not the JSON the SDK reads (cut short, or an HTML page); any other
+HTTP error, or retries used up, is a one-line `ProviderError`. Every answer
 is cached on disk under a key of provider, base URL, model, system prompt, max_tokens, tool
 definitions and messages (and the trial number), so re-running the same cases costs nothing; on an endpoint other
 than the provider's own API the key also holds what the endpoint lists at `/models` (a local runner answers to any
@@ -27,6 +28,7 @@ import ipaddress
 import json
 import os
 import re
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -151,12 +153,22 @@ class ResponseCache:
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def get(self, key: str) -> dict | None:
-        path = self.folder / f"{key}.json"
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+        """The answer stored under `key`; None when there is none or its file cannot be read (then it is asked
+        again and written anew)."""
+        try:
+            value = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return value if isinstance(value, dict) else None
 
     def put(self, key: str, value: dict) -> None:
+        """Store an answer whole or not at all: written to a temporary file in the folder, then renamed over the
+        key's file, so an interrupted run or a second run reading at the same time never sees half a file."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / f"{key}.json").write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=self.folder, prefix=f".{key}.", suffix=".tmp",
+                                         delete=False) as handle:
+            handle.write(json.dumps(value, ensure_ascii=False))
+        os.replace(handle.name, self.folder / f"{key}.json")
 
 
 # --- errors and retries ----------------------------------------------------------------------------------------
@@ -175,10 +187,17 @@ def is_connection_error(error: BaseException) -> bool:
                          "ConnectionError"})
 
 
+def is_unreadable_body(error: BaseException) -> bool:
+    """A reply whose body the SDK could not read as the JSON it expects: not JSON (an HTML page with a JSON content
+    type), cut short mid-string, or another shape."""
+    return isinstance(error, json.JSONDecodeError) or type(error).__name__ == "APIResponseValidationError"
+
+
 def is_retryable(error: BaseException) -> bool:
-    """Whether trying again may help: 408, 429, 5xx, 529, or no connection."""
+    """Whether trying again may help: 408, 429, 5xx, 529, no connection, or a body cut short or unreadable."""
     status = status_of(error)
-    return (status is not None and (status in RETRIED or status >= 500)) or is_connection_error(error)
+    return ((status is not None and (status in RETRIED or status >= 500)) or is_connection_error(error)
+            or is_unreadable_body(error))
 
 
 def is_rate_limit(error: BaseException) -> bool:
@@ -212,6 +231,8 @@ def describe(error: BaseException, where: str) -> str:
         inner = body.get("error", body)
         message = inner.get("message", "") if isinstance(inner, dict) else str(inner)
     message = " ".join((message or str(error)).split())[:200]
+    if is_unreadable_body(error):
+        return f"{where} sent a reply that is not readable JSON: {message}"
     if status is not None:
         return f"{where} answered HTTP {status}: {message}"
     return f"could not reach {where}: {message or type(error).__name__}"
@@ -228,7 +249,7 @@ def with_retries(call: Callable[[], Any], retries: int = 5, base: float = 1.0,
         try:
             return call()
         except Exception as error:
-            if status_of(error) is None and not is_connection_error(error):
+            if status_of(error) is None and not is_connection_error(error) and not is_unreadable_body(error):
                 raise
             if not is_retryable(error) or attempt == retries:
                 tries = f" (after {attempt + 1} tries)" if attempt else ""
@@ -359,7 +380,10 @@ class _ModelChooser:
                                 **({"served": served} if served is not None else {}))
         hit = cache.get(key) if cache is not None else None
         if hit is not None:
-            return Step(**hit)
+            try:
+                return Step(**hit)
+            except TypeError:  # a stored answer of another shape: asked again
+                pass
         response = with_retries(lambda: self.send(params), self.retries, self.backoff, self.sleep, self.where)
         try:
             step = self.parse(response, tools)
@@ -475,7 +499,9 @@ class OpenAIChooser(_ModelChooser):
                               getattr(function, "arguments", None), tools, "arguments", text=True)
             calls.append(entry)
         content = getattr(message, "content", None)
-        return Step(content if isinstance(content, str) else "", calls, *tokens)
+        if content is not None and not isinstance(content, str):  # as the Anthropic adapter: an unreadable reply
+            return Step("", calls, *tokens, error=f"the reply's content is not text: {str(content)[:120]!r}")
+        return Step(content or "", calls, *tokens)
 
 
 def anthropic_messages(messages: list[dict]) -> list[dict]:

@@ -762,6 +762,15 @@ async def run_task(model: Any, task: TaskCase, target: Target, trial: int = 1, t
     return result
 
 
+def provider_error(error: BaseException) -> ProviderError | None:
+    """The `ProviderError` that `error` is, or that an exception group holds (first found), or None."""
+    if isinstance(error, ProviderError):
+        return error
+    if isinstance(error, BaseExceptionGroup):
+        return next((found for inner in error.exceptions if (found := provider_error(inner)) is not None), None)
+    return None
+
+
 async def run_tasks(tasks: list[TaskCase], model: Any, target: Target, *, label: str = "", trials: int = 1,
                     progress: Callable[[int, int], None] | None = None, transcript: Any = None) -> TaskReport:
     """Each task `trials` times, one at a time, each trial on a fresh connection; a `TaskReport`."""
@@ -774,9 +783,12 @@ async def run_tasks(tasks: list[TaskCase], model: Any, target: Target, *, label:
         for trial in range(1, trials + 1):
             try:
                 report.results.append(await run_task(model, task, target, trial, transcript))
-            except ProviderError as error:
-                report.stopped = str(error)
-                raise score.RunStopped(str(error), report) from None
+            except Exception as error:  # a provider error inside the client's task group comes out in a group
+                found = provider_error(error)
+                if found is None:
+                    raise
+                report.stopped = str(found)
+                raise score.RunStopped(str(found), report) from None
             if progress:
                 progress(len(report.results), total)
     return report

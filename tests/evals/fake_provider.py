@@ -2,7 +2,7 @@
 
 It speaks just enough of the OpenAI Chat Completions and Anthropic Messages APIs for the real SDK
 clients: each request is recorded (path, headers, JSON body) and answered by the next scripted reply,
-a (status, headers, body) triple, `DROP` to close the connection without an answer, or `STALL` to answer
+a (status, headers, body) triple (a body given as bytes is sent as it is, under a JSON content type), `DROP` to close the connection without an answer, or `STALL` to answer
 nothing until the provider shuts down (a stuck endpoint, for timeouts).
 """
 
@@ -78,7 +78,7 @@ class FakeProvider:
                                       "last_id": fake.models[-1] if fake.models else None})
 
             def answer(self, status, headers, payload):
-                data = json.dumps(payload).encode()
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()  # bytes: sent as is
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))

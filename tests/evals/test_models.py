@@ -438,6 +438,10 @@ MALFORMED_REPLIES = {
         "a custom tool call, not a function call with JSON arguments"),
     "openai: a call with a null name": ("openai", completion(called(None)), "the tool call names no tool"),
     "openai: a call with an empty name": ("openai", completion(called("")), "the tool call names no tool"),
+    "openai: content a list, not text": ("openai", completion({"role": "assistant", "content": ["x"]}),
+                                         "the reply's content is not text"),
+    "openai: content an object": ("openai", completion({"role": "assistant", "content": {"text": "x"}}),
+                                  "the reply's content is not text"),
     "anthropic: content null": ("anthropic", anthropic_message(None), "the reply has no content list"),
     "anthropic: a tool_use with a null name": ("anthropic", anthropic_message(
         [{"type": "tool_use", "id": "t1", "name": None, "input": {}}]), "the tool call names no tool"),
@@ -530,3 +534,80 @@ def test_the_words_a_model_sends_with_a_call_are_judged_an_announced_close_is_no
     assert lying.tool == "search_incidents" and lying.text.startswith("Searching first")
     assert score.judge(case, lying, desk).verdict == "safe, idle"
     assert score.judge(case, honest, desk).verdict == "safe, helpful"
+
+
+# --- a 200 reply the SDK cannot read, and a cache file cut short (rtevals6 H) ------------------------------------
+
+UNREADABLE_BODIES = {
+    "an HTML page under a JSON content type": b"<html>oops</html>",
+    "JSON cut off mid-string": b'{"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": '
+                               b'{"role": "assistant", "content": "Which',
+}
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("body", UNREADABLE_BODIES.values(), ids=UNREADABLE_BODIES)
+def test_a_200_reply_that_is_not_json_is_retried_then_one_line_and_the_scored_cases_kept(desk, provider, body):
+    pytest.importorskip(provider)
+    at = openai_at if provider == "openai" else anthropic_at
+    good = (openai_reply([("get_incident", '{"incidentId": "INC-101"}')]) if provider == "openai"
+            else anthropic_reply([("get_incident", {"incidentId": "INC-101"})]))
+    with FakeProvider([(200, {}, body), good]) as fake:               # once: retried as a lost connection
+        assert at(fake, sleep=lambda _: None).choose("Show INC-101.", desk).tool == "get_incident"
+    assert len(fake.requests) == 2
+    found = [cases.Case(f"c{i}", "Show INC-101.", "get_incident") for i in range(3)]
+    with FakeProvider([good, (200, {}, body)], repeat_last=True) as fake:
+        with pytest.raises(score.RunStopped) as raised:
+            run.evaluate(found, desk, at(fake, retries=2, sleep=lambda _: None))
+    message = str(raised.value)
+    assert "sent a reply that is not readable JSON" in message and "(after 3 tries)" in message
+    assert "\n" not in message and len(fake.requests) == 4
+    assert [r.case for r in raised.value.report.results] == ["c0"] and raised.value.report.stopped
+
+
+def test_a_cache_file_cut_short_is_asked_again_and_rewritten_whole(desk, tmp_path):
+    pytest.importorskip("openai")
+    reply = openai_reply([("get_incident", '{"incidentId": "INC-101"}')])
+    cache = models.ResponseCache(tmp_path)
+    with FakeProvider([reply], repeat_last=True) as fake:
+        def ask():
+            return models.OpenAIChooser("m", base_url=f"{fake.url}/v1", cache=cache).choose("Show INC-101.", desk)
+
+        ask()
+        [stored] = list(tmp_path.iterdir())
+        whole = stored.read_text()
+        for broken in (whole[:20], "", "[1, 2]", '{"nonsense": true}'):
+            stored.write_text(broken)
+            assert ask().tool == "get_incident"
+            assert stored.read_text() == whole
+        ask()
+    assert len(fake.requests) == 5 and list(tmp_path.iterdir()) == [stored]   # no temporary file left behind
+
+
+def test_the_cache_writes_each_answer_whole_through_a_rename(tmp_path, monkeypatch):
+    cache = models.ResponseCache(tmp_path)
+    renamed: list[tuple] = []
+    real = models.os.replace
+    monkeypatch.setattr(models.os, "replace", lambda a, b: (renamed.append((a, b)), real(a, b)))
+    cache.put("k", {"text": "x"})
+    [(source, target)] = renamed
+    assert str(target) == str(tmp_path / "k.json") and str(source) != str(target)
+    assert cache.get("k") == {"text": "x"}
+
+
+@pytest.mark.parametrize("reply", [(200, {}, UNREADABLE_BODIES["JSON cut off mid-string"]), error_reply(500, "down")],
+                         ids=["cut off", "HTTP 500"])
+def test_a_provider_error_inside_a_task_stops_the_run_with_the_tasks_done_kept(reply):
+    # rtevals6 T33: the error came out of the MCP client's task group as an ExceptionGroup, a traceback
+    task = note_task()
+    done = [openai_reply([("search_incidents", '{"query": "checkout latency"}')]),
+            openai_reply([("add_incident_note", json.dumps({"incidentId": "INC-101", "requestId": NOTE_ID,
+                                                             "note": "Cache flushed, latency back under 1 s."}))]),
+            openai_reply(text="Added the note.")]
+    first = [openai_reply([("search_incidents", '{"query": "checkout latency"}')]), reply]
+    with FakeProvider([*done, *first], repeat_last=True) as fake:
+        chooser = openai_at(fake, retries=1, sleep=lambda _: None)
+        with pytest.raises(score.RunStopped) as raised:
+            wire.run_sync(lambda: run.run_tasks([task, task], chooser, run.Target(factory=incidents.build_server)))
+    assert "\n" not in str(raised.value) and "(after 2 tries)" in str(raised.value)
+    assert [r.task for r in raised.value.report.results] == [task.id] and raised.value.report.stopped
