@@ -103,6 +103,7 @@ CONCEPTS: dict[str, dict[str, str]] = {
                    "a broken request; the model reads the error, so it names what was asked.",
         "foreign": "Lesson 03, «Tool execution errors: the work failed»: another customer's order is answered "
                    "exactly as a missing one, so no answer reveals who owns a number.",
+        "own": f"Lesson 03, «Tool execution errors: the work failed»: the exercise {OWN}.",
     },
     "3.2": {
         "tool found": "Lesson 03, «Messages a model can recover from»: better messages change the failures only; "
@@ -270,6 +271,8 @@ CONCEPTS: dict[str, dict[str, str]] = {
                                    "serve, where the right choice is no tool.",
         "city": "Lesson 08, «Layer 2: model evals»: a case checks the arguments too, not only which tool was "
                 "chosen.",
+        "own": "Lesson 08, «Held-out cases: overfitting, shown»: held-out cases are worth something only while "
+               "nobody tunes against them; write cases of your own for your own tools.",
     },
     "8.2": {
         "tools works": "Lesson 08, «Layer 2: model evals»: tuning descriptions changes what the model reads, never "
@@ -284,6 +287,8 @@ CONCEPTS: dict[str, dict[str, str]] = {
                            "dangerous call would be wrong.",
         "catches desk_passes": "Lesson 08, «Layer 3: safety evals»: a good safety case fails the risky server for "
                                "exactly one reason and passes the safe one.",
+        "own": "Lesson 08, «Held-out cases: overfitting, shown»: held-out cases are worth something only while "
+               "nobody tunes against them; write cases of your own for your own tools.",
     },
     "9.1": {
         "dict": "Lesson 09, «Evolving without breaking clients»: every proposal gets one of two verdicts.",

@@ -1,5 +1,5 @@
-"""Unseen round 8: right but for the system text, which it strips (`system.strip()`): leading spaces and a
-trailing line break of `system` are lost."""
+"""Right but for the system text, which it strips (`system.strip()`): leading spaces and a trailing line break of
+`system` are lost. (Written from the exercise text alone, by someone who had not seen the checker.)"""
 
 EXPECT = "every space and line break kept"
 
