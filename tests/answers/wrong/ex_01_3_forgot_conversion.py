@@ -7,7 +7,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import weather
 
-EXPECT = "days[0].high: expected 48.2, got 9.0"
+EXPECT = "units='imperial'); found days[0].high: expected"
 
 
 def answer():
