@@ -52,6 +52,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -434,28 +435,47 @@ def clean_up(run_dir: Path, uid: int | None) -> None:
     remove_tree(run_dir)
 
 
-def stop_leftovers(mark: str, uid: int | None) -> None:
-    """SIGKILL every process a run left: as root, everything its user runs (`kill -1` as that user, which reaches
-    exactly that user's processes); otherwise the processes whose environment carries the run's mark."""
-    if uid is not None and _is_root():
-        for _ in range(3):  # a process that was forking as the first round came is caught by the next
+def stop_leftovers(mark: str, uid: int | None, patience: float = 10.0) -> None:
+    """SIGKILL every process a run left and wait until they are gone: as root, everything its user runs (`kill -1`
+    as that user, which reaches exactly that user's processes); otherwise the processes whose environment carries
+    the run's mark. Rounds repeat while any is left (one forking as a round came, one slow to die on a loaded
+    machine), for at most `patience` seconds."""
+    as_root = uid is not None and _is_root()
+    wanted = f"{RUN_ENV}={mark}".encode()
+    deadline = time.monotonic() + patience
+    while True:
+        if as_root:
             try:
                 subprocess.run([shutil.which("kill") or "/bin/kill", "-KILL", "-1"], user=uid, group=uid,
                                extra_groups=[], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, timeout=10)
             except (OSError, subprocess.SubprocessError):
-                break
-        return
-    wanted = f"{RUN_ENV}={mark}".encode()
-    for _ in range(3):
-        found = [pid for pid in _pids() if wanted in _environ(pid).split(b"\0")]
-        for pid in found:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        if not found:
+                return
+            left = [pid for pid in _pids() if _owner(pid) == uid and not _zombie(pid)]
+        else:
+            left = [pid for pid in _pids() if wanted in _environ(pid).split(b"\0")]
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+        if not left or time.monotonic() > deadline:
             return
+        time.sleep(0.05)
+
+
+def _owner(pid: int) -> int | None:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
+
+
+def _zombie(pid: int) -> bool:
+    """Whether `pid` has exited and waits only to be reaped (it runs nothing and holds no memory)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            return file.read().rpartition(b")")[2].split()[0] in (b"Z", b"X")
+    except (OSError, IndexError):
+        return True
 
 
 def _pids() -> list[int]:
