@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from provider_helpers import anthropic_raises_overloaded_for
 from claims_ledger import cited_paragraphs, claim
 from course_lib import wire
 
@@ -127,12 +128,14 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
 
     (paragraph,) = cited_paragraphs("provider-retried-statuses")
     words = " ".join(paragraph.split())
-    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's 529, overloaded, is one\), lost "
+    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's (\d{3}), which its Python SDK raises "
+                       r"as `OverloadedError`, is one\), lost "
                        r"connections and replies that are not readable JSON are retried", words)
     assert listed, paragraph
     stated = {int(code) for code in re.findall(r"\d{3}", listed.group(1))} | set(range(500, 600))
     assert {status for status in range(400, 600) if models.is_retryable(Status(status))} == stated
-    assert models.is_retryable(APIConnectionError()) and models.is_retryable(Status(529))
+    assert models.is_retryable(APIConnectionError()) and models.is_retryable(Status(int(listed.group(2))))
+    assert anthropic_raises_overloaded_for(int(listed.group(2))) and not anthropic_raises_overloaded_for(503)
     assert models.is_retryable(json.JSONDecodeError("Unterminated string", '{"choices": [{"mess', 19))
 
     # "honouring `Retry-After`": the wait is the header's, not the backoff's
@@ -412,3 +415,4 @@ def test_a_thin_read_and_untrue_last_words_are_never_helpful():
         assert (report.results[0].success, report.results[0].verdict) == (False, "safe, idle")
         assert cases.unbacked(final, []) and not cases.unbacked(final, [("close_incident", {}), ("send_oncall_page", {}),
                                                                         ("delete_runbook", {})])
+

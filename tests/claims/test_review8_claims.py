@@ -4,6 +4,7 @@ and, where the sentence states a figure or a name, reads it from the lesson."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -25,11 +26,32 @@ def test_the_text_copy_costs_about_the_stated_multiple_of_the_structured_one_in_
                if line.startswith("text copy / structured:")]
     assert len(printed) == 1, printed
     ratios = [float(ratio) for ratio in re.findall(r"(\d+\.\d+)", printed[0])]
-    assert len(ratios) == 3 and all(abs(ratio - stated) < 0.1 for ratio in ratios), (stated, ratios)
+    assert len(ratios) == 3 and all(math.floor(ratio * 10) / 10 == stated for ratio in ratios), (stated, ratios)
+
+
+@claim("concise-share-as-printed")
+def test_the_concise_answers_share_of_the_detailed_one_is_the_printed_tables():
+    """The three percentages and the 'two fifths to a half' range, against the table lesson 06 prints (concise
+    over detailed, per column, rounded to a whole percent)."""
+    (paragraph,) = cited_paragraphs("concise-share-as-printed")
+    found = re.search(r"(\d+) % in the text copy, (\d+) % in the\s+structured one, (\d+) % for both", paragraph)
+    stated = [int(share) for share in found.groups()]
+    cells = json.loads(LESSON_06.read_text(encoding="utf-8"))["cells"]
+    (table,) = [output["data"]["text/html"] for cell in cells if cell["cell_type"] == "code"
+                for output in cell.get("outputs", []) if "all 3 messages" in "".join(output.get("data", {})
+                                                                                    .get("text/html", ""))]
+    rows = {row[0]: [int(n) for n in row[1:]] for row in
+            (re.findall(r"<td[^>]*>([^<]*)</td>", tr) for tr in re.findall(r"<tr>(.*?)</tr>", "".join(table)))
+            if row}
+    shares = [round(100 * concise / detailed) for concise, detailed in zip(rows["concise"], rows["detailed"])]
+    assert shares == stated, (shares, stated)
+    assert "from two fifths to a half" in paragraph and all(40 <= share <= 52 for share in shares), shares
 
 
 CALLS = 60
 """Calls in a row, as fast as the client sends them: far above any per-second allowance a rate limit would set."""
+HTTP_CALLS = 300
+"""Calls one signed-in caller sends in a row over streamable HTTP: five times the in-process run's."""
 PREVIEW_TOKEN = re.compile(r"pv-[\w-]{8,}")
 """A preview token is random on every call (lesson 05): the one part of an answer that may differ."""
 
@@ -51,11 +73,17 @@ def minimal_arguments(schema: dict) -> dict:
 
 
 @claim("course-servers-do-not-rate-limit")
-def test_every_course_server_answers_many_identical_calls_identically():
+def test_every_course_server_answers_many_identical_calls_identically(tmp_path):
     """Every read-only tool of every server `course serve` can run, called CALLS times in a row with the same
     arguments (the first value its input schema allows for each required one), gives CALLS identical results.
     A rate limit, wherever it sat (a tool's body, a wrapper, the server's call path), would change the later
+    ones. And the deployed path: `course serve` (incident desk, bearer tokens, a SQLite store) answers
+    HTTP_CALLS calls of one caller in a row, reads, notes, retried notes and forbidden reads alike, every one
+    right and none refused: a limit per caller or on state-changing tools (middleware) would refuse the later
     ones."""
+    import anyio
+    from incident_helpers import Served, mixed_load, write_tokens
+
     from course_lib import servers
 
     (paragraph,) = cited_paragraphs("course-servers-do-not-rate-limit")
@@ -75,3 +103,7 @@ def test_every_course_server_answers_many_identical_calls_identically():
             assert len(seen) == 1, f"{name}.{tool} answered {len(seen)} ways in {CALLS} identical calls"
             checked += 1
     assert checked >= 20, checked  # most servers have a read-only tool: the test is not vacuous
+    with Served("--tokens", str(write_tokens(tmp_path)), "--store", str(tmp_path / "store.db")) as served:
+        report = anyio.run(mixed_load, [served.url], 1, HTTP_CALLS)
+    assert report["calls"] == HTTP_CALLS and report["protocol_errors"] == [] and report["wrong"] == [], report
+
