@@ -123,7 +123,7 @@ def test_host_and_origin_checks_stay_on_beyond_loopback():
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
         async with anyio.create_task_group() as group:
             group.start_soon(userver.serve)
-            with anyio.fail_after(10):
+            with anyio.fail_after(60):
                 while not userver.started:
                     await anyio.sleep(0.02)
             async with httpx2.AsyncClient() as http:

@@ -46,7 +46,7 @@ async def hear(server: MCPServer, era: str, listen: bool) -> tuple[list[str], li
         if listen:
             async with client.listen(tools_list_changed=True) as stream:
                 await client.call_tool("grow", {})
-                with anyio.move_on_after(2):  # a missing event is the failure, not a hang
+                with anyio.move_on_after(10):  # a missing event is the failure, not a hang (generous: a loaded CI)
                     async for event in stream:
                         events.append(event)
                         break
