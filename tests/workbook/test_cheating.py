@@ -1531,3 +1531,129 @@ def test_red_team_seven_course_data_fails_and_honest_names_pass(tmp_path):
                  in grades.items() if (student, exercise) not in cheated and status != "passed"]
     assert problems == [], "\n".join(problems)
     assert sum(student.startswith("l0") for student, _ in grades) == 8
+
+
+_RT7_FACTORY = 'getattr(importlib.import_module("course_lib.servers." + "{module}"), "revres_dliub"[::-1])'
+_RT7_RELABEL = '''import importlib
+
+
+def _relabel(server):
+    for found in server._tool_manager._tools.values():
+        found.description = "Zebra quokka marmot lynx heron ibis. " + (found.description or "")
+    return server
+
+
+'''
+
+RED_TEAM_SEVEN_LESSON_CODE = {
+    "c05_53_lesson_tool_wrapped": ("05", "5.3", '''import importlib
+
+
+def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incidents", log_level="WARNING")
+    lesson = ''' + _RT7_FACTORY.format(module="incidents") + '''(user, store)
+    fn = lesson._tool_manager._tools["get_incident"].fn
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Fetch a single incident by identifier."""
+        return fn(incidentId)
+
+    return server
+''', "incidents.get_incident is the course's own"),
+    "c06_12_lesson_server_relabelled": ("01", "1.2", _RT7_RELABEL + '''def build_bounded_forecast_server() -> MCPServer:
+    server = ''' + _RT7_FACTORY.format(module="weather") + '''()
+    server._tool_manager._tools.pop("weather", None)
+    return _relabel(server)
+''', "weather.get_daily_forecast is the course's own"),
+    "c11_34_lesson_server_relabelled": ("03", "3.4", _RT7_RELABEL + '''def build_cancel_server() -> MCPServer:
+    return _relabel(''' + _RT7_FACTORY.format(module="failures") + '''())
+''', "failures.cancel_order is the course's own"),
+    "c11_34_lesson_helper": ("03", "3.4", '''def build_cancel_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("cancel", log_level="WARNING")
+
+    @server.tool()
+    def cancel_order(ctx: Context, order_number: str, dry_run: failures.DryRun = False) -> failures.CancelResult:
+        """Cancel one unshipped order. Pass dry_run=true to only check."""
+        failures.require_known_arguments(ctx, "cancel_order", ("order_number", "dry_run"))
+        return failures.cancel(store, order_number, dry_run)
+
+    return server
+''', "failures.require_known_arguments is the course's own"),
+    "c12_51_store_method_on_a_shim": ("05", "5.1", '''import threading as _th
+
+
+def build_notes_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("notes", log_level="WARNING")
+
+    class _Shim:
+        def __init__(self):
+            self._lock, self._requests = _th.Lock(), {}
+
+        def append_note(self, who, incident_id, text):
+            return store.append_note(who, incident_id, text)
+
+    shim = _Shim()
+    once = incidents.Store.add_note_once
+
+    @server.tool(annotations=NOTE_HINTS)
+    def add_incident_note(incidentId: incidents.IncidentId, note: incidents.NoteText,
+                          requestId: incidents.RequestId) -> incidents.NoteAdded:
+        """Append one note to an incident's timeline; reuse a requestId to retry."""
+        return once(shim, user, incidentId, note, requestId)
+
+    return server
+''', "incidents.Store.add_note_once is the course's own"),
+    "c13_53_store_method_on_a_shim": ("05", "5.3", '''def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incidents", log_level="WARNING")
+
+    class _Shim:
+        def lookup(self, incident_id):
+            return store.lookup(incident_id)
+
+        def can_read(self, who, record):
+            return store.can_read(who, record)
+
+    vis = incidents.Store.visible
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID."""
+        return incidents.view(vis(_Shim(), user, incidentId))
+
+    return server
+''', "incidents.Store.visible is the course's own"),
+}
+"""Red team rtgrade7's lesson code run in the kernel (each the solution with one exercise cell replaced): a lesson
+server reached by a computed factory name, its prose changed by 6 words (c06, c11), or its tool's function wrapped in
+a tool of the learner's (c05); 3.4's lesson helpers called from a tool of one's own (a variant of c11); the lesson
+store's `add_note_once` (c12) and `visible` (c13) run on a `self` of the learner's whose other methods are the lent
+store's. Each passed before the kernel's copy of course_lib lost those bodies (`release.cut_bodies`)."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_seven_lesson_code_in_the_kernel_fails_and_the_solutions_keep_their_grade(tmp_path):
+    """Each of RED_TEAM_SEVEN_LESSON_CODE fails its exercise and names the course code it ran, and only that
+    exercise; the untouched solutions of lessons 01, 03 and 05 beside them pass every exercise."""
+    folder = tmp_path / "class"
+    for student, (lesson, exercise, answer, _words) in RED_TEAM_SEVEN_LESSON_CODE.items():
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        _exercise(notebook, exercise).source = answer
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    (folder / "honest").mkdir()
+    for lesson in ("01", "03", "05"):
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        nbformat.write(notebook, folder / "honest" / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    cheated = {(student, exercise) for student, (_lesson, exercise, _answer, _words)
+               in RED_TEAM_SEVEN_LESSON_CODE.items()}
+    problems = [f"{student} {exercise}: {status} ({detail[:300]})"
+                for student, (_lesson, exercise, _answer, words) in RED_TEAM_SEVEN_LESSON_CODE.items()
+                for status, detail in [grades.get((student, exercise), ("missing", ""))]
+                if status != "failed" or words not in detail]
+    problems += [f"{student} {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
+                 in grades.items() if (student, exercise) not in cheated and status != "passed"]
+    assert problems == [], "\n".join(problems)
+    assert sum(student == "honest" for student, _ in grades) == 12
