@@ -1581,6 +1581,17 @@ def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
 
     return server
 ''', "failures.require_known_arguments is the course's own"),
+    "c21_61_lesson_tool_relabelled": ("06", "6.1", _RT7_RELABEL + '''def build_lean_server() -> MCPServer:
+    server = ''' + _RT7_FACTORY.format(module="workspace") + '''(areas=["tickets"])
+    for name in [name for name in server._tool_manager._tools if name != "search_tickets"]:
+        server._tool_manager._tools.pop(name)
+    return _relabel(server)
+''', "workspace.search_tickets_tool is the course's own"),
+    "c21_61_lesson_tool_registered": ("06", "6.1", _RT7_RELABEL + '''def build_lean_server() -> MCPServer:
+    server = MCPServer("tickets", log_level="WARNING")
+    workspace.register(server, ["search_tickets"])
+    return _relabel(server)
+''', "workspace.search_tickets_tool is the course's own"),
     "c12_51_store_method_on_a_shim": ("05", "5.1", '''import threading as _th
 
 
@@ -1627,7 +1638,7 @@ def build_notes_server(store: incidents.Store, user: str) -> MCPServer:
 }
 """Red team rtgrade7's lesson code run in the kernel (each the solution with one exercise cell replaced): a lesson
 server reached by a computed factory name, its prose changed by 6 words (c06, c11), or its tool's function wrapped in
-a tool of the learner's (c05); 3.4's lesson helpers called from a tool of one's own (a variant of c11); the lesson
+a tool of the learner's (c05); 6.1's lesson tool, relabelled, by its factory or `workspace.register` (c21); 3.4's lesson helpers called from a tool of one's own (a variant of c11); the lesson
 store's `add_note_once` (c12) and `visible` (c13) run on a `self` of the learner's whose other methods are the lent
 store's. Each passed before the kernel's copy of course_lib lost those bodies (`release.cut_bodies`)."""
 
@@ -1635,7 +1646,7 @@ store's. Each passed before the kernel's copy of course_lib lost those bodies (`
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
 def test_red_team_seven_lesson_code_in_the_kernel_fails_and_the_solutions_keep_their_grade(tmp_path):
     """Each of RED_TEAM_SEVEN_LESSON_CODE fails its exercise and names the course code it ran, and only that
-    exercise; the untouched solutions of lessons 01, 03 and 05 beside them pass every exercise."""
+    exercise; the untouched solutions of lessons 01, 03, 05 and 06 beside them pass every exercise."""
     folder = tmp_path / "class"
     for student, (lesson, exercise, answer, _words) in RED_TEAM_SEVEN_LESSON_CODE.items():
         stem, notebook = _lesson_notebook(lesson, "solutions")
@@ -1643,7 +1654,7 @@ def test_red_team_seven_lesson_code_in_the_kernel_fails_and_the_solutions_keep_t
         (folder / student).mkdir(parents=True)
         nbformat.write(notebook, folder / student / f"{stem}.ipynb")
     (folder / "honest").mkdir()
-    for lesson in ("01", "03", "05"):
+    for lesson in ("01", "03", "05", "06"):
         stem, notebook = _lesson_notebook(lesson, "solutions")
         nbformat.write(notebook, folder / "honest" / f"{stem}.ipynb")
     grades = _grade(folder, timeout=150)
@@ -1656,4 +1667,4 @@ def test_red_team_seven_lesson_code_in_the_kernel_fails_and_the_solutions_keep_t
     problems += [f"{student} {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
                  in grades.items() if (student, exercise) not in cheated and status != "passed"]
     assert problems == [], "\n".join(problems)
-    assert sum(student == "honest" for student, _ in grades) == 12
+    assert sum(student == "honest" for student, _ in grades) == 16
