@@ -1592,6 +1592,26 @@ def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
     workspace.register(server, ["search_tickets"])
     return _relabel(server)
 ''', "workspace.search_tickets_tool is the course's own"),
+    "c03_53_store_get": ("05", "5.3", '''def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incidents", log_level="WARNING")
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID."""
+        return store.get(user, incidentId)
+
+    return server
+''', "your tool called store.get"),
+    "c03_53_store_visible": ("05", "5.3", '''def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incidents", log_level="WARNING")
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID."""
+        return incidents.view(store.visible(user, incidentId))
+
+    return server
+''', "your tool called store.visible"),
     "c12_51_store_method_on_a_shim": ("05", "5.1", '''import threading as _th
 
 
@@ -1640,7 +1660,9 @@ def build_notes_server(store: incidents.Store, user: str) -> MCPServer:
 server reached by a computed factory name, its prose changed by 6 words (c06, c11), or its tool's function wrapped in
 a tool of the learner's (c05); 6.1's lesson tool, relabelled, by its factory or `workspace.register` (c21); 3.4's lesson helpers called from a tool of one's own (a variant of c11); the lesson
 store's `add_note_once` (c12) and `visible` (c13) run on a `self` of the learner's whose other methods are the lent
-store's. Each passed before the kernel's copy of course_lib lost those bodies (`release.cut_bodies`)."""
+store's. Each passed before the kernel's copy of course_lib lost those bodies (`release.cut_bodies`). c03: 5.3
+answered by the lent store's `get` (or `visible`), which already gives the one answer; 5.3's rule `own` forbids
+both now, and its store records the calls (in the grader)."""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
