@@ -116,13 +116,13 @@ names it generates as it runs, so no answer kept from earlier can be one."""
 WITHHELD = {"course_lib.review": ("SPEC_NAME", "_ORDERS", "_PERSUASION")}
 """Module data only forwarded functions use (1.4's name rule, 7.2's rules): absent from the kernel's copy of course_lib."""
 CUT = {"course_lib.servers.incidents": ("Store.add_note_once", "Store.visible"),
-       "course_lib.servers.failures": ("require_known_arguments",),
        "course_lib.servers.workspace": ("_tools.<locals>.search_tickets_tool",)}
 """Course code that is an exercise's answer and that no setup cell needs ("Class.method" or "function"): in the
 kernel's copy of course_lib its body only raises (`release.cut_bodies`), its signature and docstring kept. A rule
 that forbids the lent store's `add_note_once` (5.1) or `visible` (5.3) is watched in the grader; without this the
 kernel's own `incidents.Store` ran the same code on a `self` of the learner's whose `append_note` or `lookup` was the
-lent store's, unseen (red team rtgrade7 c12, c13). 3.4's `require_known_arguments` is its "unknown" rule whole.
+lent store's, unseen (red team rtgrade7 c12, c13). (3.4's `failures.require_known_arguments` stays: an answer may
+use it, as it uses `failures.cancel`; tests/answers/right/ex_03_4_course_helper.py.)
 The workspace's search_tickets tool is 6.1's answer (its definition is the lean one, 194 tokens): 6.2 and 6.4
 register it (`LESSON_TOOLS_KEPT`) but their checks never call it, so its body goes (c21: the lesson tool with 6 words
 added passed 6.1, beyond what `runner.NEAR_COPY_WORDS` compares).

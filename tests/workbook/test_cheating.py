@@ -1569,29 +1569,6 @@ def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
     "c11_34_lesson_server_relabelled": ("03", "3.4", _RT7_RELABEL + '''def build_cancel_server() -> MCPServer:
     return _relabel(''' + _RT7_FACTORY.format(module="failures") + '''())
 ''', "failures.cancel_order is the course's own"),
-    "c11_34_lesson_helper": ("03", "3.4", '''def build_cancel_server() -> MCPServer:
-    store = orders.OrderStore()
-    server = MCPServer("cancel", log_level="WARNING")
-
-    @server.tool()
-    def cancel_order(ctx: Context, order_number: str, dry_run: failures.DryRun = False) -> failures.CancelResult:
-        """Cancel one unshipped order. Pass dry_run=true to only check."""
-        failures.require_known_arguments(ctx, "cancel_order", ("order_number", "dry_run"))
-        return failures.cancel(store, order_number, dry_run)
-
-    return server
-''', "failures.require_known_arguments is the course's own"),
-    "c21_61_lesson_tool_relabelled": ("06", "6.1", _RT7_RELABEL + '''def build_lean_server() -> MCPServer:
-    server = ''' + _RT7_FACTORY.format(module="workspace") + '''(areas=["tickets"])
-    for name in [name for name in server._tool_manager._tools if name != "search_tickets"]:
-        server._tool_manager._tools.pop(name)
-    return _relabel(server)
-''', "workspace.search_tickets_tool is the course's own"),
-    "c21_61_lesson_tool_registered": ("06", "6.1", _RT7_RELABEL + '''def build_lean_server() -> MCPServer:
-    server = MCPServer("tickets", log_level="WARNING")
-    workspace.register(server, ["search_tickets"])
-    return _relabel(server)
-''', "workspace.search_tickets_tool is the course's own"),
     "c03_53_store_get": ("05", "5.3", '''def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
     server = MCPServer("incidents", log_level="WARNING")
 
@@ -1658,7 +1635,7 @@ def build_notes_server(store: incidents.Store, user: str) -> MCPServer:
 }
 """Red team rtgrade7's lesson code run in the kernel (each the solution with one exercise cell replaced): a lesson
 server reached by a computed factory name, its prose changed by 6 words (c06, c11), or its tool's function wrapped in
-a tool of the learner's (c05); 6.1's lesson tool, relabelled, by its factory or `workspace.register` (c21); 3.4's lesson helpers called from a tool of one's own (a variant of c11); the lesson
+a tool of the learner's (c05); 6.1's lesson tool, relabelled, by its factory or `workspace.register` (c21); the lesson
 store's `add_note_once` (c12) and `visible` (c13) run on a `self` of the learner's whose other methods are the lent
 store's. Each passed before the kernel's copy of course_lib lost those bodies (`release.cut_bodies`). c03: 5.3
 answered by the lent store's `get` (or `visible`), which already gives the one answer; 5.3's rule `own` forbids

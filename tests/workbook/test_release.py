@@ -617,8 +617,8 @@ def test_the_kernels_course_lib_holds_no_held_out_case_set_and_no_spec_name(tmp_
 def test_the_kernels_lesson_tools_list_as_the_courses_and_have_no_body(tmp_path):
     """Red team rtgrade7 F1/F2: in the kernel's copy of course_lib every lesson server lists exactly the tools the
     course's lists (the setup and lesson cells show them), but a call of a lesson tool, of the lesson store's
-    `add_note_once` or `visible`, of 3.4's `require_known_arguments` or of the workspace's search_tickets (6.1's
-    answer) is a tool error naming it; the other workspace tools, which 6.2 and 6.4's answers register, still run."""
+    `add_note_once` or `visible` (and so `get`), or of the workspace's search_tickets (6.1's answer) is a tool error
+    naming it; the other workspace tools, which 6.2 and 6.4's answers register, still run."""
     script = '''
 import importlib, json
 from course_lib import wire
@@ -638,7 +638,7 @@ for key, (server, tool, args) in {"weather": (weather.build_server(), "get_daily
     calls[key] = [result.is_error, result.content[0].text if result.content else ""]
 errors = []
 for call in (lambda: incidents.Store().add_note_once("ana", "INC-101", "x", "r"), lambda: incidents.Store().visible("ana", "INC-101"),
-             lambda: failures.require_known_arguments(None, "t", ())):
+             lambda: incidents.Store().get("ana", "INC-101")):
     try:
         call()
         errors.append("ran")
@@ -662,5 +662,5 @@ print(json.dumps({"listed": listed, "calls": calls, "errors": errors}))
     assert "workspace.search_tickets_tool is the course's own" in seen["kernel"]["calls"]["search"][1]
     assert [call[0] for call in seen["full"]["calls"].values()] == [False, False, False, False]
     assert seen["kernel"]["errors"] == [f"{name} is the course's own: no body while graded" for name in (
-        "incidents.Store.add_note_once", "incidents.Store.visible", "failures.require_known_arguments")]
+        "incidents.Store.add_note_once", "incidents.Store.visible", "incidents.Store.visible")]
     assert "ran" in seen["full"]["errors"][:2]
