@@ -3,7 +3,8 @@
 A student release holds the lessons, the exercise notebooks, the `course_lib` package, the README and what
 installs it, the engine files (a GitHub Classroom workflow, Binder and a devcontainer), and in `.course/reference/`
 a copy of each exercise notebook as the course built it, whose setup and check cells `course check` uses.
-Never solutions/, never the kept answers or any other test. The Gradescope autograder holds the same package
+Never solutions/, never the kept answers or any other test. Its course_lib keeps lesson 08's held-out case sets,
+which no grade needs secret (`HELD_OUT_CASES`). The Gradescope autograder holds the same package
 and reference notebooks, with Gradescope's `setup.sh` and `run_autograder`.
 """
 
@@ -244,7 +245,13 @@ def _kernel_module(module_name: str) -> bool:
 HELD_OUT_CASES = ("heldout_*.toml", "tasks_heldout_*.toml")
 """The held-out case sets in course_lib/evals/cases (split "held-out" whole): a submission's kernel gets none, so no
 answer to 8.1 or 8.3 can be cut from them. The graded exercise cells never load one; lesson 08's own cells do, run
-from the course (or a student release), never in a graded kernel."""
+from the course (or a student release), never in a graded kernel.
+
+A student release keeps them, on purpose: lesson 08 shows held-out evaluation on them, in front of the student. So
+no grade depends on a student not having seen them: 8.1 and 8.3 refuse any case that is one of them (their rule
+`own`, read from the grader's copy), and 8.2 reports its held-out score (incident_notes' held-out split, in the
+release too) as feedback, never as a bar. "Held out" in the course means held out from the tuning a lesson does,
+not secret from the student."""
 
 
 def copy_package(target: Path, hints: int | None = HINTS_KEPT_DEFAULT, kernel: bool = False) -> None:
