@@ -25,6 +25,14 @@ from course_lib.workbook import outcomes, sandbox
 LESSON = "01_bad_tool_rewrite.ipynb"
 EXERCISES = ("1.1", "1.2", "1.3", "1.4")
 NOT_PASSED = {"not done", "failed", "edited", "skipped", "timeout", "kernel died", "unreadable"}
+LESSON_CODE = ("it returned the lesson's", "is the course's own: no body while graded")
+"""What a lesson server's failure says: its tools judged the lesson's (`runner._lessons_tools`), or, since a graded
+kernel's lesson tools have no body (`release.cut_bodies`), a call of one refused by name."""
+
+
+def _says(words: str | tuple[str, ...], detail: str) -> bool:
+    """Whether a status detail holds `words` (or one of them)."""
+    return any(word in detail for word in ((words,) if isinstance(words, str) else words))
 
 
 @dataclass(frozen=True)
@@ -583,7 +591,7 @@ RED_TEAM_TWO_WORDS = {("enough_exception", "1.1"): "it raised _Enough",
                       ("watch_bypassed_by_a_code_copy", "1.3"): "daily_forecast",
                       ("watch_switched_off_in_the_kernel", "1.3"): "daily_forecast",
                       ("agent_answers_exit_with_nothing", "1.3"): "daily_forecast",
-                      ("lesson_server_with_a_zero_width_space", "1.2"): "it returned the lesson's",
+                      ("lesson_server_with_a_zero_width_space", "1.2"): LESSON_CODE,
                       ("course_verdict_switched_off_in_the_kernel", "1.4"): "it is the course's"}
 """What each red-team-2 cheat's failure must say (its status alone can be right by accident: c01 failed before
 the fix only because the forged exception crashed while it was rebuilt)."""
@@ -731,7 +739,7 @@ def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
                 problems.append(f"{item.name} {exercise}: {status} ({detail[:160]})")
     for (name, exercise), words in RED_TEAM_TWO_WORDS.items():
         status, detail = grades[(name, exercise)]
-        if words not in detail:
+        if not _says(words, detail):
             problems.append(f"{name} {exercise}: {status} without {words!r} ({detail[:160]})")
     assert problems == [], "\n".join(problems)
     cheaters = {item.name for item in CORPUS}
@@ -746,7 +754,7 @@ def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
     assert "connection to your server broke" in grades[("drops_the_connection_instead_of_refusing", "1.2")][1]
     assert "symbolic link" in grades[("links_etc_shadow", "*")][1]
     assert "together used more than" in grades[("children_share_out_the_memory", "1.1")][1]
-    assert "it returned the lesson's" in grades[("lesson_server_as_the_answer", "1.2")][1]
+    assert _says(LESSON_CODE, grades[("lesson_server_as_the_answer", "1.2")][1])
     reports = (folder / "grades.csv").read_text() + (folder / "grades.html").read_text() + outputs[0]
     assert "root:" not in reports and str(ROOT / "solutions") not in reports
     peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
@@ -982,7 +990,7 @@ def test_red_team_two_cheats_in_other_lessons_fail_as_their_controls_do(tmp_path
     problems = []
     for student, (_lesson, exercise, _make, words) in RED_TEAM_TWO_ELSEWHERE.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
     assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
@@ -1032,7 +1040,7 @@ _FAKE_PASS = """def bounds(definition, parameter):
 
 RED_TEAM_FIVE = {
     **{student: ("05", "5.3", lambda nb, answer=answer: setattr(_exercise(nb, "5.3"), "source", answer),
-                 "it returned the lesson's") for student, answer in _LESSON_INCIDENTS.items()},
+                 LESSON_CODE) for student, answer in _LESSON_INCIDENTS.items()},
     "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
                                 "it called contract.diff"),
     "w2_oracle_when_the_cell_ran": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_CACHED),
@@ -1061,7 +1069,7 @@ def test_red_team_five_lesson_servers_and_the_diff_oracle_fail_with_their_reason
     problems = []
     for student, (_lesson, exercise, _make, words) in RED_TEAM_FIVE.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
     assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
@@ -1143,7 +1151,7 @@ def is_poisoned(tool: dict) -> bool:
 
 RED_TEAM_SIX_TOOLS = {
     **{student: (lesson, exercise, lambda nb, exercise=exercise, answer=answer:
-                 setattr(_exercise(nb, exercise), "source", answer), "it returned the lesson's")
+                 setattr(_exercise(nb, exercise), "source", answer), LESSON_CODE)
        for student, (lesson, exercise, answer) in _LESSON_ANSWERS_SIX.items()},
     "g1_allowlist_7_2": ("07", "7.2", lambda nb: setattr(_exercise(nb, "7.2"), "source", _ALLOWLIST_7_2),
                          "a clean definition flagged"),
@@ -1171,7 +1179,7 @@ def test_red_team_six_lesson_servers_and_the_allowlist_fail_with_their_reason(tm
     problems = []
     for student, (_lesson, exercise, _make, words) in RED_TEAM_SIX_TOOLS.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
     assert [grades[("honest_05", f"5.{n}")][0] for n in range(1, 5)] == ["passed"] * 4
@@ -1341,7 +1349,7 @@ def test_red_team_six_counts_the_kernel_could_dodge_fail_and_the_solutions_keep_
     problems = []
     for student, (_lesson, exercise, _answer, words, *_early) in RED_TEAM_SIX.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     problems += [f"honest {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
                  in grades.items() if student == "honest" and status != "passed"]
@@ -1449,7 +1457,7 @@ def test_red_team_seven_cheats_fail_with_their_reason_and_the_solutions_keep_the
     problems = []
     for student, (_lesson, exercise, _answers, words) in RED_TEAM_SEVEN.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     problems += [f"honest {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
                  in grades.items() if student == "honest" and status != "passed"]
