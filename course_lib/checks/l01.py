@@ -387,7 +387,8 @@ RULES_1_4 = spec(
      "newline, punctuation, and 300 generated names"),
     ("bool", "return a bool (True or False), not a match object or None", "the type of every answer"),
     ("own", "write the rule yourself, without calling `review.is_valid_name` or the SDK's `validate_tool_name` "
-            "(each is the answer)",
+            "(each is the answer); a pattern is the rule written down, so yours or the SDK's `TOOL_NAME_REGEX` is "
+            "fine",
      "both are watched while the check runs, wherever your function reaches them from"),
 )
 

@@ -497,7 +497,29 @@ RULES_5_3 = spec(
                   "asUser changes nothing",
      "calls as ben that add asUser, user and author arguments naming ana"),
     ("no_leak", "a refusal that leaks no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
+    ("own", "the one answer made in your tool from `store.lookup` and `store.can_read`, never with `store.get` or "
+            "`store.visible` (each already gives it: that is the answer)",
+     "the store the check passes in records which of its methods are called"),
 )
+
+
+class _ReadWatchedStore(incidents.Store):
+    """5.3's store: it remembers whether the answer called `get` or `visible`, which already give one answer for
+    missing and forbidden (red team rtgrade7 c03: `return store.get(user, incidentId)` passed). The check reads
+    through a twin store of the same seed data, so its own reads are not counted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.called: list[str] = []
+
+    def get(self, *args: Any, **kwargs: Any) -> incidents.Incident:
+        self.called.append("get")
+        return super().get(*args, **kwargs)
+
+    def visible(self, *args: Any, **kwargs: Any) -> incidents.Record:
+        self.called.append("visible")
+        return super().visible(*args, **kwargs)
+
 
 def _data_in(result: dict, record: Any) -> str:
     """What of an incident's own data (title, service, notes) a result holds anywhere, or ""."""
@@ -517,17 +539,19 @@ _CANDIDATES = ("INC-101", "INC-102", "INC-103", "INC-104", "INC-204", "INC-205",
 @checker("5.3", RULES_5_3)
 def ex_05_3(build_incident_server) -> str:
     """Check that forbidden, foreign and missing incidents get one answer, and allowed reads still work."""
-    store = incidents.Store()
+    store, twin = _ReadWatchedStore(), incidents.Store()  # the check reads the twin: only the answer's reads count
     allowed_reads = refusals = 0
     server_host = machine_of(build_incident_server)  # the machine refusals must not name
     for user in ("ben", "gil", "ana"):
         server = build_server(build_incident_server, store, user)
         results = _calls(server, [("get_incident", {"incidentId": i}) for i in _CANDIDATES])
+        require(not store.called, "own", f"your tool called store.{store.called[0] if store.called else ''}",
+                "decide with store.lookup and store.can_read yourself")
         wholes: dict[str, dict] = {}
         for incident_id, got in zip(_CANDIDATES, results):
-            record = store.lookup(incident_id)
-            if record is not None and store.can_read(user, record):
-                want = store.get(user, incident_id).model_dump(mode="json")
+            record = twin.lookup(incident_id)
+            if record is not None and twin.can_read(user, record):
+                want = twin.get(user, incident_id).model_dump(mode="json")
                 require(not got.get("isError") and got.get("structuredContent") == want, "allowed",
                         lambda: f"{user}'s get_incident({incident_id!r}) returned {_brief(got)}")
                 allowed_reads += 1

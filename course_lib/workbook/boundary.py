@@ -115,6 +115,28 @@ made while a check runs count for them, not a cell's (`GraderBridge.end_check`).
 names it generates as it runs, so no answer kept from earlier can be one."""
 WITHHELD = {"course_lib.review": ("SPEC_NAME", "_ORDERS", "_PERSUASION")}
 """Module data only forwarded functions use (1.4's name rule, 7.2's rules): absent from the kernel's copy of course_lib."""
+CUT = {"course_lib.servers.incidents": ("Store.add_note_once", "Store.visible"),
+       "course_lib.servers.workspace": ("_tools.<locals>.search_tickets_tool",)}
+"""Course code that is an exercise's answer and that no setup cell needs ("Class.method" or "function"): in the
+kernel's copy of course_lib its body only raises (`release.cut_bodies`), its signature and docstring kept. A rule
+that forbids the lent store's `add_note_once` (5.1) or `visible` (5.3) is watched in the grader; without this the
+kernel's own `incidents.Store` ran the same code on a `self` of the learner's whose `append_note` or `lookup` was the
+lent store's, unseen (red team rtgrade7 c12, c13). (3.4's `failures.require_known_arguments` stays: an answer may
+use it, as it uses `failures.cancel`; tests/answers/right/ex_03_4_course_helper.py.)
+The workspace's search_tickets tool is 6.1's answer (its definition is the lean one, 194 tokens): 6.2 and 6.4
+register it (`LESSON_TOOLS_KEPT`) but their checks never call it, so its body goes (c21: the lesson tool with 6 words
+added passed 6.1, beyond what `runner.NEAR_COPY_WORDS` compares).
+So a method of the kernel's own `Store` that uses these (`append_note`, `get`) fails there too: only lesson cells
+that show the naive way use one, and their output is not graded."""
+LESSON_TOOLS_CUT = "course_lib.servers."
+"""Modules (by this prefix) whose tools (functions registered with `@tool(...)` or `@server.tool(...)`) have no body in
+the kernel's copy of course_lib: a graded kernel builds a lesson server only to list it (the setup and lesson cells
+show tool cards), so its tools list as the course's do and every call of one is a tool error. A lesson server, or a
+lesson tool's function wrapped in a tool of the learner's, reached however (a computed factory name, red team
+rtgrade7 c05, c06, c11), answers no exercise in a graded kernel. `LESSON_TOOLS_KEPT` keeps theirs."""
+LESSON_TOOLS_KEPT = ("course_lib.servers.workspace",)
+"""Lesson tools a graded answer runs: 6.2 and 6.4 register the workspace server's own tools (`workspace.register`),
+and their checks call get_ticket and add_ticket_comment (search_tickets is cut: `CUT`)."""
 _TYPE_PATH = re.compile(r"[A-Za-z_][\w.]{0,200}:[A-Za-z_][\w.]{0,200}")
 _NAME = re.compile(r"[A-Za-z_]\w{0,79}")
 _DOTTED = re.compile(r"[A-Za-z_][\w.<>]{0,99}")

@@ -3,7 +3,8 @@
 A student release holds the lessons, the exercise notebooks, the `course_lib` package, the README and what
 installs it, the engine files (a GitHub Classroom workflow, Binder and a devcontainer), and in `.course/reference/`
 a copy of each exercise notebook as the course built it, whose setup and check cells `course check` uses.
-Never solutions/, never the kept answers or any other test. The Gradescope autograder holds the same package
+Never solutions/, never the kept answers or any other test. Its course_lib keeps lesson 08's held-out case sets,
+which no grade needs secret (`HELD_OUT_CASES`). The Gradescope autograder holds the same package
 and reference notebooks, with Gradescope's `setup.sh` and `run_autograder`.
 """
 
@@ -180,17 +181,85 @@ def forwarding_stubs(source: str, module_name: str) -> str:
     return ast.unparse(tree) + "\n"
 
 
+_CUT_BODY = """from mcp.server.mcpserver.exceptions import ToolError as _CourseCut
+raise _CourseCut({message!r})
+"""
+"""A cut body: a tool error (so a client sees why), raised however the code was reached."""
+
+
+def _is_tool(node) -> bool:
+    """A function registered as a tool by its decorator: `@tool(server, ...)`, `@server.tool(...)`, `@server.tool`."""
+    import ast
+
+    for decorator in node.decorator_list:
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (isinstance(called, ast.Name) and called.id == "tool") or (
+                isinstance(called, ast.Attribute) and called.attr == "tool"):
+            return True
+    return False
+
+
+def cut_bodies(source: str, module_name: str) -> str:
+    """A course module's source as a submission's kernel gets it: each function or method of `boundary.CUT`, and
+    each lesson tool of a module under `boundary.LESSON_TOOLS_CUT` (not `LESSON_TOOLS_KEPT`), keeps its signature,
+    decorators and docstring (a tool still lists as the course's) but its body only raises: no answer of the
+    course's runs in a graded kernel, however it is reached."""
+    import ast
+
+    from course_lib.workbook import boundary
+
+    wanted = set(boundary.CUT.get(module_name, ()))
+    tools = module_name.startswith(boundary.LESSON_TOOLS_CUT) and module_name not in boundary.LESSON_TOOLS_KEPT
+    tree = ast.parse(source)
+    found: set[str] = set()
+
+    def visit(body: list, prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = f"{prefix}{node.name}"
+                if name in wanted or (tools and _is_tool(node)):
+                    found.add(name)
+                    short = f"{module_name.rpartition('.')[2]}.{name.split('.<locals>.')[-1]}"
+                    message = f"{short} is the course's own: no body while graded"
+                    doc = [node.body[0]] if ast.get_docstring(node) is not None else []
+                    node.body = doc + ast.parse(_CUT_BODY.format(message=message)).body
+                else:
+                    visit(node.body, f"{name}.<locals>.")
+
+    visit(tree.body, "")
+    if not wanted <= found:
+        raise ValueError(f"{module_name} has no {sorted(wanted - found)} to cut")
+    return ast.unparse(tree) + "\n"
+
+
+def _kernel_module(module_name: str) -> bool:
+    """Whether the kernel's copy of this course module differs from the course's (`forwarding_stubs`, `cut_bodies`)."""
+    from course_lib.workbook import boundary
+
+    return module_name in boundary.FORWARDED or module_name in boundary.WITHHELD or module_name in boundary.CUT or (
+        module_name.startswith(boundary.LESSON_TOOLS_CUT) and module_name not in boundary.LESSON_TOOLS_KEPT)
+
+
 HELD_OUT_CASES = ("heldout_*.toml", "tasks_heldout_*.toml")
 """The held-out case sets in course_lib/evals/cases (split "held-out" whole): a submission's kernel gets none, so no
 answer to 8.1 or 8.3 can be cut from them. The graded exercise cells never load one; lesson 08's own cells do, run
-from the course (or a student release), never in a graded kernel."""
+from the course (or a student release), never in a graded kernel.
+
+A student release keeps them, on purpose: lesson 08 shows held-out evaluation on them, in front of the student. So
+no grade depends on a student not having seen them: 8.1 and 8.3 refuse any case that is one of them (their rule
+`own`, read from the grader's copy), and 8.2 reports its held-out score (incident_notes' held-out split, in the
+release too) as feedback, never as a bar. "Held out" in the course means held out from the tuning a lesson does,
+not secret from the student."""
 
 
 def copy_package(target: Path, hints: int | None = HINTS_KEPT_DEFAULT, kernel: bool = False) -> None:
     """The running `course_lib` copied to `target` as regular files, each checker module's hints cut to `hints`
     levels (what students get); for a submission's kernel (`kernel`) each lesson's checker module also cut to what
     the checks run there (`kernel_side`), each forwarded course function (`boundary.FORWARDED`) only a stub that
-    sends its calls to the grader (`forwarding_stubs`), and no held-out case set (`HELD_OUT_CASES`)."""
+    sends its calls to the grader (`forwarding_stubs`), each lesson tool and each answer of `boundary.CUT` a body that
+    only raises (`cut_bodies`), and no held-out case set (`HELD_OUT_CASES`)."""
     import re
 
     from course_lib.workbook import boundary
@@ -204,9 +273,10 @@ def copy_package(target: Path, hints: int | None = HINTS_KEPT_DEFAULT, kernel: b
             if kernel and re.fullmatch(r"l\d\d\.py", relative.name):
                 text = kernel_side(text)
             destination.write_text(text, encoding="utf-8")
-        elif kernel and _module_of(relative) in boundary.FORWARDED:
+        elif kernel and relative.suffix == ".py" and _kernel_module(_module_of(relative)):
             text = (package / relative).read_text(encoding="utf-8")
-            destination.write_text(forwarding_stubs(text, _module_of(relative)), encoding="utf-8")
+            text = forwarding_stubs(text, _module_of(relative))
+            destination.write_text(cut_bodies(text, _module_of(relative)), encoding="utf-8")
         else:
             shutil.copy2(package / relative, destination, follow_symlinks=False)
 

@@ -27,6 +27,14 @@ from course_lib.workbook import outcomes, sandbox
 LESSON = "01_bad_tool_rewrite.ipynb"
 EXERCISES = ("1.1", "1.2", "1.3", "1.4")
 NOT_PASSED = {"not done", "failed", "edited", "skipped", "timeout", "kernel died", "unreadable"}
+LESSON_CODE = ("it returned the lesson's", "is the course's own: no body while graded")
+"""What a lesson server's failure says: its tools judged the lesson's (`runner._lessons_tools`), or, since a graded
+kernel's lesson tools have no body (`release.cut_bodies`), a call of one refused by name."""
+
+
+def _says(words: str | tuple[str, ...], detail: str) -> bool:
+    """Whether a status detail holds `words` (or one of them)."""
+    return any(word in detail for word in ((words,) if isinstance(words, str) else words))
 
 
 @dataclass(frozen=True)
@@ -585,7 +593,7 @@ RED_TEAM_TWO_WORDS = {("enough_exception", "1.1"): "it raised _Enough",
                       ("watch_bypassed_by_a_code_copy", "1.3"): "daily_forecast",
                       ("watch_switched_off_in_the_kernel", "1.3"): "daily_forecast",
                       ("agent_answers_exit_with_nothing", "1.3"): "daily_forecast",
-                      ("lesson_server_with_a_zero_width_space", "1.2"): "it returned the lesson's",
+                      ("lesson_server_with_a_zero_width_space", "1.2"): LESSON_CODE,
                       ("course_verdict_switched_off_in_the_kernel", "1.4"): "it is the course's"}
 """What each red-team-2 cheat's failure must say (its status alone can be right by accident: c01 failed before
 the fix only because the forged exception crashed while it was rebuilt)."""
@@ -746,7 +754,7 @@ def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
                 problems.append(f"{item.name} {exercise}: {status} ({detail[:160]})")
     for (name, exercise), words in RED_TEAM_TWO_WORDS.items():
         status, detail = grades[(name, exercise)]
-        if words not in detail:
+        if not _says(words, detail):
             problems.append(f"{name} {exercise}: {status} without {words!r} ({detail[:160]})")
     assert problems == [], "\n".join(problems)
     cheaters = {item.name for item in CORPUS}
@@ -761,7 +769,7 @@ def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
     assert "connection to your server broke" in grades[("drops_the_connection_instead_of_refusing", "1.2")][1]
     assert "symbolic link" in grades[("links_etc_shadow", "*")][1]
     assert "together used more than" in grades[("children_share_out_the_memory", "1.1")][1]
-    assert "it returned the lesson's" in grades[("lesson_server_as_the_answer", "1.2")][1]
+    assert _says(LESSON_CODE, grades[("lesson_server_as_the_answer", "1.2")][1])
     reports = (folder / "grades.csv").read_text() + (folder / "grades.html").read_text() + outputs[0]
     assert "root:" not in reports and str(ROOT / "solutions") not in reports
     peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
@@ -997,7 +1005,7 @@ def test_red_team_two_cheats_in_other_lessons_fail_as_their_controls_do(tmp_path
     problems = []
     for student, (_lesson, exercise, _make, words) in RED_TEAM_TWO_ELSEWHERE.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
     assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
@@ -1047,7 +1055,7 @@ _FAKE_PASS = """def bounds(definition, parameter):
 
 RED_TEAM_FIVE = {
     **{student: ("05", "5.3", lambda nb, answer=answer: setattr(_exercise(nb, "5.3"), "source", answer),
-                 "it returned the lesson's") for student, answer in _LESSON_INCIDENTS.items()},
+                 LESSON_CODE) for student, answer in _LESSON_INCIDENTS.items()},
     "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
                                 "it called contract.diff"),
     "w2_oracle_when_the_cell_ran": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_CACHED),
@@ -1076,7 +1084,7 @@ def test_red_team_five_lesson_servers_and_the_diff_oracle_fail_with_their_reason
     problems = []
     for student, (_lesson, exercise, _make, words) in RED_TEAM_FIVE.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
     assert not any(mark in detail for _status, detail in grades.values() for mark in outcomes.MARKS)
@@ -1158,7 +1166,7 @@ def is_poisoned(tool: dict) -> bool:
 
 RED_TEAM_SIX_TOOLS = {
     **{student: (lesson, exercise, lambda nb, exercise=exercise, answer=answer:
-                 setattr(_exercise(nb, exercise), "source", answer), "it returned the lesson's")
+                 setattr(_exercise(nb, exercise), "source", answer), LESSON_CODE)
        for student, (lesson, exercise, answer) in _LESSON_ANSWERS_SIX.items()},
     "g1_allowlist_7_2": ("07", "7.2", lambda nb: setattr(_exercise(nb, "7.2"), "source", _ALLOWLIST_7_2),
                          "a clean definition flagged"),
@@ -1186,7 +1194,7 @@ def test_red_team_six_lesson_servers_and_the_allowlist_fail_with_their_reason(tm
     problems = []
     for student, (_lesson, exercise, _make, words) in RED_TEAM_SIX_TOOLS.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     assert problems == [], "\n".join(problems)
     assert [grades[("honest_05", f"5.{n}")][0] for n in range(1, 5)] == ["passed"] * 4
@@ -1356,7 +1364,7 @@ def test_red_team_six_counts_the_kernel_could_dodge_fail_and_the_solutions_keep_
     problems = []
     for student, (_lesson, exercise, _answer, words, *_early) in RED_TEAM_SIX.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     problems += [f"honest {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
                  in grades.items() if student == "honest" and status != "passed"]
@@ -1464,7 +1472,7 @@ def test_red_team_seven_cheats_fail_with_their_reason_and_the_solutions_keep_the
     problems = []
     for student, (_lesson, exercise, _answers, words) in RED_TEAM_SEVEN.items():
         status, detail = grades.get((student, exercise), ("missing", ""))
-        if status != "failed" or words not in detail:
+        if status != "failed" or not _says(words, detail):
             problems.append(f"{student} {exercise}: {status} ({detail[:200]})")
     problems += [f"honest {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
                  in grades.items() if student == "honest" and status != "passed"]
@@ -1546,3 +1554,139 @@ def test_red_team_seven_course_data_fails_and_honest_names_pass(tmp_path):
                  in grades.items() if (student, exercise) not in cheated and status != "passed"]
     assert problems == [], "\n".join(problems)
     assert sum(student.startswith("l0") for student, _ in grades) == 8
+
+
+_RT7_FACTORY = 'getattr(importlib.import_module("course_lib.servers." + "{module}"), "revres_dliub"[::-1])'
+_RT7_RELABEL = '''import importlib
+
+
+def _relabel(server):
+    for found in server._tool_manager._tools.values():
+        found.description = "Zebra quokka marmot lynx heron ibis. " + (found.description or "")
+    return server
+
+
+'''
+
+RED_TEAM_SEVEN_LESSON_CODE = {
+    "c05_53_lesson_tool_wrapped": ("05", "5.3", '''import importlib
+
+
+def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incidents", log_level="WARNING")
+    lesson = ''' + _RT7_FACTORY.format(module="incidents") + '''(user, store)
+    fn = lesson._tool_manager._tools["get_incident"].fn
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Fetch a single incident by identifier."""
+        return fn(incidentId)
+
+    return server
+''', "incidents.get_incident is the course's own"),
+    "c06_12_lesson_server_relabelled": ("01", "1.2", _RT7_RELABEL + '''def build_bounded_forecast_server() -> MCPServer:
+    server = ''' + _RT7_FACTORY.format(module="weather") + '''()
+    server._tool_manager._tools.pop("weather", None)
+    return _relabel(server)
+''', "weather.get_daily_forecast is the course's own"),
+    "c11_34_lesson_server_relabelled": ("03", "3.4", _RT7_RELABEL + '''def build_cancel_server() -> MCPServer:
+    return _relabel(''' + _RT7_FACTORY.format(module="failures") + '''())
+''', "failures.cancel_order is the course's own"),
+    "c03_53_store_get": ("05", "5.3", '''def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incidents", log_level="WARNING")
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID."""
+        return store.get(user, incidentId)
+
+    return server
+''', "your tool called store.get"),
+    "c03_53_store_visible": ("05", "5.3", '''def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incidents", log_level="WARNING")
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID."""
+        return incidents.view(store.visible(user, incidentId))
+
+    return server
+''', "your tool called store.visible"),
+    "c12_51_store_method_on_a_shim": ("05", "5.1", '''import threading as _th
+
+
+def build_notes_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("notes", log_level="WARNING")
+
+    class _Shim:
+        def __init__(self):
+            self._lock, self._requests = _th.Lock(), {}
+
+        def append_note(self, who, incident_id, text):
+            return store.append_note(who, incident_id, text)
+
+    shim = _Shim()
+    once = incidents.Store.add_note_once
+
+    @server.tool(annotations=NOTE_HINTS)
+    def add_incident_note(incidentId: incidents.IncidentId, note: incidents.NoteText,
+                          requestId: incidents.RequestId) -> incidents.NoteAdded:
+        """Append one note to an incident's timeline; reuse a requestId to retry."""
+        return once(shim, user, incidentId, note, requestId)
+
+    return server
+''', "incidents.Store.add_note_once is the course's own"),
+    "c13_53_store_method_on_a_shim": ("05", "5.3", '''def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incidents", log_level="WARNING")
+
+    class _Shim:
+        def lookup(self, incident_id):
+            return store.lookup(incident_id)
+
+        def can_read(self, who, record):
+            return store.can_read(who, record)
+
+    vis = incidents.Store.visible
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID."""
+        return incidents.view(vis(_Shim(), user, incidentId))
+
+    return server
+''', "incidents.Store.visible is the course's own"),
+}
+"""Red team rtgrade7's lesson code run in the kernel (each the solution with one exercise cell replaced): a lesson
+server reached by a computed factory name, its prose changed by 6 words (c06, c11), or its tool's function wrapped in
+a tool of the learner's (c05); 6.1's lesson tool, relabelled, by its factory or `workspace.register` (c21); the lesson
+store's `add_note_once` (c12) and `visible` (c13) run on a `self` of the learner's whose other methods are the lent
+store's. Each passed before the kernel's copy of course_lib lost those bodies (`release.cut_bodies`). c03: 5.3
+answered by the lent store's `get` (or `visible`), which already gives the one answer; 5.3's rule `own` forbids
+both now, and its store records the calls (in the grader)."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_seven_lesson_code_in_the_kernel_fails_and_the_solutions_keep_their_grade(tmp_path):
+    """Each of RED_TEAM_SEVEN_LESSON_CODE fails its exercise and names the course code it ran, and only that
+    exercise; the untouched solutions of lessons 01, 03, 05 and 06 beside them pass every exercise."""
+    folder = tmp_path / "class"
+    for student, (lesson, exercise, answer, _words) in RED_TEAM_SEVEN_LESSON_CODE.items():
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        _exercise(notebook, exercise).source = answer
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    (folder / "honest").mkdir()
+    for lesson in ("01", "03", "05", "06"):
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        nbformat.write(notebook, folder / "honest" / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    cheated = {(student, exercise) for student, (_lesson, exercise, _answer, _words)
+               in RED_TEAM_SEVEN_LESSON_CODE.items()}
+    problems = [f"{student} {exercise}: {status} ({detail[:300]})"
+                for student, (_lesson, exercise, _answer, words) in RED_TEAM_SEVEN_LESSON_CODE.items()
+                for status, detail in [grades.get((student, exercise), ("missing", ""))]
+                if status != "failed" or words not in detail]
+    problems += [f"{student} {exercise}: {status} ({detail[:200]})" for (student, exercise), (status, detail)
+                 in grades.items() if (student, exercise) not in cheated and status != "passed"]
+    assert problems == [], "\n".join(problems)
+    assert sum(student == "honest" for student, _ in grades) == 16

@@ -612,3 +612,55 @@ def test_the_kernels_course_lib_holds_no_held_out_case_set_and_no_spec_name(tmp_
     assert len(held_out) == 8 and not set(held_out) & set(kernel) and set(kernel) | set(held_out) == set(full)
     assert "SPEC_NAME" not in (tmp_path / "kernel" / "course_lib" / "review.py").read_text(encoding="utf-8")
     assert "SPEC_NAME" in (tmp_path / "full" / "course_lib" / "review.py").read_text(encoding="utf-8")
+
+
+def test_the_kernels_lesson_tools_list_as_the_courses_and_have_no_body(tmp_path):
+    """Red team rtgrade7 F1/F2: in the kernel's copy of course_lib every lesson server lists exactly the tools the
+    course's lists (the setup and lesson cells show them), but a call of a lesson tool, of the lesson store's
+    `add_note_once` or `visible` (and so `get`), or of the workspace's search_tickets (6.1's answer) is a tool error
+    naming it; the other workspace tools, which 6.2 and 6.4's answers register, still run."""
+    script = '''
+import importlib, json
+from course_lib import wire
+from course_lib.servers import failures, incidents, weather, workspace
+listed = {}
+for module in ("clock", "deploy", "documents", "drafts", "evolving", "failures", "incident_overloaded",
+               "incident_risky", "incidents", "ops", "orders", "poisoned", "weather", "workspace"):
+    found = importlib.import_module("course_lib.servers." + module)
+    for name in sorted(n for n in dir(found) if n.startswith("build")):
+        listed[module + "." + name] = [t.model_dump(mode="json") for t in wire.run_sync(wire.list_tools, getattr(found, name)())]
+calls = {}
+for key, (server, tool, args) in {"weather": (weather.build_server(), "get_daily_forecast", {"city": "Oslo"}),
+                                  "failures": (failures.build_server(), "cancel_order", {"order_number": "ORD-1043", "dry_run": True}),
+                                  "workspace": (workspace.build_server(), "get_ticket", {"ticket_id": "TCK-402"}),
+                                  "search": (workspace.build_server(), "search_tickets", {"query": "login"})}.items():
+    result = wire.run_sync(wire.call_tool, server, tool, args)
+    calls[key] = [result.is_error, result.content[0].text if result.content else ""]
+errors = []
+for call in (lambda: incidents.Store().add_note_once("ana", "INC-101", "x", "r"), lambda: incidents.Store().visible("ana", "INC-101"),
+             lambda: incidents.Store().get("ana", "INC-101")):
+    try:
+        call()
+        errors.append("ran")
+    except Exception as error:
+        errors.append(str(error))
+print(json.dumps({"listed": listed, "calls": calls, "errors": errors}))
+'''
+    release.copy_package(tmp_path / "kernel" / "course_lib", kernel=True)
+    release.copy_package(tmp_path / "full" / "course_lib")
+    seen = {}
+    for side in ("kernel", "full"):
+        done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path / side, capture_output=True, text=True,
+                              timeout=300, env={**os.environ, "PYTHONPATH": str(tmp_path / side)})
+        assert done.returncode == 0, done.stderr[-2000:]
+        seen[side] = json.loads(done.stdout.splitlines()[-1])
+    assert seen["kernel"]["listed"] == seen["full"]["listed"] and len(seen["full"]["listed"]) >= 20
+    assert seen["kernel"]["calls"]["weather"] == [True, "Error executing tool get_daily_forecast: "
+                                                        "weather.get_daily_forecast is the course's own: no body while graded"]
+    assert "failures.cancel_order is the course's own" in seen["kernel"]["calls"]["failures"][1]
+    assert seen["kernel"]["calls"]["workspace"] == seen["full"]["calls"]["workspace"]
+    assert "workspace.search_tickets_tool is the course's own" in seen["kernel"]["calls"]["search"][1]
+    assert [call[0] for call in seen["full"]["calls"].values()] == [False, False, False, False]
+    assert seen["kernel"]["errors"] == [f"{name} is the course's own: no body while graded" for name in (
+        "incidents.Store.add_note_once", "incidents.Store.visible", "incidents.Store.visible")]
+    assert "ran" in seen["full"]["errors"][:2]

@@ -1,8 +1,12 @@
-"""Lets the store decide: store.get already answers missing and forbidden incidents alike."""
+"""Lets the store decide: store.get already answers missing and forbidden incidents alike, which is the answer
+5.3 asks for (red team rtgrade7 c03). Kept as right until the rule `own` said so; now the check's store records
+the call."""
 
 from mcp.server import MCPServer
 
 from course_lib.servers import incidents
+
+EXPECT = "your tool called store.get"
 
 
 def answer(store, user):
