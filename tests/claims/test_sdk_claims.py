@@ -201,17 +201,25 @@ def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_resul
         """Fails."""
         raise ToolError("no")
 
+    (paragraph,) = cited_paragraphs("client-fetches-tools-list-for-uncached-tool")
+    stated = re.search(r"\(so (\w+) per (\w+) for listed tools, but again on every such call of a tool the listing "
+                       r"lacks\)", paragraph)
+    assert stated and stated.groups() == ("once", "connection"), paragraph
+    assert "It skips this check, and the fetch, for `isError` results" in paragraph
+
     async def scenario():
         tap = wire.Tap(server)
         counts = []
-        async with wire.connect(tap, era) as client:
-            for name in ["bad", "bad", "ok", "ok", "ghost", "ghost"]:
-                await client.call_tool(name, {"n": 1})
-                counts.append(wire.requests_sent(tap.frames, "tools/list"))
+        for names in (["bad", "bad", "ok", "ok", "ghost", "ghost"], ["ok", "ok"]):  # two connections
+            async with wire.connect(tap, era) as client:
+                for name in names:
+                    await client.call_tool(name, {"n": 1})
+                    counts.append(wire.requests_sent(tap.frames, "tools/list"))
         return counts
 
-    # errors fetch nothing; the first good result fetches once; an unknown tool's (error) result fetches nothing
-    assert wire.run_sync(scenario) == [0, 0, 1, 1, 1, 1]
+    # errors fetch nothing; the first good result fetches once; an unknown tool's (error) result fetches nothing;
+    # a second connection fetches once more, on its first good result
+    assert wire.run_sync(scenario) == [0, 0, 1, 1, 1, 1, 2, 2]
 
     async def list_nothing(ctx, params):
         return mcp_types.ListToolsResult(tools=[])
@@ -557,6 +565,20 @@ def test_client_modes_speak_2026_07_28_and_the_2025_11_25_handshake():
         return found, opening["method"]
 
     assert wire.run_sync(eras) == (["2026-07-28", "2025-11-25"], "initialize")
+    import inspect
+
+    import mcp.client.client as sdk_client
+    from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
+
+    (paragraph,) = cited_paragraphs("client-modes-and-eras")
+    documented = re.search(r'mode `"auto"`, which SDK 2.3 documents as "([^"]+)"', paragraph).group(1)
+    assert documented in " ".join(inspect.getsource(sdk_client).split())  # ConnectMode's docstring
+    stated = re.search(r'mode="legacy"\)` speaks the handshake era, (\S+), the last version released before (\S+) ',
+                       paragraph)
+    assert stated, paragraph
+    legacy, modern = stated.groups()
+    assert (legacy, modern) == ("2025-11-25", "2026-07-28")
+    assert KNOWN_PROTOCOL_VERSIONS.index(modern) - 1 == KNOWN_PROTOCOL_VERSIONS.index(legacy)
 
 
 @claim("non-object-return-wrapped-in-result")
