@@ -605,6 +605,27 @@ def test_a_non_object_return_gets_a_result_schema_and_is_wrapped_in_both_eras(er
         schema = wire.dump(tool)["outputSchema"]
         assert list(schema["properties"]) == ["result"] and schema["required"] == ["result"], schema
     assert call(server, "word", {}, era).structured_content == {"result": "around 12"}
+
+    # the annotations the sentence lists, each on a tool of its own: wrapped, or (after "not") no schema at all
+    from typing import Any
+
+    (paragraph,) = cited_paragraphs("non-object-return-wrapped-in-result")
+    listed = re.search(r"for a return annotation of a non-object type \(([^;]+); not ([^,]+), which get no output schema",
+                       paragraph)
+    assert listed, paragraph
+    types = {"str": str, "int": int, "bool": bool, "list[...]": list[int], "Any": Any, "dict": dict}
+    wrapped = re.findall(r"`([^`]+)`", listed.group(1))
+    unwrapped = re.findall(r"`([^`]+)`", listed.group(2))
+    assert wrapped == ["str", "int", "bool", "list[...]"] and unwrapped == ["Any", "dict"], (wrapped, unwrapped)
+    named = _server()
+    for index, label in enumerate(wrapped + unwrapped):
+        def body():
+            return None
+        body.__name__, body.__doc__, body.__annotations__ = f"t{index}", label, {"return": types[label]}
+        named.tool()(body)
+    schemas = {tool.description: wire.dump(tool).get("outputSchema") for tool in wire.run_sync(wire.list_tools, named)}
+    assert all(list(schemas[label]["properties"]) == ["result"] for label in wrapped), schemas
+    assert all(schemas[label] is None for label in unwrapped), schemas
     assert call(server, "numbers", {}, era).structured_content == {"result": [1, 2]}
     assert call(server, "count", {}, era).structured_content == {"result": 3}
 
