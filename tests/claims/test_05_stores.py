@@ -86,6 +86,7 @@ def test_begin_immediate_takes_the_one_write_lock_at_once(tmp_path):
     other.execute("ROLLBACK")
     (paragraph,) = cited_paragraphs("sqlite-begin-immediate-takes-the-write-lock")
     seconds = int(re.search(r"(\d+)-second busy timeout", paragraph).group(1))  # the sentence's number
+    assert f"so a second writer retries for up to {seconds} seconds and then fails" in paragraph, paragraph
     store = SqliteStore(tmp_path / "store.db")
     assert store.BEGIN_WRITE.strip() == "BEGIN IMMEDIATE"
     with store._read() as db:  # one of the store's own connections
