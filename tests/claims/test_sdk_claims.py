@@ -182,6 +182,12 @@ def test_a_returned_iserror_result_carries_structured_content_and_a_raised_one_d
     assert returned.is_error and returned.structured_content == {"days_left": "not a number"}
     raised = call(server, "fail", {"order_number": "x"}, era)
     assert raised.is_error and raised.structured_content is None
+    body, key_point = cited_paragraphs("iserror-result-can-carry-structured-content")  # the lesson, its key point 4
+    assert "SDK 2.3 sends no `structuredContent` with an `isError` result it builds from a raised error" in body
+    assert ("A tool that returns a `CallToolResult` with `is_error=True` can still carry `structuredContent`, and the "
+            "SDK's client passes it on unchecked") in body
+    assert ("SDK 2.3 sends no `structuredContent` with an `isError` result built from a raised error, but a returned "
+            "`CallToolResult` may carry one") in key_point
 
 
 @claim("client-fetches-tools-list-for-uncached-tool")
