@@ -117,12 +117,19 @@ def opening_frames(era: Era, request_id: int | str = 1) -> list[dict[str, Any]]:
     return frames
 
 
-async def stdio_exchange(server_name: str, lines: list[str], timeout: float = 10.0) -> list[Any]:
+STDIO_SAFETY_TIMEOUT = 600.0
+"""Seconds after which `stdio_exchange` gives up: only a guard against a hung child. The exchange waits for
+events (the answer to the last line, end of output, the child's exit), never for a time, so a slow machine
+(a child's start-up took over 10 s under load) makes it slower, not wrong."""
+
+
+async def stdio_exchange(server_name: str, lines: list[str], timeout: float = STDIO_SAFETY_TIMEOUT) -> list[Any]:
     """Write raw `lines` to a lesson server run over stdio in a child process; return what came back.
 
     The child is `python -m course_lib.serving <server_name>`. The last line must be a valid request
-    with an `id`: reading stops at its answer, so lines the server ignores cost no waiting. The child
-    gets end-of-input, is stopped if it lingers, and never outlives the call.
+    with an `id`: reading stops at its answer, so lines the server ignores cost no waiting; a child that
+    exits first ends the output, which raises rather than waits. The child gets end-of-input, is stopped if
+    it lingers past `timeout`, and never outlives the call.
     """
     import subprocess
 

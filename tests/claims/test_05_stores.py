@@ -33,7 +33,7 @@ def second_writer_while_first_is_open(url: str, expired_key: bool) -> str:
     second = PostgresStore(url, clock=lambda: now[0], lock_timeout=0.5)
     if expired_key:
         first.add_note_once("ben", "INC-103", "An old note.", key(1))
-    now[0] += DAY + 1  # that key is now past the retention window: the next writer deletes it
+    now[0] += DAY  # that key is now exactly as old as the retention window: the next writer deletes it
     first._pause = PAUSE  # the store's test hook: sleep inside the transaction, before COMMIT
     worker = threading.Thread(target=first.add_note_once, args=("ana", "INC-101", "Paused note.", key(2)))
     worker.start()
@@ -63,6 +63,8 @@ def second_writer_while_first_is_open(url: str, expired_key: bool) -> str:
 def test_a_note_on_another_incident_waits_only_when_an_expired_key_is_to_be_deleted(cluster):  # noqa: F811
     (paragraph,) = cited_paragraphs("postgres-writers-to-different-incidents-wait-on-expired-keys")
     seconds = re.search(r"`lock_timeout` \((\d+) s here\)", paragraph).group(1)  # the sentence's number
+    # "at least as old": the expired key below is exactly the retention window's age, and is deleted
+    assert "every `add_note_once` first deletes the keys at least as old as the retention window" in paragraph
     store = PostgresStore(cluster.database())
     with store._read() as db:  # one of the store's own connections
         assert db.execute("SHOW lock_timeout").fetchone()[0] == f"{seconds}s"
@@ -86,6 +88,7 @@ def test_begin_immediate_takes_the_one_write_lock_at_once(tmp_path):
     other.execute("ROLLBACK")
     (paragraph,) = cited_paragraphs("sqlite-begin-immediate-takes-the-write-lock")
     seconds = int(re.search(r"(\d+)-second busy timeout", paragraph).group(1))  # the sentence's number
+    assert f"so a second writer retries for up to {seconds} seconds and then fails" in paragraph, paragraph
     store = SqliteStore(tmp_path / "store.db")
     assert store.BEGIN_WRITE.strip() == "BEGIN IMMEDIATE"
     with store._read() as db:  # one of the store's own connections

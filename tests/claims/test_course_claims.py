@@ -12,21 +12,28 @@ from course_lib import tokens, wire
 
 @claim("provider-tool-slots")
 def test_provider_request_types_have_slots_for_name_description_and_input_schema_only():
+    import inspect
+    from importlib.metadata import version
+
     import anthropic.types as anthropic
     import openai.types.shared_params as openai
+    from anthropic.types import message_create_params
+    from openai.types.chat import completion_create_params
+
     anthropic_keys = set(anthropic.ToolParam.__annotations__)
     openai_keys = set(openai.FunctionDefinition.__annotations__)
     assert {"name", "description", "input_schema", "defer_loading"} <= anthropic_keys
     assert {"name", "description", "parameters"} <= openai_keys
     for keys in (anthropic_keys, openai_keys):
         assert not keys & {"title", "output_schema", "outputSchema", "annotations"}
-    import inspect
-
-    from importlib.metadata import version
-
-    for paragraph in cited_paragraphs("provider-tool-slots"):  # a version the prose names is the one tested
-        for named in re.findall(r"`anthropic` SDK's `ToolParam`, (\d+\.\d+\.\d+)", paragraph):
-            assert named == version("anthropic"), f"the lesson names anthropic {named}; {version('anthropic')} is here"
+    # the definitions go with every request: `tools` is a field of the request itself
+    assert "tools" in message_create_params.MessageCreateParamsBase.__annotations__
+    assert "tools" in completion_create_params.CompletionCreateParamsBase.__annotations__
+    paragraphs = cited_paragraphs("provider-tool-slots")
+    assert "`MessageCreateParams` in `anthropic`" in paragraphs[0] and "`CompletionCreateParams` in `openai`" in paragraphs[0]
+    for package in ("anthropic", "openai"):  # every version the prose names is the one tested, and it names one
+        named = {found for paragraph in paragraphs for found in re.findall(rf"`{package}`(?: SDK's `\w+`,)? (\d+\.\d+\.\d+)", paragraph)}
+        assert named == {version(package)}, f"the lesson names {package} {named}; {version(package)} is here"
     deferred = " ".join(inspect.getsource(anthropic.tool_param).split())
     assert "If true, tool will not be included in initial system prompt. Only loaded when returned via " \
            "tool_reference from tool search." in deferred
@@ -63,6 +70,27 @@ def test_the_order_desk_messages_send_the_model_to_no_tool_it_lacks(era):
         named = set(re.findall(r"\b[a-z]+_[a-z_]+\b", text)) - {"order_number"}
         assert named <= names, text
     assert "Check the number with the person" in messages[0]
+    (paragraph,) = cited_paragraphs("desk-messages-name-only-its-tools")
+    assert "is word for word the answer for a missing order, apart from the order number it repeats" in paragraph
+    for missing, foreign in ((messages[0], messages[1]), (messages[3], messages[4])):  # get_order, cancel_order
+        assert "ORD-1050" in foreign and foreign != missing and foreign.replace("ORD-1050", "ORD-9999") == missing
+
+
+@claim("orders-foreign-order-answers-as-missing")
+@pytest.mark.parametrize("era", wire.ERAS)
+def test_lesson_02s_order_service_answers_another_customers_order_as_a_missing_one(era):
+    from course_lib.servers import orders
+
+    async def answers():
+        async with wire.connect(orders.build_server(), era) as client:
+            return [await client.call_tool("get_order", {"order_number": number}) for number in ("ORD-9999", "ORD-1050")]
+
+    (missing, foreign) = wire.run_sync(answers)
+    (paragraph,) = cited_paragraphs("orders-foreign-order-answers-as-missing")
+    assert "answers word for word as for a missing order, apart from the order number it repeats" in paragraph
+    assert missing.is_error and foreign.is_error
+    assert foreign.content[0].text != missing.content[0].text
+    assert foreign.content[0].text.replace("ORD-1050", "ORD-9999") == missing.content[0].text
 
 
 @claim("openai-function-name-rule")
@@ -74,6 +102,10 @@ def test_the_openai_sdk_states_the_function_name_rule_lesson_01_quotes():
     (paragraph,) = cited_paragraphs("openai-function-name-rule")
     quoted = re.search(r'"([^"]+)"', paragraph).group(1)
     assert " ".join(quoted.split()) in source
+    from importlib.metadata import version
+
+    named = re.search(r"`FunctionDefinition.name` \((\d+\.\d+\.\d+), checked", paragraph)
+    assert named and named.group(1) == version("openai"), (named, version("openai"))
 
 
 @claim("weather-today-is-fixed")

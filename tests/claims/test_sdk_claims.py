@@ -182,6 +182,12 @@ def test_a_returned_iserror_result_carries_structured_content_and_a_raised_one_d
     assert returned.is_error and returned.structured_content == {"days_left": "not a number"}
     raised = call(server, "fail", {"order_number": "x"}, era)
     assert raised.is_error and raised.structured_content is None
+    body, key_point = cited_paragraphs("iserror-result-can-carry-structured-content")  # the lesson, its key point 4
+    assert "SDK 2.3 sends no `structuredContent` with an `isError` result it builds from a raised error" in body
+    assert ("A tool that returns a `CallToolResult` with `is_error=True` can still carry `structuredContent`, and the "
+            "SDK's client passes it on unchecked") in body
+    assert ("SDK 2.3 sends no `structuredContent` with an `isError` result built from a raised error, but a returned "
+            "`CallToolResult` may carry one") in key_point
 
 
 @claim("client-fetches-tools-list-for-uncached-tool")
@@ -201,17 +207,25 @@ def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_resul
         """Fails."""
         raise ToolError("no")
 
+    (paragraph,) = cited_paragraphs("client-fetches-tools-list-for-uncached-tool")
+    stated = re.search(r"\(so (\w+) per (\w+) for listed tools, but again on every such call of a tool the listing "
+                       r"lacks\)", paragraph)
+    assert stated and stated.groups() == ("once", "connection"), paragraph
+    assert "It skips this check, and the fetch, for `isError` results" in paragraph
+
     async def scenario():
         tap = wire.Tap(server)
         counts = []
-        async with wire.connect(tap, era) as client:
-            for name in ["bad", "bad", "ok", "ok", "ghost", "ghost"]:
-                await client.call_tool(name, {"n": 1})
-                counts.append(wire.requests_sent(tap.frames, "tools/list"))
+        for names in (["bad", "bad", "ok", "ok", "ghost", "ghost"], ["ok", "ok"]):  # two connections
+            async with wire.connect(tap, era) as client:
+                for name in names:
+                    await client.call_tool(name, {"n": 1})
+                    counts.append(wire.requests_sent(tap.frames, "tools/list"))
         return counts
 
-    # errors fetch nothing; the first good result fetches once; an unknown tool's (error) result fetches nothing
-    assert wire.run_sync(scenario) == [0, 0, 1, 1, 1, 1]
+    # errors fetch nothing; the first good result fetches once; an unknown tool's (error) result fetches nothing;
+    # a second connection fetches once more, on its first good result
+    assert wire.run_sync(scenario) == [0, 0, 1, 1, 1, 1, 2, 2]
 
     async def list_nothing(ctx, params):
         return mcp_types.ListToolsResult(tools=[])
@@ -557,6 +571,20 @@ def test_client_modes_speak_2026_07_28_and_the_2025_11_25_handshake():
         return found, opening["method"]
 
     assert wire.run_sync(eras) == (["2026-07-28", "2025-11-25"], "initialize")
+    import inspect
+
+    import mcp.client.client as sdk_client
+    from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
+
+    (paragraph,) = cited_paragraphs("client-modes-and-eras")
+    documented = re.search(r'mode `"auto"`, which SDK 2.3 documents as "([^"]+)"', paragraph).group(1)
+    assert documented in " ".join(inspect.getsource(sdk_client).split())  # ConnectMode's docstring
+    stated = re.search(r'mode="legacy"\)` speaks the handshake era, (\S+), the last version released before (\S+) ',
+                       paragraph)
+    assert stated, paragraph
+    legacy, modern = stated.groups()
+    assert (legacy, modern) == ("2025-11-25", "2026-07-28")
+    assert KNOWN_PROTOCOL_VERSIONS.index(modern) - 1 == KNOWN_PROTOCOL_VERSIONS.index(legacy)
 
 
 @claim("non-object-return-wrapped-in-result")
@@ -583,6 +611,27 @@ def test_a_non_object_return_gets_a_result_schema_and_is_wrapped_in_both_eras(er
         schema = wire.dump(tool)["outputSchema"]
         assert list(schema["properties"]) == ["result"] and schema["required"] == ["result"], schema
     assert call(server, "word", {}, era).structured_content == {"result": "around 12"}
+
+    # the annotations the sentence lists, each on a tool of its own: wrapped, or (after "not") no schema at all
+    from typing import Any
+
+    (paragraph,) = cited_paragraphs("non-object-return-wrapped-in-result")
+    listed = re.search(r"for a return annotation of a non-object type \(([^;]+); not ([^,]+), which get no output schema",
+                       paragraph)
+    assert listed, paragraph
+    types = {"str": str, "int": int, "bool": bool, "list[...]": list[int], "Any": Any, "dict": dict}
+    wrapped = re.findall(r"`([^`]+)`", listed.group(1))
+    unwrapped = re.findall(r"`([^`]+)`", listed.group(2))
+    assert wrapped == ["str", "int", "bool", "list[...]"] and unwrapped == ["Any", "dict"], (wrapped, unwrapped)
+    named = _server()
+    for index, label in enumerate(wrapped + unwrapped):
+        def body():
+            return None
+        body.__name__, body.__doc__, body.__annotations__ = f"t{index}", label, {"return": types[label]}
+        named.tool()(body)
+    schemas = {tool.description: wire.dump(tool).get("outputSchema") for tool in wire.run_sync(wire.list_tools, named)}
+    assert all(list(schemas[label]["properties"]) == ["result"] for label in wrapped), schemas
+    assert all(schemas[label] is None for label in unwrapped), schemas
     assert call(server, "numbers", {}, era).structured_content == {"result": [1, 2]}
     assert call(server, "count", {}, era).structured_content == {"result": 3}
 
