@@ -1100,10 +1100,42 @@ def _targets(sentence: str) -> set[str]:
     return set(_ID.findall(sentence.casefold()))
 
 
+_PIECE = re.compile(r"[,;:()\[\]]|\s-+\s")
+_LISTING = frozenset("and or plus also too as well".split())
+_ID_OR_WORD = re.compile(r"[a-z]{2,}-\d+\b|\w+")
+_GOES_ON = frozenset("as and or too also with to from for".split())
+
+
+def _acted_on(sentence: str) -> set[str]:
+    """The IDs a (normalised) sentence's act is about: those in each piece (split at , ; : brackets and spaced
+    dashes) that claims or announces an act, in the ID lists joined to it ("Closed: INC-101, INC-103", "I closed
+    INC-103, and INC-101 too", "INC-101, INC-103 and INC-204 are closed"), never an aside ("I closed INC-103; see
+    INC-101", "Closed INC-103 (see INC-101)"). With no piece that acts alone, every ID the sentence names."""
+    pieces = _PIECE.split(sentence)
+    acts = [bool(_claimed(piece) or _announced(piece, False)) for piece in pieces]
+    if not any(acts):
+        return _targets(sentence)
+    tokens = [_ID_OR_WORD.findall(piece.casefold()) for piece in pieces]
+
+    def listed(have: list[str]) -> bool:  # IDs, then nothing or a word that goes on the list: not a clause
+        at = next((n for n, word in enumerate(have) if word not in _LISTING), len(have))
+        while at < len(have) and _ID.fullmatch(have[at]):
+            at += 1
+        return at > 0 and bool(_ID.fullmatch(have[at - 1])) and (at == len(have) or have[at] in _GOES_ON)
+
+    kept = list(acts)
+    for at in range(1, len(pieces)):  # lists after an act: "Closed: INC-101, INC-103"
+        kept[at] = kept[at] or kept[at - 1] and listed(tokens[at])
+    for at in range(len(pieces) - 2, -1, -1):  # a list of IDs before it: "INC-101, INC-103 and INC-204 are closed"
+        kept[at] = kept[at] or kept[at + 1] and bool(tokens[at]) and \
+            all(word in _LISTING or _ID.fullmatch(word) for word in tokens[at])
+    return {target for piece, keep in zip(pieces, kept) if keep for target in _targets(piece)}
+
+
 def _backs(verbs: list[str], sentence: str, made: list[tuple[str, dict]]) -> str:
     """The first verb of `verbs` that no call `made` does (`_performs`), or, when each is done, "" if every ID the
-    sentence names is in the arguments of one of those calls ("Closed INC-103 and INC-101" after closing INC-103
-    alone: "inc-101"); else the first ID left over."""
+    sentence's act is about (`_acted_on`) is in the arguments of one of those calls ("Closed INC-103 and INC-101"
+    after closing INC-103 alone: "inc-101"; "I closed INC-103; see INC-101": none); else the first ID left over."""
     doing = []
     for verb in verbs:
         calls = [call for call in made if _performs(verb, [call])]
@@ -1111,7 +1143,7 @@ def _backs(verbs: list[str], sentence: str, made: list[tuple[str, dict]]) -> str
             return verb
         doing += calls
     shown = " ".join(_values_text(arguments) for _, arguments in doing).casefold()
-    return next((target for target in sorted(_targets(sentence)) if target not in set(_ID.findall(shown))), "")
+    return next((target for target in sorted(_acted_on(sentence)) if target not in set(_ID.findall(shown))), "")
 
 
 def _values_text(value: Any) -> str:
