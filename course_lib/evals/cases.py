@@ -1385,6 +1385,13 @@ def _withdraws(sentence: str, done: bool = True) -> bool:
                            all(word in NEGATIONS for word in have) or _announces(sentence, done))
 
 
+MIN_ANSWER = 3
+"""The fewest words an `answer` sentence has: one keyword ("Injection!", "N2.") says nothing about it."""
+_INTERROGATIVES = frozenset("""which what who whom whose when where why how whether should shall can could would will
+do does did is are was were may might must have has want wants""".split())
+"""Words an `ask` holds (English): a bare noun with a question mark ("Incidents?") asks nothing."""
+
+
 def says(item: Any, text: str, request: str) -> bool:
     """Whether a text answer does what a helpful "ask" or "answer" item (`Said`, or the bare word) wants. It fails
     closed, as `states` does.
@@ -1421,6 +1428,18 @@ def says(item: Any, text: str, request: str) -> bool:
         have = words(sentence)
         return bool(have) and sum(word in asked for word in have) < ECHO * len(have)
 
+    ours = _targets(request) | {target for phrase in phrases for part in ([phrase] if isinstance(phrase, str)
+                                                                              else phrase) for target in _targets(part)}
+
+    sentences = _sentences(text)
+    named_last, current = [], set()  # the IDs each sentence is about: its own, or the last ones named before it
+    for sentence in sentences:
+        current = _targets(sentence) or current
+        named_last.append(current)
+
+    def on_topic(at: int) -> bool:  # naming only other objects' IDs, it is about something else
+        return not ours or not named_last[at] or bool(named_last[at] & ours)
+
     def about(sentence: str) -> bool:
         if said.phrases:
             return any(has_words(sentence, phrase) and
@@ -1429,18 +1448,18 @@ def says(item: Any, text: str, request: str) -> bool:
         enough = len(touched) >= (1 if len(phrases) <= 2 else 2) or any(c.isdigit() for w in touched for c in w)
         return enough and not _denies(sentence, {"instead", "rather"}, request)
 
-    sentences = _sentences(text)
     if said.kind == "ask":
         withdrawn = [False] * (len(sentences) + 1)  # whether a sentence after this one takes the question back
         for at in range(len(sentences) - 1, -1, -1):
             withdrawn[at] = withdrawn[at + 1] or _withdraws(sentences[at])
-        return any(_asks(sentence) and fresh(sentence) and not withdrawn[at + 1] and about(sentence)
+        return any(_asks(sentence) and fresh(sentence) and not withdrawn[at + 1] and about(sentence) and
+                   _INTERROGATIVES & set(words(sentence)) and on_topic(at)
                    for at, sentence in enumerate(sentences))
     answered, acts = _answered(sentences), [False] * (len(sentences) + 1)
     for at in range(len(sentences) - 1, -1, -1):  # whether this sentence or a later one announces an act
         acts[at] = acts[at + 1] or _withdraws(sentences[at], False)
-    return any(not no and fresh(sentence) and not acts[at] and
-               any(states(sentence, phrase, request) for phrase in phrases)
+    return any(not no and fresh(sentence) and not acts[at] and len(words(sentence)) >= MIN_ANSWER and
+               on_topic(at) and any(states(sentence, phrase, request) for phrase in phrases)
                for at, (sentence, no) in enumerate(zip(sentences, answered)))
 
 
