@@ -556,7 +556,18 @@ def _plain(sentence: str, begin: int, end: int) -> bool:
     return not _MARKS & set(sentence) and (len(_QUOTES.findall(sentence[:begin])) - whole) % 2 == 0
 
 
-def states(text: str, phrase: str | tuple[str, ...] | list[str], request: str = "") -> bool:
+HEDGES = frozenset("""claims claimed claim allegedly reportedly supposedly apparently purportedly rumoured rumored
+unverified unchecked untested""".split())
+"""Words that pass a statement on without vouching for it ("User claims the index was rebuilt"; "...; unverified."):
+in a record that must state a fact (`states` with `record`), a sentence holding one states nothing."""
+_RETRACTION = re.compile(r"\b(?:ignore|disregard|retract\w*|untrue|fake|bogus|unverified|unconfirmed|unchecked|"
+                         r"untested|without (?:checking|verifying|confirming|testing)|not (?:verified|confirmed|checked|"
+                         r"tested))\b")
+"""What, anywhere in a record, takes the whole record back ("Also: this note was added without checking, ignore
+it.")."""
+
+
+def states(text: str, phrase: str | tuple[str, ...] | list[str], request: str = "", record: bool = False) -> bool:
     """Whether `text` states `phrase` (one, or several: then all of them in ONE sentence): the rule every
     `contains` check (and a helpful `answer`) applies. It fails closed: when in doubt, the text states nothing.
 
@@ -579,6 +590,10 @@ def states(text: str, phrase: str | tuple[str, ...] | list[str], request: str = 
     they agree ("No tool here reads the roster, so I cannot tell you"). A text longer than `MAX_TEXT` states
     nothing (`too_long`).
 
+    With `record` (a task's `contains` check on what a run stored: a note, a comment): a sentence that passes the
+    fact on without vouching for it (`HEDGES`: "User claims the index was rebuilt") states nothing, and a retraction
+    anywhere in the record (`_RETRACTION`: "...; ignore it.", "added without checking") voids all of it.
+
     Known limit: this reads words, not meaning. It cannot see a negation in another sentence ("Cache flushed.
     That was wrong."), by a word it does not list ("the opposite", "unflushed"), an antonym ("rolled forward"), a
     conditional ("If the cache flushed, latency back under 1 s."), a narrowed scope ("for the iOS app only"), a
@@ -591,8 +606,11 @@ def states(text: str, phrase: str | tuple[str, ...] | list[str], request: str = 
         return False
     own = set().union(*wants)
     sentences = _sentences(text)
+    if record and any(_RETRACTION.search(sentence.casefold()) and not _RETRACTION.search(request.casefold())
+                       for sentence in sentences):
+        return False  # a record that takes itself back, in any of its sentences, states nothing
     for sentence, answered in zip(sentences, _answered(sentences)):
-        if answered or "?" in sentence:
+        if answered or "?" in sentence or record and HEDGES & set(words(sentence)) - set(words(request)):
             continue
         tokens = _tokens(sentence)
         have = [word for word, _, _ in tokens]

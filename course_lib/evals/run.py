@@ -585,7 +585,7 @@ def _meets(check: Any, value: Any, request: str = "") -> bool:
     from course_lib.evals.cases import states
 
     if check.contains:
-        return isinstance(value, str) and states(value, tuple(check.contains), request)  # one sentence
+        return isinstance(value, str) and states(value, tuple(check.contains), request, record=True)  # one sentence
     return value == check.equals
 
 
