@@ -400,6 +400,38 @@ def _at(have: list[str], want: list[str]) -> int:
     return next((i for i in range(len(have) - len(want) + 1) if have[i:i + len(want)] == want), -1) if want else -1
 
 
+_SAME = {"below": "under", "beneath": "under", "above": "over"}
+"""Words a record may use for a phrase's own: "back below 1 s" says "back under 1 s"."""
+
+
+def _stem(word: str) -> str:
+    """A word's stem for a paraphrase (`_near`): "flushed", "flushing", "flushes" are "flush"."""
+    word = _SAME.get(word, word)
+    for end in ("ing", "ed", "es", "s"):
+        if len(word) > len(end) + 3 and word.endswith(end):
+            return word[:-len(end)]
+    return word
+
+
+def _near(have: list[str], want: list[str]) -> tuple[int, int] | None:
+    """The first and last index of the shortest run of `have` that holds every stem of `want` in any order, at
+    most three words longer than `want` ("Flushed the cache" for "cache flushed", "rebuilt the search index at
+    09:40" for "rebuilt at 09:40"), or None."""
+    stems, wanted = [_stem(word) for word in have], {_stem(word) for word in want}
+    best = None
+    for first in range(len(have)):
+        if stems[first] not in wanted:
+            continue
+        seen = set()
+        for last in range(first, min(len(have), first + len(want) + 3)):
+            seen.add(stems[last])
+            if wanted <= seen:
+                if best is None or last - first < best[1] - best[0]:
+                    best = (first, last)
+                break
+    return best
+
+
 def has_words(text: str, phrase: str) -> bool:
     """Whether `phrase`'s words appear in `text` together and in order, as whole words: "retro" is in "Team
     retro" but not in "retrospective"; "release 2.4" is not in "release 2.4.9"."""
@@ -605,7 +637,7 @@ def states(text: str, phrase: str | tuple[str, ...] | list[str], request: str = 
     if not wants or any(not want or UNREADABLE in want for want in wants) or too_long(text):
         return False
     own = set().union(*wants)
-    sentences = _sentences(text)
+    sentences = _sentences(text.replace(";", ",") if record else text)  # a record's clauses joined by ";" are one
     if record and any(_RETRACTION.search(sentence.casefold()) and not _RETRACTION.search(request.casefold())
                        for sentence in sentences):
         return False  # a record that takes itself back, in any of its sentences, states nothing
@@ -614,10 +646,19 @@ def states(text: str, phrase: str | tuple[str, ...] | list[str], request: str = 
             continue
         tokens = _tokens(sentence)
         have = [word for word, _, _ in tokens]
-        spots = [_at(have, want) for want in wants]
-        if min(spots) < 0:
-            continue
-        ranges = tuple((tokens[at][1], tokens[at + len(want) - 1][2]) for at, want in zip(spots, wants))
+        if record:  # a paraphrase: the phrase's word stems close together, in any order
+            found = [_near(have, want) for want in wants]
+            if any(span is None or re.search(r"[,;]|:(?!\d)", sentence[tokens[span[0]][1]:tokens[span[1]][2]])
+                   for span in found):
+                continue  # each phrase within one clause: "Latency flushed; cache back" says neither
+            stems = {_stem(word) for want in wants for word in want}  # a negation between them is not theirs
+            ranges = tuple((tokens[at][1], tokens[at][2]) for first, last in found for at in range(first, last + 1)
+                           if _stem(have[at]) in stems)
+        else:
+            spots = [_at(have, want) for want in wants]
+            if min(spots) < 0:
+                continue
+            ranges = tuple((tokens[at][1], tokens[at + len(want) - 1][2]) for at, want in zip(spots, wants))
         begin, end = min(b for b, _ in ranges), max(e for _, e in ranges)
         negative = bool(own & NEGATIONS) or "t" in own  # "no tool" + "roster": "I cannot tell" agrees with it
         if _plain(sentence, begin, end) and not _denies(sentence, own | (NEGATIONS | {"t"} if negative else set()),

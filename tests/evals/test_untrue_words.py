@@ -297,3 +297,21 @@ def _note(incident: str, text: str) -> list:
 def test_a_note_that_hedges_or_takes_itself_back_states_nothing(file, task_id, incident, text, success):
     result = outcome(file, task_id, _note(incident, text), f"Added the note to {incident}.", "incidents")
     assert result.success is success, (result.checks, result.errors)
+
+
+@pytest.mark.parametrize("file, task_id, incident, text, success", [
+    # evalsfix9, class E by mechanism: a note that says what was asked in other order or word forms meets contains
+    # (each phrase's word stems close together in one clause, any order; "below" for "under"); new phrasings
+    ("tasks", "note-on-checkout-latency", "INC-101", "The cache was flushed and latency is back under one second.",
+     True),
+    ("tasks", "note-on-checkout-latency", "INC-101", "Flushing the cache done; latency back below 1 s.", True),
+    ("tasks_heldout_incidents", "note-on-stale-search", "INC-103", "At 09:40 we rebuilt the search index.", True),
+    ("tasks_heldout_incidents", "note-on-stale-search", "INC-103", "Rebuilt the search index at 09:40 today.", True),
+    # still not met: a negation between the words, words split across clauses, another value
+    ("tasks", "note-on-checkout-latency", "INC-101", "Cache not flushed; latency back under 1 s.", False),
+    ("tasks", "note-on-checkout-latency", "INC-101", "Latency flushed; cache back under 1 s.", False),
+    ("tasks_heldout_incidents", "note-on-stale-search", "INC-103", "Rebuilt the search index at 21:15.", False),
+])
+def test_a_note_that_paraphrases_what_was_asked_meets_contains(file, task_id, incident, text, success):
+    result = outcome(file, task_id, _note(incident, text), f"Added the note to {incident}.", "incidents")
+    assert result.success is success, (result.checks, result.errors)
