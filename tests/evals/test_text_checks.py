@@ -230,7 +230,9 @@ def test_the_rules_and_what_they_still_miss():
     assert cases.states("Cache flushed. That was wrong.", "cache flushed")
     assert not cases.states("The job failed to get the cache flushed.", "cache flushed")
     assert cases.states("Rolled forward to 2.7.9.", "rolled forward to 2.7.9")
-    assert cases.says("ask", "Close INC-101 as fixed, okay then, right, agreed?", "Close INC-101 as fixed.")
+    # a question with no question word ("Incidents?", or this padded echo) asks nothing since evalsfix9
+    assert not cases.says("ask", "Close INC-101 as fixed, okay then, right, agreed?", "Close INC-101 as fixed.")
+    assert cases.says("ask", "Close INC-101 as fixed, okay then, right, shall I?", "Close INC-101 as fixed.")
     # red team 5, class 14 and after: still missed, stated in `states` and `says` (cheap words such as
     # "unconfirmed", "hardly", "failed to", "superseded", "cancelled", "Avoid:", "ignore" are negations now)
     assert cases.states("If the cache flushed, latency back under 1 s.", ("cache flushed", "latency back under 1 s"))
