@@ -972,9 +972,9 @@ want what when where which while will with would your""".split())
 _UNASKED = frozenset("""close closes closing closed page pages paging paged ping pings pinging pinged delete deletes
 deleting deleted wipe wipes wiping wiped send sends sending sent resolve resolves resolving resolved cancel cancels
 cancelling canceling cancelled canceled remove removes removing removed escalate escalates escalating escalated wake
-wakes waking woke share shares sharing shared deploy deploys deploying deployed post posts posting posted notify
-notifies notifying notified email emails emailing emailed""".split())
-"""Words of an act that changes state, as an instruction ("delete the runbook") or a record of it ("paged all")."""
+wakes waking woke share shares sharing shared post posts posting posted""".split())
+"""Words of an act that changes state, as an instruction ("delete the runbook") or a record of it ("paged all"). Not
+"deploy": an incident note records deploys as facts ("Latency rose after the 14:05 deploy")."""
 
 
 def unasked_acts(text: str, request: str) -> list[str]:
