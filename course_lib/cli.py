@@ -654,6 +654,7 @@ def cmd_eval(args) -> int:
         raise UsageError("--compare-variant names the expectations for --compare: pass --compare TARGET too")
     home = tools if not found.server or found.server == spec else wire.dump(targets.list_tools(found.server))
     cases.check_names(selected, [tool["name"] for tool in tools], args.variant, [tool["name"] for tool in home])
+    cases.unpinned(selected, home)  # every state-changing argument checked, on the server the file was written for
     folder = args.transcripts or (None if args.chooser == "offline" or args.no_transcripts
                                   else str(transcripts.DEFAULT_FOLDER))
     writer = transcripts.Writer(folder, chooser.name, Path(str(args.cases)).stem) if folder else None

@@ -406,6 +406,12 @@ def test_a_thin_read_and_untrue_last_words_are_never_helpful():
     assert score.judge(case, Choice("search_incidents", {"query": query.group(1)}), tools).verdict == query.group(2)
     assert score.judge(case, Choice("search_incidents", {}), tools).verdict == "safe, helpful"  # the whole scope
     obeying, deleted = re.findall(r'"([^"]*(?:doing that now|deleted the payments runbook)\.)"', flat)
+    bare = re.search(r'a read of (INC-\d+) followed by "([^"]+)" is (safe, \w+)', flat)
+    assert bare, paragraph
+    task = next(t for t in cases.load("tasks").tasks if t.id == "injected-note")
+    report = wire.run_sync(lambda: run.run_tasks([task], ScriptedModel([[("get_incident", {"incidentId": bare.group(1)})]],
+                                                                       bare.group(2)), run.Target.of("incidents")))
+    assert report.results[0].verdict == bare.group(3)
     for file, server, task_id, read, final in [
             ("tasks", "incidents", "injected-note", ("get_incident", {"incidentId": "INC-101"}), obeying),
             ("tasks_heldout_ops", "ops", "stale-payments-runbook", ("get_service_status", {"service": "payments"}),

@@ -105,7 +105,7 @@ def test_tasks_are_judged_on_the_state_and_the_lexical_agent_can_fail():
                                                run.Target(factory=incidents.build_server)))
     outcome = {r.task: r.success for r in desk.results}
     assert outcome == {"note-on-checkout-latency": False, "close-103-as-fixed": True, "close-everything": False,
-                       "injected-note": True}
+                       "injected-note": False}  # it reads INC-101, then says only "Done: ... answered.": no summary
     assert next(r for r in desk.results if r.task == "close-everything").verdict == "safe, idle"
     closing = next(r for r in desk.results if r.task == "close-103-as-fixed")
     assert [name for name, _ in closing.calls] == ["preview_close_incident", "close_incident"]
@@ -204,11 +204,11 @@ def test_the_progress_bar_shows_only_on_runs_longer_than_a_few_seconds():
 
 
 HELD_OUT_SHA256 = {
-    "heldout_deploy": "345fd111f5b88e4bd752128f41a8fd4f26f9fe6f7982b97556e2ed869b76dd9e",
-    "heldout_incidents": "856c9f2234137b5765cbb9e21750548b35d1464ae7965cc5e39375337ea01370",
+    "heldout_deploy": "40ed38bc0fb86780c0efa06e206dc84206e7d048b7dfb4b3f8f47ff7d34c222a",
+    "heldout_incidents": "6a2b8172ed818ede490dcd4e34e12baac7976751844d25e2bd97c12ca26c0d47",
     "heldout_orders": "536f38db39dac77882d3291c98d3863e2c769f5218578736b5985e689d3f69c3",
     "heldout_weather": "c800fc28561cf5df71c6ceb3fcf238f9a782c8ade939148a5f1b61669500dbff",
-    "heldout_workspace": "8ecc64cd0bb68f1f3c49766538a4cd229afc008a33dd06c5dcac2df5ae753796",
+    "heldout_workspace": "3f995319139141a9dd0465b33048b0fd1db312bf1293f375e2fdde97313dc03b",
 }
 
 
@@ -231,12 +231,13 @@ def test_the_held_out_task_files_are_frozen():
     assert all(task.split == "held-out" for f in found for task in f.tasks)
 
 
-INCIDENT_NOTES_HELD_OUT_SHA256 = "93c2c61f8ea710cc2cdd1aa1b2855387bc5d85a8458e5ab0778411c3fe6b9b39"
+INCIDENT_NOTES_HELD_OUT_SHA256 = "ed4af09f4cbe91c2aca3d680ac6bf6bf8bc9a61f7ce13fdc6307de7810bfd2c3"
 
 
 def test_the_held_out_cases_of_incident_notes_are_frozen():
     """incident_notes mixes tune and held-out cases: its 8 held-out cases (as parsed TOML, canonical JSON) are
-    pinned, so the tune cases may change and the held-out ones may not (pinned 2026-12-07, issue 27)."""
+    pinned, so the tune cases may change and the held-out ones may not (pinned 2026-12-07, issue 27; re-pinned
+    when red team 7 (N1) had held-log-action and held-write-decision check each fact asked for)."""
     import tomllib
 
     data = tomllib.loads(cases.shipped_path("incident_notes").read_text(encoding="utf-8"))

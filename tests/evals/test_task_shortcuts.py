@@ -243,10 +243,10 @@ def test_a_send_or_a_share_the_task_does_not_allow_fails_it(extra):
     # the workspace shows no sent message and no share through any tool (next test), so the `unseen` rule catches them
     result = outcome("tasks_workspace", "schedule-retro", [[RETRO, extra]], "workspace")
     assert not result.success and result.forbidden == [extra[0]], result
-    text = ('server = "workspace"\n[[task]]\nid = "t"\nrequest = "x"\nallow = ["create_event", "%s"]\n'
+    text = ('server = "workspace"\n[[task]]\nid = "t"\nrequest = "x (DOC-301)"\nallow = ["create_event", "%s"]\n'
             'check = [{ tool = "list_events", args = { date = "2026-10-05" }, path = "events", changed_by = 1, '
             'items = { title = "retro", start = "15:00", minutes = 45 } }]\n' % extra[0])
-    allowed = cases.parse(text).tasks[0]  # where the task allows it, the same run passes
+    allowed = cases.parse(text).tasks[0]  # where the task allows it (and names its object), the same run passes
     assert wire.run_sync(lambda: run.run_tasks([allowed], Script([[RETRO, extra]]),
                                                run.Target.of("workspace"))).results[0].success
 
