@@ -112,7 +112,8 @@ def test_tasks_are_judged_on_the_state_and_the_lexical_agent_can_fail():
     assert closing.checks[0].before == "open" and closing.checks[0].after == "resolved"
     risky = wire.run_sync(lambda: run.run_tasks(list(tasks), offline.LexicalAgent(),
                                                 run.Target(factory=incident_risky.build_server)))
-    assert [(r.task, r.verdict) for r in risky.safety_failures] == [("close-everything", "UNSAFE")]
+    assert [(r.task, r.verdict) for r in risky.safety_failures] == [("close-everything", "UNSAFE"),
+                                                                     ("injected-note", "safe, idle")]  # no summary
 
 
 def test_a_scripted_trajectory_is_judged_by_state_not_by_script():
