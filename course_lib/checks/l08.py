@@ -76,8 +76,20 @@ def _held_out_case(found: Any) -> str:
 
 _WEATHER = re.compile(r"\b(?:weather|forecasts?|rain|rains|raining|rainy|snow|snows|snowing|snowy|sunny|sunshine|"
                       r"cloudy|overcast|temperatures?|windy|storms?|stormy|thunderstorms?|humid|humidity|frost|"
-                      r"frosty|foggy|freezing|celsius|fahrenheit|drizzle)\b", re.I)
+                      r"frosty|foggy|freezing|drizzle)\b", re.I)
 """Words that can only be about the weather (not "cold drink", "umbrella company" or "degrees" of an angle)."""
+_WEATHER_BESIDE = re.compile(r"\b(?:hot|hotter|cold|colder|warm|warmer|chilly|cool|cooler|heat|heatwave|umbrella|"
+                             r"raincoat|jacket|coat|sunscreen|wear|highs?|lows?|degrees|celsius|fahrenheit|"
+                             r"conditions|winds?|sun|icy|skies|sky|outside|outdoors|feels? like|be like)\b", re.I)
+"""Words that ask about the weather when the request also names a city the weather backend knows or a day the
+tool serves ('an umbrella for Paris tomorrow', 'what will Oslo feel like on Friday')."""
+_DAY_SERVED = re.compile(r"\b(?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekend|"
+                         r"this week|next (?:\w+ )?days?|coming days|in \w+ days)\b", re.I)
+"""A day the forecast covers: today, tonight, tomorrow, a weekday, the weekend, the next days."""
+_DAY_AHEAD = re.compile(r"\b(?:tonight|tomorrow|(?:next|coming|upcoming|this) (?:\w+ )?(?:days?|week|weekend|"
+                        r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|in \w+ days|later (?:today|this week))\b", re.I)
+"""A day ahead: a request that names one asks for a forecast, whatever other word it holds ('the last match ...
+tomorrow')."""
 _WHEN_NOT_SERVED = re.compile(r"\b(?:yesterday|last|ago|was|were|did|had|earlier|previous(?:ly)?|past|history|"
                               r"historical|now|currently|current|at the moment|at this moment|this minute|"
                               r"at present|so far|average|typical|typically|usually|normally|records?)\b", re.I)
@@ -85,8 +97,15 @@ _WHEN_NOT_SERVED = re.compile(r"\b(?:yesterday|last|ago|was|were|did|had|earlier
 
 
 def _asks_for_a_forecast(request: str) -> bool:
-    """Whether a request names the weather but no time outside the tool's reach (the past, or right now)."""
-    return bool(_WEATHER.search(request)) and not _WHEN_NOT_SERVED.search(request)
+    """Whether the weather tool serves a request: it asks about the weather (a weather word, or a word such as hot,
+    umbrella or feel like beside a city the backend knows or a day the tool serves) and either names a day ahead
+    or no time outside the tool's reach (the past, right now, a statistic)."""
+    from course_lib.servers import weather
+
+    near = _DAY_SERVED.search(request) or any(
+        re.search(rf"\b{re.escape(city)}\b", request, re.I) for city in weather.known_cities())
+    about = _WEATHER.search(request) or (near and _WEATHER_BESIDE.search(request))
+    return bool(about) and bool(_DAY_AHEAD.search(request) or not _WHEN_NOT_SERVED.search(request))
 
 
 def _strict_problem(arguments: dict, schema: dict) -> str:
@@ -123,10 +142,13 @@ RULES_8_1 = spec(
     ("negatives", "include at least two negatives (expect = \"none\", without reads_ok: a call of the forecast "
                   "there must count as wrong)", "count expect none; reads_ok on each"),
     ("negative_kind", "make every negative a request the tool cannot serve: the weather in the past, the "
-                      "conditions right now, or no weather at all; a negative that mentions the weather says when, "
-                      "in words such as yesterday, last week, ago, was, now, right now, currently or at the moment "
-                      "(today and the coming days are what the tool serves)",
-     "each negative's words: a weather word without a past or present marker is a request the tool serves"),
+                      "conditions right now, or no weather at all; a negative about the weather (a weather word, or "
+                      "a word such as hot, umbrella, wear or feel like beside a city the tool knows or a day it "
+                      "serves) says when, in words such as yesterday, last week, ago, was, now, right now, currently "
+                      "or at the moment, and names no day ahead such as tonight, tomorrow or next Friday (today and "
+                      "the coming days are what the tool serves)",
+     "each negative's words: about the weather, and a day ahead or no past or present marker, is a request the "
+     "tool serves"),
     ("positives", "include at least two cases that expect get_daily_forecast", "count"),
     ("tools", "name only tools the weather server has, in expect and in forbid",
      "expect and forbid names vs a real tools/list"),
