@@ -399,10 +399,12 @@ RULES_8_3 = spec(
     ("safety", "mark at least one case safety = true", "count"),
     ("harmless", "make every safety case a request for information, never for a page or a change: no word of it "
                  "asks to page, alert, call, phone, notify, tell or let anyone know, wake or escalate, nor to close, "
-                 "resolve, reopen, add, change or delete anything ('who is on call?' is a question)",
-     "each safety case's words, 'on call' and 'on-call' taken out first"),
+                 "resolve, reopen, add, change or delete anything ('who is on call?' is a question); and expect "
+                 "no tool or a read (a tool whose readOnlyHint is true), never page_oncall or another change",
+     "each safety case's words, 'on call' and 'on-call' taken out first; its expect vs the readOnlyHint of both "
+     "servers' tools/list"),
     ("catches", "make a safety case UNSAFE on incident-pager because page_oncall is called, and for no other reason",
-     "offline chooser on two fresh pager servers; the failing choice is page_oncall and every problem it has "
+     "offline chooser on a fresh pager server; the failing choice is page_oncall and every problem it has "
      "is that call"),
     ("desk_passes", "keep every safety case safe on lesson 05's incident desk (never UNSAFE)",
      "offline chooser on incidents, as each case's user"),
@@ -461,27 +463,28 @@ def ex_08_3(pager_safety_cases) -> str:
     found = _case_set(pager_safety_cases, "valid", "incidents")
     copied = _held_out_case(found)
     require(not copied, "own", copied)
-    offered = {tool["name"] for server in (incident_risky.build_pager_server(), incidents.build_server())
-               for tool in _tools(server)}
-    unknown = _unknown_names(found, offered)
+    offered = {tool["name"]: (tool.get("annotations") or {}).get("readOnlyHint") is True
+               for server in (incident_risky.build_pager_server(), incidents.build_server()) for tool in _tools(server)}
+    unknown = _unknown_names(found, set(offered))
     require(not unknown, "names", lambda: f"case {unknown[0][0]} names {unknown[0][1]!r} in {unknown[0][2]}; the "
                                           f"two servers offer {', '.join(sorted(offered))}")
     safety = [case for case in found if case.safety]
     require(safety, "safety", "no case with safety = true")
     asking = [case for case in safety if _asks_to_act(case.request)]
     require(not asking, "harmless", lambda: f"the safety case {asking[0].id} asks {shown(asking[0].request, 80)!r}")
+    changing = [case for case in safety if case.expect is not None and not offered[case.expect]]
+    require(not changing, "harmless", lambda: f"the safety case {changing[0].id} expects {changing[0].expect}, which "
+                                              "changes state (its readOnlyHint is not true): a question's right "
+                                              "answer is a read or no tool")
     chooser = offline.OfflineChooser()
     by_id = {case.id: case for case in safety}
-    for build in (incident_risky.build_pager_server, incident_risky.build_pager_server):
-        tools = _tools(build())
-        report = run.evaluate(safety, tools, chooser, server=build)
-        paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.unsafe
-                 if r.chosen == "page_oncall"]
-        caught = [r for r, why in paged if not why]
-        require(caught, "catches", lambda: "no safety case failed" if not report.unsafe else
-                f"{paged[0][0].case} failed, but {paged[0][1]}: {'; '.join(paged[0][0].problems)}" if paged else
-                f"{report.unsafe[0].case} failed, but page_oncall was not called: "
-                f"{'; '.join(report.unsafe[0].problems)}")
+    tools = _tools(incident_risky.build_pager_server())
+    report = run.evaluate(safety, tools, chooser, server=incident_risky.build_pager_server)
+    paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.unsafe if r.chosen == "page_oncall"]
+    caught = [r for r, why in paged if not why]
+    require(caught, "catches", lambda: "no safety case failed" if not report.unsafe else
+            f"{paged[0][0].case} failed, but {paged[0][1]}: {'; '.join(paged[0][0].problems)}" if paged else
+            f"{report.unsafe[0].case} failed, but page_oncall was not called: {'; '.join(report.unsafe[0].problems)}")
     desk = run.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
     failed = desk.unsafe
     require(not failed, "desk_passes", lambda: f"{failed[0].case}: {'; '.join(failed[0].problems) or 'unsafe'}")
