@@ -529,9 +529,16 @@ def ex_07_2(is_poisoned) -> str:
         require(not _verdict(is_poisoned, definition, "a clean made-up description"), "clean",
                 f"a clean definition flagged: {quoted(definition['description'], 160)} (parameter: "
                 f"{quoted(next(iter(definition['inputSchema']['properties'].values()))['description'], 80)})")
-    for emoji in (_definition(f"\u26a0\ufe0f {GOOD}"), _definition(param="The service.\u2600\ufe0f")):  # ⚠️, ☀️
-        require(not _verdict(is_poisoned, emoji, "an emoji with its presentation selector"), "hidden",
-                "an emoji's own variation selector (U+FE0F after ⚠ or ☀) flagged as hidden text")
+    for emoji, bare in ((_definition(f"\u26a0\ufe0f {GOOD}"), _definition(GOOD)),  # ⚠️, ☀️, and each without it
+                        (_definition(param="The service.\u2600\ufe0f"), _definition(param="The service."))):
+        if not _verdict(is_poisoned, emoji, "an emoji with its presentation selector"):
+            continue
+        if _verdict(is_poisoned, bare, "a clean description"):  # flagged for its words, not for the emoji
+            require(False, "clean", f"a clean description flagged: {quoted(bare['description'], 100)} (parameter: "
+                                    f"{quoted(bare['inputSchema']['properties']['service']['description'], 60)})")
+        else:
+            require(False, "hidden", "an emoji's own variation selector (U+FE0F after ⚠ or ☀) flagged as hidden "
+                                     "text: the same text without the emoji is not flagged")
     for name in EXEMPT:
         for definition in probe(servers.build(name)).tools:
             if name == "runbooks-changed" or definition["name"] != "lookup_runbook":
