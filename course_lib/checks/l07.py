@@ -570,8 +570,8 @@ def ex_07_2(is_poisoned) -> str:
     for rule, what, definition in cases:
         require(_verdict(is_poisoned, definition, what), rule, f"not flagged: {what!r}")
     return (f"none of {checked} course tools and {len(clean)} made-up clean definitions flagged; every poisoned "
-            f"notes-helper tool, the changed runbook and {len(cases)} held-out poisoned definitions (description or "
-            f"parameter, {len(poisoned)} of them made up) flagged")
+            f"notes-helper tool, the changed runbook and {len(cases)} held-out poisoned definitions (in the "
+            f"description, a parameter, the name, a title or an enum value; {len(poisoned)} of them made up) flagged")
 
 
 # --- 7.3 a fingerprint that notices a rug pull -------------------------------------------------------
