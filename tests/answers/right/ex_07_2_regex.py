@@ -7,7 +7,7 @@ import unicodedata
 
 SECRET = re.compile(r"~/\.ssh|id_rsa|\.env\b|~/\.aws|api[ _-]?key|password|private key", re.I)
 HIDE = re.compile(r"\b(do not|don't|never|without)\s+(\w+\s+){0,4}?((tell|mention|inform|reveal)(ing)?\b|let\s+"
-                  r"(\w+\s+){1,3}know)|\b(hide|conceal|keep)\s+(\w+\s+){1,3}from\b|"
+                  r"(\w+\s+){1,3}know)|\b(hide|conceal|keep)\s+(\w+\s+){1,5}from\b|"
                   r"\b(ignore|disregard|forget|override)\s+(\w+\s+){0,3}instructions", re.I)
 IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
