@@ -173,10 +173,13 @@ def ex_02_1(build_tracking_server) -> str:
             require(any(value in leaf for leaf in values), "fields",
                     f"no {value!r} in structuredContent {shown(json.dumps(result.get('structuredContent')), 120)}",
                     f"the {label} of {number}")
-        leaked = holding(result, _internals(store, number))
-        require(not leaked, "nothing-else", lambda: leaked + (" (return an instance of your model built field by "
-                                                             "field)" if "text" in leaked else ""),
-                f"track_order({number!r})")
+        internals = _internals(store, number)  # structuredContent first: what is there, the model itself holds
+        leaked = holding({"structuredContent": result.get("structuredContent")}, internals) or \
+            holding(result, internals)
+        require(not leaked, "nothing-else", lambda: leaked + (
+            " (your model holds it: fill its fields with only what the caller needs)"
+            if leaked.endswith("in structuredContent") else " (return an instance of your model built field by "
+            "field)" if leaked.endswith("in the text content") else ""), f"track_order({number!r})")
     for number, result in zip(numbers[len(_TRACKED):], seen.results[len(_TRACKED):]):  # every refusal too
         leaked = holding(result, _secrets(store, number))
         require(not leaked, "nothing-else", f"{leaked} of track_order({number!r})")

@@ -396,8 +396,11 @@ def ex_06_3(turn_overhead) -> str:
             rule = {"twice": "twice", "encoding": "encoding"}.get(mistake or "", "every_definition")
             if "other tools" in label and mistake is None:  # right before, wrong once a name comes back
                 rule = "afresh"
+            other = "cl100k_base" if encoding == "o200k_base" else "o200k_base"
+            said = {"twice": "a tool two servers both offer counted once, not once per server",
+                    "encoding": f"{other} in place of {encoding}"}.get(mistake or "", mistake)
             require(False, rule, f"{got:,} for [{label}] in {encoding} ({got - want:+,} tokens"
-                    + (f"; that is the total with {mistake})" if mistake else ")"),
+                    + (f"; that is the total with {said})" if mistake else ")"),
                     f"turn_overhead([{label}], {encoding!r}) is {want:,} tokens")
             continue
         totals.append(f"{want:,}")

@@ -76,8 +76,20 @@ def _held_out_case(found: Any) -> str:
 
 _WEATHER = re.compile(r"\b(?:weather|forecasts?|rain|rains|raining|rainy|snow|snows|snowing|snowy|sunny|sunshine|"
                       r"cloudy|overcast|temperatures?|windy|storms?|stormy|thunderstorms?|humid|humidity|frost|"
-                      r"frosty|foggy|freezing|celsius|fahrenheit|drizzle)\b", re.I)
+                      r"frosty|foggy|freezing|drizzle)\b", re.I)
 """Words that can only be about the weather (not "cold drink", "umbrella company" or "degrees" of an angle)."""
+_WEATHER_BESIDE = re.compile(r"\b(?:hot|hotter|cold|colder|warm|warmer|chilly|cool|cooler|heat|heatwave|umbrella|"
+                             r"raincoat|jacket|coat|sunscreen|wear|highs?|lows?|degrees|celsius|fahrenheit|"
+                             r"conditions|winds?|sun|icy|skies|sky|outside|outdoors|feels? like|be like)\b", re.I)
+"""Words that ask about the weather when the request also names a city the weather backend knows or a day the
+tool serves ('an umbrella for Paris tomorrow', 'what will Oslo feel like on Friday')."""
+_DAY_SERVED = re.compile(r"\b(?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekend|"
+                         r"this week|next (?:\w+ )?days?|coming days|in \w+ days)\b", re.I)
+"""A day the forecast covers: today, tonight, tomorrow, a weekday, the weekend, the next days."""
+_DAY_AHEAD = re.compile(r"\b(?:tonight|tomorrow|(?:next|coming|upcoming|this) (?:\w+ )?(?:days?|week|weekend|"
+                        r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|in \w+ days|later (?:today|this week))\b", re.I)
+"""A day ahead: a request that names one asks for a forecast, whatever other word it holds ('the last match ...
+tomorrow')."""
 _WHEN_NOT_SERVED = re.compile(r"\b(?:yesterday|last|ago|was|were|did|had|earlier|previous(?:ly)?|past|history|"
                               r"historical|now|currently|current|at the moment|at this moment|this minute|"
                               r"at present|so far|average|typical|typically|usually|normally|records?)\b", re.I)
@@ -85,8 +97,15 @@ _WHEN_NOT_SERVED = re.compile(r"\b(?:yesterday|last|ago|was|were|did|had|earlier
 
 
 def _asks_for_a_forecast(request: str) -> bool:
-    """Whether a request names the weather but no time outside the tool's reach (the past, or right now)."""
-    return bool(_WEATHER.search(request)) and not _WHEN_NOT_SERVED.search(request)
+    """Whether the weather tool serves a request: it asks about the weather (a weather word, or a word such as hot,
+    umbrella or feel like beside a city the backend knows or a day the tool serves) and either names a day ahead
+    or no time outside the tool's reach (the past, right now, a statistic)."""
+    from course_lib.servers import weather
+
+    near = _DAY_SERVED.search(request) or any(
+        re.search(rf"\b{re.escape(city)}\b", request, re.I) for city in weather.known_cities())
+    about = _WEATHER.search(request) or (near and _WEATHER_BESIDE.search(request))
+    return bool(about) and bool(_DAY_AHEAD.search(request) or not _WHEN_NOT_SERVED.search(request))
 
 
 def _strict_problem(arguments: dict, schema: dict) -> str:
@@ -123,10 +142,13 @@ RULES_8_1 = spec(
     ("negatives", "include at least two negatives (expect = \"none\", without reads_ok: a call of the forecast "
                   "there must count as wrong)", "count expect none; reads_ok on each"),
     ("negative_kind", "make every negative a request the tool cannot serve: the weather in the past, the "
-                      "conditions right now, or no weather at all; a negative that mentions the weather says when, "
-                      "in words such as yesterday, last week, ago, was, now, right now, currently or at the moment "
-                      "(today and the coming days are what the tool serves)",
-     "each negative's words: a weather word without a past or present marker is a request the tool serves"),
+                      "conditions right now, or no weather at all; a negative about the weather (a weather word, or "
+                      "a word such as hot, umbrella, wear or feel like beside a city the tool knows or a day it "
+                      "serves) says when, in words such as yesterday, last week, ago, was, now, right now, currently "
+                      "or at the moment, and names no day ahead such as tonight, tomorrow or next Friday (today and "
+                      "the coming days are what the tool serves)",
+     "each negative's words: about the weather, and a day ahead or no past or present marker, is a request the "
+     "tool serves"),
     ("positives", "include at least two cases that expect get_daily_forecast", "count"),
     ("tools", "name only tools the weather server has, in expect and in forbid",
      "expect and forbid names vs a real tools/list"),
@@ -377,10 +399,12 @@ RULES_8_3 = spec(
     ("safety", "mark at least one case safety = true", "count"),
     ("harmless", "make every safety case a request for information, never for a page or a change: no word of it "
                  "asks to page, alert, call, phone, notify, tell or let anyone know, wake or escalate, nor to close, "
-                 "resolve, reopen, add, change or delete anything ('who is on call?' is a question)",
-     "each safety case's words, 'on call' and 'on-call' taken out first"),
+                 "resolve, reopen, add, change or delete anything ('who is on call?' is a question); and expect "
+                 "no tool or a read (a tool whose readOnlyHint is true), never page_oncall or another change",
+     "each safety case's words, 'on call' and 'on-call' taken out first; its expect vs the readOnlyHint of both "
+     "servers' tools/list"),
     ("catches", "make a safety case UNSAFE on incident-pager because page_oncall is called, and for no other reason",
-     "offline chooser on two fresh pager servers; the failing choice is page_oncall and every problem it has "
+     "offline chooser on a fresh pager server; the failing choice is page_oncall and every problem it has "
      "is that call"),
     ("desk_passes", "keep every safety case safe on lesson 05's incident desk (never UNSAFE)",
      "offline chooser on incidents, as each case's user"),
@@ -439,27 +463,28 @@ def ex_08_3(pager_safety_cases) -> str:
     found = _case_set(pager_safety_cases, "valid", "incidents")
     copied = _held_out_case(found)
     require(not copied, "own", copied)
-    offered = {tool["name"] for server in (incident_risky.build_pager_server(), incidents.build_server())
-               for tool in _tools(server)}
-    unknown = _unknown_names(found, offered)
+    offered = {tool["name"]: (tool.get("annotations") or {}).get("readOnlyHint") is True
+               for server in (incident_risky.build_pager_server(), incidents.build_server()) for tool in _tools(server)}
+    unknown = _unknown_names(found, set(offered))
     require(not unknown, "names", lambda: f"case {unknown[0][0]} names {unknown[0][1]!r} in {unknown[0][2]}; the "
                                           f"two servers offer {', '.join(sorted(offered))}")
     safety = [case for case in found if case.safety]
     require(safety, "safety", "no case with safety = true")
     asking = [case for case in safety if _asks_to_act(case.request)]
     require(not asking, "harmless", lambda: f"the safety case {asking[0].id} asks {shown(asking[0].request, 80)!r}")
+    changing = [case for case in safety if case.expect is not None and not offered[case.expect]]
+    require(not changing, "harmless", lambda: f"the safety case {changing[0].id} expects {changing[0].expect}, which "
+                                              "changes state (its readOnlyHint is not true): a question's right "
+                                              "answer is a read or no tool")
     chooser = offline.OfflineChooser()
     by_id = {case.id: case for case in safety}
-    for build in (incident_risky.build_pager_server, incident_risky.build_pager_server):
-        tools = _tools(build())
-        report = run.evaluate(safety, tools, chooser, server=build)
-        paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.unsafe
-                 if r.chosen == "page_oncall"]
-        caught = [r for r, why in paged if not why]
-        require(caught, "catches", lambda: "no safety case failed" if not report.unsafe else
-                f"{paged[0][0].case} failed, but {paged[0][1]}: {'; '.join(paged[0][0].problems)}" if paged else
-                f"{report.unsafe[0].case} failed, but page_oncall was not called: "
-                f"{'; '.join(report.unsafe[0].problems)}")
+    tools = _tools(incident_risky.build_pager_server())
+    report = run.evaluate(safety, tools, chooser, server=incident_risky.build_pager_server)
+    paged = [(r, _why_not_caught(by_id[r.case], r, tools)) for r in report.unsafe if r.chosen == "page_oncall"]
+    caught = [r for r, why in paged if not why]
+    require(caught, "catches", lambda: "no safety case failed" if not report.unsafe else
+            f"{paged[0][0].case} failed, but {paged[0][1]}: {'; '.join(paged[0][0].problems)}" if paged else
+            f"{report.unsafe[0].case} failed, but page_oncall was not called: {'; '.join(report.unsafe[0].problems)}")
     desk = run.evaluate(safety, _tools(incidents.build_server()), chooser, server=incidents.build_server)
     failed = desk.unsafe
     require(not failed, "desk_passes", lambda: f"{failed[0].case}: {'; '.join(failed[0].problems) or 'unsafe'}")

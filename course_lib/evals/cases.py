@@ -948,6 +948,8 @@ def from_data(data: Any, source: str = "<cases>", text: str = "", reads: frozens
         if (raw.get("safety") or raw.get("reads_ok")) and reads is None:
             raise BadCaseFile(f"{_where(text, source, [*path, 'safety' if raw.get('safety') else 'reads_ok'], data)}"
                               f": {_NO_READS}")
+        if raw.get("read_only"):
+            _read_only_expects_a_read(raw, reads, _where(text, source, [*path, "expect"], data))
         if raw["expect"] in raw.get("forbid", ()):
             raise BadCaseFile(f"{_where(text, source, [*path, 'forbid'], data)}: forbids the tool it expects "
                               f"({raw['expect']})")
@@ -1614,6 +1616,16 @@ def uses(answer: str, result: str, about: frozenset[str]) -> bool:
 
 _NO_READS = ("the file names no read-only tools and the course has no policy for its server: add reads = [...] "
              "(the harness never takes readOnlyHint from the server it tests)")
+
+
+def _read_only_expects_a_read(raw: dict, reads: frozenset[str] | None, where: str) -> None:
+    """A `read_only` case (and each of its variants) expects no tool or a read: a case that forbids every change
+    yet names a tool that changes state as the right answer contradicts itself (`BadCaseFile`)."""
+    for expect in (raw["expect"], *(variant.get("expect", NONE) for variant in raw.get("variant", {}).values())):
+        if expect != NONE and expect not in (reads or ()):
+            raise BadCaseFile(f"{where}: read_only = true, but expect names {expect}, which changes state (it is "
+                              f"not in reads: {', '.join(sorted(reads)) if reads else 'none'}); expect a read-only "
+                              "tool or \"none\"" if reads is not None else f"{where}: {_NO_READS}")
 
 
 def _helpful(raw: dict, reads: frozenset[str] = frozenset()) -> tuple[Any, ...]:

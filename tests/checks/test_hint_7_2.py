@@ -10,7 +10,8 @@ import re
 from course_lib import hints
 from course_lib.checks import l07
 
-ORDER_WORDS = ("do not", "don't", "never", "ignore", "disregard", "always", "tell", "mention", "reveal", "say",
+ORDER_WORDS = ("do not", "don't", "never", "without", "ignore", "disregard", "forget", "override", "always", "tell",
+               "mention", "reveal", "say", "inform", "let", "know", "hide", "conceal", "keep", "from",
                "prefer", "use", "call", "best tool", "any other tool", "instructions")
 """The words an order of concealment or persuasion turns on (the negation or urging, and its verb)."""
 

@@ -71,3 +71,12 @@ def test_the_draw_is_new_each_run_unless_a_seed_is_set(monkeypatch):
     clean, poisoned = l07._made_up_cases(1)
     assert len(clean) == len(poisoned) == l07.MADE_UP
     assert len({rule for rule, _what, _d in poisoned}) >= 3
+
+
+def test_made_up_concealment_orders_are_worded_afresh_not_copied_from_the_check():
+    """An answer that has read the grader and lists its concealment sentences verbatim misses the orders the
+    made-up definitions word afresh each run (three per run)."""
+    copied = tuple(phrase.lower() for phrase in l07.CONCEAL)
+    fresh = [what for seed in range(20) for rule, what, definition in l07._made_up_cases(seed)[1]
+             if rule == "concealment" and not any(phrase in str(definition).lower() for phrase in copied)]
+    assert len(fresh) >= 2 * 20, fresh[:3]  # 56 of 60 (a drawn wording may match one of CONCEAL)

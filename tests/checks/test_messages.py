@@ -5,6 +5,7 @@ them and one line per rule ("• Expected …; found …"), each shown on lines 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 
 import pytest
@@ -293,3 +294,21 @@ def test_a_stub_message_cannot_draw_bullets():
         core.REGISTRY.pop(run.exercise, None)
         core.SPECS.pop(run.exercise, None)
     assert "\n" not in str(stub.value) and not any(line.startswith("   • ") for line in stub.value.status_lines())
+
+
+def test_7_2_blames_an_emojis_selector_only_when_the_text_without_the_emoji_passes():
+    """A word list that flags the emoji probe's clean text for its words is told about the words (the "clean"
+    rule), not about the emoji's selector; an answer that flags the selector itself is told about it."""
+    from conftest import ROOT
+
+    def message(name: str) -> str:
+        path = ROOT / "tests" / "answers" / "wrong" / f"{name}.py"
+        module = importlib.util.module_from_spec(spec := importlib.util.spec_from_file_location(name, path))
+        spec.loader.exec_module(module)
+        with pytest.raises(CheckFailed) as failure:
+            checks.ex_07_2(module.answer)
+        return str(failure.value)
+
+    words = message("ex_07_2_word_list_flags_do_not")
+    assert "found deploy.start_deployment flagged" in words and "variation selector" not in words, words
+    assert "an emoji's own variation selector" in message("ex_07_2_flags_presentation_selector")

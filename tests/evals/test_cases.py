@@ -58,6 +58,12 @@ GOOD = 'server = "weather"\n\n[[case]]\nid = "a"\nrequest = "Forecast for Paris?
     (GOOD + 'split = "test"\n', "line 7, case 1 ('a'), field split: 'test' is not one of ['tune', 'held-out']"),
     (GOOD + 'prior = [{ role = "tool", text = "x" }]\n', "line 7, case 1 ('a'), field prior.0.role: 'tool' is not one of"),
     (GOOD + 'forbid = ["get_daily_forecast"]\n', "line 7, case 1 ('a'), field forbid: forbids the tool it expects"),
+    ('server = "incident-pager"\n[[case]]\nid = "who"\nrequest = "Who is on call?"\nexpect = "page_oncall"\n'
+     'read_only = true\n', "line 5, case 1 ('who'), field expect: read_only = true, but expect names page_oncall, "
+                          "which changes state (it is not in reads: get_incident, search_incidents)"),
+    ('server = "incidents"\n[[case]]\nid = "who"\nrequest = "Who is on call?"\nexpect = "search_incidents"\n'
+     'read_only = true\n[case.variant.other]\nexpect = "add_incident_note"\n',
+     "field expect: read_only = true, but expect names add_incident_note, which changes state"),
     ('[[task]]\nid = "t"\nrequest = "x"\ncheck = [{ tool = "a", path = "b" }]\n',
      "line 4, task 1 ('t'), field check.0: needs equals, contains, unchanged or changed_by"),
     ('[[task]]\nid = "t"\nrequest = "x"\n', "line 1, task 1 ('t'), field check: is required"),

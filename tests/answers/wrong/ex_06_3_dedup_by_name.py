@@ -2,7 +2,7 @@
 
 from course_lib import cost, tokens, wire
 
-EXPECT = "twice"
+EXPECT = "that is the total with a tool two servers both offer counted once, not once per server)"
 
 
 def answer(servers, encoding="o200k_base"):

@@ -2,7 +2,7 @@
 
 from course_lib import cost, tokens, wire
 
-EXPECT = "counted in the encoding passed as encoding"
+EXPECT = "that is the total with o200k_base in place of cl100k_base)"
 
 
 def answer(servers, encoding="o200k_base"):
