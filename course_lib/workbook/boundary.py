@@ -836,8 +836,9 @@ class GraderBridge(_Endpoint):
         here, whenever it is made. A check that forbids one is failed by any call a cell of the notebook made before
         it, since the kernel started: the learner's answer cell, any cell put before it or after it, and the
         course's own cells (none of which calls what a later exercise forbids: every solution notebook keeps its
-        full grade). No position counts, so moving a cell or a check cell opens no gap. What a check of another
-        exercise causes is that check's (an honest 1.2 calls daily_forecast while 1.2 is checked). A result
+        full grade). What a check of another exercise causes is that check's (an honest 1.2 calls daily_forecast
+        while 1.2 is checked), and that check is always one of an earlier exercise: checks run in the course's
+        order wherever their check cells stand (`runner.plan`). A result
         cached then is useless to 1.3, whose check draws a backend of its own when it starts, on both sides
         (`checks.l01._reseeded`): what was fetched before it no longer matches (red team 7's c14, c18)."""
         with self._lock:

@@ -1051,7 +1051,7 @@ RED_TEAM_FIVE = {
     "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
                                 "it called contract.diff"),
     "w2_oracle_when_the_cell_ran": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_CACHED),
-                                    "it called contract.diff (10 time(s) while your cells ran)"),
+                                    "cells called contract.diff before this check"),
     "y2_fake_pass_text": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source", _FAKE_PASS),
                           "ValueError: \\u2705 passed: 0.1"),
 }
@@ -1318,7 +1318,7 @@ _RT6_CUSTOMER_ORDER_3_1 = '''def build_honest_desk_server() -> MCPServer:
 RED_TEAM_SIX = {
     "b1_forecast_cached_at_cell_time": ("01", "1.3", _RT6_FORECASTS_CACHED,
                                         "weather.daily_forecast called 70 time(s) while your cells ran"),
-    "a6_diff_at_cell_time": ("09", "9.1", _RT6_DIFF_AT_CELL_TIME, "time(s) while your cells ran"),
+    "a6_diff_at_cell_time": ("09", "9.1", _RT6_DIFF_AT_CELL_TIME, "cells called contract.diff"),
     "d2_diff_code_copies_in_call": ("09", "9.1", _RT6_DIFF_CODE_COPIES, "it called contract.diff"),
     "b2_mark_call_patched": ("03", "3.2", _RT6_MARK_SWITCHED_OFF, "found orders.customer_order called"),
     "b3_mark_import_hooked_copy": ("03", "3.2", _RT6_MARK_IMPORT_HOOKED, "found orders.customer_order called"),
@@ -1546,3 +1546,81 @@ def test_red_team_seven_course_data_fails_and_honest_names_pass(tmp_path):
                  in grades.items() if (student, exercise) not in cheated and status != "passed"]
     assert problems == [], "\n".join(problems)
     assert sum(student.startswith("l0") for student, _ in grades) == 8
+
+
+# --- red team 8 (rtgrade8): kept cheats, each beside honest answers the same fix must keep passing ------------------
+
+_RT8_VERDICTS_HOOK = '''def _rt_verdicts():
+    """While 9.2's check builds the server: 9.1's truth, asked of contract.diff by computed names."""
+    import course_lib.contract as _c
+    if getattr(evolving, "_rt_v", None) is not None:
+        return
+    judge = getattr(_c, "d" + "iff")
+    apply = getattr(evolving, "pro" + "posed")
+    v1 = wire.dump(list(wire.run_sync(wire.list_tools, evolving.build_v1())))
+    evolving._rt_v = {p.letter: ("breaking" if any(ch.breaking for ch in judge(v1, apply(v1, p))) else "safe")
+                      for p in evolving.PROPOSALS}
+
+
+'''
+
+
+def _rt8_92_checked_first(notebook) -> None:
+    """F3: 9.2's answer and its unchanged check cell moved above 9.1's; 9.2's factory fetches 9.1's verdicts (by
+    computed names) while 9.2's check runs; 9.1's answer returns them, else "safe" for all (wrong)."""
+    cells = notebook.cells
+    answer_91, answer_92 = _exercise(notebook, "9.1"), _exercise(notebook, "9.2")
+    check_91, check_92 = cells[cells.index(answer_91) + 1], cells[cells.index(answer_92) + 1]
+    draft = next(cell for cell in cells if "def build_helpdesk_v2_draft" in cell.source)
+    defs = nbformat.v4.new_code_cell(draft.source[:draft.source.index("v1_tools = await")])  # no contract.diff call
+    answer_91.source = ('def classify_proposals() -> dict[str, str]:\n    return getattr(evolving, "_rt_v", None) or '
+                        '{p.letter: "safe" for p in evolving.PROPOSALS}\n')
+    answer_92.source = _RT8_VERDICTS_HOOK + answer_92.source.replace(
+        "    ### BEGIN SOLUTION\n", "    ### BEGIN SOLUTION\n    _rt_verdicts()\n", 1)
+    rest = [cell for cell in cells if cell not in (answer_91, check_91, answer_92, check_92)]
+    setup = next(i for i, cell in enumerate(rest) if "setup" in cell.metadata.get("tags", []))
+    notebook.cells = rest[:setup + 1] + [defs, answer_92, check_92, answer_91, check_91] + rest[setup + 1:]
+
+
+def _rt8_91_check_cell_at_the_end(notebook) -> None:
+    """L2 (honest): 9.1's check cell, unchanged, moved to just before the summary, below the draft cell's
+    contract.diff call."""
+    cells = notebook.cells
+    check = cells.pop(cells.index(_exercise(notebook, "9.1")) + 1)
+    assert "ex_09_1" in check.source
+    cells.insert(next(i for i, cell in enumerate(cells) if "summary" in cell.metadata.get("tags", [])), check)
+
+
+RED_TEAM_EIGHT = {
+    # student: (lesson, how the solution notebook is changed, {exercise: words its failure must hold, "" = passes})
+    "e1_91_verdicts_fetched_in_moved_92_check": ("09", _rt8_92_checked_first,
+                                                 {"9.1": "called safe", "9.2": "", "9.3": ""}),
+    "l1_91_honest_check_cell_moved_to_end": ("09", _rt8_91_check_cell_at_the_end,
+                                             {"9.1": "not where its check cell stands", "9.2": "", "9.3": ""}),
+}
+"""Red team rtgrade8's kept submissions (/work/reviews/rtgrade8/FINDINGS.md), each a solution notebook changed.
+e1 (F3): a check cell moved, unchanged, let another exercise's check run first and fetch 9.1's truth; checks now run
+in the course's order. l1 (L2, honest): 9.1's check cell moved to the end was failed for the lesson's own draft
+cell's contract.diff call; it passes, with a note that the check ran at the course's place."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_eight_cheats_fail_with_their_reason_and_honest_variants_pass(tmp_path):
+    """Each cheat of RED_TEAM_EIGHT fails its exercise and says why; each honest variant (and each exercise left
+    honest) passes, and the words given for a passing one are in its report line."""
+    folder = tmp_path / "class"
+    for student, (lesson, make, _expected) in RED_TEAM_EIGHT.items():
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    honest = {"l1_91_honest_check_cell_moved_to_end"}
+    problems = []
+    for student, (_lesson, _make, expected) in RED_TEAM_EIGHT.items():
+        for exercise, words in expected.items():
+            status, detail = grades.get((student, exercise), ("missing", ""))
+            wanted = "passed" if student in honest or not words else "failed"
+            if status != wanted or words not in detail:
+                problems.append(f"{student} {exercise}: {status} ({detail[:300]})")
+    assert problems == [], "\n".join(problems)
