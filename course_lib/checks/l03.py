@@ -14,8 +14,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from course_lib import review, wire
-from course_lib.checks.core import (build_server, call_learner, checker, course_state, fail, first_difference, probe,
-                                    require, require_deliberate, result_text, quoted, shown, spec, watched, whole)
+from course_lib.checks.core import (build_server, call_learner, checker, course_state, drawn, fail, first_difference,
+                                    probe, require, require_deliberate, result_text, quoted, shown, spec, watched,
+                                    whole)
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -110,11 +111,10 @@ def _numbers_of(mine: bool) -> list[str]:
 
 
 def _for_all(strategy: Any, test: Callable[[Any], None], examples: int) -> None:
-    """Run `test` on `examples` derandomized hypothesis values (no shrinking, no database, quiet)."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    """Run `test` on `examples` hypothesis values drawn from a secret seed (`drawn`: no shrinking)."""
+    from hypothesis import given
 
-    settings(derandomize=True, database=None, max_examples=examples, deadline=None, verbosity=Verbosity.quiet,
-             phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))(given(strategy)(test))()
+    drawn(examples)(given(strategy)(test))()
 
 
 def _absent_numbers() -> Any:
