@@ -87,7 +87,7 @@ HELLO_SECONDS = 10.0
 PORTABLE_MODULES = ("course_lib", "mcp", "mcp_types")
 """Packages whose data types cross by value (everything else crosses by reference)."""
 FORWARDED = {"course_lib.servers.weather": ("daily_forecast",),
-             "course_lib.servers.orders": ("customer_order",),
+             "course_lib.servers.orders": ("customer_order", "not_found_message", "unavailable_message"),
              "course_lib.contract": ("diff", "_compare_tool", "_compare_value", "_compare_object", "_facts", "_judge"),
              "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint"),
              "course_lib.review": ("is_valid_name", "orders", "persuades", "texts_read"),
