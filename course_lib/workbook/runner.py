@@ -688,15 +688,15 @@ class _Run:
             self.found[first] = Outcome(str(first), status, message)
 
     def _which_cell(self, index: int) -> str:
-        """The code cell at step `index` as a learner finds it: the setup cell, or a cell of the exercise whose
-        check comes next (its first line quoted), or a cell after the last check."""
+        """The code cell at step `index` as a learner finds it: the setup cell, or a cell before the next check
+        (its first line quoted: it may be the exercise's cell or one the learner added), or one after the last."""
         if index == 0:
             return "the setup cell"
         source = self.steps.steps[index]
         first = next((line.strip() for line in source.splitlines() if line.strip()), "")
         start = f" (it starts `{first[:40]}{'…' if len(first) > 40 else ''}`)" if first else ""
         after = next((step.exercise for step in self.steps.steps[index + 1:] if isinstance(step, Check)), None)
-        return f"a cell of exercise {after}{start}" if after else f"a cell after the last check{start}"
+        return f"a cell before the check of exercise {after}{start}" if after else f"a cell after the last check{start}"
 
     def _cell(self, source: str, running, which: str = "a cell of the notebook") -> None:
         limit = self.timeout

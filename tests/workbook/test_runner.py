@@ -185,7 +185,8 @@ def test_a_kernel_that_dies_is_reported_at_once_with_its_exit_code(tmp_path):
     # the cell limit is ten minutes: a death noticed only by a timeout would be reported as `timeout`
     (outcome,) = runner.check(_variant(tmp_path, dies), timeout=600, reference=reference())
     assert (outcome.status, outcome.message) == (
-        "kernel died", "the kernel died (exit code 3) while running a cell of exercise 0.1 (it starts `import os`)")
+        "kernel died", "the kernel died (exit code 3) while running a cell before the check of exercise 0.1 (it starts `import "
+        "os`)")
 
 
 def test_a_cell_that_does_not_finish_is_a_timeout_for_what_follows(tmp_path):
@@ -198,7 +199,8 @@ def test_a_cell_that_does_not_finish_is_a_timeout_for_what_follows(tmp_path):
     found = runner.check(_variant(tmp_path, hangs, source), timeout=5, reference=reference("01_bad_tool_rewrite"))
     assert [(o.exercise, o.status) for o in found] == [("1.1", "passed"), ("1.2", "timeout"), ("1.3", "timeout"),
                                                        ("1.4", "timeout")]
-    said = "a cell of exercise 1.2 (it starts `import time`) did not finish within 5 s: look for a loop that never " \
+    said = "a cell before the check of exercise 1.2 (it starts `import time`) did not finish within 5 s: look for " \
+           "a loop that never " \
            "ends, a call that waits, or one output over 32 MB (the grader drops such a message unread, and the " \
            "cell's end with it)"
     assert found[1].message == said and found[2].message == f"not checked: {said}"
