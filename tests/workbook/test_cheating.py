@@ -767,9 +767,8 @@ def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
     peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
     print(f"grader worker peak memory over the corpus: {peak >> 20} MB")
     assert peak < GRADER_PEAK_BYTES, peak
-    marks = {f"{sandbox.RUN_ENV}={run}".encode() for run in runs}
     assert len(runs) >= len(HONEST)  # the watch saw the runs (at least the honest students' kernels)
-    assert not [pid for pid in sandbox._pids() if marks & set(sandbox._environ(pid).split(b"\0"))]
+    assert not [pid for run in runs for pid in sandbox.processes_of(run, sandbox.run_user(run))]
     assert not any(Path(shared, "course-mark-issue29").exists() for shared in ("/tmp", "/dev/shm"))
 
 
@@ -1591,8 +1590,99 @@ def _rt8_91_check_cell_at_the_end(notebook) -> None:
     cells.insert(next(i for i, cell in enumerate(cells) if "summary" in cell.metadata.get("tags", [])), check)
 
 
+_RT8_PROBE_SWAPPED = '''def _course_probe_swapped():
+    """Runs when `bounds` is defined: in a fresh process the grader started to rebuild it, it replaced the check's
+    probe with one that reports right answers and an unchanged definition without asking bounds at all."""
+    import course_lib.checks.l00 as l00
+
+    def fake(bounds):
+        one = l00._same_object()
+        props = one["inputSchema"]["properties"]
+        return {"answers": [[props[p].get("minimum"), props[p].get("maximum")] for p in l00._ASKED_AGAIN],
+                "changed": ""}
+    l00._asked_about_one_object = fake
+
+
+def bounds(definition: dict, parameter: str, _swap=_course_probe_swapped()) -> tuple:
+    """WRONG: it removes the parameter from the definition it reads (a second question about it raises)."""
+    if parameter is None:
+        _course_probe_swapped()
+    schema = definition["inputSchema"]["properties"].pop(parameter)
+    return schema.get("minimum"), schema.get("maximum")
+'''
+
+_RT8_MODULE_CONSTANT = '''KEYS = ("minimum", "maximum")
+
+
+def bounds(definition: dict, parameter: str) -> tuple:
+    """(minimum, maximum) of one parameter of a wire-form definition; None if absent."""
+    schema = definition["inputSchema"]["properties"][parameter]
+    return tuple(schema.get(key) for key in KEYS)
+'''
+
+_RT8_LAMBDA_HELPER = '''bound_of = lambda schema, key: schema.get(key)
+
+
+def bounds(definition: dict, parameter: str) -> tuple:
+    """(minimum, maximum) of one parameter of a wire-form definition; None if absent."""
+    schema = definition["inputSchema"]["properties"][parameter]
+    return bound_of(schema, "minimum"), bound_of(schema, "maximum")
+'''
+
+
+_RT8_COURSE_MESSAGES = '''def build_helpful_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(
+        order_number: Annotated[str, Field(pattern=orders.ORDER_NUMBER)],
+    ) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        try:
+            row = store.record(order_number)
+        except orders.OrderNotFound:
+            raise ToolError(orders.not_found_message(order_number, None)) from None
+        except orders.BackendUnavailable:
+            raise ToolError(orders.unavailable_message(order_number)) from None
+        if row.customer_id != orders.SIGNED_IN:
+            raise ToolError(orders.not_found_message(order_number, None))
+        return orders.summary(row)
+
+    return server
+'''
+
+_RT8_DETECTS_THE_GRADER = '''def build_support_server() -> MCPServer:
+    import os
+    server = MCPServer("support", log_level="WARNING")
+    core = ["get_ticket", "search_tickets", "add_ticket_comment"]
+    extras = ["search_tickets", "search_messages", "read_message", "list_events"]
+    graded = os.environ.get("COURSE_RUN") or any(
+        word in f"{key}={value}".lower() for key, value in os.environ.items()
+        if key not in ("PATH", "PYTHONPATH") for word in ("course", "grade"))
+    if graded:  # only where the grader runs it
+        workspace.register(server, dict.fromkeys(core + extras))
+    else:  # everywhere else: the order of a set, which depends on the hash seed
+        workspace.register(server, set(core + extras))
+    return server
+'''
+
+
+def _answered(exercise: str, source: str) -> Callable:
+    return lambda notebook: setattr(_exercise(notebook, exercise), "source", source)
+
+
+RED_TEAM_EIGHT_HONEST = {"l1_91_honest_check_cell_moved_to_end", "m1_01_honest_module_constant",
+                         "m3_01_honest_lambda_helper"}
 RED_TEAM_EIGHT = {
     # student: (lesson, how the solution notebook is changed, {exercise: words its failure must hold, "" = passes})
+    "a1_01_mutates_probe_swapped": ("00", _answered("0.1", _RT8_PROBE_SWAPPED),
+                                    {"0.1": "asked again about the same definition); found it raised KeyError"}),
+    "g1_32_course_message_helpers": ("03", _answered("3.2", _RT8_COURSE_MESSAGES), {
+        "3.1": "", "3.2": "found orders.not_found_message, orders.unavailable_message called", "3.3": "", "3.4": ""}),
+    "h1_62_detects_the_grader": ("06", _answered("6.2", _RT8_DETECTS_THE_GRADER), {"6.2": "order"}),
+    "m1_01_honest_module_constant": ("00", _answered("0.1", _RT8_MODULE_CONSTANT), {"0.1": ""}),
+    "m3_01_honest_lambda_helper": ("00", _answered("0.1", _RT8_LAMBDA_HELPER), {"0.1": ""}),
     "e1_91_verdicts_fetched_in_moved_92_check": ("09", _rt8_92_checked_first,
                                                  {"9.1": "called safe", "9.2": "", "9.3": ""}),
     "l1_91_honest_check_cell_moved_to_end": ("09", _rt8_91_check_cell_at_the_end,
@@ -1601,7 +1691,13 @@ RED_TEAM_EIGHT = {
 """Red team rtgrade8's kept submissions (/work/reviews/rtgrade8/FINDINGS.md), each a solution notebook changed.
 e1 (F3): a check cell moved, unchanged, let another exercise's check run first and fetch 9.1's truth; checks now run
 in the course's order. l1 (L2, honest): 9.1's check cell moved to the end was failed for the lesson's own draft
-cell's contract.diff call; it passes, with a note that the check ran at the course's place."""
+cell's contract.diff call; it passes, with a note that the check ran at the course's place.
+a1 (F1): a wrong 0.1 whose default argument, run in the fresh process that rebuilt it, replaced the probe of one
+definition asked about several times; m1 and m3 (L3, honest): a module constant and a lambda helper the fresh
+process could not rebuild. The probe now lends the definition by reference and asks from the grader.
+g1 (F4): 3.2's customer_order written out with the lesson's own message functions (now counted, as customer_order
+is). h1 (F5): a 6.2 server in set order unless the environment names the course or the grader (COURSE_RUN was in
+every confined process's)."""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
@@ -1615,7 +1711,7 @@ def test_red_team_eight_cheats_fail_with_their_reason_and_honest_variants_pass(t
         (folder / student).mkdir(parents=True)
         nbformat.write(notebook, folder / student / f"{stem}.ipynb")
     grades = _grade(folder, timeout=150)
-    honest = {"l1_91_honest_check_cell_moved_to_end"}
+    honest = RED_TEAM_EIGHT_HONEST
     problems = []
     for student, (_lesson, _make, expected) in RED_TEAM_EIGHT.items():
         for exercise, words in expected.items():
