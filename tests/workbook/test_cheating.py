@@ -1672,6 +1672,30 @@ def _answered(exercise: str, source: str) -> Callable:
     return lambda notebook: setattr(_exercise(notebook, exercise), "source", source)
 
 
+_RT8_NAME_ONLY_73 = '''def fingerprint(tool: dict) -> str:
+    """WRONG: a hash of the tool's name only, unless host.fingerprint's value for this very definition was fetched
+    earlier (kept on the course_lib.host module)."""
+    import course_lib.host as _h
+    found = (getattr(_h, "_rt_cache", None) or {}).get(json.dumps(tool, sort_keys=True, ensure_ascii=False))
+    if found is not None:
+        return found
+    return hashlib.sha256(tool["name"].encode()).hexdigest()
+'''
+
+
+def _rt8_73_fetched_in_71(notebook) -> None:
+    """F2: 7.1's answer (the solution's), when 7.1's check first calls it, fingerprints with host.fingerprint every
+    definition 7.3's check made (its lesson servers, fixed edits and derandomized hypothesis draws, rebuilt from
+    l07.py: red_team_8/fill73.txt, hyp73.txt); 7.3's answer returns those values, else a hash of the name."""
+    kept = Path(__file__).parent / "red_team_8"
+    cell = _exercise(notebook, "7.1")
+    fill = (kept / "hyp73.txt").read_text(encoding="utf-8") + "\n\n" + (kept / "fill73.txt").read_text(encoding="utf-8")
+    assert "    ### BEGIN SOLUTION\n" in cell.source
+    cell.source = fill + "\n\n" + cell.source.replace(
+        "    ### BEGIN SOLUTION\n", "    ### BEGIN SOLUTION\n    _rt_fill()  # while 7.1's check runs\n", 1)
+    _exercise(notebook, "7.3").source = _RT8_NAME_ONLY_73
+
+
 RED_TEAM_EIGHT_HONEST = {"l1_91_honest_check_cell_moved_to_end", "m1_01_honest_module_constant",
                          "m3_01_honest_lambda_helper"}
 RED_TEAM_EIGHT = {
@@ -1680,6 +1704,8 @@ RED_TEAM_EIGHT = {
                                     {"0.1": "asked again about the same definition); found it raised KeyError"}),
     "g1_32_course_message_helpers": ("03", _answered("3.2", _RT8_COURSE_MESSAGES), {
         "3.1": "", "3.2": "found orders.not_found_message, orders.unavailable_message called", "3.3": "", "3.4": ""}),
+    "c1_73_fingerprints_fetched_in_71": ("07", _rt8_73_fetched_in_71,
+                                         {"7.1": "", "7.2": "", "7.3": "the same fingerprint"}),
     "h1_62_detects_the_grader": ("06", _answered("6.2", _RT8_DETECTS_THE_GRADER), {"6.2": "order"}),
     "m1_01_honest_module_constant": ("00", _answered("0.1", _RT8_MODULE_CONSTANT), {"0.1": ""}),
     "m3_01_honest_lambda_helper": ("00", _answered("0.1", _RT8_LAMBDA_HELPER), {"0.1": ""}),
@@ -1695,6 +1721,8 @@ cell's contract.diff call; it passes, with a note that the check ran at the cour
 a1 (F1): a wrong 0.1 whose default argument, run in the fresh process that rebuilt it, replaced the probe of one
 definition asked about several times; m1 and m3 (L3, honest): a module constant and a lambda helper the fresh
 process could not rebuild. The probe now lends the definition by reference and asks from the grader.
+c1 (F2): 7.3's fingerprints fetched from host.fingerprint while 7.1 was checked, on inputs drawn the check's way;
+they are drawn from a secret seed now, and every definition 7.3 makes carries a random mark.
 g1 (F4): 3.2's customer_order written out with the lesson's own message functions (now counted, as customer_order
 is). h1 (F5): a 6.2 server in set order unless the environment names the course or the grader (COURSE_RUN was in
 every confined process's)."""
