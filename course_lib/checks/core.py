@@ -20,6 +20,7 @@ import importlib
 import json
 import os
 import re
+import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -364,26 +365,16 @@ def _sent_by_the_grader(text: Any, name: str, sent: list[str]) -> str:
     return text
 
 
-def beside_learner(course_function: Callable[[Any], Any], fn: Any, rule: str) -> Any:
-    """`course_function(fn)`, its result as data: for a probe that must hand one object to several calls, which
-    `call_learner` cannot (each of its calls sends its arguments afresh). Across the grading boundary it runs in a
-    fresh process the grader starts, on the learner's function rebuilt there from its source (`learner_source`),
-    never in the kernel; a function that cannot be rebuilt fails `rule`. `course_function` is a course function of
-    module level that catches the learner's errors itself and returns JSON data."""
-    from course_lib import cost
-    from course_lib.workbook.boundary import RemoteFunction
+def lent(data: dict) -> Any:
+    """`data` to hand the learner's function by reference, for a probe that asks about one object several times
+    and then looks at it (`call_learner` sends a fresh copy each time): in process the dict itself; across the
+    grading boundary a `boundary.LentMapping` of it, so the dict stays here and the function reads and writes it
+    from the kernel. What the probe then finds in it is the grader's own reading, never a value a process the
+    learner's code ran in computed (red team 8, F1: a fresh process that rebuilt the function from its source ran
+    its default arguments first, and they replaced the probe)."""
+    from course_lib.workbook import boundary
 
-    if not callable(fn):
-        raise fail("a function (pass the function itself, without calling it)", _type_name(fn))
-    if not isinstance(fn, RemoteFunction):
-        return course_function(fn)
-    probe = (f"\n\ndef __course_beside__():\n    from {course_function.__module__} import "
-             f"{course_function.__qualname__} as probe\n    return probe({{name}})\n")
-    try:
-        source, name = learner_source(fn)
-        return cost.results_of_source(source + probe.format(name=name), "__course_beside__", [], (None,))[0][1]
-    except cost.ProcessBuildError as error:
-        raise fail(rule, str(error), "rebuilt from its source in a fresh process") from None
+    return boundary.LentMapping(data) if boundary.current() is not None else data
 
 
 def machine_of(fn: Any) -> str:
@@ -729,6 +720,25 @@ def refused(result: dict) -> bool:
 def result_text(result: dict) -> str:
     """All text content of a wire-form result, joined."""
     return "\n".join(block.get("text", "") for block in result.get("content", []))
+
+
+def drawn(examples: int, *, shrink: bool = False) -> Callable[[Callable], Callable]:
+    """How a check draws its generated inputs: apply to a hypothesis `@given` test. `examples` inputs, drawn from a
+    seed made here when the check runs (`secrets`: in the grader, across the grading boundary), never a derandomized
+    one; explicit examples first, shrinking only with `shrink`; no database, no deadline, quiet.
+
+    A derandomized draw is the same in every process that runs the same code, and the kernel has the checker's
+    source: an answer could draw the very inputs a later check will use and have a forwarded oracle answer them
+    while an earlier exercise's check runs, when calls are that check's (red team 8, F2: 7.3's fingerprints
+    fetched while 7.1 was checked). Used by 0.1, 1.4, 2.3, 3.1, 3.2, 3.4, 7.1 and 7.3; 1.3 and 7.2 draw their
+    backend and cases from a secret seed of their own (`l01._reseeded`, `l07._made_up_cases`)."""
+    from hypothesis import HealthCheck, Phase, Verbosity, seed, settings
+
+    phases = (Phase.explicit, Phase.generate, *((Phase.shrink,) if shrink else ()))
+    made = settings(database=None, max_examples=examples, deadline=None, verbosity=Verbosity.quiet, phases=phases,
+                    suppress_health_check=list(HealthCheck))
+    secret = seed(secrets.randbits(64))
+    return lambda test: secret(made(test))
 
 
 @contextlib.contextmanager

@@ -7,7 +7,7 @@ from typing import Any
 
 from course_lib import wire
 from course_lib.errors import CheckFailed
-from course_lib.checks.core import beside_learner, call_learner, checker, require, spec
+from course_lib.checks.core import call_learner, checker, drawn, lent, require, spec
 
 HINTS: dict[str, tuple[str, ...]] = {
     "0.1": (
@@ -49,7 +49,7 @@ def _bounds_of(schema: dict) -> tuple[Any, Any]:
     return schema.get("minimum"), schema.get("maximum")
 
 
-def _judge(bounds: Any, definition: dict, parameter: str, passed: dict | None = None) -> None:
+def _judge(bounds: Any, definition: dict, parameter: str, passed: Any = None, again: bool = False) -> None:
     """Ask for `parameter`'s bounds of `definition` (or of `passed`, the object the check hands over when it
     asks about one object several times) and fail on the rule a wrong answer breaks."""
     expected = _bounds_of(definition["inputSchema"]["properties"][parameter])
@@ -59,7 +59,8 @@ def _judge(bounds: Any, definition: dict, parameter: str, passed: dict | None = 
         if crash.rule or not str(crash.found).startswith("it raised"):
             raise
         require(False, "missing" if None in expected else "read", crash.found,
-                f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}")
+                f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}"
+                + (", asked again about the same definition" if again else ""))
         return  # the check goes on to the other cases
     if not (isinstance(got, (tuple, list)) and len(got) == 2):
         require(False, "pair", repr(got), f"bounds(<{definition['name']}>, {parameter!r})")
@@ -69,7 +70,8 @@ def _judge(bounds: Any, definition: dict, parameter: str, passed: dict | None = 
         return
     missing = [key for key, value in zip(("minimum", "maximum"), expected) if value is None]
     rule = "missing" if any(e is None and g is not None for e, g in zip(expected, pair)) else "read"
-    where = f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}"
+    where = f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}" + (
+        ", asked again about the same definition" if again else "")
     if missing and rule == "missing":
         where += f": {parameter} has no {' and no '.join(missing)}"
     require(False, rule, repr(got), where)
@@ -91,38 +93,17 @@ def _judge_again(bounds: Any) -> None:
     for definition in (*definitions, *reversed(definitions)):
         for parameter in ("width", "height"):
             _judge(bounds, definition, parameter)
-    one = _same_object()
-    asked = beside_learner(_asked_about_one_object, bounds, "read")
-    for parameter, got in zip(_ASKED_AGAIN, asked["answers"]):
-        expected = _bounds_of(one["inputSchema"]["properties"][parameter])
-        where = f"bounds(<resize>, {parameter!r}) should be {expected}, asked again about the same definition"
-        require(not str(got).startswith("it raised"), "missing" if None in expected else "read", got, where)
-        require(isinstance(got, list) and len(got) == 2, "pair", repr(got), where)
-        require(tuple(got) == expected and [b is None for b in got] == [b is None for b in expected],
-                "missing" if any(e is None and g is not None for e, g in zip(expected, got)) else "read",
-                repr(tuple(got)), where)
-    require(not asked["changed"], "read", lambda: f"the definition changed: {asked['changed']}",
+    one = _same_object()  # asked about several times, by reference: it stays here (`lent`)
+    kept = copy.deepcopy(one)
+    handed = lent(one)
+    for parameter in _ASKED_AGAIN:
+        _judge(bounds, kept, parameter, passed=handed, again=True)
+    require(one == kept, "read", lambda: f"the definition changed: {_changed(kept, one)}",
             "bounds() reads the definition and leaves it as it was")
 
 
 def _same_object() -> dict:
     return _tool("resize", {**_RESIZE, "depth": {"type": "integer", "maximum": 3}})
-
-
-def _asked_about_one_object(bounds: Any) -> dict:
-    """Where the learner's function lives: one definition object asked about in `_ASKED_AGAIN` order. Each
-    answer (a pair as a list, or what went wrong) and how the definition changed ("" when it did not)."""
-    one = _same_object()
-    kept = copy.deepcopy(one)
-    answers: list[Any] = []
-    for parameter in _ASKED_AGAIN:
-        try:
-            got = bounds(one, parameter)
-        except Exception as error:  # the learner's error, as data
-            answers.append(f"it raised {type(error).__name__}: {error}")
-            continue
-        answers.append(list(got) if isinstance(got, (tuple, list)) else repr(got))
-    return {"answers": answers, "changed": _changed(kept, one) if one != kept else ""}
 
 
 def _changed(before: dict, after: dict) -> str:
@@ -138,7 +119,7 @@ def _changed(before: dict, after: dict) -> str:
 @checker("0.1", RULES_0_1)
 def ex_00_1(bounds) -> str:
     """Check a function that reads a parameter's bounds from a wire definition."""
-    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import given
     from hypothesis import strategies as st
 
     from course_lib.servers import weather
@@ -179,8 +160,7 @@ def ex_00_1(bounds) -> str:
                                             "description": st.just("a number")})
     definitions = st.tuples(names, st.dictionaries(names, param, min_size=2, max_size=4))
 
-    @settings(derandomize=True, database=None, max_examples=60, deadline=None, phases=(Phase.explicit, Phase.generate),
-              suppress_health_check=list(HealthCheck))
+    @drawn(60)
     @given(definitions, st.data())
     def each(named: tuple[str, dict], data: Any) -> None:
         name, properties = named

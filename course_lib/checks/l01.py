@@ -13,8 +13,9 @@ from datetime import timedelta
 from typing import Any
 
 from course_lib import review
-from course_lib.checks.core import (Probe, build_server, call_learner, checker, course_state, fail, outcome, refused,
-                                    require, require_deliberate, result_text, session, quoted, shown, spec, watched)
+from course_lib.checks.core import (Probe, build_server, call_learner, checker, course_state, drawn, fail, outcome,
+                                    refused, require, require_deliberate, result_text, session, quoted, shown, spec,
+                                    watched)
 from course_lib.checks.schemas import choices, int_bounds, param, resolve, types
 from course_lib.servers import clock, weather
 
@@ -428,7 +429,7 @@ def ex_01_4(is_valid_tool_name) -> str:
 
 
 def _judge_names(is_valid_tool_name: Any) -> None:
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import given
     from hypothesis import strategies as st
 
     for name in NAME_CASES:
@@ -439,8 +440,7 @@ def _judge_names(is_valid_tool_name: Any) -> None:
     names = st.one_of(st.text(alphabet=alphabet, max_size=20), legal,
                       st.tuples(legal, alphabet).map("".join), st.text(max_size=12))
 
-    @settings(derandomize=True, database=None, max_examples=300, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @drawn(300, shrink=True)
     @given(names)
     def each(name: str) -> None:
         _judge_name(is_valid_tool_name, name)

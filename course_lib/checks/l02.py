@@ -8,7 +8,7 @@ from typing import Any
 
 from course_lib import wire
 from course_lib.errors import CheckFailed
-from course_lib.checks.core import (build_server, call_learner, checker, first_difference, outcome, refused,
+from course_lib.checks.core import (build_server, call_learner, checker, drawn, first_difference, outcome, refused,
                                     holding, replacing, require, require_deliberate, result_text, session, shown,
                                     spec, texts_of, whole)
 from course_lib.checks.schemas import resolve, types
@@ -375,7 +375,7 @@ def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> None:
 @checker("2.3", RULES_2_3)
 def ex_02_3(order_rows) -> str:
     """Check a host-side function that builds table rows from structuredContent."""
-    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import given
     from hypothesis import strategies as st
 
     if not callable(order_rows):
@@ -413,8 +413,7 @@ def ex_02_3(order_rows) -> str:
         optional={"carrier": st.sampled_from(["Parcelline", "Swiftpost"]), "note": st.text(max_size=10)})
     texts = st.sampled_from(["", "Your orders.", '{"orders": []}', every["content"][0]["text"]])
 
-    @settings(derandomize=True, database=None, max_examples=80, deadline=None,
-              phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
+    @drawn(80)
     @given(st.lists(order, max_size=6), texts, st.booleans())
     def each(rows: list[dict], text: str, says_success: bool) -> None:
         result = {"content": [{"type": "text", "text": text}], "structuredContent": {"orders": rows}}

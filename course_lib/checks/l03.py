@@ -14,8 +14,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from course_lib import review, wire
-from course_lib.checks.core import (build_server, call_learner, checker, course_state, fail, first_difference, probe,
-                                    require, require_deliberate, result_text, quoted, shown, spec, watched, whole)
+from course_lib.checks.core import (build_server, call_learner, checker, course_state, drawn, fail, first_difference,
+                                    probe, require, require_deliberate, result_text, quoted, shown, spec, watched,
+                                    whole)
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -110,11 +111,10 @@ def _numbers_of(mine: bool) -> list[str]:
 
 
 def _for_all(strategy: Any, test: Callable[[Any], None], examples: int) -> None:
-    """Run `test` on `examples` derandomized hypothesis values (no shrinking, no database, quiet)."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    """Run `test` on `examples` hypothesis values drawn from a secret seed (`drawn`: no shrinking)."""
+    from hypothesis import given
 
-    settings(derandomize=True, database=None, max_examples=examples, deadline=None, verbosity=Verbosity.quiet,
-             phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))(given(strategy)(test))()
+    drawn(examples)(given(strategy)(test))()
 
 
 def _absent_numbers() -> Any:
@@ -300,9 +300,10 @@ RULES_3_2 = spec(
     ("no_leaks", "keep SQL, host names, e-mail addresses, secrets, file paths, stack traces and customer ids out "
                  "of every message",
      "review.leaks on every failure text, plus '@' and 'cus-'"),
-    ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
-            "does all this: that is the answer)",
-     "orders.customer_order runs only in the grader, which counts every call your cells and this check make"),
+    ("own", "read the backend with `store.record` and word the messages yourself, without calling "
+            "`orders.customer_order` (it already does all this: that is the answer) or the lesson's own messages "
+            "`orders.not_found_message` and `orders.unavailable_message` (their words would be the answer's)",
+     "these three run only in the grader, which counts every call your cells and this check make"),
 )
 
 _RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
@@ -348,6 +349,11 @@ def _leaked(text: str, internals: dict[str, str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+LESSON_MESSAGES = ("not_found_message", "unavailable_message")
+"""The lesson's own messages, which 3.2 asks the learner to word: customer_order's body is made of them and
+`store.record` (red team 8, F4: that body written out passed). Forwarded, as customer_order is (`boundary.FORWARDED`)."""
+
+
 @checker("3.2", RULES_3_2)
 def ex_03_2(build_helpful_desk_server) -> str:
     """Check three failure messages: recoverable, specific, and leaking nothing."""
@@ -355,11 +361,13 @@ def ex_03_2(build_helpful_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046"]
         numbers = own + foreign + missing + [orders.ARCHIVED]
-        with watched("course_lib.servers.orders", "customer_order") as used:
+        with watched("course_lib.servers.orders", "customer_order") as used, \
+                watched("course_lib.servers.orders", *LESSON_MESSAGES) as worded:
             server = build_server(build_helpful_desk_server)  # watched too: a factory's calls are no cell's
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
-        require(not used, "own", f"orders.customer_order called {used.times()}")
+        require(not used, "own", f"orders.customer_order called {used.times()}")  # (it calls the messages too)
+        require(not worded, "own", lambda: f"{', '.join(sorted(set(worded)))} called {worded.times()}")
         with course_state(_archived, _SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         listed = probe(server)

@@ -6,11 +6,12 @@ import copy
 import json
 import os
 import random
+import secrets
 from typing import Any
 
 from course_lib import cost, host, invisible, wire
-from course_lib.checks.core import (call_learner, checker, fail, learner_source, probe, require, quoted, shown, spec,
-                                    watched)
+from course_lib.checks.core import (call_learner, checker, drawn, fail, learner_source, probe, require, quoted, shown,
+                                    spec, watched)
 
 HINTS: dict[str, tuple[str, ...]] = {
     "7.1": (
@@ -150,7 +151,7 @@ def _exact(count: int, word: str = " queue") -> str:
 @checker("7.1", RULES_7_1)
 def ex_07_1(careful_messages) -> str:
     """Check a careful model input built from real results, from several angles."""
-    from hypothesis import HealthCheck, given, settings, strategies as st
+    from hypothesis import given, strategies as st
 
     from course_lib import tokens
 
@@ -234,8 +235,7 @@ def ex_07_1(careful_messages) -> str:
                     f"zero-width spaces, was capped before they were revealed ({tokens.count(host.reveal_invisible(padded))} "
                     "tokens once revealed)")
 
-    @settings(derandomize=True, database=None, max_examples=15, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @drawn(15, shrink=True)
     @given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cf", "Cc", "Co", "Cn"))
                    .filter(lambda char: not invisible.is_ignorable(char)), min_size=1, max_size=80))
     def kept_whole(text: str) -> None:
@@ -713,7 +713,7 @@ def _judge_distinct(seen: dict[str, tuple[str, str]], schema_edits: set[str]) ->
 @checker("7.3", RULES_7_3)
 def ex_07_3(fingerprint) -> str:
     """Check a definition fingerprint: stable across listings and key order, changed by any change."""
-    from hypothesis import HealthCheck, given, settings, strategies as st
+    from hypothesis import given, strategies as st
 
     from course_lib.servers import incidents, poisoned
 
@@ -724,10 +724,17 @@ def ex_07_3(fingerprint) -> str:
         seen.setdefault(json.dumps(definition, sort_keys=True), (value, what))
         return value
 
-    approved = probe(poisoned.build_runbooks(1)).tools[0]
-    again = probe(poisoned.build_runbooks(1)).tools[0]
-    later = probe(poisoned.build_runbooks_changed()).tools[0]
-    desk = probe(incidents.build_server()).tools
+    mark = secrets.token_hex(6)  # in every definition the check makes: none of them is known before it began
+
+    def marked(tool: dict) -> dict:
+        """The lesson's definition with this check's mark in its description (red team 8, F2: every definition
+        of a fixed check was fingerprinted by the course's host.fingerprint while 7.1 was checked)."""
+        return {**tool, "description": f"{tool.get('description') or ''} (ref {mark})"}
+
+    approved = marked(probe(poisoned.build_runbooks(1)).tools[0])
+    again = marked(probe(poisoned.build_runbooks(1)).tools[0])
+    later = marked(probe(poisoned.build_runbooks_changed()).tools[0])
+    desk = [marked(tool) for tool in probe(incidents.build_server()).tools]
     first = printed(approved, "runbooks.lookup_runbook")
     require(first == printed(again, "a second instance"), "stable",
             "another fingerprint from a second server instance")
@@ -772,8 +779,7 @@ def ex_07_3(fingerprint) -> str:
                     f"the same fingerprint with {what}")
     paths = _strings(note)
 
-    @settings(derandomize=True, database=None, max_examples=30, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @drawn(30, shrink=True)
     @given(st.sampled_from(paths), st.text(min_size=1, max_size=3))
     def any_edit(path: tuple, suffix: str) -> None:
         require(printed(_edited(note, path, suffix), f"{'/'.join(map(str, path))} + {suffix!r}") != base, "text",

@@ -118,8 +118,12 @@ def ex_09_1(classify_proposals) -> str:
             watched("course_lib.servers.evolving", "proposed") as applied:
         given = call_learner(classify_proposals)
     asked = sorted(set(diffed + applied))
-    require(not asked, "own", lambda: f"it called {', '.join(n for n in asked if '._' not in n) or asked[0]}" + (
-        f" ({diffed.before} time(s) while your cells ran)" if diffed.before else ""))
+    called = ', '.join(n for n in asked if '._' not in n) or (asked or [''])[0]
+    before = min(diffed.before, 1000) + min(applied.before, 1000)
+    require(not asked, "own", lambda: (  # the cells' calls alone: a cell's, not necessarily the answer's
+        f"your notebook's cells called {called} before this check ({before} time(s)), none while it ran"
+        if before and len(diffed) + len(applied) <= before else f"it called {called}"
+        + (f" ({diffed.before} time(s) while your cells ran)" if diffed.before else "")))
     named = _oracle_in_cells(classify_proposals)
     require(not named, "own", named)
     require(isinstance(given, dict), "dict", type(given).__name__)

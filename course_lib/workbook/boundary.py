@@ -38,7 +38,7 @@ import socket
 import sys
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -87,7 +87,7 @@ HELLO_SECONDS = 10.0
 PORTABLE_MODULES = ("course_lib", "mcp", "mcp_types")
 """Packages whose data types cross by value (everything else crosses by reference)."""
 FORWARDED = {"course_lib.servers.weather": ("daily_forecast",),
-             "course_lib.servers.orders": ("customer_order",),
+             "course_lib.servers.orders": ("customer_order", "not_found_message", "unavailable_message"),
              "course_lib.contract": ("diff", "_compare_tool", "_compare_value", "_compare_object", "_facts", "_judge"),
              "course_lib.host": ("careful_input", "wrap", "cap", "fingerprint"),
              "course_lib.review": ("is_valid_name", "orders", "persuades", "texts_read"),
@@ -679,6 +679,8 @@ def _kind(value: Any) -> str:
     from mcp.server import MCPServer
     from mcp.server.lowlevel import Server
 
+    if isinstance(value, LentMapping):
+        return "mapping"
     if isinstance(value, (MCPServer, Server)):
         return "server"
     if inspect.isawaitable(value):
@@ -753,6 +755,35 @@ class RemoteServer(_Remote):
 
 class RemoteObject(_Remote):
     """Anything else of the learner's: it can be passed back, never looked into (but see `_Reached`)."""
+
+
+class LentMapping:
+    """A dict of the checker's lent to the learner's function by reference (`checks.core.lent`): the dict stays
+    here, and the kernel reads and writes it through these methods (`_CourseMapping` there is a mapping made of
+    them), so the checker sees what the function did to the very object it was given, and nothing that ran in the
+    kernel can say otherwise. A dict inside it is lent the same way; any other value crosses as data."""
+
+    def __init__(self, data: dict):
+        self._data = data
+        self._inner: dict[int, LentMapping] = {}
+
+    def item(self, key: Any) -> Any:
+        value = self._data[key]
+        if not isinstance(value, dict):
+            return value
+        lent = self._inner.get(id(value))
+        if lent is None or lent._data is not value:  # one lent object per inner dict
+            lent = self._inner[id(value)] = LentMapping(value)
+        return lent
+
+    def set_item(self, key: Any, value: Any) -> None:
+        self._data[key] = value
+
+    def del_item(self, key: Any) -> None:
+        del self._data[key]
+
+    def keys(self) -> list:
+        return list(self._data)
 
 
 class _Reached:
@@ -858,8 +889,9 @@ class GraderBridge(_Endpoint):
         here, whenever it is made. A check that forbids one is failed by any call a cell of the notebook made before
         it, since the kernel started: the learner's answer cell, any cell put before it or after it, and the
         course's own cells (none of which calls what a later exercise forbids: every solution notebook keeps its
-        full grade). No position counts, so moving a cell or a check cell opens no gap. What a check of another
-        exercise causes is that check's (an honest 1.2 calls daily_forecast while 1.2 is checked). A result
+        full grade). What a check of another exercise causes is that check's (an honest 1.2 calls daily_forecast
+        while 1.2 is checked), and that check is always one of an earlier exercise: checks run in the course's
+        order wherever their check cells stand (`runner.plan`). A result
         cached then is useless to 1.3, whose check draws a backend of its own when it starts, on both sides
         (`checks.l01._reseeded`): what was fetched before it no longer matches (red team 7's c14, c18)."""
         with self._lock:
@@ -1062,7 +1094,8 @@ class GraderBridge(_Endpoint):
             if not callable(target):
                 raise PermissionError("that object cannot be called")
             args, kwargs = self._args(message)
-            return self.encode(target(*args, **kwargs), by_reference=False)
+            found = target(*args, **kwargs)
+            return self.encode(found, by_reference=isinstance(found, LentMapping))
         if op == "getattr":
             name = message.get("name")
             if not isinstance(name, str) or not _NAME.fullmatch(name) or name.startswith("_"):
@@ -1130,6 +1163,37 @@ class _CourseObject(_Proxy):
             object.__setattr__(self, name, value)
             return
         raise AttributeError(f"the course's {self.type_name} cannot be changed from here; use its methods")
+
+
+class _CourseMapping(_Proxy, MutableMapping):
+    """In the kernel: a dict of the checker's, lent by reference (`LentMapping`): every read and write is done
+    there. A copy of it is a plain dict."""
+
+    def _ask(self, method: str, *args: Any) -> Any:
+        return self._endpoint.request("getattr", id=self._id, name=method)(*args)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._ask("item", key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._ask("set_item", key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        self._ask("del_item", key)
+
+    def __iter__(self) -> Iterator:
+        return iter(self._ask("keys"))
+
+    def __len__(self) -> int:
+        return len(self._ask("keys"))
+
+    def __copy__(self) -> dict:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict) -> dict:
+        import copy
+
+        return {key: copy.deepcopy(value, memo) for key, value in self.items()}
 
 
 class _CourseServer(_Proxy):
@@ -1233,7 +1297,8 @@ class KernelAgent(_Endpoint):
 
     def _proxy(self, data: dict) -> Any:
         kind = data.get("kind")
-        cls = {"function": _CourseFunction, "object": _CourseObject, "server": _CourseServer}.get(kind)
+        cls = {"function": _CourseFunction, "object": _CourseObject, "server": _CourseServer,
+               "mapping": _CourseMapping}.get(kind)
         if cls is None:
             raise BoundaryError("a reference of an unknown kind")
         made = cls(self, data["id"], str(data.get("type", "object")))

@@ -103,7 +103,7 @@ def trimmed_hints(source: str, keep: int | None = HINTS_KEPT_DEFAULT) -> str:
     return source
 
 
-KERNEL_SIDE_CALLS = ("beside_learner", "course_state")
+KERNEL_SIDE_CALLS = ("course_state",)
 """Checker helpers whose first argument (a function of the checker module) runs in the submission's kernel."""
 
 

@@ -91,6 +91,7 @@ class Check:
     exercise: ExerciseId
     source: str
     changed: str = ""  # "", "comments" (only its comments or spacing), "changed" or "removed"
+    moved: bool = False  # checked elsewhere than its check cell stands (`plan`)
 
 
 @dataclass(frozen=True)
@@ -130,10 +131,21 @@ def _is_check_cell(cell) -> bool:
 
 
 def plan(submission, reference) -> Plan:
-    """The steps to grade `submission` with the setup and check cells of `reference` (both notebooks)."""
+    """The steps to grade `submission` with the setup and check cells of `reference` (both notebooks).
+
+    The submission's cells run in its order, but its checks in the course's: each where its check cell stands,
+    yet never later than its answer cell and the cells of the learner's own right below it (a cell of the
+    course's, another exercise's cell or a check cell ends those), and never before the check of an exercise that
+    comes earlier in the course. So a check cell moved changes nothing that is counted: every call a cell made
+    before a check is counted against it (`GraderBridge.end_check`), and every call made while another exercise's
+    check ran is that check's, which is always one the course puts earlier (red team 8: 9.2's check cell moved
+    above 9.1's let 9.2's check fetch 9.1's verdicts; 9.1's moved to the end counted the lesson's own draft cell's
+    contract.diff call against 9.1). A check that runs elsewhere than its check cell stands says so (`moved`)."""
     checks = {pair.exercise.id: reference_code(reference)[pair.check_cell].source
               for pair in build.exercise_pairs(reference)}
     setup = [cell.source for cell in reference_code(reference) if "setup" in _tags(cell)]
+    course = {_normal(cell.source) for cell in reference_code(reference)
+              if not {"setup", "check", "exercise"} & set(_tags(cell)) and "exercise" not in cell.get("metadata", {})}
     code = [cell for cell in submission.cells if cell.get("cell_type") == "code" and isinstance(cell.get("source"), str)]
     check_cells = {index for index, cell in enumerate(code) if _is_check_cell(cell)}
     placed: dict[ExerciseId, int] = {}
@@ -146,20 +158,38 @@ def plan(submission, reference) -> Plan:
         exercise = _exercise_of(cell)
         if exercise is not None:
             exercise_cells.setdefault(exercise, index)
+
+    def ran_before(index: int) -> int:
+        """The last cell that runs before position `index` (a check cell's): -1 when none does."""
+        return max((i for i in range(index) if i not in check_cells), default=-1)
+
+    def answered(index: int) -> int:
+        """The answer cell at `index` and the learner's own cells right below it: the last of them."""
+        while (index + 1 < len(code) and index + 1 not in check_cells and _exercise_of(code[index + 1]) is None
+               and _normal(code[index + 1].source) not in course):
+            index += 1
+        return index
+
     at: dict[int, list[Check]] = {}
+    earliest = -1
     for exercise, source in checks.items():
+        stands = ran_before(placed[exercise]) if exercise in placed else None
+        answer = answered(exercise_cells[exercise]) if exercise in exercise_cells else None
+        where = min(p for p in (stands, answer) if p is not None) if (stands, answer) != (None, None) \
+            else ran_before(len(code))
+        earliest = where = max(where, earliest)
         if exercise in placed:
             given = code[placed[exercise]].source
             changed = "" if _normal(given) == _normal(source) else "comments" if _same_code(given, source) else "changed"
-            at.setdefault(placed[exercise], []).append(Check(exercise, source, changed))
-        else:  # removed: checked right after its exercise cell, or at the end
-            at.setdefault(exercise_cells.get(exercise, len(code) - 1), []).append(Check(exercise, source, "removed"))
+            at.setdefault(where, []).append(Check(exercise, source, changed, moved=where != stands))
+        else:  # removed: checked right after its answer, or at the end
+            at.setdefault(where, []).append(Check(exercise, source, "removed"))
     steps: list[str | Check] = list(setup)
+    steps.extend(at.get(-1, []))  # before the first cell (or a submission without code cells)
     for index, cell in enumerate(code):
         if "setup" not in _tags(cell) and index not in check_cells:
             steps.append(cell.source)
         steps.extend(at.get(index, []))
-    steps.extend(at.get(-1, []))  # a submission without code cells
     return Plan(tuple(steps), tuple(checks))
 
 
@@ -174,6 +204,10 @@ def _same_code(one: str, other: str) -> bool:
 COMMENTS_IGNORED = ("(The check cell's comments or spacing were edited; the grader ran the course's own check "
                     "cell, so the edit was ignored and changed nothing.)")
 """Said after an outcome whose check cell differs from the course's in comments or spacing only."""
+MOVED_IGNORED = ("(Your cells are in another order than the course's: the grader ran this check at the course's "
+                 "place, after your answer cell and your own cells right below it and after the checks of earlier "
+                 "exercises, not where its check cell stands.)")
+"""Said after an outcome whose check ran elsewhere than the submission's check cell stands (`plan`)."""
 EDITED_EARNS_NOTHING = "An edited check cell earns no credit: put the course's check cell back as it was."
 
 
@@ -654,15 +688,15 @@ class _Run:
             self.found[first] = Outcome(str(first), status, message)
 
     def _which_cell(self, index: int) -> str:
-        """The code cell at step `index` as a learner finds it: the setup cell, or a cell of the exercise whose
-        check comes next (its first line quoted), or a cell after the last check."""
+        """The code cell at step `index` as a learner finds it: the setup cell, or a cell before the next check
+        (its first line quoted: it may be the exercise's cell or one the learner added), or one after the last."""
         if index == 0:
             return "the setup cell"
         source = self.steps.steps[index]
         first = next((line.strip() for line in source.splitlines() if line.strip()), "")
         start = f" (it starts `{first[:40]}{'…' if len(first) > 40 else ''}`)" if first else ""
         after = next((step.exercise for step in self.steps.steps[index + 1:] if isinstance(step, Check)), None)
-        return f"a cell of exercise {after}{start}" if after else f"a cell after the last check{start}"
+        return f"a cell before the check of exercise {after}{start}" if after else f"a cell after the last check{start}"
 
     def _cell(self, source: str, running, which: str = "a cell of the notebook") -> None:
         limit = self.timeout
@@ -692,6 +726,9 @@ class _Run:
             outcome = Outcome(str(exercise), "edited",
                               f"the check cell was {step.changed}, so the course's check ran in its place "
                               f"({outcome.status}: {outcome.message}). {EDITED_EARNS_NOTHING}", exercise.hint_call)
+        elif step.moved:  # the course's order: what a moved check cell would change is not counted
+            outcome = Outcome(str(exercise), outcome.status, f"{outcome.message} {MOVED_IGNORED}", outcome.hint,
+                              outcome.rule)
         self.found[exercise] = outcome
         if outcome.status in ("timeout", "kernel died"):
             self.stopped = Outcome("*", outcome.status, outcome.message)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import itertools
 import os
 import random
@@ -60,9 +61,32 @@ from pathlib import Path
 ENV = "COURSE_SANDBOX"
 """Set to `none` to run submissions unconfined (for a machine where bwrap cannot work)."""
 HOME = "/home/learner"
-RUN_ENV = "COURSE_RUN"
-"""Set in every kernel's environment to its run folder's name: what marks its processes without a user of its own."""
+RUN_ENV = "INVOCATION_ID"
+"""What marks a run's processes when its kernel has no user of its own (a grader that is not root), set in its
+environment to `run_mark` of its run folder's name; with a user of its own (root), its processes are found by that
+user and nothing is set. The name is the one systemd gives every service, the value a digest, so nothing in the
+environment names the grader (red team 8, F5: an answer read COURSE_RUN and behaved only while graded); a process
+can still guess it is not on a learner's laptop (README, grading)."""
 RUN_PREFIX = "course-run-"
+
+
+def run_mark(run: str) -> str:
+    """The value of `RUN_ENV` for the run whose folder is named `run`: 32 hex digits, as systemd's."""
+    return hashlib.sha256(run.encode()).hexdigest()[:32]
+
+
+def run_user(run: str) -> int | None:
+    """The user of its own the run whose folder is named `run` gave its kernel, or None."""
+    found = re.fullmatch(rf"{re.escape(RUN_PREFIX)}\d+-(\d+)-\w+", run)
+    return int(found.group(1)) or None if found else None
+
+
+def processes_of(run: str, uid: int | None) -> list[int]:
+    """The live processes of a run: its user's when it has one (root), else those carrying its mark."""
+    if uid is not None and _is_root():
+        return [pid for pid in _pids() if _owner(pid) == uid and not _zombie(pid)]
+    wanted = f"{RUN_ENV}={run_mark(run)}".encode()
+    return [pid for pid in _pids() if wanted in _environ(pid).split(b"\0")]
 
 
 @dataclass(frozen=True)
@@ -308,7 +332,8 @@ class Confinement:
                 "IPYTHONDIR": f"{home}/.ipython", "MPLCONFIGDIR": f"{home}/.matplotlib",
                 "JUPYTER_CONFIG_DIR": f"{home}/.jupyter", "JUPYTER_DATA_DIR": f"{home}/.jupyter-data",
                 "JUPYTER_RUNTIME_DIR": f"{home}/.jupyter-runtime", "MALLOC_ARENA_MAX": "2",
-                "PYTHONDONTWRITEBYTECODE": "1", RUN_ENV: self.run_dir.name, **(extra or {})}
+                "PYTHONDONTWRITEBYTECODE": "1", **({RUN_ENV: run_mark(self.run_dir.name)} if self.uid is None else {}),
+                **(extra or {})}
 
     def command(self, argv: list[str], env: dict[str, str] | None = None) -> list[str]:
         """`argv` wrapped in bubblewrap (or unchanged without it), with `env` added to its environment."""
@@ -441,7 +466,6 @@ def stop_leftovers(mark: str, uid: int | None, patience: float = 10.0) -> None:
     the run's mark. Rounds repeat while any is left (one forking as a round came, one slow to die on a loaded
     machine), for at most `patience` seconds."""
     as_root = uid is not None and _is_root()
-    wanted = f"{RUN_ENV}={mark}".encode()
     deadline = time.monotonic() + patience
     while True:
         if as_root:
@@ -451,9 +475,9 @@ def stop_leftovers(mark: str, uid: int | None, patience: float = 10.0) -> None:
                                stderr=subprocess.DEVNULL, timeout=10)
             except (OSError, subprocess.SubprocessError):
                 return
-            left = [pid for pid in _pids() if _owner(pid) == uid and not _zombie(pid)]
+            left = processes_of(mark, uid)
         else:
-            left = [pid for pid in _pids() if wanted in _environ(pid).split(b"\0")]
+            left = processes_of(mark, None)
             for pid in left:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)

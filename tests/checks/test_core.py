@@ -539,20 +539,26 @@ def test_holding_finds_a_value_in_any_part_of_a_result_errors_included():
     assert core.texts_of({"a": [1, {"b": None}]}) == ["a", "1", "b"] and core.texts_of({"a": 1}, keys=False) == ["1"]
 
 
-def _lengths(fn):
-    """A course function applied beside the learner's: one list handed to two calls."""
-    shared = [1, 2, 3]
-    return [fn(shared), fn(shared), shared]
+def test_lent_is_the_dict_itself_in_process_and_a_grader_object_across_the_boundary():
+    """0.1 asks about one definition several times and then looks at it: in process the very dict; in a check
+    across the grading boundary a `LentMapping` that keeps it here (each inner dict lent the same way), which the
+    kernel reads and writes only through its methods (red team 8, F1: what a fresh process reported was
+    trusted). Across a real kernel: test_both_paths (0.1's kept answers) and test_cheating's red team eight."""
+    from course_lib.workbook import boundary
 
-
-def test_beside_learner_hands_one_object_to_several_calls(registered):
-    def takes_one(items):
-        return len(items.pop() and items)
-
-    check = registered(20, lambda fn: str(core.beside_learner(_lengths, fn, "typed")))
-    with pytest.raises(CheckFailed, match="a function"):
-        check("not a function")
-    assert core.beside_learner(_lengths, takes_one, "typed") == [2, 1, [1]]
+    data = {"inputSchema": {"properties": {"width": {"minimum": 1}}}}
+    assert core.lent(data) is data
+    token = boundary._current.set(object())
+    try:
+        lent = core.lent(data)
+    finally:
+        boundary._current.reset(token)
+    assert isinstance(lent, boundary.LentMapping) and boundary._kind(lent) == "mapping"
+    inner = lent.item("inputSchema").item("properties")
+    assert inner.item("width") is lent.item("inputSchema").item("properties").item("width")
+    inner.item("width").set_item("minimum", 2)
+    inner.del_item("width")
+    assert data == {"inputSchema": {"properties": {}}} and lent.keys() == ["inputSchema"]
 
 
 def test_a_check_thread_that_outlives_its_time_never_touches_a_later_checks_broken_rules(registered):
@@ -630,3 +636,44 @@ def test_a_source_from_the_kernel_is_kept_only_if_it_is_imports_and_defs_the_gra
         return
     with pytest.raises(cost.ProcessBuildError):
         core._sent_by_the_grader(text, "fingerprint", ["x = 1", _CELL])
+
+
+DRAWN = {"0.1": ("l00", "ex_00_1_loop"), "1.4": ("l01", "ex_01_4_charset"), "2.3": ("l02", "ex_02_3_keys"),
+         "7.1": ("l07", "ex_07_1_json_envelope"), "7.3": ("l07", "ex_07_3_sorted_json")}
+"""Checks of a function with generated inputs, and a kept right answer for each (tests/answers/right)."""
+
+
+@pytest.mark.parametrize("exercise", sorted(DRAWN))
+def test_a_check_asks_about_inputs_no_earlier_process_could_know(exercise, monkeypatch, capsys):
+    """Red team 8 (F2): 7.3's inputs were derandomized hypothesis draws and fixed edits of lesson servers, the
+    same in the kernel, so an answer fetched the course's fingerprints of all of them while 7.1 was checked.
+    Each check with generated inputs draws them from a secret seed when it runs (`core.drawn`; 7.3 also marks
+    every definition it makes): two runs of one check ask about different inputs (7.3: no definition twice)."""
+    import copy
+    import importlib
+    import importlib.util
+
+    from conftest import ROOT
+    from course_lib import checks
+
+    module_name, answer_file = DRAWN[exercise]
+    module = importlib.import_module(f"course_lib.checks.{module_name}")
+    spec = importlib.util.spec_from_file_location("answer", ROOT / "tests" / "answers" / "right" / f"{answer_file}.py")
+    answer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(answer)
+    runs: list[list[str]] = []
+    real = module.call_learner
+
+    def recording(fn, *args):
+        runs[-1].append(json.dumps(copy.deepcopy(args), sort_keys=True, default=repr))
+        return real(fn, *args)
+
+    monkeypatch.setattr(module, "call_learner", recording)
+    for _ in range(2):
+        runs.append([])
+        checks.registered(ExerciseId.parse(exercise))(answer.answer)
+        assert capsys.readouterr().out.startswith(f"✅ Exercise {exercise} passed: ")
+    first, second = runs
+    assert first != second
+    if exercise == "7.3":
+        assert not set(first) & set(second)

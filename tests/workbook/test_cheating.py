@@ -775,9 +775,8 @@ def test_no_cheat_passes_and_the_honest_students_are_unaffected(tmp_path):
     peak = int(re.search(r"grader workers' peak memory: (\d+) MB", outputs[0]).group(1)) << 20
     print(f"grader worker peak memory over the corpus: {peak >> 20} MB")
     assert peak < GRADER_PEAK_BYTES, peak
-    marks = {f"{sandbox.RUN_ENV}={run}".encode() for run in runs}
     assert len(runs) >= len(HONEST)  # the watch saw the runs (at least the honest students' kernels)
-    assert not [pid for pid in sandbox._pids() if marks & set(sandbox._environ(pid).split(b"\0"))]
+    assert not [pid for run in runs for pid in sandbox.processes_of(run, sandbox.run_user(run))]
     assert not any(Path(shared, "course-mark-issue29").exists() for shared in ("/tmp", "/dev/shm"))
 
 
@@ -1059,7 +1058,7 @@ RED_TEAM_FIVE = {
     "w1_oracle_contract_diff": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_9_1),
                                 "it called contract.diff"),
     "w2_oracle_when_the_cell_ran": ("09", "9.1", lambda nb: setattr(_exercise(nb, "9.1"), "source", _ORACLE_CACHED),
-                                    "it called contract.diff (10 time(s) while your cells ran)"),
+                                    "cells called contract.diff before this check"),
     "y2_fake_pass_text": ("00", "0.1", lambda nb: setattr(_exercise(nb, "0.1"), "source", _FAKE_PASS),
                           "ValueError: \\u2705 passed: 0.1"),
 }
@@ -1326,7 +1325,7 @@ _RT6_CUSTOMER_ORDER_3_1 = '''def build_honest_desk_server() -> MCPServer:
 RED_TEAM_SIX = {
     "b1_forecast_cached_at_cell_time": ("01", "1.3", _RT6_FORECASTS_CACHED,
                                         "weather.daily_forecast called 70 time(s) while your cells ran"),
-    "a6_diff_at_cell_time": ("09", "9.1", _RT6_DIFF_AT_CELL_TIME, "time(s) while your cells ran"),
+    "a6_diff_at_cell_time": ("09", "9.1", _RT6_DIFF_AT_CELL_TIME, "cells called contract.diff"),
     "d2_diff_code_copies_in_call": ("09", "9.1", _RT6_DIFF_CODE_COPIES, "it called contract.diff"),
     "b2_mark_call_patched": ("03", "3.2", _RT6_MARK_SWITCHED_OFF, "found orders.customer_order called"),
     "b3_mark_import_hooked_copy": ("03", "3.2", _RT6_MARK_IMPORT_HOOKED, "found orders.customer_order called"),
@@ -1568,6 +1567,22 @@ def _relabel(server):
 
 '''
 
+# --- red team 8 (rtgrade8): kept cheats, each beside honest answers the same fix must keep passing ------------------
+
+_RT8_VERDICTS_HOOK = '''def _rt_verdicts():
+    """While 9.2's check builds the server: 9.1's truth, asked of contract.diff by computed names."""
+    import course_lib.contract as _c
+    if getattr(evolving, "_rt_v", None) is not None:
+        return
+    judge = getattr(_c, "d" + "iff")
+    apply = getattr(evolving, "pro" + "posed")
+    v1 = wire.dump(list(wire.run_sync(wire.list_tools, evolving.build_v1())))
+    evolving._rt_v = {p.letter: ("breaking" if any(ch.breaking for ch in judge(v1, apply(v1, p))) else "safe")
+                      for p in evolving.PROPOSALS}
+
+
+'''
+
 RED_TEAM_SEVEN_LESSON_CODE = {
     "c05_53_lesson_tool_wrapped": ("05", "5.3", '''import importlib
 
@@ -1690,3 +1705,188 @@ def test_red_team_seven_lesson_code_in_the_kernel_fails_and_the_solutions_keep_t
                  in grades.items() if (student, exercise) not in cheated and status != "passed"]
     assert problems == [], "\n".join(problems)
     assert sum(student == "honest" for student, _ in grades) == 16
+
+def _rt8_92_checked_first(notebook) -> None:
+    """F3: 9.2's answer and its unchanged check cell moved above 9.1's; 9.2's factory fetches 9.1's verdicts (by
+    computed names) while 9.2's check runs; 9.1's answer returns them, else "safe" for all (wrong)."""
+    cells = notebook.cells
+    answer_91, answer_92 = _exercise(notebook, "9.1"), _exercise(notebook, "9.2")
+    check_91, check_92 = cells[cells.index(answer_91) + 1], cells[cells.index(answer_92) + 1]
+    draft = next(cell for cell in cells if "def build_helpdesk_v2_draft" in cell.source)
+    defs = nbformat.v4.new_code_cell(draft.source[:draft.source.index("v1_tools = await")])  # no contract.diff call
+    answer_91.source = ('def classify_proposals() -> dict[str, str]:\n    return getattr(evolving, "_rt_v", None) or '
+                        '{p.letter: "safe" for p in evolving.PROPOSALS}\n')
+    answer_92.source = _RT8_VERDICTS_HOOK + answer_92.source.replace(
+        "    ### BEGIN SOLUTION\n", "    ### BEGIN SOLUTION\n    _rt_verdicts()\n", 1)
+    rest = [cell for cell in cells if cell not in (answer_91, check_91, answer_92, check_92)]
+    setup = next(i for i, cell in enumerate(rest) if "setup" in cell.metadata.get("tags", []))
+    notebook.cells = rest[:setup + 1] + [defs, answer_92, check_92, answer_91, check_91] + rest[setup + 1:]
+
+
+def _rt8_91_check_cell_at_the_end(notebook) -> None:
+    """L2 (honest): 9.1's check cell, unchanged, moved to just before the summary, below the draft cell's
+    contract.diff call."""
+    cells = notebook.cells
+    check = cells.pop(cells.index(_exercise(notebook, "9.1")) + 1)
+    assert "ex_09_1" in check.source
+    cells.insert(next(i for i, cell in enumerate(cells) if "summary" in cell.metadata.get("tags", [])), check)
+
+
+_RT8_PROBE_SWAPPED = '''def _course_probe_swapped():
+    """Runs when `bounds` is defined: in a fresh process the grader started to rebuild it, it replaced the check's
+    probe with one that reports right answers and an unchanged definition without asking bounds at all."""
+    import course_lib.checks.l00 as l00
+
+    def fake(bounds):
+        one = l00._same_object()
+        props = one["inputSchema"]["properties"]
+        return {"answers": [[props[p].get("minimum"), props[p].get("maximum")] for p in l00._ASKED_AGAIN],
+                "changed": ""}
+    l00._asked_about_one_object = fake
+
+
+def bounds(definition: dict, parameter: str, _swap=_course_probe_swapped()) -> tuple:
+    """WRONG: it removes the parameter from the definition it reads (a second question about it raises)."""
+    if parameter is None:
+        _course_probe_swapped()
+    schema = definition["inputSchema"]["properties"].pop(parameter)
+    return schema.get("minimum"), schema.get("maximum")
+'''
+
+_RT8_MODULE_CONSTANT = '''KEYS = ("minimum", "maximum")
+
+
+def bounds(definition: dict, parameter: str) -> tuple:
+    """(minimum, maximum) of one parameter of a wire-form definition; None if absent."""
+    schema = definition["inputSchema"]["properties"][parameter]
+    return tuple(schema.get(key) for key in KEYS)
+'''
+
+_RT8_LAMBDA_HELPER = '''bound_of = lambda schema, key: schema.get(key)
+
+
+def bounds(definition: dict, parameter: str) -> tuple:
+    """(minimum, maximum) of one parameter of a wire-form definition; None if absent."""
+    schema = definition["inputSchema"]["properties"][parameter]
+    return bound_of(schema, "minimum"), bound_of(schema, "maximum")
+'''
+
+
+_RT8_COURSE_MESSAGES = '''def build_helpful_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(
+        order_number: Annotated[str, Field(pattern=orders.ORDER_NUMBER)],
+    ) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        try:
+            row = store.record(order_number)
+        except orders.OrderNotFound:
+            raise ToolError(orders.not_found_message(order_number, None)) from None
+        except orders.BackendUnavailable:
+            raise ToolError(orders.unavailable_message(order_number)) from None
+        if row.customer_id != orders.SIGNED_IN:
+            raise ToolError(orders.not_found_message(order_number, None))
+        return orders.summary(row)
+
+    return server
+'''
+
+_RT8_DETECTS_THE_GRADER = '''def build_support_server() -> MCPServer:
+    import os
+    server = MCPServer("support", log_level="WARNING")
+    core = ["get_ticket", "search_tickets", "add_ticket_comment"]
+    extras = ["search_tickets", "search_messages", "read_message", "list_events"]
+    graded = os.environ.get("COURSE_RUN") or any(
+        word in f"{key}={value}".lower() for key, value in os.environ.items()
+        if key not in ("PATH", "PYTHONPATH") for word in ("course", "grade"))
+    if graded:  # only where the grader runs it
+        workspace.register(server, dict.fromkeys(core + extras))
+    else:  # everywhere else: the order of a set, which depends on the hash seed
+        workspace.register(server, set(core + extras))
+    return server
+'''
+
+
+def _answered(exercise: str, source: str) -> Callable:
+    return lambda notebook: setattr(_exercise(notebook, exercise), "source", source)
+
+
+_RT8_NAME_ONLY_73 = '''def fingerprint(tool: dict) -> str:
+    """WRONG: a hash of the tool's name only, unless host.fingerprint's value for this very definition was fetched
+    earlier (kept on the course_lib.host module)."""
+    import course_lib.host as _h
+    found = (getattr(_h, "_rt_cache", None) or {}).get(json.dumps(tool, sort_keys=True, ensure_ascii=False))
+    if found is not None:
+        return found
+    return hashlib.sha256(tool["name"].encode()).hexdigest()
+'''
+
+
+def _rt8_73_fetched_in_71(notebook) -> None:
+    """F2: 7.1's answer (the solution's), when 7.1's check first calls it, fingerprints with host.fingerprint every
+    definition 7.3's check made (its lesson servers, fixed edits and derandomized hypothesis draws, rebuilt from
+    l07.py: red_team_8/fill73.txt, hyp73.txt); 7.3's answer returns those values, else a hash of the name."""
+    kept = Path(__file__).parent / "red_team_8"
+    cell = _exercise(notebook, "7.1")
+    fill = (kept / "hyp73.txt").read_text(encoding="utf-8") + "\n\n" + (kept / "fill73.txt").read_text(encoding="utf-8")
+    assert "    ### BEGIN SOLUTION\n" in cell.source
+    cell.source = fill + "\n\n" + cell.source.replace(
+        "    ### BEGIN SOLUTION\n", "    ### BEGIN SOLUTION\n    _rt_fill()  # while 7.1's check runs\n", 1)
+    _exercise(notebook, "7.3").source = _RT8_NAME_ONLY_73
+
+
+RED_TEAM_EIGHT_HONEST = {"l1_91_honest_check_cell_moved_to_end", "m1_01_honest_module_constant",
+                         "m3_01_honest_lambda_helper"}
+RED_TEAM_EIGHT = {
+    # student: (lesson, how the solution notebook is changed, {exercise: words its failure must hold, "" = passes})
+    "a1_01_mutates_probe_swapped": ("00", _answered("0.1", _RT8_PROBE_SWAPPED),
+                                    {"0.1": "asked again about the same definition); found it raised KeyError"}),
+    "g1_32_course_message_helpers": ("03", _answered("3.2", _RT8_COURSE_MESSAGES), {
+        "3.1": "", "3.2": "found orders.not_found_message, orders.unavailable_message called", "3.3": "", "3.4": ""}),
+    "c1_73_fingerprints_fetched_in_71": ("07", _rt8_73_fetched_in_71,
+                                         {"7.1": "", "7.2": "", "7.3": "the same fingerprint"}),
+    "h1_62_detects_the_grader": ("06", _answered("6.2", _RT8_DETECTS_THE_GRADER), {"6.2": "order"}),
+    "m1_01_honest_module_constant": ("00", _answered("0.1", _RT8_MODULE_CONSTANT), {"0.1": ""}),
+    "m3_01_honest_lambda_helper": ("00", _answered("0.1", _RT8_LAMBDA_HELPER), {"0.1": ""}),
+    "e1_91_verdicts_fetched_in_moved_92_check": ("09", _rt8_92_checked_first,
+                                                 {"9.1": "called safe", "9.2": "", "9.3": ""}),
+    "l1_91_honest_check_cell_moved_to_end": ("09", _rt8_91_check_cell_at_the_end,
+                                             {"9.1": "not where its check cell stands", "9.2": "", "9.3": ""}),
+}
+"""Red team rtgrade8's kept submissions (/work/reviews/rtgrade8/FINDINGS.md), each a solution notebook changed.
+e1 (F3): a check cell moved, unchanged, let another exercise's check run first and fetch 9.1's truth; checks now run
+in the course's order. l1 (L2, honest): 9.1's check cell moved to the end was failed for the lesson's own draft
+cell's contract.diff call; it passes, with a note that the check ran at the course's place.
+a1 (F1): a wrong 0.1 whose default argument, run in the fresh process that rebuilt it, replaced the probe of one
+definition asked about several times; m1 and m3 (L3, honest): a module constant and a lambda helper the fresh
+process could not rebuild. The probe now lends the definition by reference and asks from the grader.
+c1 (F2): 7.3's fingerprints fetched from host.fingerprint while 7.1 was checked, on inputs drawn the check's way;
+they are drawn from a secret seed now, and every definition 7.3 makes carries a random mark.
+g1 (F4): 3.2's customer_order written out with the lesson's own message functions (now counted, as customer_order
+is). h1 (F5): a 6.2 server in set order unless the environment names the course or the grader (COURSE_RUN was in
+every confined process's)."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_eight_cheats_fail_with_their_reason_and_honest_variants_pass(tmp_path):
+    """Each cheat of RED_TEAM_EIGHT fails its exercise and says why; each honest variant (and each exercise left
+    honest) passes, and the words given for a passing one are in its report line."""
+    folder = tmp_path / "class"
+    for student, (lesson, make, _expected) in RED_TEAM_EIGHT.items():
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    honest = RED_TEAM_EIGHT_HONEST
+    problems = []
+    for student, (_lesson, _make, expected) in RED_TEAM_EIGHT.items():
+        for exercise, words in expected.items():
+            status, detail = grades.get((student, exercise), ("missing", ""))
+            wanted = "passed" if student in honest or not words else "failed"
+            if status != wanted or words not in detail:
+                problems.append(f"{student} {exercise}: {status} ({detail[:300]})")
+    assert problems == [], "\n".join(problems)

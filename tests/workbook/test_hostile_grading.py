@@ -244,13 +244,13 @@ def test_killing_the_grader_leaves_no_run_folder_and_no_process(tmp_path, temp):
             time.sleep(0.2)
         else:
             pytest.fail("no kernel started")
-        mark = f"{sandbox.RUN_ENV}={running[0]}".encode()
+        run = running[0]
         time.sleep(3)
     finally:
         grader.send_signal(signal.SIGKILL)
         grader.wait()
     for _ in range(100):  # its workers die with it (PR_SET_PDEATHSIG), the kernel with its worker
-        if not any(mark in sandbox._environ(pid).split(b"\0") for pid in sandbox._pids()):
+        if not sandbox.processes_of(run, sandbox.run_user(run)):
             break
         time.sleep(0.2)
     else:

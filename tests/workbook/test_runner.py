@@ -144,6 +144,40 @@ def test_the_plan_keeps_the_learners_cells_and_finds_each_check(tmp_path):
     assert not any("# CHECK: do not edit" in step for step in code)
 
 
+def _order(steps) -> list[str]:
+    """The plan's steps as a learner reads them: each check as "check 9.1" (with "moved"), each cell by its first
+    line."""
+    return [f"check {step.exercise}{' moved' if step.moved else ''}" if isinstance(step, runner.Check)
+            else step.splitlines()[0] for step in steps]
+
+
+def test_checks_run_in_the_course_order_wherever_their_check_cells_stand():
+    """Red team 8: 9.2's check cell moved above 9.1's answer ran 9.2's check first (its calls of contract.diff were
+    9.2's, then 9.1's answer returned them: F3), and 9.1's check cell moved to the end counted the lesson's own
+    draft cell against 9.1 (L2). Each check runs after its answer and the learner's own cells below it, and
+    after the checks of earlier exercises; moved, it says so. A check cell above its answer still runs there."""
+    solved = nbformat.read(ROOT / "solutions" / "09_live_and_evolving.ipynb", as_version=4)
+    ref = reference("09_live_and_evolving")
+    plain = _order(runner.plan(solved, ref).steps)
+    assert [step for step in plain if step.startswith("check")] == ["check 9.1", "check 9.2", "check 9.3"]
+    cells = solved.cells
+    answer_92 = _cell(solved, exercise="9.2")
+    check_92 = cells[cells.index(answer_92) + 1]
+    helper = nbformat.v4.new_code_cell("LIMIT = 3  # my own cell, below my answer")
+    cells.insert(cells.index(_cell(solved, exercise="9.1")) + 1, helper)
+    check_91 = cells.pop(cells.index(helper) + 1)
+    cells.insert(cells.index(_cell(solved, tag="summary")), check_91)  # L2: 9.1's check cell at the end
+    cells.remove(answer_92)
+    cells.remove(check_92)
+    cells.insert(cells.index(_cell(solved, tag="setup")) + 1, check_92)  # F3: 9.2 answered and checked first
+    cells.insert(cells.index(check_92), answer_92)
+    order = _order(runner.plan(solved, ref).steps)
+    assert order.index("check 9.1 moved") == order.index(helper.source) + 1  # after the learner's own cell
+    assert order.index("check 9.2 moved") == order.index("check 9.1 moved") + 1
+    assert order.index("check 9.1 moved") < order.index('Priority = Literal["low", "normal", "high", "urgent"]')
+    assert [step for step in order if step.startswith("check")] == ["check 9.1 moved", "check 9.2 moved", "check 9.3"]
+
+
 def test_a_kernel_that_dies_is_reported_at_once_with_its_exit_code(tmp_path):
     def dies(notebook):
         notebook.cells.insert(2, nbformat.v4.new_code_cell("import os\nos._exit(3)"))
@@ -151,7 +185,8 @@ def test_a_kernel_that_dies_is_reported_at_once_with_its_exit_code(tmp_path):
     # the cell limit is ten minutes: a death noticed only by a timeout would be reported as `timeout`
     (outcome,) = runner.check(_variant(tmp_path, dies), timeout=600, reference=reference())
     assert (outcome.status, outcome.message) == (
-        "kernel died", "the kernel died (exit code 3) while running a cell of exercise 0.1 (it starts `import os`)")
+        "kernel died", "the kernel died (exit code 3) while running a cell before the check of exercise 0.1 (it starts `import "
+        "os`)")
 
 
 def test_a_cell_that_does_not_finish_is_a_timeout_for_what_follows(tmp_path):
@@ -164,7 +199,8 @@ def test_a_cell_that_does_not_finish_is_a_timeout_for_what_follows(tmp_path):
     found = runner.check(_variant(tmp_path, hangs, source), timeout=5, reference=reference("01_bad_tool_rewrite"))
     assert [(o.exercise, o.status) for o in found] == [("1.1", "passed"), ("1.2", "timeout"), ("1.3", "timeout"),
                                                        ("1.4", "timeout")]
-    said = "a cell of exercise 1.2 (it starts `import time`) did not finish within 5 s: look for a loop that never " \
+    said = "a cell before the check of exercise 1.2 (it starts `import time`) did not finish within 5 s: look for " \
+           "a loop that never " \
            "ends, a call that waits, or one output over 32 MB (the grader drops such a message unread, and the " \
            "cell's end with it)"
     assert found[1].message == said and found[2].message == f"not checked: {said}"

@@ -194,7 +194,7 @@ FORKER = "for i in $(seq 30); do sleep 600 & done; while true; do sleep 600 & sl
 
 
 def _left(mark: str, uid: int | None) -> list[int]:
-    wanted = f"{sandbox.RUN_ENV}={mark}".encode()
+    wanted = f"{sandbox.RUN_ENV}={sandbox.run_mark(mark)}".encode()
     return [pid for pid in sandbox._pids() if not sandbox._zombie(pid)
             and (wanted in sandbox._environ(pid).split(b"\0") or (uid is not None and sandbox._owner(pid) == uid))]
 
@@ -207,7 +207,7 @@ def test_a_runs_leftovers_are_gone_when_the_stop_returns(as_user):
         pytest.skip("stopping by user needs root")
     mark = f"{sandbox.RUN_PREFIX}0-0-test{os.getpid()}"
     uid = sandbox.UIDS.start + 7 if as_user else None
-    env = dict(os.environ, **{sandbox.RUN_ENV: mark})
+    env = dict(os.environ, **{sandbox.RUN_ENV: sandbox.run_mark(mark)})
     started = subprocess.Popen(["/bin/sh", "-c", FORKER], env=env, cwd="/", user=uid, group=uid,
                                extra_groups=[] if uid is not None else None, start_new_session=True)
     try:
@@ -221,3 +221,16 @@ def test_a_runs_leftovers_are_gone_when_the_stop_returns(as_user):
     finally:
         started.kill()
         started.wait()
+
+
+def test_a_confined_environment_names_nothing_of_the_grader(tmp_path):
+    """Red team 8 (F5): every confined process had COURSE_RUN=course-run-..., so a 6.2 answer listed its tools in
+    set order unless it was set. With a user of its own (a root grader) the run is found by that user and no mark is
+    set; without one the mark is systemd's variable with a digest; nothing but the install's paths says course or grader."""
+    confinement = sandbox.Confinement(tmp_path)
+    env = confinement.environment()
+    told = [f"{key}={value}" for key, value in env.items()
+            if key not in ("PATH", "PYTHONPATH") and any(word in f"{key}={value}".lower() for word in ("course", "grade"))]
+    assert told == []
+    assert (sandbox.RUN_ENV in env) == (confinement.uid is None)
+    assert len(sandbox.run_mark(tmp_path.name)) == 32 and sandbox.run_user(f"{sandbox.RUN_PREFIX}1-205000-x1") == 205000

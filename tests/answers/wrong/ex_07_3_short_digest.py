@@ -1,7 +1,8 @@
 """Wrong: a canonical form, but only the first two hex digits of its SHA-256 kept: 256 fingerprints in all, so
 different definitions share one (a rug pull passes one time in 256); a mutant of the solution that survived the
 checker before it required every different definition it makes to get its own fingerprint (mutation run of
-2026-12-07)."""
+2026-12-07). The check's definitions carry a random mark (red team 8), so where two of them first meet varies: an
+edit's, or the final distinctness sweep's; none meeting among its ~70 definitions has a chance of about 1 in 10,000."""
 import hashlib
 import json
 
@@ -13,4 +14,4 @@ def fingerprint(tool: dict) -> str:
 
 answer = fingerprint
 
-EXPECT = "for two different definitions"
+EXPECT = "the same fingerprint"

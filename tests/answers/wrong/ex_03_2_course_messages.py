@@ -1,4 +1,5 @@
-"""Uses the course's own message functions with an owner check written out, and a pattern on the argument."""
+"""Uses the course's own message functions with an owner check written out, and a pattern on the argument: the
+lesson's words, not the answer's (red team 8, F4: customer_order's body written out)."""
 
 from typing import Annotated
 
@@ -7,6 +8,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from course_lib.servers import orders
+
+EXPECT = "found orders.not_found_message, orders.unavailable_message called"
 
 
 def answer():
