@@ -20,18 +20,35 @@ WIDTH = 8.5  # inches at 100 dpi: about the width of a notebook's output area
 
 
 def _figure(height: float = 3.6, width: float = WIDTH):
-    """A new Figure with an Agg canvas; in a notebook kernel, make sure it renders as PNG."""
-    if "ipykernel" in sys.modules:
-        try:
-            import matplotlib_inline.backend_inline  # noqa: F401  registers the PNG formatter for figures
-        except ImportError:
-            pass
+    """A new Figure with an Agg canvas; in IPython, make sure it displays as PNG."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    _display_as_png(Figure)
     fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
+
+
+def _display_as_png(figure_type: type) -> None:
+    """In an IPython shell, give `figure_type` a PNG form unless it has one.
+
+    The inline backend registers one only when it is matplotlib's backend, and a kernel started with
+    MPLBACKEND set (say `Agg`, in a CI or a shell profile) never makes it so: without this, the saved
+    notebook kept only the text form `<Figure size ...>` of every chart.
+    """
+    if "IPython" not in sys.modules:
+        return
+    shell = sys.modules["IPython"].get_ipython()
+    if shell is None:
+        return
+    formatter = shell.display_formatter.formatters["image/png"]
+    try:
+        formatter.lookup_by_type(figure_type)
+    except KeyError:
+        from IPython.core.pylabtools import print_figure
+
+        formatter.for_type(figure_type, lambda fig: print_figure(fig, "png", bbox_inches="tight"))
 
 
 def _style(ax, title: str, xlabel: str, ylabel: str) -> None:

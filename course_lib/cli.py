@@ -10,11 +10,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import platform
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from course_lib import lazy_imports
 from course_lib.errors import BULLET, CourseError, UsageError
@@ -29,7 +32,27 @@ REQUIRED = ("mcp", "mcp-types", "pydantic", "jupyterlab", "ipykernel", "nbval", 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line instead of usage + message
+        message = re.sub(r"^argument ([-\w/]+): (?=must be )", r"\1 ", message)  # "--timeout must be ..."
         raise UsageError(f"{message} (see `{self.prog} --help`)")
+
+
+def _number(kind: type = int, unit: str = "", above: float | None = 0) -> Callable[[str], Any]:
+    """An argparse type for every numeric option: a finite `kind` (int or float) above `above` (None: any), so
+    that a value out of range is one line and exit 2 before anything runs."""
+    what = ("a whole number" if kind is int else "a number") + (f" of {unit}" if unit else "")
+    what += f" above {above}" if above is not None else ""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or (above is not None and not value > above):
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}")
+        return value
+
+    parse.__name__ = what
+    return parse
 
 
 # --- doctor ----------------------------------------------------------------------------------------
@@ -333,30 +356,34 @@ def brief(outcome) -> str:
 
 
 def cmd_grade(args) -> int:
-    from course_lib.workbook import grading, sandbox
+    from course_lib.workbook import grading, manifest, runner, sandbox
 
     folder = Path(args.folder)
     if not folder.is_dir() or folder.is_symlink():
         raise UsageError(f"no such folder: {folder}")
-    if not grading.submissions(folder):
+    handed_in = grading.submissions(folder)
+    if not handed_in:
         raise UsageError(f"{folder} holds no .ipynb files")
+    lessons = {manifest.lesson(number).number for number in args.lesson} if args.lesson else None
+    if lessons and not any((stem := runner.lesson_stem(path)) and stem[:2] in lessons for _, path in handed_in):
+        raise UsageError(f"{folder} holds no notebook of lesson {', '.join(sorted(lessons))} (named like "
+                         f"{manifest.lesson(min(lessons)).stem}.ipynb): nothing graded, no report written")
     sandbox.refuse_root(args.unsafe_as_root)
     root = course_root(args.root, "grade")
     out = Path(args.out) if args.out else folder
+    name = "grades" + "".join(f"_{number}" for number in sorted(lessons or ()))  # --lesson 05: grades_05.csv
+    csv, html = out / f"{name}.csv", out / f"{name}.html"
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot write the reports to {out}: {error.strerror or type(error).__name__}") from None
     note = sandbox.note()
     report = grading.Report()
-    from course_lib.workbook import manifest
-
-    lessons = {manifest.lesson(number).number for number in args.lesson} if args.lesson else None
     rows = grading.grade(folder, timeout=args.timeout, jobs=args.jobs, root=root, budget=args.budget, report=report,
                          hints=args.hints, lessons=lessons)
     rows = grading.complete(rows, report, lessons)
-    grading.write_csv(rows, out / "grades.csv")
-    grading.write_html(rows, out / "grades.html", note, ignored=report.ignored)
+    grading.write_csv(rows, csv)
+    grading.write_html(rows, html, note, ignored=report.ignored)
     students, columns, cells = grading.pivot(rows)
     scores = grading.scores(rows)
     width = max(len(s) for s in [*students, "student"])
@@ -372,7 +399,7 @@ def cmd_grade(args) -> int:
         print(grading.printable(line))
     print(note)
     print(f"grader workers' peak memory: {report.worker_peak_bytes >> 20} MB")
-    print(f"{len(students)} student(s), {len(columns)} exercise column(s): {out / 'grades.csv'}, {out / 'grades.html'}")
+    print(f"{len(students)} student(s), {len(columns)} exercise column(s): {csv}, {html}")
     return 0
 
 
@@ -475,8 +502,8 @@ def cmd_hint(args) -> int:
     total = len(hints.levels(exercise))
     if not total:
         raise UsageError(f"exercise {exercise} has no hints")
-    if args.level < 1:
-        raise UsageError(f"--level {args.level}: hint levels start at 1 (exercise {exercise} has {total})")
+    if args.level > total:
+        raise UsageError(f"--level {args.level}: exercise {exercise} has {total} hint levels")
     level = args.level
     rules = [rule.name for rule in getattr(checks.registered(exercise), "rules", ())] if args.rule else []
     if args.rule and args.rule not in rules:
@@ -490,17 +517,6 @@ def cmd_hint(args) -> int:
 
 
 # --- review / serve --------------------------------------------------------------------------------
-
-
-def _seconds(text: str) -> float:
-    """A --startup-timeout value: seconds above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text!r}")
-    return value
 
 
 def _keys(values: list[str] | None) -> list[str]:
@@ -632,10 +648,6 @@ def cmd_eval(args) -> int:
     spec = args.server or found.server
     if not spec:
         raise UsageError(f"{found.source} names no server: pass --server TARGET")
-    if args.trials < 1 or args.concurrency < 1:
-        raise UsageError("--trials and --concurrency take a whole number of at least 1")
-    if args.timeout is not None and not args.timeout > 0:
-        raise UsageError("--timeout takes a number of seconds above 0")
     if args.chooser == "offline":
         options = {"threshold": args.threshold} if args.threshold is not None else {}
     else:
@@ -807,7 +819,7 @@ def parser() -> argparse.ArgumentParser:
     build.set_defaults(run=cmd_build)
     check = sub.add_parser("check", help="run a notebook's exercise checks and print a table")
     check.add_argument("notebook", help="a notebook path, or a lesson number such as 01")
-    check.add_argument("--timeout", type=int, default=60, help="seconds per cell and per check (default 60)")
+    check.add_argument("--timeout", type=_number(int, "seconds"), default=60, help="seconds per cell and per check (default 60)")
     check.add_argument("--json", action="store_true", help="print the outcomes as JSON")
     check.add_argument("--root", help="the course folder whose check cells count (default: the installed course's folder, "
                        "else the current folder or one above it)")
@@ -815,19 +827,20 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run the notebook "
                                                                      "as root (otherwise refused)")
     check.set_defaults(run=cmd_check)
-    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv and grades.html")
+    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv and grades.html "
+                                                "(grades_NN.* with --lesson NN)")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
     grade.add_argument("--out", help="where to write the reports (default: the folder itself)")
-    grade.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
-    grade.add_argument("--jobs", type=int, default=2, help="notebooks checked at once (default 2)")
+    grade.add_argument("--timeout", type=_number(int, "seconds"), default=120, help="seconds per notebook (default 120)")
+    grade.add_argument("--jobs", type=_number(int), default=2, help="notebooks checked at once (default 2)")
     grade.add_argument("--root", help="the instructor's course folder, with solutions/ (default: found from here)")
     grade.add_argument("--lesson", action="append", metavar="NN",
                        help="a lesson this assignment grades (repeat for a set); every student gets a row for each "
                             "of its exercises (default: every lesson anyone handed in)")
-    grade.add_argument("--hints", type=int, default=-1, metavar="N",
+    grade.add_argument("--hints", type=_number(int, above=None), default=-1, metavar="N",
                             help="hint levels per exercise the kernels get (default -1: all but the last, which is "
-                                 "nearly the answer; a negative N leaves out that many of the last)")
-    grade.add_argument("--budget", type=float, help="seconds for all of one student's notebooks together "
+                                 "nearly the answer; a negative N leaves out that many of the last, keeping the first)")
+    grade.add_argument("--budget", type=_number(float, "seconds"), help="seconds for all of one student's notebooks together "
                                                     "(default: twice --timeout)")
     grade.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run submissions "
                                                                      "as root (otherwise refused)")
@@ -837,20 +850,20 @@ def parser() -> argparse.ArgumentParser:
     released.add_argument("--root", help="the course folder (default: found from the current folder)")
     released.add_argument("--force", action="store_true",
                           help="release even when exercises/ holds edits (the release leaves them out)")
-    released.add_argument("--hints", type=int, default=-1, metavar="N",
+    released.add_argument("--hints", type=_number(int, above=None), default=-1, metavar="N",
                             help="hint levels per exercise the release holds (default -1: all but the last, which is "
-                                 "nearly the answer; a negative N leaves out that many of the last)")
+                                 "nearly the answer; a negative N leaves out that many of the last, keeping the first)")
     released.set_defaults(run=cmd_release)
     autograder = sub.add_parser("autograder", help="(instructors) build (or run) the Gradescope autograder")
     autograder.add_argument("engine", choices=["gradescope"])
     autograder.add_argument("out", nargs="?", help="the zip to write, e.g. autograder.zip")
     autograder.add_argument("--run", dest="run_root", metavar="ROOT", help="grade ROOT/submission into ROOT/results/results.json "
                                                           "(what run_autograder does on Gradescope)")
-    autograder.add_argument("--timeout", type=int, default=300, help="seconds per notebook (default 300)")
+    autograder.add_argument("--timeout", type=_number(int, "seconds"), default=300, help="seconds per notebook (default 300)")
     autograder.add_argument("--root", help="the course folder (default: found from the current folder)")
-    autograder.add_argument("--hints", type=int, default=-1, metavar="N",
+    autograder.add_argument("--hints", type=_number(int, above=None), default=-1, metavar="N",
                             help="hint levels per exercise the autograder's kernels get (default -1: all but the last, which is "
-                                 "nearly the answer; a negative N leaves out that many of the last)")
+                                 "nearly the answer; a negative N leaves out that many of the last, keeping the first)")
     autograder.add_argument("--lesson", action="append", metavar="NN",
                             help="the lesson this assignment grades (repeat for a set); required to build one")
     autograder.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run "
@@ -866,7 +879,7 @@ def parser() -> argparse.ArgumentParser:
     guide.set_defaults(run=cmd_guide)
     hint = sub.add_parser("hint", help="print a hint for an exercise, e.g. `course hint 1.2`")
     hint.add_argument("exercise")
-    hint.add_argument("--level", type=int, default=1)
+    hint.add_argument("--level", type=_number(int), default=1)
     hint.add_argument("--rule", help="the rule a check failed on (course check names it): level 1 is its idea")
     hint.set_defaults(run=cmd_hint)
     from course_lib import review_rules
@@ -884,12 +897,12 @@ def parser() -> argparse.ArgumentParser:
                         help="only these rules: ids, names or id prefixes, comma-separated (MCP1,param-enum)")
     review.add_argument("--ignore", action="append", metavar="RULES", help="leave out these rules (adds to the settings)")
     review.add_argument("--fail-on", choices=review_rules.SEVERITIES, help="exit 1 on a finding this severe or more (default error)")
-    review.add_argument("--budget", type=int, metavar="TOKENS",
+    review.add_argument("--budget", type=_number(int, "tokens"), metavar="TOKENS",
                         help="a finding when the tool list costs more than TOKENS (o200k_base)")
     review.add_argument("--sdk", choices=review_rules.SDKS, help="the server's SDK, for fixes in its idiom (default: from the target)")
     review.add_argument("--probe", action="store_true",
                         help="also call each tool once with arguments its schema refuses, and judge the errors")
-    review.add_argument("--startup-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+    review.add_argument("--startup-timeout", type=_number(float, "seconds"), default=30.0, metavar="SECONDS",
                         help="how long a server may take to start and list its tools (default 30)")
     review.add_argument("--list-rules", action="store_true", help="list every rule: id, name, severity, summary")
     review.add_argument("--explain", metavar="RULE", help="print one rule's documentation: why, and how to fix it")
@@ -907,14 +920,14 @@ def parser() -> argparse.ArgumentParser:
     snapshot = sub.add_parser("snapshot", help="save a server's tools/list as a snapshot file for `course diff`")
     snapshot.add_argument("target", help="anything `course review` accepts (a command gets this environment)")
     snapshot.add_argument("-o", "--output", help="the file to write (default: print to stdout)")
-    snapshot.add_argument("--startup-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+    snapshot.add_argument("--startup-timeout", type=_number(float, "seconds"), default=30.0, metavar="SECONDS",
                           help="how long the server may take to start and list its tools (default 30)")
     snapshot.set_defaults(run=cmd_snapshot)
     diff = sub.add_parser("diff", help="breaking and safe changes between two versions of a server's tools")
     diff.add_argument("old", help="a snapshot file (.json) or anything `course review` accepts")
     diff.add_argument("new", help="a snapshot file (.json) or anything `course review` accepts")
     diff.add_argument("--json", action="store_true", help="print the changes as JSON")
-    diff.add_argument("--startup-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+    diff.add_argument("--startup-timeout", type=_number(float, "seconds"), default=30.0, metavar="SECONDS",
                       help="how long a server side may take to start and list its tools (default 30)")
     diff.set_defaults(run=cmd_diff)
     evals = sub.add_parser("eval", help="run eval cases: does a chooser pick the right tool, safely?")
@@ -926,18 +939,18 @@ def parser() -> argparse.ArgumentParser:
                                           "http://127.0.0.1:11434/v1 (Ollama); no key needed on loopback")
     evals.add_argument("--api-key-env", metavar="VAR", help="send the key in VAR to --base-url (a provider's own key "
                                                            "goes only to its own API host)")
-    evals.add_argument("--timeout", type=float, metavar="SECONDS", help="give up on one model request after SECONDS "
+    evals.add_argument("--timeout", type=_number(float, "seconds"), metavar="SECONDS", help="give up on one model request after SECONDS "
                                                                          "(default 60; retried like a lost connection)")
     evals.add_argument("--variant", help="use the cases' [case.variant.NAME] expectations")
     evals.add_argument("--split", choices=["tune", "held-out"], help="only the cases of one split")
-    evals.add_argument("--threshold", type=float, help="the offline chooser's abstention threshold")
-    evals.add_argument("--trials", type=int, default=1, help="run each case and task K times; reports pass^K")
+    evals.add_argument("--threshold", type=_number(float, above=None), help="the offline chooser's abstention threshold")
+    evals.add_argument("--trials", type=_number(int), default=1, help="run each case and task K times; reports pass^K")
     evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: an exact paired test over cases")
     evals.add_argument("--compare-variant", help="the [case.variant.NAME] expectations for --compare")
     evals.add_argument("--transport", choices=("in-process", "stdio", "http"), default="in-process",
                        help="how to reach a lesson server: built in this process (default), a child process on "
                             "stdio, or served over HTTP; on each a fresh server per trial, signed in as each case's user")
-    evals.add_argument("--concurrency", type=int, default=4, help="model calls at once (default 4)")
+    evals.add_argument("--concurrency", type=_number(int), default=4, help="model calls at once (default 4)")
     evals.add_argument("--no-cache", action="store_true", help="send every model request: neither read nor write "
                                                                "the answer cache ($COURSE_EVAL_CACHE, default "
                                                                ".course-cache/evals)")

@@ -219,9 +219,10 @@ def _card_parts(tool: Any) -> tuple[str, str]:
     definition = wire.dump(tool)
     title = f" ({definition['title']})" if definition.get("title") else ""
     description = definition.get("description", "") or "(no description)"
+    rows = parameter_rows(tool)
     params_text, params_html = _table(
-        ["parameter", "type", "required", "default", "constraints", "description"], parameter_rows(tool)
-    )
+        ["parameter", "type", "required", "default", "constraints", "description"], rows
+    ) if rows else ("parameters: none", "<div>parameters: none</div>")
     output, annotations = _output_summary(definition), _annotation_summary(definition)
     text = "\n".join([
         f"tool {definition['name']}{title}",

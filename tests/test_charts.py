@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import base64
 import io
+import json
+import re
+from pathlib import Path
 
 import pytest
 
 from course_lib import charts, cost
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PALETTE = {colour.lower() for colour in charts.OKABE_ITO.values()}
 
@@ -119,3 +125,47 @@ def test_figures_are_not_managed_by_pyplot():
     before = plt.get_fignums()
     charts.result_forms({"a": {"text only": 1, "structured only": 1, "both": 2}}, "o200k_base")
     assert plt.get_fignums() == before
+
+
+FIGURE_TEXT = re.compile(r"^<Figure size \d+x\d+ with \d+ Axes>$")
+COMMITTED = sorted(path for folder in ("notebooks", "solutions", "exercises") for path in (ROOT / folder).glob("*.ipynb"))
+
+
+def figures_without_image(notebook: dict) -> list[int]:
+    """The cells with an output whose text is a Figure's repr and that carries no PNG."""
+    return [index for index, cell in enumerate(notebook["cells"]) for output in cell.get("outputs", [])
+            if FIGURE_TEXT.match("".join(output.get("data", {}).get("text/plain", "")).strip())
+            and "image/png" not in output["data"]]
+
+
+def test_figures_without_image_names_a_figure_stored_as_text_only():
+    figure = {"output_type": "execute_result", "data": {"text/plain": ["<Figure size 850x350 with 1 Axes>"]}}
+    with_png = {"output_type": "display_data", "data": {**figure["data"], "image/png": "iVBOR"}}
+    other = {"output_type": "execute_result", "data": {"text/plain": ["<Figure is a word>"]}}
+    cells = [{"outputs": [with_png]}, {"outputs": [other]}, {}, {"outputs": [figure]}]
+    assert figures_without_image({"cells": cells}) == [3]
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_every_stored_figure_carries_its_image(path):
+    """nbval never compares images, so a re-run that lost its charts (lesson 06 at 849e0d3) passes there."""
+    assert figures_without_image(json.loads(path.read_text(encoding="utf-8"))) == []
+
+
+def test_a_kernel_started_with_another_backend_still_stores_the_chart(tmp_path, monkeypatch):
+    """MPLBACKEND=Agg keeps the inline backend off, the reason lesson 06 was once saved without its charts."""
+    import nbformat
+
+    from course_lib.workbook import runner
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(
+        "from course_lib import charts\n"
+        "charts.result_forms({'a': {'text only': 1, 'structured only': 1, 'both': 2}}, 'o200k_base')")]
+    path = tmp_path / "chart.ipynb"
+    nbformat.write(notebook, path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    runner.execute(path)
+    (output,) = nbformat.read(path, as_version=4).cells[0].outputs
+    assert FIGURE_TEXT.match(output["data"]["text/plain"])
+    assert base64.b64decode(output["data"]["image/png"]).startswith(b"\x89PNG")

@@ -66,8 +66,9 @@ def test_doctor_passes_offline_with_one_line_per_check():
     (("serve", "nope"), "unknown server 'nope'"),
     (("frobnicate",), "invalid choice"),
     (("build", "--root", "no/such/folder"), "has no solutions/ folder"),
-    (("hint", "1.1", "--level", "0"), "--level 0: hint levels start at 1 (exercise 1.1 has 3)"),
-    (("hint", "1.1", "--level", "-1"), "--level -1: hint levels start at 1"),
+    (("hint", "1.1", "--level", "0"), "--level must be a whole number above 0, not '0'"),
+    (("hint", "1.1", "--level", "-1"), "--level must be a whole number above 0, not '-1'"),
+    (("hint", "1.1", "--level", "9"), "--level 9: exercise 1.1 has 3 hint levels"),
     (("release", "/proc/forbidden"), "course: /proc/forbidden: No such file or directory"),
     (("release", "pyproject.toml"), "pyproject.toml is a file: name a new folder for the release"),
 ])
@@ -171,12 +172,10 @@ def test_check_table_wraps_details_under_their_row():
 def test_hint_levels_and_review():
     assert course("hint", "1.2", "--level", "2").stdout.startswith("Hint 2 of 3 (the API) for exercise 1.2:")
     first, last = course("hint", "1.1").stdout, course("hint", "1.1", "--level", "3").stdout
-    past = course("hint", "1.1", "--level", "9")
-    assert "hints.show" not in first + last + past.stdout  # a terminal user types commands, not notebook calls
+    assert "hints.show" not in first + last  # a terminal user types commands, not notebook calls
     assert first.rstrip().endswith("Next hint: .venv/bin/course hint 1.1 --level 2")
     assert last.startswith("Hint 3 of 3 (the last hint) for exercise 1.1:") and "Next hint" not in last
     assert last.rstrip().endswith("That was the last hint for this exercise.")
-    assert past.returncode == 0 and past.stdout.startswith("No more hints for exercise 1.1: hint 3 of 3 was the last")
     review = course("review", "weather", "--fail-on", "warning")
     assert review.returncode == 1 and "- weather: MCP103 [name-intent] warning:" in review.stdout
     assert "get_daily_forecast:" not in review.stdout
@@ -314,3 +313,70 @@ def test_every_course_command_a_learner_is_told_to_type_is_the_venvs():
     post_create = json.loads((ROOT / ".devcontainer" / "devcontainer.json").read_text())["postCreateCommand"]
     for setup in (post_build, post_create):  # installs without a .venv link the name students are told
         assert 'ln -sf "$(command -v course)" .venv/bin/course' in setup
+
+
+# --- numeric options: out of range is one line and exit 2, before anything runs -------------------------------
+
+OUT_OF_RANGE = [
+    (("check", "01", "--timeout", "0"), "--timeout must be a whole number of seconds above 0, not '0'"),
+    (("grade", "DIR", "--timeout", "-5"), "--timeout must be a whole number of seconds above 0, not '-5'"),
+    (("grade", "DIR", "--budget", "-1"), "--budget must be a number of seconds above 0, not '-1'"),
+    (("grade", "DIR", "--budget", "nan"), "--budget must be a number of seconds above 0, not 'nan'"),
+    (("grade", "DIR", "--jobs", "0"), "--jobs must be a whole number above 0, not '0'"),
+    (("grade", "DIR", "--hints", "two"), "--hints must be a whole number, not 'two'"),
+    (("release", "DIR", "--hints", "1.5"), "--hints must be a whole number, not '1.5'"),
+    (("autograder", "gradescope", "a.zip", "--timeout", "0"), "--timeout must be a whole number of seconds above 0"),
+    (("autograder", "gradescope", "a.zip", "--hints", "inf"), "--hints must be a whole number, not 'inf'"),
+    (("hint", "1.1", "--level", "x"), "--level must be a whole number above 0, not 'x'"),
+    (("review", "weather", "--budget", "0"), "--budget must be a whole number of tokens above 0, not '0'"),
+    (("review", "weather", "--startup-timeout", "inf"), "--startup-timeout must be a number of seconds above 0"),
+    (("snapshot", "weather", "--startup-timeout", "0"), "--startup-timeout must be a number of seconds above 0"),
+    (("diff", "a.json", "b.json", "--startup-timeout", "-1"), "--startup-timeout must be a number of seconds above 0"),
+    (("eval", "safety", "--timeout", "0"), "--timeout must be a number of seconds above 0, not '0'"),
+    (("eval", "safety", "--trials", "0"), "--trials must be a whole number above 0, not '0'"),
+    (("eval", "safety", "--concurrency", "-1"), "--concurrency must be a whole number above 0, not '-1'"),
+    (("eval", "safety", "--threshold", "nan"), "--threshold must be a number, not 'nan'"),
+]
+
+
+@pytest.mark.parametrize("args, says", OUT_OF_RANGE, ids=lambda value: " ".join(value) if isinstance(value, tuple) else "")
+def test_a_numeric_option_out_of_range_is_one_line_and_exit_2(args, says, tmp_path):
+    result = course(*(str(tmp_path) if arg == "DIR" else arg for arg in args), cwd=tmp_path if "DIR" in args else ROOT)
+    assert says in one_line_error(result) and result.returncode == 2
+
+
+def test_every_numeric_option_of_every_command_is_range_checked_when_parsed():
+    """No option parses a bare int or float (those take 0, -5, nan or inf); each one is tried above."""
+    from course_lib import cli
+
+    subcommands = next(action for action in cli.parser()._actions if action.choices and "grade" in action.choices)
+    bare = [f"{name} {'/'.join(action.option_strings)}" for name, sub in subcommands.choices.items()
+            for action in sub._actions if action.type in (int, float)]
+    assert bare == ["serve --port"]  # serving.serve refuses a port out of 0-65535 (test_serving)
+    tried = {(args[0], arg) for args, _ in OUT_OF_RANGE for arg in args if arg.startswith("--")}
+    numeric = {(name, action.option_strings[-1]) for name, sub in subcommands.choices.items()
+               for action in sub._actions if action.type is not None and action.type.__module__ == cli.__name__}
+    assert numeric == tried
+
+
+def test_grading_a_lesson_nobody_handed_in_says_so_and_writes_nothing(tmp_path):
+    (tmp_path / "alice").mkdir()
+    shutil.copy(ROOT / "exercises" / "01_bad_tool_rewrite.ipynb", tmp_path / "alice")
+    (tmp_path / "grades.csv").write_text("lesson 01's grades\n")
+    result = course("grade", str(tmp_path), "--lesson", "05", "--root", str(ROOT))
+    assert one_line_error(result) == (
+        f"course: {tmp_path} holds no notebook of lesson 05 (named like 05_safe_mutation_incidents.ipynb): "
+        "nothing graded, no report written") and result.returncode == 2
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["alice", "grades.csv"]
+    assert (tmp_path / "grades.csv").read_text() == "lesson 01's grades\n"
+
+
+def test_grading_one_lesson_writes_its_own_reports_beside_another_lessons(tmp_path):
+    (tmp_path / "alice").mkdir()
+    shutil.copy(ROOT / "exercises" / "01_bad_tool_rewrite.ipynb", tmp_path / "alice")
+    (tmp_path / "grades.csv").write_text("every lesson's grades\n")
+    result = course("grade", str(tmp_path), "--lesson", "01", "--root", str(ROOT), "--timeout", "120")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith(f"{tmp_path / 'grades_01.csv'}, {tmp_path / 'grades_01.html'}")
+    assert (tmp_path / "grades_01.csv").read_text().count("alice") == 4
+    assert (tmp_path / "grades.csv").read_text() == "every lesson's grades\n"

@@ -21,6 +21,21 @@ def test_tool_card_lists_every_parameter_with_its_constraints():
     assert "<table" in card._repr_html_()
 
 
+def test_a_tool_without_parameters_says_so_instead_of_an_empty_table():
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("bare")
+
+    @server.tool()
+    def list_drafts() -> str:
+        """Every draft."""
+        return ""
+
+    card = show.tool_card(wire.run_sync(wire.list_tools, server)[0])
+    assert "  parameters: none" in repr(card).splitlines() and "parameter | type" not in repr(card)
+    assert "<div>parameters: none</div>" in card._repr_html_() and "<table" not in card._repr_html_()
+
+
 def test_rendering_is_deterministic_and_escaped():
     first, second = show.compare(*tools()), show.compare(*tools())
     assert repr(first) == repr(second) and first._repr_html_() == second._repr_html_()

@@ -570,12 +570,17 @@ def summary(lesson: str) -> None:
     waiting = [exercise for exercise in exercises if exercise not in done]
     order = manifest.lessons()
     following = order[order.index(found) + 1] if order.index(found) + 1 < len(order) else None
-    if waiting:
+    checked = [exercise for exercise in waiting if LAST.get(exercise) not in (None, "not done")]
+    if checked:  # its check ran and said why: point there, not at running it again
+        names = " and ".join(filter(None, [", ".join(map(str, checked[:-1])), str(checked[-1])]))
+        where = "the message under its check cell" if len(checked) == 1 else "the messages under their check cells"
+        line = f"{len(done)} of {len(exercises)} done; {names} did not pass yet (see {where})"
+    elif waiting:
         line = f"{len(done)} of {len(exercises)} done; next: {waiting[0]} (run its check cell after your answer)"
     else:
         after = f"lesson {following.number}, notebooks/{following.stem}.ipynb" if following else "the course is done"
         line = f"{len(done)} of {len(exercises)} done; next: {after}"
-    symbol, status = ("✅", "passed") if not waiting else ("⏳", "not done")
+    symbol, status = ("❌", "failed") if checked else ("⏳", "not done") if waiting else ("✅", "passed")
     if _interactive():
         _display(status_bundle(symbol, status, line))
     else:

@@ -67,16 +67,22 @@ RULES_1_1 = spec(
     ("name", "give it a name within the spec's name rules, in any casing, whose first word is a verb and "
              "which says what it gets: one of its words contains `time` (get_local_time, lookUpLocalTime, "
              "show-city-time)",
-     "review.is_valid_name, the first of review.name_words in review.VERBS, a word containing 'time'"),
+     "review.is_valid_name, the first of review.name_words in review.VERBS, a word containing 'time'",
+     "a name within the spec's rules that opens with a verb (get, show, look, find ...) and has a later word "
+     "containing `time`"),
     ("what", "open the description with a sentence of at least three words that says what the tool returns, "
-             "before any 'use it' or 'do not' (e.g. 'Current local time and UTC offset for one city.')",
-     "review.opens_with_what: the first sentence has at least three words and does not open with a limit"),
-    ("when", "say in the description when to use it (e.g. 'Use it when someone asks the time in a city', "
-             "'Helpful for questions like what time is it in Oslo')",
-     "review.invites_use on its clauses (the opening one counts only with use/call/when-style words)"),
-    ("when-not", "say in the description when not to use it (e.g. 'Do not use it to convert between time zones', "
-                 "'Avoid it for past times'; 'It does not ...' counts, a double negative does not)",
-     "review.limits_use on its clauses"),
+             "before any 'use it' or 'do not' (for an exchange-rate tool, 'The current rate between two currencies.')",
+     "review.opens_with_what: the first sentence has at least three words and does not open with a limit",
+     "a description whose first sentence (three words or more) says what the tool returns, before any 'use it' "
+     "or 'do not'"),
+    ("when", "say in the description when to use it (for an exchange-rate tool, 'Use it when a user wants a sum "
+             "in another currency', 'Helpful for questions like how many yen is ten euros')",
+     "review.invites_use on its clauses (the opening one counts only with use/call/when-style words)",
+     "a description that says when to use the tool"),
+    ("when-not", "say in the description when not to use it (for an exchange-rate tool, 'Do not use it for past "
+                 "rates', 'Avoid it for buying currency'; 'It does not ...' counts, a double negative does not)",
+     "review.limits_use on its clauses",
+     "a description that says when not to use the tool ('It does not ...' counts, a double negative does not)"),
     ("city", "take one parameter, city: a required string with a description",
      "the listed inputSchema, $ref resolved"),
     ("same-job", "return the `clock.LocalTime` that `clock.local_time(city)` gives (`-> clock.LocalTime`), so "
@@ -127,14 +133,11 @@ def ex_01_1(build_clock_server) -> str:
     require(len(seen.tools) == 1, "one-tool", f"{len(seen.tools)}: {', '.join(seen.names) or 'none'}")
     tool = seen.tools[0]
     name, description = tool["name"], tool.get("description") or ""
-    require(_names_intent(name), "name", repr(name),
-            "its first word a verb such as get, show, look, find, and a word about the time after it")
-    require(review.opens_with_what(description), "what", quoted(description) or "no description",
-            "its first sentence must say what the tool returns, before any 'use it' or 'do not'")
-    require(_says_when(description), "when", quoted(description) or "no description",
-            "no clause of it says when to use the tool")
+    require(_names_intent(name), "name", repr(name))
+    require(review.opens_with_what(description), "what", quoted(description) or "no description")
+    require(_says_when(description), "when", quoted(description) or "no description")
     require(review.says_when_not(description, negation_in_condition=True), "when-not",
-            quoted(description) or "no description", "no clause of it limits when to use the tool")
+            quoted(description) or "no description")
     schema = tool["inputSchema"]
     params = list(schema.get("properties", {}))
     require(params == ["city"], "city", ", ".join(params) or "no parameters")

@@ -632,9 +632,12 @@ CODES = {"passed": "pass", "not done": "todo", "failed": "fail", "edited": "edit
 
 
 def _detail(outcome: Outcome) -> str:
-    """A reason as HTML for a grader: escaped, `code` as code, without the steps a learner is told to take."""
-    text = html.escape(for_grader(outcome.message))
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    """A reason as HTML for a grader: escaped, `code` as code, without the steps a learner is told to take; several
+    broken rules (a Row keeps them `one_line`, after " • ") as a list under their lead line."""
+    lead, *rules = (re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(for_grader(part)))
+                    for part in outcome.message.split(" • "))
+    items = "".join(f"<li>{rule}</li>" for rule in rules)
+    return lead + (f'<ul style="margin:2px 0;padding-left:1.4em">{items}</ul>' if rules else "")
 
 
 def _anchor(student: str) -> str:

@@ -241,7 +241,18 @@ def test_the_summary_counts_the_exercises_passed_in_this_kernel_and_names_the_ne
     core.LAST.update({ExerciseId.parse("1.1"): "passed", ExerciseId.parse("1.2"): "passed",
                       ExerciseId.parse("1.3"): "failed"})
     core.summary("01")
-    assert capsys.readouterr().out.startswith("⏳ 2 of 4 done; next: 1.3 ")
+    assert capsys.readouterr().out == "❌ 2 of 4 done; 1.3 did not pass yet (see the message under its check cell)\n"
+    core.LAST.update({ExerciseId.parse("1.1"): "failed", ExerciseId.parse("1.4"): "timeout"})
+    core.summary("01")
+    assert capsys.readouterr().out == ("❌ 1 of 4 done; 1.1, 1.3 and 1.4 did not pass yet "
+                                       "(see the messages under their check cells)\n")
+    core.LAST.update({ExerciseId.parse("1.1"): "passed", ExerciseId.parse("1.3"): "not done",
+                      ExerciseId.parse("1.4"): "failed"})
+    core.summary("01")
+    assert capsys.readouterr().out == "❌ 2 of 4 done; 1.4 did not pass yet (see the message under its check cell)\n"
+    core.LAST.update({ExerciseId.parse("1.4"): "passed"})
+    core.summary("01")
+    assert capsys.readouterr().out == "⏳ 3 of 4 done; next: 1.3 (run its check cell after your answer)\n"
     core.LAST.update({ExerciseId.parse(e): "passed" for e in lesson.exercises})
     core.summary("01")
     assert capsys.readouterr().out == "✅ 4 of 4 done; next: lesson 02, notebooks/02_results_host_can_use.ipynb\n"

@@ -150,7 +150,7 @@ def test_course_eval_timeout_applies_per_request(tmp_path):
     assert len(fake.requests) == 2  # the stalled request was given up after 0.3 s and retried
     assert [r["headers"]["x-stainless-read-timeout"] for r in fake.requests] == ["0.3", "0.3"]  # what the SDK used
     for bad in ("0", "-1"):
-        assert "--timeout takes a number of seconds above 0" in one_line_error(
+        assert "--timeout must be a number of seconds above 0" in one_line_error(
             course("eval", "safety", "--chooser", "openai", "--base-url", f"{fake.url}/v1", "--model", "m",
                    "--timeout", bad))
 

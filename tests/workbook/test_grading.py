@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import re
 import shutil
 import subprocess
 import sys
@@ -162,3 +163,20 @@ def test_an_autograder_that_names_no_lesson_says_so_not_an_empty_lesson_name(tmp
     assert report.ignored == ["ignored 01_bad_tool_rewrite.ipynb: this autograder names no lesson to grade (the "
                               "instructor builds it with `course autograder gradescope --lesson NN`)"], report.ignored
     assert not any("lesson ," in line for line in report.ignored)
+
+
+def test_grades_html_lists_each_broken_rule_of_a_reason_on_its_own(tmp_path):
+    """walk4 M5: three broken rules read as one run-on paragraph with inline bullets."""
+    message = ("Exercise 1.1: the first 3 things to fix (a run stops at 3, so there may be more):\n"
+               "• Expected a `name`; found 'x'.\n• Expected a description; found ''.\n"
+               "• Expected a <b>city</b>; found none. Open hints.show(\"1.1\") for a hint.")
+    rows = [grading.Row("ada", LESSON, Outcome("1.1", "failed", message))]
+    grading.write_html(rows, tmp_path / "grades.html", "", datetime.date(2026, 3, 9))
+    page = (tmp_path / "grades.html").read_text(encoding="utf-8")
+    reason = page.split("<h2>Each student</h2>")[1].split("<small>")[1].split("</small>")[0]
+    lead, items = reason.split("<ul", 1)
+    assert lead == "Exercise 1.1: the first 3 things to fix (a run stops at 3, so there may be more):"
+    assert re.findall(r"<li>(.*?)</li>", items) == [
+        "Expected a <code>name</code>; found &#x27;x&#x27;.", "Expected a description; found &#x27;&#x27;.",
+        "Expected a &lt;b&gt;city&lt;/b&gt;; found none."]
+    assert "•" not in reason and "hints.show" not in reason

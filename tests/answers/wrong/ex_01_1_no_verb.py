@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import clock
 
-EXPECT = "whose first word is a verb"
+EXPECT = "opens with a verb"
 
 
 def answer():

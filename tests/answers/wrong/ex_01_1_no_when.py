@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import clock
 
-EXPECT = 'say in the description when to use it'
+EXPECT = 'a description that says when to use the tool'
 
 def answer():
     server = MCPServer("clock", log_level="WARNING")

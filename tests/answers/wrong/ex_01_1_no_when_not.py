@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import clock
 
-EXPECT = "say in the description when not to use it"
+EXPECT = "a description that says when not to use the tool"
 
 
 def answer():

@@ -4,7 +4,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import clock
 
-EXPECT = "that says what the tool returns"
+EXPECT = "says what the tool returns, before any"
 
 
 def answer():

@@ -7,7 +7,7 @@ from pydantic import Field
 
 from course_lib.servers import clock
 
-EXPECT = "a word about the time after it"
+EXPECT = "a later word containing `time`"
 
 
 def answer():
