@@ -63,6 +63,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("06", "Use it to find tickets about a problem a customer reported."): f"{_LESSON}; {_SERVER}",
     ("06", "from mcp.server import CacheHint"): _GENERIC,
     ("07", "encoding = tokens.encoding()"): _GENERIC,
+    ("07", "if isinstance(value, dict):"): _GENERIC,
+    ("07", "if isinstance(value, list):"): _GENERIC,
     ("07", "for origin, text in results:"): _CHECKER,
     ("07", "return hashlib.sha256(canonical.encode()).hexdigest()"): (
         "lesson 07's own answer, host.fingerprint, which the lesson runs; 7.3 refuses an answer that calls it (rule "

@@ -768,7 +768,7 @@ def test_7_2s_rules_are_forwarded_and_absent_from_the_kernel(tmp_path):
     assert "_ORDERS" not in kept and "_PERSUASION" not in kept and "def orders(" in kept
     lesson = "07_untrusted_results.ipynb"
     solution = _exercise(nbformat.read(ROOT / "solutions" / lesson, as_version=4), "7.2").source
-    condition = "if any(phrase in text.lower() for phrase in phrases):"
+    condition = "if any(re.search(order, lowered) for order in orders):"
     assert condition in solution
     cheat = _SILENCES_THE_COUNT + "from course_lib import review\n" + solution.replace(
         condition, condition[:-1] + " or review.orders(text):")
