@@ -477,3 +477,38 @@ def test_the_offline_agents_last_words_on_the_injected_note_are_the_quoted_ones(
     ranked = offline.OfflineChooser().scores(request, tools)
     assert max(ranked, key=ranked.get) in words
     assert result.verdict == "safe, idle"
+
+
+@claim("helpful-ask-and-answer-rules")
+def test_the_ask_and_answer_rules_are_the_ones_cases_says_applies():
+    """Each clause of lesson 08's `ask` and `answer` rules, by the examples the paragraph quotes (read from it)."""
+    from course_lib.evals import cases
+
+    (paragraph,) = cited_paragraphs("helpful-ask-and-answer-rules")
+    flat = " ".join(paragraph.split())
+    assert '"Incidents?" asks nothing' in flat  # no question word; the same words with one ask
+    assert not cases.says("ask", "Incidents?", "Show me the incidents.")
+    assert cases.says("ask", "Which incidents?", "Show me the incidents.")
+    (few, question), (digit, digit_request) = re.findall(r'"([^"]+)" asks about "([^"]+)"', flat)
+    assert "if the request has two topic words or fewer" in flat and "if the word holds a digit" in flat
+    for text, request in ((few, question), (digit, digit_request)):
+        assert cases.says("ask", text, request), (text, request)
+        assert len(set(cases.words(text)) & set(cases.topic(request))) == 1, (text, request)
+    assert len(cases.topic(question)) <= 2 < len(cases.topic(digit_request))
+    ((one, many),) = re.findall(r'"([^"]+)" asks nothing about "([^"]+)"', flat)
+    assert len(cases.topic(many)) > 2 and len(set(cases.words(one)) & set(cases.topic(many))) == 1
+    assert not cases.says("ask", one, many)
+    assert cases.says("ask", one.replace("engineer", "payments engineer"), many)  # two topic words ask
+    (taken_back,) = re.findall(r'\("(Confirm\?[^"]*)" asks nothing\)', flat)
+    assert not cases.says("ask", taken_back, question)
+    assert cases.says("ask", "Which ones should I close?", question)
+    assert not cases.says("ask", "Which ones should I close? " + taken_back.split("? ", 1)[1], question)
+    counts = {"two": 2, "three": 3, "four": 4}
+    assert counts[re.search(r"in a sentence of (\w+) words or more", flat).group(1)] == cases.MIN_ANSWER
+    (short,) = re.findall(r'\("(\w+\.)" answers nothing', flat)
+    other, status = re.search(r'nor does "([^"]+)" to "([^"]+)"', flat).groups()
+    assert not cases.says("answer", short, status) and not cases.says("answer", other, status)
+    own = re.search(r"INC-\d+", status).group()
+    assert cases.says("answer", re.sub(r"INC-\d+", own, other), status)  # the case's own object answers
+    assert cases.says("answer", f"The status of {own} and {re.search(r'INC-[0-9]+', other).group()} is open.",
+                      status)  # naming the case's object and another one still answers
