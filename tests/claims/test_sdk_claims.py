@@ -760,3 +760,54 @@ def test_over_http_broken_json_is_a_parse_error_and_a_body_without_a_method_diff
         (wire.MODERN, "cut-off"): (400, None, -32700), (wire.MODERN, "no method"): (400, None, -32600),
         (wire.HANDSHAKE, "cut-off"): (400, None, -32700), (wire.HANDSHAKE, "no method"): (400, None, -32602)}
     assert "validation error" in got[wire.HANDSHAKE, "no method"][3]
+
+
+@claim("result-fields-per-era")
+def test_a_2026_07_28_result_carries_result_type_and_server_info_and_a_2025_11_25_one_neither():
+    """Lesson 03's key point 1: the two eras' result frames as SDK 2.3 sends them (a tool error and a success),
+    and the vendored schema.ts of each era: `_meta` on every Result in 2025-11-25, `resultType` required and
+    the serverInfo key in 2026-07-28."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from claims_ledger import HERE
+
+    (paragraph,) = cited_paragraphs("result-fields-per-era")
+    flat = re.sub(r"<!--.*?-->", "", paragraph)
+    stated = re.search(r"must carry `(\w+)` .*? should carry, in its `(_meta)` \(a field of every result in "
+                       r"(\S+) already\), `([\w./]+)`", flat)
+    assert stated, flat
+    required, meta, older, key = stated.groups()
+    assert "SDK 2.3 sends both in 2026-07-28 and neither in 2025-11-25" in flat
+    server = MCPServer("eras")
+
+    @server.tool()
+    def fail() -> str:
+        """Fails."""
+        raise ToolError("no")
+
+    @server.tool()
+    def work() -> str:
+        """Works."""
+        return "ok"
+
+    async def results(era) -> list[dict]:
+        tap = wire.Tap(server)
+        async with wire.connect(tap, era) as client:
+            await client.call_tool("fail", {})
+            await client.call_tool("work", {})
+        return [frame["result"] for direction, frame in tap.frames
+                if direction == "S->C" and "content" in frame.get("result", {})]
+
+    modern, handshake = (wire.run_sync(results, era) for era in ("2026-07-28", older))
+    assert [r.get("isError", False) for r in modern] == [r.get("isError", False) for r in handshake] == [True, False]
+    for result in modern:
+        assert required in result and key in result[meta]
+    for result in handshake:
+        assert required not in result and meta not in result
+    schema = {era: (HERE / "spec" / era / "schema" / era / "schema.ts").read_text(encoding="utf-8")
+              for era in ("2026-07-28", older)}
+    old_result = re.search(r"export interface Result \{(.*?)\n\}", schema[older], re.S).group(1)
+    assert f"{meta}?: {{ [key: string]: unknown }};" in old_result and required not in old_result
+    new_result = re.search(r"export interface Result \{(.*?)\n\}", schema["2026-07-28"], re.S).group(1)
+    assert f"{meta}?: ResultMetaObject;" in new_result and f"{required}: ResultType;" in new_result
+    assert f'"{key}"?: Implementation;' in schema["2026-07-28"]
