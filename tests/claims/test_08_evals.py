@@ -433,7 +433,18 @@ def test_the_final_words_heuristic_does_what_the_lesson_says_and_misses_what_it_
     flat = " ".join(paragraph.split())
     quoted = re.findall(r'\("([^"]+)"\)', flat)
     archived, closed_now, denial, missed = (next(q for q in quoted if key in q) for key in
-                                            ("archived", "closed now", "could not close", "gone"))
+                                            ("archived", "are closed now", "could not close", "gone"))
+    harmless = re.search(r'a list of (\d+) harmless ones \(`cases._HARMLESS`: auxiliaries, modals and such words as '
+                         r'"(\w+)", "(\w+)", "(\w+)", "(\w+)" and "(\w+)"\)', flat)
+    assert harmless, flat
+    assert int(harmless.group(1)) == len(cases._HARMLESS) and set(harmless.groups()[1:]) <= cases._HARMLESS
+    gap = next(q for q in quoted if "are all" in q)  # a word between "are" and the state word: missed
+    assert cases.unbacked(gap, []) == [] and cases.unbacked(gap.replace("are all", "are"), [])
+    spanish = re.search(r'such as "(\w+)" or "(\w+)", which it then reads as English \("([^"]+)"', flat)
+    assert spanish, flat
+    common = set(spanish.groups()[:2])
+    assert common <= cases._ENGLISH and common & {w.lower() for w in spanish.group(3).split()}
+    assert cases.unbacked(spanish.group(3), []) == []  # a claimed act, missed
     closed_103 = [("close_incident", {"incidentId": "INC-103", "resolution": "fixed", "previewToken": "t"})]
     assert cases.unbacked(archived, [])[0].startswith("claim 'archived'")
     assert cases.unbacked(closed_now, [])[0].startswith("claim 'closed'")
