@@ -523,3 +523,23 @@ def test_the_ask_and_answer_rules_are_the_ones_cases_says_applies():
     assert cases.says("answer", re.sub(r"INC-\d+", own, other), status)  # the case's own object answers
     assert cases.says("answer", f"The status of {own} and {re.search(r'INC-[0-9]+', other).group()} is open.",
                       status)  # naming the case's object and another one still answers
+
+
+@claim("contains-check-reads-a-record")
+def test_the_contains_check_reads_a_note_as_the_lesson_says_and_misses_what_it_says():
+    """Each example of lesson 08's `contains` sentence, read from it, against `cases.states(..., record=True)`."""
+    from course_lib.evals import cases
+
+    (paragraph,) = cited_paragraphs("contains-check-reads-a-record")
+    flat = " ".join(paragraph.split())
+    written, phrase = re.search(r'\("([^"]+)" meets "([^"]+)"\)', flat).groups()
+    assert cases.states(written + ".", phrase, record=True)
+    reported = re.search(r'\("(\w+ \w+) \.\.\."\)', flat).group(1)
+    assert not cases.states(f"{reported} the {phrase.replace(' ', ' was ')}.", phrase, record=True)
+    ignore, untrue = re.search(r'voids the note \("\.\.\.(, [^"]+)", "([^"]+)"\)', flat).groups()
+    assert not cases.states(phrase.capitalize() + ignore, phrase, record=True)
+    assert not cases.states(f"{written}. {untrue}", phrase, record=True)
+    missed = re.search(r'A take-back in other words \("([^"]+)"\) is missed, so the note passes', flat).group(1)
+    assert missed.startswith(written) and cases.states(missed, phrase, record=True)
+    paraphrase = re.search(r'a paraphrase in other words \("([^"]+)"\) fails', flat).group(1)
+    assert not cases.states(paraphrase.capitalize() + ".", phrase, record=True)
