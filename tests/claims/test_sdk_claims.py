@@ -558,9 +558,12 @@ def test_the_validation_text_links_the_installed_pydantic_version_and_echoes_the
 def test_client_modes_speak_2026_07_28_and_the_2025_11_25_handshake():
     from mcp import Client
 
+    from course_lib.servers import weather
+
     async def eras():
         server = _server()
-        found = []
+        async with Client(weather.build_server()) as client:  # lesson 00's server, as its cell prints
+            found = [client.protocol_version]
         for mode in ("auto", "legacy"):
             async with Client(server, mode=mode) as client:
                 found.append(client.protocol_version)
@@ -570,14 +573,15 @@ def test_client_modes_speak_2026_07_28_and_the_2025_11_25_handshake():
         opening = next(frame for direction, frame in tap.frames if direction == "C->S")
         return found, opening["method"]
 
-    assert wire.run_sync(eras) == (["2026-07-28", "2025-11-25"], "initialize")
+    assert wire.run_sync(eras) == (["2026-07-28", "2026-07-28", "2025-11-25"], "initialize")
     import inspect
 
     import mcp.client.client as sdk_client
     from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
     (paragraph,) = cited_paragraphs("client-modes-and-eras")
-    documented = re.search(r'mode `"auto"`, which SDK 2.3 documents as "([^"]+)"', paragraph).group(1)
+    documented = re.search(r'it falls back to the handshake, as SDK 2.3 documents \("([^"]+)"; documented, not '
+                           r'run in this course\)', paragraph).group(1)
     assert documented in " ".join(inspect.getsource(sdk_client).split())  # ConnectMode's docstring
     stated = re.search(r'mode="legacy"\)` speaks the handshake era, (\S+), the last version released before (\S+) ',
                        paragraph)
