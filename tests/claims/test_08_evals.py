@@ -128,14 +128,17 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
 
     (paragraph,) = cited_paragraphs("provider-retried-statuses")
     words = " ".join(paragraph.split())
-    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's (\d{3}), which its Python SDK raises "
-                       r"as `OverloadedError`, is one\), lost "
+    listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's (\d{3}), which its Python SDK "
+                       r"\(`anthropic` ([\d.]+)\) raises as `OverloadedError`, is one\), lost "
                        r"connections and replies that are not readable JSON are retried", words)
     assert listed, paragraph
     stated = {int(code) for code in re.findall(r"\d{3}", listed.group(1))} | set(range(500, 600))
     assert {status for status in range(400, 600) if models.is_retryable(Status(status))} == stated
     assert models.is_retryable(APIConnectionError()) and models.is_retryable(Status(int(listed.group(2))))
     assert anthropic_raises_overloaded_for(int(listed.group(2))) and not anthropic_raises_overloaded_for(503)
+    import anthropic
+
+    assert anthropic.__version__ == listed.group(3)  # the SDK the 529 -> OverloadedError fact was tested on
     assert models.is_retryable(json.JSONDecodeError("Unterminated string", '{"choices": [{"mess', 19))
 
     # "honouring `Retry-After`": the wait is the header's, not the backoff's
