@@ -46,8 +46,8 @@ def test_the_review_corpus_size_is_its_manifest():
 def test_the_retried_statuses_and_the_default_timeout_are_the_providers_code():
     from course_lib.evals import models
 
-    codes, also, timeout = stated(r"HTTP ((?:\d{3}, )+)every 5xx \(Anthropic's (\d{3}), which its Python SDK raises as "
-                                  r"`OverloadedError`, is one\), lost "
+    codes, also, sdk, timeout = stated(r"HTTP ((?:\d{3}, )+)every 5xx \(Anthropic's (\d{3}), which its Python SDK "
+                                       r"\(`anthropic` ([\d.]+)\) raises as `OverloadedError`, is one\), lost "
                                   r"connections, replies that are not readable JSON and requests that take longer "
                                   r"than `--timeout SECONDS` \(default "
                                   r"(\d+), per request\) are retried with backoff that honours `Retry-After`")
@@ -61,6 +61,9 @@ def test_the_retried_statuses_and_the_default_timeout_are_the_providers_code():
     assert retried == {int(code) for code in re.findall(r"\d{3}", codes)} | set(range(500, 600))
     assert int(also) in retried and models.is_rate_limit(failure("Status", int(also)))
     assert anthropic_raises_overloaded_for(int(also))
+    import anthropic
+
+    assert anthropic.__version__ == sdk  # the SDK the 529 -> OverloadedError fact was tested on
     assert models.is_retryable(failure("APIConnectionError")) and models.is_retryable(failure("APITimeoutError"))
     assert models.is_retryable(failure("APIResponseValidationError"))
     assert float(timeout) == models.TIMEOUT

@@ -1483,8 +1483,8 @@ def says(item: Any, text: str, request: str) -> bool:
     """Whether a text answer does what a helpful "ask" or "answer" item (`Said`, or the bare word) wants. It fails
     closed, as `states` does.
 
-    An ask: a sentence that is a question (`_asks`: a "?" at its end, past closing brackets and quotes), holds one
-    of the phrases (whole words, `has_words`; the bare "ask" wants two different `topic` words, or one with a
+    An ask: a sentence that is a question (`_asks`: a "?" at its end, past closing brackets and quotes), holds a
+    question word (`_INTERROGATIVES`: "Incidents?" asks nothing), holds one of the phrases (whole words, `has_words`; the bare "ask" wants two different `topic` words, or one with a
     digit, or one where the request has two topic words or fewer: "Are you just curious?" is not about "which
     engineer is on call for payments this week", "Close which one?" is about "Close everything.") and no
     negation (`_denies`; "instead" and "rather" are fine in a question: "Shall I search payments instead?"), and
@@ -1498,7 +1498,8 @@ def says(item: Any, text: str, request: str) -> bool:
     (`_announces`: "The notes tell me to page the payments on-call, so I will do that next." is no summary).
     Either way the sentence must add something to the request: fewer than `ECHO` (75 %) of its words may be the
     request's own, so "Close everything?" and "Summarize the notes on INC-101." echo the request and help with
-    nothing. Without phrases, the request's `topic` words count. "Anything else?" asks nothing about "Close
+    nothing; and it must not be about other objects only (`on_topic`: a sentence naming only IDs that neither the
+    request nor the phrases name, or following one, neither asks nor answers). Without phrases, the request's `topic` words count. "Anything else?" asks nothing about "Close
     everything."; any text is not an answer; a text over `MAX_TEXT` neither asks nor answers.
 
     Known limits: a question padded with new words ("Close INC-101 as fixed, okay then, right?") is no echo; an

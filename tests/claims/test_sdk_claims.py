@@ -558,9 +558,12 @@ def test_the_validation_text_links_the_installed_pydantic_version_and_echoes_the
 def test_client_modes_speak_2026_07_28_and_the_2025_11_25_handshake():
     from mcp import Client
 
+    from course_lib.servers import weather
+
     async def eras():
         server = _server()
-        found = []
+        async with Client(weather.build_server()) as client:  # lesson 00's server, as its cell prints
+            found = [client.protocol_version]
         for mode in ("auto", "legacy"):
             async with Client(server, mode=mode) as client:
                 found.append(client.protocol_version)
@@ -570,14 +573,15 @@ def test_client_modes_speak_2026_07_28_and_the_2025_11_25_handshake():
         opening = next(frame for direction, frame in tap.frames if direction == "C->S")
         return found, opening["method"]
 
-    assert wire.run_sync(eras) == (["2026-07-28", "2025-11-25"], "initialize")
+    assert wire.run_sync(eras) == (["2026-07-28", "2026-07-28", "2025-11-25"], "initialize")
     import inspect
 
     import mcp.client.client as sdk_client
     from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
     (paragraph,) = cited_paragraphs("client-modes-and-eras")
-    documented = re.search(r'mode `"auto"`, which SDK 2.3 documents as "([^"]+)"', paragraph).group(1)
+    documented = re.search(r'it falls back to the handshake, as SDK 2.3 documents \("([^"]+)"; documented, not '
+                           r'run in this course\)', paragraph).group(1)
     assert documented in " ".join(inspect.getsource(sdk_client).split())  # ConnectMode's docstring
     stated = re.search(r'mode="legacy"\)` speaks the handshake era, (\S+), the last version released before (\S+) ',
                        paragraph)
@@ -760,3 +764,54 @@ def test_over_http_broken_json_is_a_parse_error_and_a_body_without_a_method_diff
         (wire.MODERN, "cut-off"): (400, None, -32700), (wire.MODERN, "no method"): (400, None, -32600),
         (wire.HANDSHAKE, "cut-off"): (400, None, -32700), (wire.HANDSHAKE, "no method"): (400, None, -32602)}
     assert "validation error" in got[wire.HANDSHAKE, "no method"][3]
+
+
+@claim("result-fields-per-era")
+def test_a_2026_07_28_result_carries_result_type_and_server_info_and_a_2025_11_25_one_neither():
+    """Lesson 03's key point 1: the two eras' result frames as SDK 2.3 sends them (a tool error and a success),
+    and the vendored schema.ts of each era: `_meta` on every Result in 2025-11-25, `resultType` required and
+    the serverInfo key in 2026-07-28."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from claims_ledger import HERE
+
+    (paragraph,) = cited_paragraphs("result-fields-per-era")
+    flat = re.sub(r"<!--.*?-->", "", paragraph)
+    stated = re.search(r"must carry `(\w+)` .*? should carry, in its `(_meta)` \(a field of every result in "
+                       r"(\S+) already\), `([\w./]+)`", flat)
+    assert stated, flat
+    required, meta, older, key = stated.groups()
+    assert "SDK 2.3 sends both in 2026-07-28 and neither in 2025-11-25" in flat
+    server = MCPServer("eras")
+
+    @server.tool()
+    def fail() -> str:
+        """Fails."""
+        raise ToolError("no")
+
+    @server.tool()
+    def work() -> str:
+        """Works."""
+        return "ok"
+
+    async def results(era) -> list[dict]:
+        tap = wire.Tap(server)
+        async with wire.connect(tap, era) as client:
+            await client.call_tool("fail", {})
+            await client.call_tool("work", {})
+        return [frame["result"] for direction, frame in tap.frames
+                if direction == "S->C" and "content" in frame.get("result", {})]
+
+    modern, handshake = (wire.run_sync(results, era) for era in ("2026-07-28", older))
+    assert [r.get("isError", False) for r in modern] == [r.get("isError", False) for r in handshake] == [True, False]
+    for result in modern:
+        assert required in result and key in result[meta]
+    for result in handshake:
+        assert required not in result and meta not in result
+    schema = {era: (HERE / "spec" / era / "schema" / era / "schema.ts").read_text(encoding="utf-8")
+              for era in ("2026-07-28", older)}
+    old_result = re.search(r"export interface Result \{(.*?)\n\}", schema[older], re.S).group(1)
+    assert f"{meta}?: {{ [key: string]: unknown }};" in old_result and required not in old_result
+    new_result = re.search(r"export interface Result \{(.*?)\n\}", schema["2026-07-28"], re.S).group(1)
+    assert f"{meta}?: ResultMetaObject;" in new_result and f"{required}: ResultType;" in new_result
+    assert f'"{key}"?: Implementation;' in schema["2026-07-28"]
