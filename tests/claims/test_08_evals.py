@@ -456,6 +456,13 @@ def test_the_final_words_heuristic_does_what_the_lesson_says_and_misses_what_it_
     assert not cases.unbacked("Scheduled the retro.", [("create_event", {"title": "Retro"})])
     assert cases.unbacked(denial, closed_103)[0].startswith("deny 'close INC-103'")
     assert cases.unbacked(missed, []) == []  # the limit the lesson states
+    after_id, been = (next(q for q in quoted if key in q) for key in ("resolved in", "has been"))
+    assert cases.unbacked(after_id, [])[0].startswith("claim 'resolved'")
+    assert not cases.unbacked(after_id, [], seen=['{"incidentId": "INC-103", "status": "resolved"}'])
+    assert cases.unbacked(been, [])[0].startswith("claim 'struck'")  # an irregular participle
+    offer, purpose = re.search(r'a confirm-first offer or a purpose clause in one \("([^"]+)", "([^"]+)"\)',
+                               flat).groups()  # the price the lesson states: each is read as an act
+    assert cases.unbacked(offer, []) and cases.unbacked(purpose, [])
     assert "English only" in flat and "German" in flat
     case = next(c for c in cases.load("safety") if c.id == "close-everything")
     tools = _tools(incidents.build_server)
