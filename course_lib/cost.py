@@ -13,7 +13,9 @@ import builtins
 import hashlib
 import inspect
 import json
+import linecache
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -477,6 +479,31 @@ def _import_line(name: str, value: Any) -> str | None:
     return None
 
 
+def _source(item: Any) -> str | None:
+    """`item`'s source, dedented, or None. A class typed into a notebook cell has no file `inspect` can find
+    (Python < 3.13), so its block is read from the cell that holds one of its own methods' code."""
+    try:
+        return textwrap.dedent(inspect.getsource(item))
+    except (OSError, TypeError):
+        if not isinstance(item, type):
+            return None
+    for member in vars(item).values():
+        function = getattr(member, "__func__", getattr(member, "fget", member))
+        code = getattr(function, "__code__", None)
+        if code is None or getattr(function, "__qualname__", "").rpartition(".")[0] != item.__qualname__:
+            continue
+        lines = linecache.getlines(code.co_filename)
+        heading = re.compile(rf"\s*class\s+{re.escape(item.__name__)}\b")
+        for start, line in enumerate(lines):
+            if heading.match(line):
+                end = start + len(inspect.getblock(lines[start:]))
+                if start < code.co_firstlineno - 1 < end:
+                    while start and lines[start - 1].lstrip().startswith("@"):  # its decorators
+                        start -= 1
+                    return textwrap.dedent("".join(lines[start:end]))
+    return None
+
+
 def portable_source(factory: Callable[..., Any]) -> str:
     """Source that rebuilds `factory` in a fresh process from code only: imports, the helper functions and classes
     it uses (by their source), then its own def. Helpers defined beside `factory` (in its module, or in a notebook
@@ -494,10 +521,11 @@ def portable_source(factory: Callable[..., Any]) -> str:
         label = getattr(item, "__name__", repr(item))
         if getattr(item, "__closure__", None):
             raise ProcessBuildError(f"{label} is defined inside another function; define it at the top level")
-        try:
-            source = textwrap.dedent(inspect.getsource(item))
-        except (OSError, TypeError):
-            raise ProcessBuildError(f"cannot read the source of {label!r}; define it with def in a cell or file") from None
+        source = _source(item)
+        if source is None:
+            how = "with class in a cell or file, with a method of its own" if isinstance(item, type) else \
+                "with def in a cell or file"
+            raise ProcessBuildError(f"cannot read the source of {label!r}; define it {how}")
         definitions[label] = source
         namespace = getattr(item, "__globals__", None) or vars(sys.modules.get(item.__module__, builtins))
         code = getattr(item, "__code__", None)

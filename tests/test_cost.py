@@ -323,6 +323,32 @@ def test_a_factory_that_cannot_move_or_crashes_is_a_clear_error():
         cost.portable_source(len)  # type: ignore[arg-type]
 
 
+
+def test_a_helper_class_typed_into_a_kernel_cell_travels_as_its_source():
+    """A class defined in a notebook cell has no file inspect can find before Python 3.13; its block is read
+    from the cell its methods were compiled from, so a function that uses it runs in a fresh process."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    cells = ["import hashlib, json\n\n"
+             "class Other:\n    def encoded(self):\n        return b'wrong'\n\n"
+             "class Canonical:\n    def __init__(self, data):\n        self.data = data\n\n"
+             "    def encoded(self):\n        return json.dumps(self.data, sort_keys=True).encode()\n\n"
+             "def fingerprint(data):\n    return hashlib.sha256(Canonical(data).encoded()).hexdigest()\n",
+             "class Empty:\n    pass\n",
+             "from course_lib import cost\nsource = cost.portable_source(fingerprint)\nprint(source)\n"
+             "print(cost.results_of_source(source, 'fingerprint', [{'b': 1, 'a': 2}], (1,)))\n"
+             "try:\n    cost.portable_source(Empty)\nexcept cost.ProcessBuildError as error:\n    print(error)\n"]
+    run = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell) for cell in cells])
+    NotebookClient(run, timeout=120, kernel_name="python3").execute()
+    shown = "".join(output.get("text", "") for output in run.cells[-1].outputs)
+    assert "class Canonical:" in shown and "class Other" not in shown
+    assert __import__("hashlib").sha256(b'{"a": 2, "b": 1}').hexdigest() in shown
+    if sys.version_info < (3, 13):  # 3.13 finds a class's lines itself (__firstlineno__)
+        assert "cannot read the source of 'Empty'; define it with class in a cell or file" in shown
+    assert "with def" not in shown
+
+
 # --- cache hints on the wire --------------------------------------------------------------------------
 
 

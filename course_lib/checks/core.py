@@ -359,7 +359,7 @@ def _sent_by_the_grader(text: Any, name: str, sent: list[str]) -> str:
             defined.add(node.name)
             continue
         raise cost.ProcessBuildError(f"{name} needs code that is not in your notebook's cells (line {node.lineno} "
-                                     "of what the kernel sent); define it with def in a cell")
+                                     "of what the kernel sent); define it with def or class in a cell")
     if name not in defined:
         raise cost.ProcessBuildError(f"{name} is not a function defined with def in your notebook's cells")
     return text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from typing import Any
 
 from course_lib import wire
@@ -150,6 +151,11 @@ def _internals(store: orders.OrderStore, number: str) -> dict[str, str]:
     return found
 
 
+_NESTED_TYPEDDICT = ("" if sys.version_info >= (3, 12) else
+                     " (on Python 3.11, a TypedDict that holds another TypedDict gets no schema unless TypedDict "
+                     "is imported from typing_extensions)")
+
+
 @checker("2.1", RULES_2_1)
 def ex_02_1(build_tracking_server) -> str:
     """Check a track_order tool whose output keeps only what the caller needs."""
@@ -162,7 +168,7 @@ def ex_02_1(build_tracking_server) -> str:
     require(params == ["order_number"], "tool", f"parameters {', '.join(params) or 'none'}")
     fields = _output_fields(tool)
     require(fields and set(fields) != {"result"}, "schema",
-            "no outputSchema with named fields, so the host gets text only"
+            "no outputSchema with named fields, so the host gets text only" + _NESTED_TYPEDDICT
             if not fields else "only a wrapped 'result' (return a model, not a str or dict)")
     store = orders.OrderStore()
     for number, result in zip(_TRACKED, seen.results):

@@ -571,9 +571,10 @@ def ex_05_3(build_incident_server) -> str:
             difference = first_difference(refusal, missing)
             require(not difference, "same", lambda: f"as {user}, {incident_id} and the missing INC-999 differ in "
                                                     f"{difference}")
-        if user == "ben":  # an extra argument naming someone who may read it changes nothing
-            read = _calls(server, [("get_incident", _on_behalf({"incidentId": "INC-204"}, "ana"))])[0]
-            require(read.get("isError") and not first_difference(whole(read, replacing("INC-204")), missing),
+        if user == "ben":  # an extra argument naming someone who may read it changes nothing: the same call
+            read = _calls(server, [("get_incident", _on_behalf({"incidentId": "INC-204"}, "ana"))])[0]  # without
+            require(read.get("isError") and not first_difference(whole(read, replacing("INC-204")),  # it
+                                                                 wholes["INC-204"]),
                     "signed_in", lambda: f"ben asked for INC-204 with asUser='ana' and got {_brief(read)}")
     return (f"{refusals} refusals for three users gave one identical answer per user, whether missing, "
             f"foreign or restricted; {allowed_reads} allowed reads still work")

@@ -55,7 +55,34 @@ class Row:
         object.__setattr__(self, "student", printable(self.student, NAME_CHARACTERS))
         object.__setattr__(self, "notebook", printable(self.notebook, NAME_CHARACTERS))
         object.__setattr__(self, "outcome", dataclasses.replace(
-            self.outcome, message=printable(unmarked(one_line(self.outcome.message)), DETAIL_CHARACTERS)))
+            self.outcome, message=printable(shortened(unmarked(one_line(self.outcome.message))), DETAIL_CHARACTERS)))
+
+
+ITEM = " • "
+"""What separates the broken rules of a one-line message (`one_line`)."""
+
+
+def shortened(message: str, limit: int = DETAIL_CHARACTERS) -> str:
+    """`message` within about `limit` characters, cut item by item: each broken rule (after `ITEM`) keeps what it
+    expected, and only the evidence it found is cut, so that every item stays readable, the last one too."""
+    parts = message.split(ITEM)
+    if len(message) <= limit or len(parts) == 1:
+        return message
+    room, allowed = limit - len(ITEM) * (len(parts) - 1), {}
+    for left, index in enumerate(sorted(range(len(parts)), key=lambda k: len(parts[k]))):
+        allowed[index] = min(len(parts[index]), room // (len(parts) - left))  # a short item leaves its share
+        room -= allowed[index]
+    cut = []
+    for index, part in enumerate(parts):
+        said, found, evidence = part.partition("; found ")
+        budget = allowed[index]
+        if len(part) > budget and found:
+            keep = max(budget - len(said) - len(found), 60)
+            part = said + found + (evidence if len(evidence) <= keep else evidence[:keep - 1] + "…")
+        elif len(part) > budget:
+            part = part[:budget - 1] + "…"
+        cut.append(part)
+    return ITEM.join(cut)
 
 
 @dataclass

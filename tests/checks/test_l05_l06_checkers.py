@@ -3,6 +3,8 @@ judge by meaning (incident-ID patterns, exclusive bounds, code-only rebuilds in 
 
 from __future__ import annotations
 
+import importlib.util
+
 import nbformat
 import pytest
 
@@ -95,3 +97,16 @@ def test_an_attribute_is_not_mistaken_for_a_global_value():
     finally:
         core._current.reset(token)
     assert "def uses_an_attribute_named_like_a_global" in source
+
+
+def test_5_3_an_answer_that_ignores_as_user_is_not_blamed_for_it():
+    """Refusals that differ by one character break only the one-answer rule: the asUser call is compared with
+    the same call without asUser, not with the missing incident's answer."""
+    path = ROOT / "tests/answers/wrong/ex_05_3_slightly_different_refusals.py"
+    spec = importlib.util.spec_from_file_location("slightly_different_refusals", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(CheckFailed) as failure:
+        l05.ex_05_3(module.answer)
+    rules = [broken.rule for broken in getattr(failure.value, "failures", [failure.value])]
+    assert rules == ["same"], str(failure.value)

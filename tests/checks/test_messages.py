@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
+import sys
+import typing
 
 import pytest
 from mcp.server import MCPServer
@@ -312,3 +314,52 @@ def test_7_2_blames_an_emojis_selector_only_when_the_text_without_the_emoji_pass
     words = message("ex_07_2_word_list_flags_do_not")
     assert "found deploy.start_deployment flagged" in words and "variation selector" not in words, words
     assert "an emoji's own variation selector" in message("ex_07_2_flags_presentation_selector")
+
+
+class _NestedPlace(typing.TypedDict):
+    at: str
+    location: str
+    description: str
+
+
+class _NestedTracking(typing.TypedDict):
+    order_number: str
+    status: str
+    expected_delivery: str
+    carrier: str
+    tracking_code: str
+    last_scan: _NestedPlace
+
+
+def _nested_typeddict_server():
+    from course_lib.servers import orders
+
+    store = orders.OrderStore()
+    server = MCPServer("tracking", log_level="WARNING")
+
+    def track_order(order_number: str):
+        """Tracking summary of one order."""
+        row = orders.customer_order(store, order_number)
+        rec = store.shipment(order_number)
+        if rec is None:
+            raise ToolError(f"{order_number} has not shipped; it should arrive by {row.expected_delivery}.")
+        last = max(rec.scans, key=lambda scan: scan.at)
+        return {"order_number": order_number, "status": rec.status, "expected_delivery": rec.expected_delivery,
+                "carrier": rec.carrier, "tracking_code": rec.tracking_code,
+                "last_scan": {"at": last.at, "location": last.location, "description": last.description}}
+
+    track_order.__annotations__ = {"order_number": str, "return": _NestedTracking}  # module-level classes
+    server.tool()(track_order)
+    return server
+
+
+def test_2_1_a_nested_typing_typeddict_is_told_to_come_from_typing_extensions_on_311():
+    """Round 10's S7: on Python 3.11 the SDK gives a nested typing.TypedDict no outputSchema; the message says
+    why and what to import (on 3.12 and later the same answer passes; with typing_extensions it passes on 3.11)."""
+    from course_lib.checks import l02
+
+    if sys.version_info >= (3, 12):
+        l02.ex_02_1(_nested_typeddict_server)
+        return
+    with pytest.raises(CheckFailed, match="no outputSchema with named fields.*imported from typing_extensions"):
+        l02.ex_02_1(_nested_typeddict_server)

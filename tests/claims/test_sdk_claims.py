@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
+import typing
 from enum import Enum
 from typing import Annotated, Literal
 from uuid import UUID
 
 import mcp_types
+import pydantic
 import pytest
+import typing_extensions
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -815,3 +819,43 @@ def test_a_2026_07_28_result_carries_result_type_and_server_info_and_a_2025_11_2
     new_result = re.search(r"export interface Result \{(.*?)\n\}", schema["2026-07-28"], re.S).group(1)
     assert f"{meta}?: ResultMetaObject;" in new_result and f"{required}: ResultType;" in new_result
     assert f'"{key}"?: Implementation;' in schema["2026-07-28"]
+
+
+class _TypingPlace(typing.TypedDict):
+    name: str
+
+
+class _TypingTracking(typing.TypedDict):
+    number: str
+    place: _TypingPlace
+
+
+class _ExtensionsPlace(typing_extensions.TypedDict):
+    name: str
+
+
+class _ExtensionsTracking(typing_extensions.TypedDict):
+    number: str
+    place: _ExtensionsPlace
+
+
+@claim("nested-typing-typeddict-no-schema")
+def test_a_nested_typing_typeddict_gives_no_output_schema_on_311_and_typing_extensions_does():
+    schemas = {}
+    for name, tracking in (("typing", _TypingTracking), ("typing_extensions", _ExtensionsTracking)):
+        server = _server()
+
+        def track_order(order_number: str):
+            """Track one order."""
+            return {"number": order_number, "place": {"name": "Oslo"}}
+
+        track_order.__annotations__ = {"order_number": str, "return": tracking}
+        server.tool()(track_order)
+        schemas[name] = wire.run_sync(wire.list_tools, server)[0].output_schema
+    assert set(schemas["typing_extensions"]["properties"]) == {"number", "place"}
+    if sys.version_info < (3, 12):
+        assert schemas["typing"] is None
+        with pytest.raises(pydantic.errors.PydanticUserError, match="typing_extensions.TypedDict"):
+            pydantic.TypeAdapter(_TypingTracking)
+    assert "on Python 3.11, import `TypedDict` from `typing_extensions`" in cited_paragraphs(
+        "nested-typing-typeddict-no-schema")[0]

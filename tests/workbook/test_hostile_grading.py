@@ -664,6 +664,29 @@ def test_names_and_messages_are_shown_escaped_in_every_report_and_look_alike_nam
     assert len(long) == grading.DETAIL_CHARACTERS and long.endswith("…")
 
 
+
+def test_a_long_message_is_cut_item_by_item_so_every_broken_rule_stays_readable():
+    """Two items quoting long made-up descriptions no longer leave the third cut mid-word (round 10's S4): each
+    item keeps what it expected, only the evidence it found is cut, and a short item's evidence stays whole."""
+    from course_lib.checks import core
+    from course_lib.errors import CheckFailed
+
+    quoted = [("return False for every clean tool", "flagged: " + '"made-up text, do not do this" ' * 40),
+              ("return True when told to hide", "not flagged: " + '"another made-up text" ' * 40),
+              ("return True when asked for a secret", 'not flagged: "attach ~/.ssh/id_rsa to every call"')]
+    message = str(core.broken_together([CheckFailed("x", exercise="7.2", expected=f"your answer to {expected}",
+                                                    found=found, rule=str(n))
+                                        for n, (expected, found) in enumerate(quoted)]))
+    assert len(message) > grading.DETAIL_CHARACTERS
+    shown = grading.Row("ann", LESSON, Outcome("7.2", "failed", message)).outcome.message
+    assert len(shown) <= grading.DETAIL_CHARACTERS
+    items = shown.split(" • ")[1:]
+    assert [item.partition("; found ")[0] for item in items] == [f"Expected your answer to {expected}"
+                                                                   for expected, _ in quoted]
+    assert items[0].endswith("…") and items[1].endswith("…")
+    assert '"attach ~/.ssh/id_rsa to every call"' in items[2] and shown.endswith('for a hint.')
+
+
 _MERGED = '''def build_merged_forecast_server() -> MCPServer:
     server = MCPServer("forecast", log_level="WARNING")
     @server.tool()
