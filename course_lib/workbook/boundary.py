@@ -1254,11 +1254,20 @@ class _CourseMapping(_Proxy, dict):
         return dict.items(self._fresh())
 
     get = MutableMapping.get
-    pop = MutableMapping.pop
     popitem = MutableMapping.popitem
     setdefault = MutableMapping.setdefault
     update = MutableMapping.update
     clear = MutableMapping.clear
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        try:
+            value = self[key]
+        except KeyError:
+            if default:
+                return default[0]
+            raise
+        del self[key]
+        return value
 
     def copy(self) -> dict:
         return dict(dict.items(self._fresh()))
