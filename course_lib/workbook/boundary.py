@@ -759,8 +759,8 @@ class RemoteObject(_Remote):
 
 class LentMapping:
     """A dict of the checker's lent to the learner's function by reference (`checks.core.lent`): the dict stays
-    here, and the kernel reads and writes it through these methods (`_CourseMapping` there is a mapping made of
-    them), so the checker sees what the function did to the very object it was given, and nothing that ran in the
+    here, and the kernel reads and writes it through these methods (`_CourseMapping` there is a dict whose own
+    items mirror it, for readers such as `json.dumps`, refreshed from here at every read), so the checker sees what the function did to the very object it was given, and nothing that ran in the
     kernel can say otherwise. A dict inside it is lent the same way; any other value crosses as data."""
 
     def __init__(self, data: dict):
@@ -784,6 +784,13 @@ class LentMapping:
 
     def keys(self) -> list:
         return list(self._data)
+
+    def fresh(self) -> LentMapping:
+        """Itself, sent again: its reference carries what it holds now (`GraderBridge.encode`)."""
+        return self
+
+    def pairs(self) -> list:
+        return [(key, self.item(key)) for key in list(self._data)]
 
 
 class _Reached:
@@ -1106,6 +1113,19 @@ class GraderBridge(_Endpoint):
             return self.encode(value, by_reference=False)
         raise PermissionError(f"the kernel may not ask for {op!r}")
 
+    def encode(self, value: Any, by_reference: bool, depth: int = 0) -> Any:
+        """As `_Codec.encode`; a lent mapping's reference also carries its items (inner dicts lent the same way),
+        so the kernel's copy is a dict that holds them (red team 9, L1: `isinstance(definition, dict)`,
+        `json.dumps(definition)` and `definition.copy()` failed on a mapping that was not one)."""
+        if not (by_reference and isinstance(value, LentMapping)):
+            return super().encode(value, by_reference, depth)
+        if depth > MAX_DEPTH:
+            raise BoundaryError(f"a value nested more than {MAX_DEPTH} levels deep")
+        found = self._reference(value)
+        found["items"] = [[self.encode(key, False, depth + 1), self.encode(item, True, depth + 1)]
+                          for key, item in value.pairs()]
+        return found
+
     def _reference(self, value: Any) -> dict:
         kind = _kind(value)
         if kind == "awaitable":
@@ -1165,35 +1185,103 @@ class _CourseObject(_Proxy):
         raise AttributeError(f"the course's {self.type_name} cannot be changed from here; use its methods")
 
 
-class _CourseMapping(_Proxy, MutableMapping):
-    """In the kernel: a dict of the checker's, lent by reference (`LentMapping`): every read and write is done
-    there. A copy of it is a plain dict."""
+class _CourseMapping(_Proxy, dict):
+    """In the kernel: a dict of the checker's, lent by reference (`LentMapping`): every read asks the grader for it
+    again and every write is done there; its own items mirror the grader's (what a reader that looks only at a
+    dict's storage, such as `json.dumps`, sees). A copy of it is a plain dict."""
+
+    def __init__(self, endpoint: _Endpoint, number: int, type_name: str, items: Any = ()):
+        _Proxy.__init__(self, endpoint, number, type_name)
+        dict.__init__(self, items)
 
     def _ask(self, method: str, *args: Any) -> Any:
         return self._endpoint.request("getattr", id=self._id, name=method)(*args)
 
-    def __getitem__(self, key: Any) -> Any:
-        return self._ask("item", key)
+    def _fresh(self) -> _CourseMapping:
+        now = self._ask("fresh")
+        dict.clear(self)
+        dict.update(self, dict.items(now))
+        return self
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._ask("set_item", key, value)
+        self._fresh()
 
     def __delitem__(self, key: Any) -> None:
         self._ask("del_item", key)
+        self._fresh()
+
+    def __getitem__(self, key: Any) -> Any:
+        return dict.__getitem__(self._fresh(), key)
 
     def __iter__(self) -> Iterator:
-        return iter(self._ask("keys"))
+        return iter(list(dict.keys(self._fresh())))
 
     def __len__(self) -> int:
-        return len(self._ask("keys"))
+        return dict.__len__(self._fresh())
+
+    def __contains__(self, key: Any) -> bool:
+        return dict.__contains__(self._fresh(), key)
+
+    def __eq__(self, other: Any) -> bool:
+        return dict.__eq__(self._fresh(), other)
+
+    def __ne__(self, other: Any) -> bool:
+        return dict.__ne__(self._fresh(), other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self._fresh())
+
+    def __or__(self, other: Any) -> Any:
+        return dict.__or__(self.copy(), other)
+
+    def __ror__(self, other: Any) -> Any:
+        return dict.__or__(dict(other), self.copy()) if isinstance(other, dict) else NotImplemented
+
+    def __ior__(self, other: Any) -> _CourseMapping:
+        self.update(other)
+        return self
+
+    def keys(self) -> Any:
+        return dict.keys(self._fresh())
+
+    def values(self) -> Any:
+        return dict.values(self._fresh())
+
+    def items(self) -> Any:
+        return dict.items(self._fresh())
+
+    get = MutableMapping.get
+    popitem = MutableMapping.popitem
+    setdefault = MutableMapping.setdefault
+    update = MutableMapping.update
+    clear = MutableMapping.clear
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        try:
+            value = self[key]
+        except KeyError:
+            if default:
+                return default[0]
+            raise
+        del self[key]
+        return value
+
+    def copy(self) -> dict:
+        return dict(dict.items(self._fresh()))
 
     def __copy__(self) -> dict:
-        return dict(self)
+        return self.copy()
 
     def __deepcopy__(self, memo: dict) -> dict:
         import copy
 
         return {key: copy.deepcopy(value, memo) for key, value in self.items()}
+
+    def __reduce__(self) -> Any:
+        return dict, (self.copy(),)
 
 
 class _CourseServer(_Proxy):
@@ -1302,6 +1390,8 @@ class KernelAgent(_Endpoint):
         if cls is None:
             raise BoundaryError("a reference of an unknown kind")
         made = cls(self, data["id"], str(data.get("type", "object")))
+        if kind == "mapping":
+            dict.update(made, self._items(data, 0))
         if kind == "server":
             object.__setattr__(made, "name", str(data.get("name") or "")[:200])
         return made

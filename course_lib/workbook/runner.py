@@ -153,11 +153,15 @@ def plan(submission, reference) -> Plan:
         exercise = _called(code[index].source) or _preceding_exercise(code, index, checks, placed)
         if exercise in checks and exercise not in placed:
             placed[exercise] = index
-    exercise_cells: dict[ExerciseId, int] = {}
+    copies: dict[ExerciseId, list[int]] = {}
     for index, cell in enumerate(code):
         exercise = _exercise_of(cell)
         if exercise is not None:
-            exercise_cells.setdefault(exercise, index)
+            copies.setdefault(exercise, []).append(index)
+    # a cell pasted (or duplicated) keeps its exercise id: the answer is the copy a Run All's check would see, the
+    # last one above its check cell (red team 9, L4: the first copy, a stub kept above the answer, was checked)
+    exercise_cells = {exercise: max([i for i in found if i < placed.get(exercise, -1)] or found[:1])
+                      for exercise, found in copies.items()}
 
     def ran_before(index: int) -> int:
         """The last cell that runs before position `index` (a check cell's): -1 when none does."""

@@ -3,6 +3,8 @@ outcome is computed and kept only here; setup and check cells come from the cour
 
 from __future__ import annotations
 
+import copy
+
 import nbformat
 import pytest
 
@@ -176,6 +178,23 @@ def test_checks_run_in_the_course_order_wherever_their_check_cells_stand():
     assert order.index("check 9.2 moved") == order.index("check 9.1 moved") + 1
     assert order.index("check 9.1 moved") < order.index('Priority = Literal["low", "normal", "high", "urgent"]')
     assert [step for step in order if step.startswith("check")] == ["check 9.1 moved", "check 9.2 moved", "check 9.3"]
+
+
+@pytest.mark.parametrize("kept", ["def classify() -> dict[str, str]:\n    raise NotImplementedError('my turn')\n",
+                                  "def classify() -> dict[str, str]:\n    return {'a': 'protocol'}  # first try\n"],
+                         ids=["stub_kept", "first_try_kept"])
+def test_a_pasted_copy_of_an_exercise_cell_is_checked_as_run_all_would(kept):
+    """Red team 9, L4: a copy of 3.3's cell (Jupyter's copy/paste keeps its exercise id) kept above the answer, the
+    stub (m1) or a first try (m2): the check ran after the first copy and said the cells were in another order. The
+    copy checked is the last one above the check cell, as Run All's check sees it; the order note only when moved."""
+    solved = nbformat.read(ROOT / "solutions" / "03_two_kinds_of_failure.ipynb", as_version=4)
+    answer = _cell(solved, exercise="3.3")
+    first = nbformat.from_dict(copy.deepcopy(dict(answer)))
+    first.source = kept
+    solved.cells.insert(solved.cells.index(answer), first)
+    order = _order(runner.plan(solved, reference("03_two_kinds_of_failure")).steps)
+    assert order.index("check 3.3") == order.index(answer.source.splitlines()[0], order.index(kept.splitlines()[0]) + 1) + 1
+    assert not [step for step in order if step.endswith("moved")]
 
 
 def test_a_kernel_that_dies_is_reported_at_once_with_its_exit_code(tmp_path):
