@@ -183,6 +183,8 @@ CONCEPTS: dict[str, dict[str, str]] = {
                       "its message to the model; a plain exception reaches it as a bare failure.",
         "same": "Lesson 05, «The server stays authoritative»: missing, elsewhere and restricted look alike, so a "
                 "refusal tells nothing about what exists.",
+        "own": "Lesson 05, «The server stays authoritative»: the exercise is the one answer itself: find the "
+               "record, decide whether this user may read it, and refuse alike when it is missing or not theirs.",
         "signed_in": "Lesson 05, «The server stays authoritative»: who is asking comes from the server's session, "
                      "never from an argument the model could fill.",
         "no_leak": "Lesson 03, «Messages a model can recover from»: an error is read by a model and maybe shown to "
