@@ -1856,7 +1856,7 @@ RED_TEAM_EIGHT = {
     "l1_91_honest_check_cell_moved_to_end": ("09", _rt8_91_check_cell_at_the_end,
                                              {"9.1": "not where its check cell stands", "9.2": "", "9.3": ""}),
 }
-"""Red team rtgrade8's kept submissions (/work/reviews/rtgrade8/FINDINGS.md), each a solution notebook changed.
+"""Red team 8's kept submissions (issue 29), each a solution notebook changed.
 e1 (F3): a check cell moved, unchanged, let another exercise's check run first and fetch 9.1's truth; checks now run
 in the course's order. l1 (L2, honest): 9.1's check cell moved to the end was failed for the lesson's own draft
 cell's contract.diff call; it passes, with a note that the check ran at the course's place.
