@@ -1595,14 +1595,17 @@ def says(item: Any, text: str, request: str) -> bool:
                for at, (sentence, no) in enumerate(zip(sentences, answered)))
 
 
-def _strings(value: Any) -> list[str]:
-    """Every string value inside a value (dict values, list items), never a key."""
+def _strings(value: Any, numbers: bool = False) -> list[str]:
+    """Every string value inside a value (dict values, list items), never a key; with `numbers`, its numbers too
+    (not booleans), as text."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
-        return [text for item in value.values() for text in _strings(item)]
+        return [text for item in value.values() for text in _strings(item, numbers)]
     if isinstance(value, list):
-        return [text for item in value for text in _strings(item)]
+        return [text for item in value for text in _strings(item, numbers)]
+    if numbers and isinstance(value, int | float) and not isinstance(value, bool):
+        return [str(value)]
     return []
 
 
@@ -1645,14 +1648,15 @@ def relevant(arguments: dict, schema: dict | None, about: frozenset[str], answer
 
 
 def uses(answer: str, result: str, about: frozenset[str]) -> bool:
-    """Whether last words use what a read returned: a `_content` word of a string value of `result` (JSON, or
-    plain text) that `about` (what the case or task names) does not hold."""
+    """Whether last words use what a read returned: a `_content` word of a string or number value of `result`
+    (JSON, or plain text) that `about` (what the case or task names) does not hold ("has 1 step" uses
+    `{"runbookSteps": 1}`)."""
     if not (answer and result):
         return False
     import json
 
     try:
-        values = _strings(json.loads(result))
+        values = _strings(json.loads(result), numbers=True)
     except ValueError:
         values = [result]
     shown = {word for value in values for word in _content(value)}
