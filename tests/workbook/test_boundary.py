@@ -595,3 +595,22 @@ def test_a_watch_counts_only_the_calls_its_own_kernel_caused(tmp_path):
         for bridge, fake in ((other, other_fake), (own, own_fake)):
             bridge.close("the test is over")
             fake.close()
+
+
+def test_what_a_check_lent_the_kernel_reaches_nothing_once_that_check_is_over(pair):
+    """Red team 10, F1: 5.2's answer kept the store its check lent it, and 5.3's tool asked that store's
+    `visible` (which 5.3 forbids on its own store). Every loan ends with its check; a later use is refused with a
+    reason, and the next check's objects work as before."""
+    bridge, namespace, _ = pair
+    kept: list = []
+    namespace["keep"] = lambda store: kept.append(store) or store.visible("ana", "INC-101").incident_id
+    namespace["use_kept"] = lambda: kept[0].visible("ana", "INC-101").incident_id
+    keep, use_kept = bridge.lookup("keep"), bridge.lookup("use_kept")
+    bridge.begin_check()
+    assert keep(incidents.Store()) == "INC-101" and use_kept() == "INC-101"  # within its check: the store works
+    bridge.end_check()
+    bridge.begin_check()
+    with pytest.raises(boundary.LearnerRaised, match="lent to a check that has ended"):
+        use_kept()
+    assert keep(incidents.Store()) == "INC-101"  # this check's own store works
+    bridge.end_check()
