@@ -1204,7 +1204,14 @@ class _CourseObject(_Proxy):
 class _CourseMapping(_Proxy, dict):
     """In the kernel: a dict of the checker's, lent by reference (`LentMapping`): every read asks the grader for it
     again and every write is done there; its own items mirror the grader's (what a reader that looks only at a
-    dict's storage, such as `json.dumps`, sees). A copy of it is a plain dict."""
+    dict's storage, such as `json.dumps`, sees). A copy of it is a plain dict, and so is what its type makes when
+    called as a dict's would be (`type(d)(pairs)`, red team 10, L1'). Its type's name, which a learner's message
+    may show, is `LENT_DICT`."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if args and isinstance(args[0], _Endpoint):
+            return super().__new__(cls)
+        return dict(*args, **kwargs)  # `type(definition)(...)` in a learner's code: a plain dict, as in Jupyter
 
     def __init__(self, endpoint: _Endpoint, number: int, type_name: str, items: Any = ()):
         _Proxy.__init__(self, endpoint, number, type_name)
@@ -1298,6 +1305,11 @@ class _CourseMapping(_Proxy, dict):
 
     def __reduce__(self) -> Any:
         return dict, (self.copy(),)
+
+
+LENT_DICT = "LentDict"
+"""The name a learner's code sees as the type of a dict the checker lent it (`type(definition).__name__`)."""
+_CourseMapping.__name__ = _CourseMapping.__qualname__ = LENT_DICT
 
 
 class _CourseServer(_Proxy):
