@@ -918,10 +918,13 @@ class GraderBridge(_Endpoint):
         with self._lock:
             self._checks += self._forwarded - self._at_check
         self._end_loans(self._loans_from)
+        with self._lock:  # a request of the check answered only now lends from here: the next check ends that too
+            self._loans_from = next(self._count)
 
     def begin_check(self) -> None:
         """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`), and
         the forwarded calls the notebook's cells made so far are kept in `before_check` (see `end_check`)."""
+        self._end_loans(self._loans_from)  # nothing lent since the last check ended outlives it either
         with self._lock:
             self._loans_from = next(self._count)  # what is lent from now on is this check's (`end_check`)
             self._read_bytes = self._read_values = 0

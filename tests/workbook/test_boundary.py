@@ -614,6 +614,11 @@ def test_what_a_check_lent_the_kernel_reaches_nothing_once_that_check_is_over(pa
         use_kept()
     assert keep(incidents.Store()) == "INC-101"  # this check's own store works
     bridge.end_check()
+    late = bridge._reference(incidents.Store())["id"]  # noqa: SLF001 - a request of the check answered after its end
+    bridge.begin_check()
+    with pytest.raises(boundary.BoundaryError, match="lent to a check that has ended"):
+        bridge._own(late)  # noqa: SLF001
+    bridge.end_check()
 
 
 def test_a_lent_dicts_type_makes_plain_dicts_and_is_named_for_the_learner(pair):
