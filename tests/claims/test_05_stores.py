@@ -178,15 +178,20 @@ def test_the_memory_store_keeps_keys_for_its_life_and_the_database_stores_for_a_
     from course_lib.incident_store import DAY as STORE_DAY
     from course_lib.servers import incidents
 
+    (paragraph,) = cited_paragraphs("desk-keys-kept-for-the-process-or-a-day")
+    stated = re.search(r"this section's store keeps keys until its process ends, and the database stores below for "
+                       r"an? (minute|hour|day|week) by default", paragraph)
+    assert stated, paragraph
+    kept_for = {"minute": 60.0, "hour": 3_600.0, "day": DAY, "week": 7 * DAY}[stated[1]]
     now = [1_000_000.0]
     memory = incidents.Store(clock=lambda: now[0])
     first = memory.add_note_once("ana", "INC-101", "Scaled up.", key(8))
     now[0] += 365 * DAY  # the only limit is the process's life
     assert memory.add_note_once("ana", "INC-101", "Scaled up.", key(8)) == first
-    assert STORE_DAY == DAY
+    assert STORE_DAY == kept_for
     durable = SqliteStore(tmp_path / "keys.db", clock=lambda: now[0])  # the default retention
     kept = durable.add_note_once("ana", "INC-101", "Scaled up.", key(8))
-    now[0] += DAY - 1
+    now[0] += kept_for - 1
     assert durable.add_note_once("ana", "INC-101", "Scaled up.", key(8)) == kept
     now[0] += 1
     assert durable.add_note_once("ana", "INC-101", "Scaled up.", key(8)).noteId != kept.noteId
