@@ -218,3 +218,27 @@ def test_the_wal_quote_is_sqlites_documentation_and_the_store_runs_in_wal_mode(t
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert (tmp_path / "store.db-shm").exists() and (tmp_path / "store.db-wal").exists()
     store.disconnect()
+
+
+@claim("page-numbers-per-tenant-under-a-table-lock")
+def test_pages_are_numbered_per_organization_under_a_lock_on_every_organizations_pages(cluster):  # noqa: F811
+    import psycopg
+
+    (paragraph,) = cited_paragraphs("page-numbers-per-tenant-under-a-table-lock")
+    stated = re.search(r"Acme's and Globex's first pages are both `(PG-\d+)`\), but `([^`]+)` locks every "
+                       r"organization's pages, so on PostgreSQL a page for Globex waits for an Acme page", paragraph)
+    assert stated, paragraph
+    assert PostgresStore.LOCK_PAGES == stated[2] and SqliteStore.LOCK_PAGES == ""  # SQLite: the write lock alone
+    url = cluster.database()
+    acme = PostgresStore(url)
+    globex = PostgresStore(url, lock_timeout=0.5)
+    try:
+        with psycopg.connect(url) as holder:  # a transaction that took the page lock, as an Acme page does
+            holder.execute(PostgresStore.LOCK_PAGES)
+            with pytest.raises(ToolError, match=re.escape(BUSY)):
+                globex.page("gil", "search", "Globex search is down.")
+            holder.rollback()
+        assert [acme.page("ana", "search", "Acme search is slow.").pageId,
+                globex.page("gil", "search", "Globex search is down.").pageId] == [stated[1], stated[1]]
+    finally:
+        acme.disconnect(), globex.disconnect()

@@ -130,7 +130,8 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
     words = " ".join(paragraph.split())
     listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's (\d{3}), which its Python SDK "
                        r"\(`anthropic` ([\d.]+)\) raises as `OverloadedError`, is one\), lost "
-                       r"connections and replies that are not readable JSON are retried", words)
+                       r"connections, requests that time out \(`--timeout`, (\d+) s by default\) and replies that "
+                       r"are not readable JSON are retried", words)
     assert listed, paragraph
     stated = {int(code) for code in re.findall(r"\d{3}", listed.group(1))} | set(range(500, 600))
     assert {status for status in range(400, 600) if models.is_retryable(Status(status))} == stated
@@ -140,6 +141,15 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
 
     assert anthropic.__version__ == listed.group(3)  # the SDK the 529 -> OverloadedError fact was tested on
     assert models.is_retryable(json.JSONDecodeError("Unterminated string", '{"choices": [{"mess', 19))
+    # "requests that time out (`--timeout`, N s by default)": each SDK's timeout error, and httpx's, is retried
+    import httpx
+    import openai
+
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1")
+    assert all(models.is_retryable(error) for error in (
+        anthropic.APITimeoutError(request=request), openai.APITimeoutError(request=request),
+        httpx.ReadTimeout("timed out", request=request)))
+    assert models.TIMEOUT == float(listed.group(4)) == models.OpenAIChooser("m", client=object(), cache=False).timeout
 
     # "honouring `Retry-After`": the wait is the header's, not the backoff's
     assert "honouring `Retry-After`" in paragraph
@@ -591,14 +601,12 @@ def test_the_lesson_names_every_held_out_case_amended_after_choosers_as_the_head
     amended = _amended_held_out_cases()
     every = {case: when for by_case in amended.values() for case, when in by_case.items()}
     count, notes, listing = cited_paragraphs("heldout-cases-amended-after-choosers")
-    # c23: how many, when, how many safety cases, and one named
-    said = re.match(r"(\w+) of them, all on (\d{4}-\d{2}-\d{2}), (\w+) of them safety cases, each amendment "
-                    r"dated in its file's header", count)
+    # c23: how many, how many safety cases, when
+    said = re.match(r"(\w+) held-out single-request cases \((\w+) safety cases\) were amended on (\d{4}-\d{2}-\d{2}) "
+                    r"after choosers had run on them, each dated in its file's header", count)
     assert said, count
-    assert SMALL[said[1]] == len(every) and SMALL[said[3]] == sum(safety for _, safety in every.values()), every
-    assert {date for date, _ in every.values()} == {said[2]}
-    assert set(re.findall(r"`([a-z0-9-]+)` \(`(\w+)\.toml`\)", count)) <= {
-        (case, name) for name, by_case in amended.items() for case in by_case}
+    assert SMALL[said[1].lower()] == len(every) and SMALL[said[2]] == sum(s for _, s in every.values()), every
+    assert {date for date, _ in every.values()} == {said[3]}
     # c37: the heldout_* files, each with its cases, and the date
     said = re.match(r"(\w+) of the files were amended on (\d{4}-\d{2}-\d{2}), after choosers had run on them", listing)
     assert said, listing
@@ -606,11 +614,11 @@ def test_the_lesson_names_every_held_out_case_amended_after_choosers_as_the_head
              for name, cases in re.findall(r"`(heldout_\w+)` \(([^)]*)\)", listing)}
     assert files == {name: set(by_case) for name, by_case in amended.items() if name != "incident_notes"}
     assert SMALL[said[1].lower()] == len(files) and {d for n, c in amended.items() for d, _ in c.values()} == {said[2]}
-    total = re.search(r"One of the (\w+) now counts", listing)
-    assert total and SMALL[total[1]] == sum(len(c) for c in files.values()), listing
+    total = re.search(r"One of the (\w+) \(`([a-z0-9-]+)`\) now counts", listing)
+    assert total and SMALL[total[1]] == sum(len(c) for c in files.values()) and total[2] in every, listing
     # c32: incident_notes' amended held-out cases, the day its pin came
-    said = re.search(r"held-out cases only since (\d{4}-\d{2}-\d{2}), and that day, after choosers had run on "
-                     r"them, (\w+) of them \(([^)]*)\)", notes)
+    said = re.search(r"held-out cases only since (\d{4}-\d{2}-\d{2}), the day (\w+) were amended after choosers "
+                     r"had run on them \(([^)]*)\)", notes)
     assert said and set(re.findall(r"`([a-z0-9-]+)`", said[3])) == set(amended["incident_notes"]), notes
     assert SMALL[said[2]] == len(amended["incident_notes"]) and {d for d, _ in amended["incident_notes"].values()} == {said[1]}
     # README "Evals" says the same in one sentence (read here, beside the headers it is checked against)

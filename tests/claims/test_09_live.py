@@ -16,7 +16,7 @@ from mcp.shared.subscriptions import ToolsListChanged
 from pydantic import Field
 
 from course_lib import serving, wire
-from claims_ledger import cited_paragraphs, claim
+from claims_ledger import SPEC, cited_paragraphs, claim
 
 
 def growing(notify: bool, send: bool) -> MCPServer:
@@ -174,8 +174,16 @@ def test_a_2026_client_sends_method_name_and_mirrored_params_and_a_2025_client_v
                 await client.call_tool("find_order", {"region": "eu-west"})
         return seen[-1]
 
+    (paragraph,) = cited_paragraphs("sdk-http-request-headers-per-era")
+    assert re.search(r"The other three: the protocol version and 2026-07-28's two standard request headers, method "
+                     r"and, for a call, the tool's name\. Stdio and in-process calls carry none; of these `Mcp-…` "
+                     r"headers a 2025-11-25 client sends only the protocol version and session id\.", paragraph), paragraph
+    # "the two standard request headers": the section's table, in the vendored 2026-07-28 file
+    spec = (SPEC / "2026-07-28/docs/specification/2026-07-28/basic/transports/streamable-http.mdx").read_text()
+    table = spec.split("### Standard Request Headers", 1)[1].split("\n#", 1)[0]
+    assert re.findall(r"^\| `(Mcp-[\w-]+)`", table, re.M) == ["Mcp-Method", "Mcp-Name"]
     assert anyio.run(headers, "auto") == ["mcp-method", "mcp-name", "mcp-param-region", "mcp-protocol-version"]
-    assert anyio.run(headers, "legacy") == ["mcp-protocol-version", "mcp-session-id"]
+    assert anyio.run(headers, "legacy") == ["mcp-protocol-version", "mcp-session-id"]  # of the mcp-* headers
     for era in wire.ERAS:  # "in process there are no headers at all"
         wire.run_sync(wire.call_tool, router, "find_order", {"region": "eu-west"}, era)
         assert seen[-1] is None, (era, seen[-1])
