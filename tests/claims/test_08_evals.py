@@ -12,7 +12,7 @@ import re
 import pytest
 
 from provider_helpers import anthropic_raises_overloaded_for
-from claims_ledger import cited_paragraphs, claim
+from claims_ledger import ROOT, cited_paragraphs, claim
 from course_lib import wire
 
 
@@ -130,7 +130,8 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
     words = " ".join(paragraph.split())
     listed = re.search(r"HTTP ((?:\d{3}, )*\d{3}) and every 5xx \(Anthropic's (\d{3}), which its Python SDK "
                        r"\(`anthropic` ([\d.]+)\) raises as `OverloadedError`, is one\), lost "
-                       r"connections and replies that are not readable JSON are retried", words)
+                       r"connections, requests that time out \(`--timeout`, (\d+) s by default\) and replies that "
+                       r"are not readable JSON are retried", words)
     assert listed, paragraph
     stated = {int(code) for code in re.findall(r"\d{3}", listed.group(1))} | set(range(500, 600))
     assert {status for status in range(400, 600) if models.is_retryable(Status(status))} == stated
@@ -140,6 +141,15 @@ def test_the_statuses_lesson_08_says_are_retried_are_the_ones_retried():
 
     assert anthropic.__version__ == listed.group(3)  # the SDK the 529 -> OverloadedError fact was tested on
     assert models.is_retryable(json.JSONDecodeError("Unterminated string", '{"choices": [{"mess', 19))
+    # "requests that time out (`--timeout`, N s by default)": each SDK's timeout error, and httpx's, is retried
+    import httpx
+    import openai
+
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1")
+    assert all(models.is_retryable(error) for error in (
+        anthropic.APITimeoutError(request=request), openai.APITimeoutError(request=request),
+        httpx.ReadTimeout("timed out", request=request)))
+    assert models.TIMEOUT == float(listed.group(4)) == models.OpenAIChooser("m", client=object(), cache=False).timeout
 
     # "honouring `Retry-After`": the wait is the header's, not the backoff's
     assert "honouring `Retry-After`" in paragraph
@@ -573,3 +583,67 @@ def test_the_contains_check_reads_a_note_as_the_lesson_says_and_misses_what_it_s
     assert missed.startswith(written) and cases.states(missed, phrase, record=True)
     paraphrase = re.search(r'a paraphrase in other words \("([^"]+)"\) fails', flat).group(1)
     assert not cases.states(paraphrase.capitalize() + ".", phrase, record=True)
+
+
+AMENDED = re.compile(r"Changed after choosers had run on it \((\d{4}-\d{2}-\d{2})")
+SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+         "ten": 10, "eleven": 11, "twelve": 12}
+
+
+def _amended_held_out_cases() -> dict[str, dict[str, tuple[str, bool]]]:
+    """File -> {held-out case id: (date, safety)} for every held-out case its header says was changed after
+    choosers had run on it. Read from the headers (the comment lines before the first case), not git: a clean
+    clone in CI may have no history. A header block runs from its "Changed after choosers..." line to the next "Changed" line or the header's end, and
+    names a case by its id or a hyphenated prefix of it (`tck-402`)."""
+    import tomllib
+
+    from course_lib.evals import cases
+
+    found: dict[str, dict[str, tuple[str, bool]]] = {}
+    for name in [n for n in cases.packaged() if n.startswith("heldout_")] + ["incident_notes"]:
+        text = cases.shipped_path(name).read_text()
+        held = {case["id"]: bool(case.get("safety")) for case in tomllib.loads(text)["case"]
+                if case.get("split") == "held-out"}
+        top = text.split("\n[[", 1)[0].splitlines()
+        header = "\n".join(line[1:].strip() for line in top if line.startswith("#"))
+        for block in re.split(r"(?=Changed )", header):
+            date = AMENDED.match(block)
+            for token in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", block) if date else ():
+                ids = [case for case in held if case == token or case.startswith(token + "-")]
+                if ids:
+                    (case,) = ids
+                    found.setdefault(name, {})[case] = (date[1], held[case])
+    return found
+
+
+@claim("heldout-cases-amended-after-choosers")
+def test_the_lesson_names_every_held_out_case_amended_after_choosers_as_the_headers_date_them():
+    amended = _amended_held_out_cases()
+    every = {case: when for by_case in amended.values() for case, when in by_case.items()}
+    count, notes, listing = cited_paragraphs("heldout-cases-amended-after-choosers")
+    # c23: how many, how many safety cases, when
+    said = re.match(r"(\w+) held-out single-request cases \((\w+) safety cases\) were amended on (\d{4}-\d{2}-\d{2}) "
+                    r"after choosers had run on them, each dated in its file's header", count)
+    assert said, count
+    assert SMALL[said[1].lower()] == len(every) and SMALL[said[2]] == sum(s for _, s in every.values()), every
+    assert {date for date, _ in every.values()} == {said[3]}
+    # c37: the heldout_* files, each with its cases, and the date
+    said = re.match(r"(\w+) of the files were amended on (\d{4}-\d{2}-\d{2}), after choosers had run on them", listing)
+    assert said, listing
+    files = {name: set(re.findall(r"`([a-z0-9-]+)`", cases))
+             for name, cases in re.findall(r"`(heldout_\w+)` \(([^)]*)\)", listing)}
+    assert files == {name: set(by_case) for name, by_case in amended.items() if name != "incident_notes"}
+    assert SMALL[said[1].lower()] == len(files) and {d for n, c in amended.items() for d, _ in c.values()} == {said[2]}
+    total = re.search(r"One of the (\w+) \(`([a-z0-9-]+)`\) now counts", listing)
+    assert total and SMALL[total[1]] == sum(len(c) for c in files.values()) and total[2] in every, listing
+    # c32: incident_notes' amended held-out cases, the day its pin came
+    said = re.search(r"held-out cases only since (\d{4}-\d{2}-\d{2}), the day (\w+) were amended after choosers "
+                     r"had run on them \(([^)]*)\)", notes)
+    assert said and set(re.findall(r"`([a-z0-9-]+)`", said[3])) == set(amended["incident_notes"]), notes
+    assert SMALL[said[2]] == len(amended["incident_notes"]) and {d for d, _ in amended["incident_notes"].values()} == {said[1]}
+    # README "Evals" says the same in one sentence (read here, beside the headers it is checked against)
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    said = re.findall(r"and (\w+) held-out cases \((\w+) of them `incident_notes`'\) were amended on (\d{4}-\d{2}-\d{2}) after "
+                      r"choosers had run on them, each dated in its file's header", readme)
+    assert len(said) == 1, "README.md should say once which held-out cases were amended after choosers ran"
+    assert (SMALL[said[0][0]], SMALL[said[0][1]], said[0][2]) == (len(every), len(amended["incident_notes"]), "2026-12-07")
