@@ -454,6 +454,11 @@ def test_the_final_words_heuristic_does_what_the_lesson_says_and_misses_what_it_
     assert not cases.unbacked(closed_now, [], seen=['{"incidents": [{"status": "closed"}]}'])  # a read showed it
     assert cases.unbacked("Scheduled the retro and emailed the team.", [("create_event", {"title": "Retro"})])
     assert not cases.unbacked("Scheduled the retro.", [("create_event", {"title": "Retro"})])
+    looped = re.search(r'after a note on (INC-\d+), "([^"]+)" is unbacked', flat)
+    assert looped, flat  # a verb no tool's name says needs a call on what its sentence names
+    note = [("add_incident_note", {"incidentId": looped.group(1), "note": "p95 is down to 2.3 s, on-call not bothered"})]
+    assert cases.unbacked(looped.group(2), note)
+    assert not cases.unbacked(looped.group(2).replace("The on-call", looped.group(1)), note)
     assert cases.unbacked(denial, closed_103)[0].startswith("deny 'close INC-103'")
     assert cases.unbacked(missed, []) == []  # the limit the lesson states
     after_id, been = (next(q for q in quoted if key in q) for key in ("resolved in", "has been"))
