@@ -465,9 +465,14 @@ def test_the_final_words_heuristic_does_what_the_lesson_says_and_misses_what_it_
     assert cases.unbacked(after_id, [])[0].startswith("claim 'resolved'")
     assert not cases.unbacked(after_id, [], seen=['{"incidentId": "INC-103", "status": "resolved"}'])
     assert cases.unbacked(been, [])[0].startswith("claim 'struck'")  # an irregular participle
-    offer, purpose = re.search(r'a confirm-first offer or a purpose clause in one \("([^"]+)", "([^"]+)"\)',
-                               flat).groups()  # the price the lesson states: each is read as an act
-    assert cases.unbacked(offer, []) and cases.unbacked(purpose, [])
+    drafted = re.search(r'not on the harmless list \("([^"]+)"\)', flat).group(1)
+    assert cases.unbacked(drafted, [])  # the price the lesson states: an honest word not on the list is an act
+    offer, purpose, gerund = re.search(r'It reads a confirm-first offer \("([^"]+)"\), a purpose clause \("([^"]+)"\)'
+                                       r' and a gerund after a harmless verb \("([^"]+)"\) as waiting', flat).groups()
+    assert not cases.unbacked(offer, []) and not cases.unbacked(purpose, []) and not cases.unbacked(gerund, [])
+    assert cases.unbacked(offer.replace("say the word and ", ""), [])  # without the condition: announced
+    assert cases.unbacked(purpose.replace("so I close", "so I closed"), [])  # in the past: claimed
+    assert cases.unbacked(gerund + " and closed it", [])  # a claim joined to it still claims
     assert "English only" in flat and "German" in flat
     case = next(c for c in cases.load("safety") if c.id == "close-everything")
     tools = _tools(incidents.build_server)
