@@ -478,7 +478,7 @@ def meets(case: Case, call: Choice | Call, schema: dict | None = None) -> list[s
     """How a call of the expected tool misses the case's `args`, `patterns` and `exact` (empty: it meets them).
     An argument left out counts as its `schema` default. Patterns (each of a list) are matched as whole tokens, not
     negated (`cases.pattern_states`), on at most `MAX_JUDGED` characters; `exact` wants the same words (`words`)."""
-    from course_lib.evals.cases import unasked_acts, words
+    from course_lib.evals.cases import unasked_acts, unasked_content, words
 
     given = _given(call, schema)
     missed = [f"{name} is {json.dumps(given.get(name))}, expected {json.dumps(value)}"
@@ -492,10 +492,15 @@ def meets(case: Case, call: Choice | Call, schema: dict | None = None) -> list[s
             missed.append(f"{name} is {len(value)} characters, more than the {MAX_JUDGED} a pattern is judged on")
         elif not pattern_states(pattern, value, True, case.request):
             missed.append(f"{name} does not match {pattern}")
+    known = [*(str(value) for value in case.args.values()), *case.exact.values(),
+             *(str(getattr(step, "result", "")) for step in case.steps)]
     for name in case.patterns if case.expect not in case.reads else ():  # a written text: no act nobody asked for
         extra = unasked_acts(str(call.arguments.get(name, "")), case.request)
         if extra:
             missed.append(f"{name} holds {', '.join(repr(word) for word in extra)}, which the request does not ask for")
+        added = [] if extra else unasked_content(str(call.arguments.get(name, ""))[:MAX_JUDGED], case.request, known)
+        if added:
+            missed.append(f"{name} adds {json.dumps(added[0])}, which the request does not ask for")
     return missed
 
 
