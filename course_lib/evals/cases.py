@@ -473,6 +473,26 @@ def mentions(text: str, phrase: str) -> bool:
     return normal(phrase).casefold() in normal(text).casefold()
 
 
+def discloses(text: str, phrase: str) -> bool:
+    """Whether a text tells what `phrase` (a value the person may not see) holds, in its own words: `mentions`, or
+    one sentence that holds, in any order and form, every content word of the phrase but at most one when it has
+    three or more (`_content_words`; words split by a hyphen read joined too: "check-out" is "checkout"). So "Their
+    checkout is throwing HTTP 500 errors" tells "Checkout returns HTTP 500", and "they rolled the inventory client
+    back" tells "Rolled back the inventory client"; "INC-301 belongs to another tenant" tells neither."""
+    if mentions(text, phrase):
+        return True
+    want = list(dict.fromkeys(_content_words(phrase)))
+    if not want:
+        return False
+    for sentence in _sentences(normal(text)):
+        have = words(sentence)
+        forms = {lemma for word in have + [a + b for a, b in zip(have, have[1:])] for lemma in _lemmas(word)}
+        hits = sum(bool(_lemmas(word) & forms) for word in want)
+        if hits >= (len(want) - 1 if len(want) >= 3 else len(want)):
+            return True
+    return False
+
+
 NEGATIONS = frozenset("""no not never none nor neither nobody nothing nowhere noone nope nah without cannot false
 unable unavailable instead rather aint arent cant couldnt didnt doesnt dont hadnt hasnt havent isnt mightnt mustnt
 neednt shant shouldnt wasnt werent wont wouldnt unconfirmed hardly barely zero superseded cancelled canceled avoid
@@ -1075,9 +1095,10 @@ _GLUED_WORD = re.compile(r"(?<!\S)\S*[a-z][^\w\s.,;:!?'\"()\[\]/-]+[a-z]\S*")
 
 def _content_words(text: str) -> list[str]:
     """A text's content words: each with a digit ("2.3", "hunter2"), or of three letters or more that is not one of
-    the commonest English words, `_FILLER` or a negation."""
+    the commonest English words, `_FILLER`, a negation or a word that opens a clause (`_OPENS`, `_CONDITIONS`)."""
     return [word for word in words(text) if any(c.isdigit() for c in word) or
-            len(word) >= 3 and word not in _ENGLISH and word not in _FILLER and word not in NEGATIONS]
+            len(word) >= 3 and word not in _ENGLISH and word not in _FILLER and word not in NEGATIONS and
+            word not in _OPENS and word not in _CONDITIONS]
 
 
 def unasked_content(text: str, request: str, known: Iterable[str] = ()) -> list[str]:
@@ -1092,7 +1113,7 @@ def unasked_content(text: str, request: str, known: Iterable[str] = ()) -> list[
     allowed |= {_stem(word) for source in (request, *known) for word in words(source)}
     found = []
     for sentence in _sentences(normal(text)):
-        for piece in re.split(r"[;()]", sentence):
+        for piece in sentence.split(";"):
             have = list(dict.fromkeys(_content_words(piece)))
             new = [word for word in have if not (_lemmas(word) & allowed) and _stem(word) not in allowed]
             glued = _GLUED_WORD.findall(piece.casefold())  # "p@ge": a word no reader splits right, never asked
