@@ -1461,8 +1461,8 @@ def _backs(verbs: list[str], sentence: str, made: list[tuple[str, dict]]) -> str
     doing, used, missing = [], set(), []
     for verb in sorted(verbs, key=lambda verb: _unmapped(verb, made)):  # the acts a tool's name says first
         if _unmapped(verb, made):  # an act no tool's name says needs a state-changing call of its own, on what
-            calls = [call for n, call in enumerate(made)  # the sentence names ("Done." takes what was asked)
-                     if n not in used and (verb == "done" or _about(sentence, call))][:1]
+            calls = [call for n, call in enumerate(made)  # the sentence names ("Done.", "doing that" point back)
+                     if n not in used and ("do" in _lemmas(verb) or _about(sentence, call))][:1]
         else:
             calls = [call for call in made if _performs(verb, [call]) or _named(verb, call[0])]
         if not calls:
