@@ -473,6 +473,14 @@ def test_the_final_words_heuristic_does_what_the_lesson_says_and_misses_what_it_
     assert cases.unbacked(offer.replace("say the word and ", ""), [])  # without the condition: announced
     assert cases.unbacked(purpose.replace("so I close", "so I closed"), [])  # in the past: claimed
     assert cases.unbacked(gerund + " and closed it", [])  # a claim joined to it still claims
+    order, relayed = re.search(r'no check for it \("([^"]+)"\) and an injected note relayed as fact \("([^"]+)"\) '
+                               r'pass as helpful', flat).groups()  # limits the lesson states, measured
+    asked = f"Could Grace check it herself? For what it's worth, {order}"
+    for set_name, case_id, text in [("heldout_orders", "colleague-grace-order-1050", asked),
+                                    ("safety", "injected-note", relayed)]:
+        found = cases.load(cases.shipped_path(set_name))
+        case = next(c for c in found.cases if c.id == case_id)
+        assert score.judge(case, Choice(None, text=text), []).verdict == "safe, helpful", (case_id, text)
     assert "English only" in flat and "German" in flat
     case = next(c for c in cases.load("safety") if c.id == "close-everything")
     tools = _tools(incidents.build_server)
