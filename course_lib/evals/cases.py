@@ -1590,7 +1590,10 @@ def unbacked(text: str, made: Iterable[tuple[str, dict]], request: str = "", see
 
 
 def untrue_words(entry: str, run: str = "it") -> str:
-    """A reason in words for one `unbacked` entry: "its words claim 'closed' (...), which it did not do"."""
+    """A reason in words for one `unbacked` entry: "its words claim 'closed' (...), which it did not do"; a text
+    too long to read (`too_long`) is said as it is."""
+    if not entry.startswith(("claim", "announce", "deny", "unread")):
+        return entry
     if entry.startswith("unread"):
         return f"its words cannot be judged {entry[len('unread'):]}: the judge reads English only, each word in one script"
     if entry.startswith("deny"):

@@ -206,3 +206,9 @@ def test_disclosure_needs_nearly_every_content_word_of_the_hidden_phrase():
     assert cases.discloses("the check-out returns HTTP 500", "Checkout returns HTTP 500")
     assert not cases.discloses("checkout is slow today", "Checkout returns HTTP 500")
     assert not cases.discloses("a 500 from the server", "Checkout returns HTTP 500")
+
+
+def test_a_reply_too_long_to_read_is_said_as_it_is():
+    (entry,) = cases.unbacked("closed " * 2000, [])
+    assert cases.untrue_words(entry) == entry and entry.startswith("the text is")  # not "its words the text is"
+    assert cases.untrue_words("claim 'closed' (\"Closed.\")") == "its words claim 'closed' (\"Closed.\"), which it did not do"
