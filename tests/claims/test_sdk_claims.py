@@ -543,10 +543,18 @@ def test_toolerror_and_resourceerror_messages_reach_the_client_and_others_do_not
             try:
                 await client.call_tool("mcp_error", {})
             except MCPError as error:
-                return error.error.code, error.error.message
+                return error.error
         return None
 
-    assert wire.run_sync(protocol_error) == (-32602, "bad params")
+    (paragraph,) = cited_paragraphs("which-exception-messages-reach-the-client")
+    assert "A `ToolError`'s message and a `ResourceError`'s reach the client as tool execution errors" in paragraph
+    assert 'Any other exception becomes "Error executing tool …" and nothing more' in paragraph
+    carried = re.search(r"An `MCPError` raised in a tool becomes a protocol error that carries its (\w+), (\w+) and "
+                        r"(\w+), which a client MAY pass on\.", paragraph)
+    assert carried, paragraph
+    got = wire.run_sync(protocol_error)
+    assert {field: getattr(got, field) for field in carried.groups()} == {
+        "code": -32602, "message": "bad params", "data": {"why": "test"}}
 
 
 @claim("mcpserver-unknown-tool-is-an-error-result")
