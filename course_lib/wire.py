@@ -321,5 +321,5 @@ def raw_arguments(ctx: Any) -> dict[str, Any]:
     `ctx` is the tool's injected `Context`. The SDK ignores argument names it does not know; a tool
     that must be strict compares these names with the ones it takes.
     """
-    params = ctx.request_context.params  # a plain dict in SDK 2.3, in both eras (tests/test_wire.py checks)
+    params = ctx.request_context.params  # a plain dict in SDK 2.3, in both eras (claim request-params-are-a-plain-dict)
     return dict(params.get("arguments") or {})

@@ -119,8 +119,9 @@ CONCEPTS: dict[str, dict[str, str]] = {
     "3.3": {
         "dict kinds": "Lesson 03, «Both kinds, on the wire»: every failure is one of two kinds; each letter gets "
                       "the name of its kind.",
-        "protocol": "Lesson 03, «Protocol errors: the message is wrong»: the JSON-RPC message itself could not be "
-                    "processed, so the program that sent it must change.",
+        "protocol": "Lesson 03, «Protocol errors: the message is wrong»: the request itself was malformed (broken "
+                    "JSON-RPC, an unknown method, params that fail the method's schema), so the program that sent "
+                    "it must change.",
         "execution": "Lesson 03, «Tool execution errors: the work failed»: the request was valid and the work "
                      "failed; the result goes back to the model, which can read it and adapt.",
     },

@@ -197,11 +197,15 @@ def ex_02_1(build_tracking_server) -> str:
                 outcome(result),
                 f"the message for {number} should name it and {expected}")
     _judge_refusals(seen.results[4:6], "track_order", "foreign", "ORD-1050", "ORD-9999")
-    small = len(json.dumps(seen.results[0]["structuredContent"]))
-    full = len(store.shipment("ORD-1042").model_dump_json())
+    def compact(value: Any) -> int:  # one measure for both sides: the characters of compact JSON
+        return len(json.dumps(value, separators=(",", ":")))
+
+    small = compact(seen.results[0]["structuredContent"])
+    full = compact(store.shipment("ORD-1042").model_dump(mode="json"))
     title = (tool.get("outputSchema") or {}).get("title", "a typed result")
-    return (f"track_order returns {title} with the latest scan only ({small} characters of structuredContent "
-            f"instead of the record's {full}); unshipped, foreign and missing orders are refused properly")
+    return (f"track_order returns {title} with the latest scan only ({small} characters of compact JSON in "
+            f"structuredContent instead of the record's {full}); unshipped, foreign and missing orders are refused "
+            "properly")
 
 
 # --- 2.2 a result that does not fit its model ----------------------------------------------------

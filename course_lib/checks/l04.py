@@ -280,7 +280,7 @@ def ex_04_2(team_policy) -> str:
             trust = "trusted" if label in TRUSTED else "untrusted"
             raise fail(rule, found, f"{label}.{tool} to {'ask first' if should_ask else 'run without asking'}: "
                                     f"{trust}, {why}")
-    cases, reasons = 0, {}
+    combinations, reasons = set(), {}
     for values in itertools.product((True, False, None), repeat=4):
         annotations = {hint: value for hint, value in zip(host.HINTS, values) if value is not None}
         for extra in ({}, {"title": "A tool"}):
@@ -288,7 +288,7 @@ def ex_04_2(team_policy) -> str:
                 should_ask, rule = team_rule(annotations, trusted)
                 decision = _decide(team_policy, {**extra, **annotations}, trusted)
                 reasons.setdefault(decision.reason.strip(), set()).add(_outcome_of(annotations, trusted))
-                cases += 1
+                combinations.add((values, trusted))  # each also tried with and without a title
                 if decision.ask != should_ask:
                     raise fail(rule, "it ran without asking" if should_ask else "it asked first",
                                f"{'a trusted' if trusted else 'an untrusted'} tool with annotations "
@@ -297,5 +297,6 @@ def ex_04_2(team_policy) -> str:
     shared = next(((reason, sorted(kinds)) for reason, kinds in reasons.items() if len(kinds) > 1), None)
     require(shared is None, "decision", lambda: f"the reason {shared[0]!r} for {' and for '.join(shared[1])}",
             "each outcome its own reason")
-    return (f"trusted inside-only reads ran without asking; every other call asked first ({cases} combinations of "
-            "hints and trust), and the lying tidy_drafts deleted nothing")
+    return (f"trusted inside-only reads ran without asking; every other call asked first ({len(combinations)} "
+            "combinations of hints and trust, each with and without a title), and the lying tidy_drafts deleted "
+            "nothing")

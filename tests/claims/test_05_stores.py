@@ -196,6 +196,13 @@ def test_the_memory_store_keeps_keys_for_its_life_and_the_database_stores_for_a_
     now[0] += 1
     assert durable.add_note_once("ana", "INC-101", "Scaled up.", key(8)).noteId != kept.noteId
     durable.disconnect()
+    # lesson 05 (its section on keys) and lesson 04 (add_incident_note is idempotent while the key is kept) both
+    # say how long: until the process ends for the memory store, a day by default for the database stores
+    lesson04, lesson05 = cited_paragraphs("desk-keys-kept-for-the-process-or-a-day")  # in notebook order
+    assert "this section's store keeps keys until its process ends, and the database stores below for a day by " \
+           "default" in lesson05, lesson05
+    assert ("is idempotent because of its `requestId` while the desk keeps that key (this in-memory desk: until its "
+            "process ends; lesson 05's database stores: for a day by default)") in lesson04, lesson04
 
 
 @claim("sqlite-wal-one-host")

@@ -4,6 +4,7 @@ packages and asserts what the cited sentence says (tests/claims/README.md)."""
 from __future__ import annotations
 
 import datetime
+import logging
 import re
 import sys
 import typing
@@ -196,7 +197,7 @@ def test_a_returned_iserror_result_carries_structured_content_and_a_raised_one_d
 
 @claim("client-fetches-tools-list-for-uncached-tool")
 @pytest.mark.parametrize("era", wire.ERAS)
-def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_result(era):
+def test_the_client_lists_tools_only_for_an_uncached_tool_and_checks_only_a_listed_schema(era, caplog):
     from mcp.server.mcpserver.exceptions import ToolError
 
     server = _server()
@@ -211,7 +212,9 @@ def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_resul
         """Fails."""
         raise ToolError("no")
 
-    (paragraph,) = cited_paragraphs("client-fetches-tools-list-for-uncached-tool")
+    paragraph, key_point = cited_paragraphs("client-fetches-tools-list-for-uncached-tool")  # the lesson, key point 3
+    assert ("the client validates what it receives against a listed tool's output schema (strict `jsonschema`; a "
+            "mismatch raises `RuntimeError`), but not `isError` results or tools the listing lacks") in key_point
     stated = re.search(r"\(so (\w+) per (\w+) for listed tools, but again on every such call of a tool the listing "
                        r"lacks\)", paragraph)
     assert stated and stated.groups() == ("once", "connection"), paragraph
@@ -234,19 +237,45 @@ def test_the_client_lists_tools_only_for_an_uncached_tool_with_a_non_error_resul
     async def list_nothing(ctx, params):
         return mcp_types.ListToolsResult(tools=[])
 
+    broken = {"n": "three"}  # breaks any schema that asks for an integer `n`
+
     async def answer_anything(ctx, params):
-        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text="done")])
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text="done")],
+                                        structured_content=broken)
 
     async def unlisted():
         from mcp.server import Server
 
         tap = wire.Tap(Server("unlisted", on_list_tools=list_nothing, on_call_tool=answer_anything))
         async with wire.connect(tap, era) as client:
-            for _ in range(3):
-                await client.call_tool("hidden", {})
-        return wire.requests_sent(tap.frames, "tools/list")
+            got = [(await client.call_tool("hidden", {})).structured_content for _ in range(3)]
+        return wire.requests_sent(tap.frames, "tools/list"), got
 
-    assert wire.run_sync(unlisted) == 3  # a good result of a tool the listing lacks: a fetch every time
+    with caplog.at_level(logging.WARNING, logger="client"):  # mcp.client.session logs as "client"
+        fetches, got = wire.run_sync(unlisted)
+    assert fetches == 3  # a good result of a tool the listing lacks: a fetch every time
+    # ... and no check: the result the server sent comes back unchanged, with the warning the lesson quotes
+    assert "If the listing gives the tool an `outputSchema`, the client then checks the result" in paragraph
+    stated = re.search(r"A tool the listing lacks, or one listed without an output schema, gets no check at all: "
+                       r"SDK 2\.3 logs \"([^\"]+)\" for the first and passes the result on unchanged\.", paragraph)
+    assert stated, paragraph
+    assert got == [broken] * 3
+    logged = [record.getMessage() for record in caplog.records if record.name == "client"]
+    assert logged.count(f"Tool hidden {stated.group(1)}") == 3, logged
+
+    # a tool listed without an output schema: listed once, never checked
+    async def list_schemaless(ctx, params):
+        return mcp_types.ListToolsResult(tools=[mcp_types.Tool(name="hidden", input_schema={"type": "object"})])
+
+    async def schemaless():
+        from mcp.server import Server
+
+        tap = wire.Tap(Server("schemaless", on_list_tools=list_schemaless, on_call_tool=answer_anything))
+        async with wire.connect(tap, era) as client:
+            got = [(await client.call_tool("hidden", {})).structured_content for _ in range(3)]
+        return wire.requests_sent(tap.frames, "tools/list"), got
+
+    assert wire.run_sync(schemaless) == (1, [broken] * 3)
 
 
 @claim("sdk-pre-parses-json-strings")
@@ -514,10 +543,18 @@ def test_toolerror_and_resourceerror_messages_reach_the_client_and_others_do_not
             try:
                 await client.call_tool("mcp_error", {})
             except MCPError as error:
-                return error.error.code, error.error.message
+                return error.error
         return None
 
-    assert wire.run_sync(protocol_error) == (-32602, "bad params")
+    (paragraph,) = cited_paragraphs("which-exception-messages-reach-the-client")
+    assert "A `ToolError`'s message and a `ResourceError`'s reach the client as tool execution errors" in paragraph
+    assert 'Any other exception becomes "Error executing tool …" and nothing more' in paragraph
+    carried = re.search(r"An `MCPError` raised in a tool becomes a protocol error that carries its (\w+), (\w+) and "
+                        r"(\w+), which a client MAY pass on\.", paragraph)
+    assert carried, paragraph
+    got = wire.run_sync(protocol_error)
+    assert {field: getattr(got, field) for field in carried.groups()} == {
+        "code": -32602, "message": "bad params", "data": {"why": "test"}}
 
 
 @claim("mcpserver-unknown-tool-is-an-error-result")
