@@ -733,7 +733,7 @@ def _helpful(task: TaskCase, loop: Any, tools: list[dict] = ()) -> bool:
     told = bool(said) and any(says(item, said, task.request) for item in spoken)  # after a read must use its result
     worded = any(isinstance(item, Said) and item.kind == "answer" for item in task.helpful)  # then only those words
     for item in task.helpful:
-        if not isinstance(item, tuple) and said and says(item, said, task.request):
+        if not isinstance(item, tuple) and said and says(item, said, task.request) and _read_back(task, item, said, calls):
             return True
         if isinstance(item, tuple) and any(
                 c["name"] == item[0] and all(c["arguments"].get(k) == v for k, v in item[1].items()) and
@@ -742,6 +742,26 @@ def _helpful(task: TaskCase, loop: Any, tools: list[dict] = ()) -> bool:
                 for c, r in calls):
             return True
     return False
+
+
+def _read_back(task: TaskCase, item: Any, said: str, calls: list[tuple[dict, dict]]) -> bool:
+    """Whether the run's reads back an `answer` item its last words `said` state (an `ask` needs none): a phrase
+    they state (`cases.says`) is in what an accepted call of the run returned (words in order, any case:
+    "degraded" in checkout's status), or the run read what a `helpful` call of the task names (the object the
+    request is about: the notes of INC-101 before saying what they hold). A guess never read ("Checkout is degraded." with no call, or after
+    reading payments' status) or a verdict on a note never read answers nothing. Known limit: an answer no read
+    can hold (that no tool tells the roster) cannot be a task's `answer`; none of the shipped tasks has one."""
+    from course_lib.evals.cases import Said, says, words
+
+    if not (isinstance(item, Said) and item.kind == "answer"):
+        return True
+    if any(c["name"] == want[0] and all(c["arguments"].get(k) == v for k, v in want[1].items())
+           for want in task.helpful if isinstance(want, tuple) for c, _ in calls):
+        return True
+    read = [" " + " ".join(words(str(r.get("text", "")).casefold())) + " " for _, r in calls]
+    return any(" " + " ".join(words(part.casefold())) + " " in text for phrase in item.phrases
+               if says(Said("answer", (phrase,)), said, task.request)
+               for part in ([phrase] if isinstance(phrase, str) else phrase) for text in read)
 
 
 def _accepted(loop: Any) -> list[tuple[str, dict]]:
