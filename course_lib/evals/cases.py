@@ -817,10 +817,19 @@ def load(source: str | Path) -> CaseSet:
     if path.suffix == ".toml" or path.exists():
         if not path.is_file():
             raise BadCaseFile(f"no such case file: {source}")
-        return parse(path.read_text(encoding="utf-8"), str(source))
+        return parse(_utf8(path), str(source))
     if str(source) not in packaged():
         raise UnknownName(f"no case set {str(source)!r}: pass a .toml file or one of {', '.join(packaged())}")
     return parse(shipped_path(str(source)).read_text(encoding="utf-8"), f"{source} (shipped)")
+
+
+def _utf8(path: Path) -> str:
+    """A case file's text; a file that is not UTF-8 is a `BadCaseFile` that names the first bad byte."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise BadCaseFile(f"{path} is not UTF-8 text (byte {error.start}: {error.object[error.start]:#04x}); "
+                          "save it as UTF-8") from None
 
 
 def _table_lines(text: str, table: str) -> list[int]:
