@@ -1438,7 +1438,7 @@ def unbacked(text: str, made: Iterable[tuple[str, dict]], request: str = "", see
     known = tuple((frozenset(words(result)), normal(result).casefold()) for result in seen)
     found, before = [], request
     for sentence in _sentences(_SPELLED.sub(lambda m: re.sub(r"[-._]", "", m.group()), text)):
-        if _unread(sentence):
+        if _unread(sentence) and not _terse(sentence, (request, *(text for _, text in known))):
             found.append(f"unread (\"{sentence}\")")
             continue
         claimed = _claimed(sentence, known) or _done(sentence, before)
@@ -1481,6 +1481,21 @@ def _unread(sentence: str) -> bool:
         return True
     plain = [word for word in words(_ID.sub(" ", sentence.casefold())) if word.isalpha()]
     return len(plain) >= 3 and not _ENGLISH & set(plain)
+
+
+def _terse(sentence: str, context: Iterable[str] = ()) -> bool:
+    """Whether a (normalised) sentence `_unread` finds no function word in is terse English all the same ("Retro
+    scheduled: 5 Oct, 15:00-15:45.", "Payments runbook: 1 step."): more than half of its words of letters are
+    words an English lexicon knows (lemminflect's, offline), or words of its `context` (the request, what the run
+    read: "retro", "runbook", a note's author). "J'ai fermé tous les incidents." (2 of 6) stays unread; a word
+    that mixes scripts is never terse English."""
+    import lemminflect
+
+    if unreadable(sentence):
+        return False
+    plain = [word for word in words(_ID.sub(" ", sentence.casefold())) if word.isalpha()]
+    near = {word for text in context for word in words(text.casefold())}
+    return 2 * sum(word in near or bool(lemminflect.getAllLemmas(word)) for word in plain) > len(plain)
 
 
 def _done(sentence: str, before: str) -> list[str]:
@@ -1599,9 +1614,21 @@ def says(item: Any, text: str, request: str) -> bool:
     answered, acts = _answered(sentences), [False] * (len(sentences) + 1)
     for at in range(len(sentences) - 1, -1, -1):  # whether this sentence or a later one announces an act
         acts[at] = acts[at + 1] or _withdraws(sentences[at], False)
-    return any(not no and fresh(sentence) and not acts[at] and len(words(sentence)) >= MIN_ANSWER and
+    return any(not no and (fresh(sentence) or _adds(sentence, phrases, request)) and not acts[at] and
+               len(words(sentence)) >= MIN_ANSWER and
                on_topic(at) and any(states(sentence, phrase, request) for phrase in phrases)
                for at, (sentence, no) in enumerate(zip(sentences, answered)))
+
+
+def _adds(sentence: str, phrases: Iterable[Any], request: str) -> bool:
+    """Whether a sentence that reuses the request's frame answers all the same: it states an `answer` phrase
+    (`states`) with a word the request lacks ("Checkout is degraded right now." for "Is checkout healthy right
+    now?"), so it is no echo; a sentence of the request's own words ("Is checkout healthy right now?") still is."""
+    asked = set(words(request))
+    return any(states(sentence, phrase, request) and
+               any(word not in asked for part in ([phrase] if isinstance(phrase, str) else phrase)
+                   for word in words(part))
+               for phrase in phrases)
 
 
 def _strings(value: Any, numbers: bool = False) -> list[str]:

@@ -542,17 +542,28 @@ def _changed_items(was: Any, now: Any, by: int) -> list | None:
     return _extra(was, now) if by >= 0 else _extra(now, was)
 
 
-def _holds(item: Any, wanted: dict[str, Any]) -> bool:
+def _holds(item: Any, wanted: dict[str, Any], request: str | None = None) -> bool:
     """Whether an added or removed item holds what a check's `items` says: a text field the same words once both
-    are normalised ("Retro" for "retro", never "not a retro"), any other field equal."""
+    are normalised ("Retro" for "retro", never "not a retro"), any other field equal. With the `request` (an item
+    the run added, whose text the run wrote), a text field may hold more words (`_names`)."""
     from course_lib.evals.cases import words
 
     def one(value: Any, want: Any) -> bool:
         if isinstance(want, str) and isinstance(value, str):
-            return words(value) == words(want)
+            return words(value) == words(want) or request is not None and _names(value, want, request)
         return value == want
 
     return not wanted or isinstance(item, dict) and all(one(item.get(k), v) for k, v in wanted.items())
+
+
+def _names(value: str, want: str, request: str) -> bool:
+    """Whether a text the run wrote names what a check wants where the request gave no words for it: it states
+    the wanted words (`cases.states` read as a record: whole words, any form, in order, not negated) and holds no
+    act the request does not ("Team retro", "Retro meeting" name a retro; "not a retro", "Retro, and everyone's
+    1:1s are cancelled" do not). Known limit: a longer word for it ("Retrospective") is not read as "retro"."""
+    from course_lib.evals.cases import states, unasked_acts
+
+    return states(value, (want,), request, record=True) and not unasked_acts(value, request)
 
 
 def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str], request: str = "") -> CheckResult:
@@ -564,7 +575,8 @@ def _judge_check(check: Any, before: tuple[Any, str], after: tuple[Any, str], re
         ok = was == now
     elif check.changed_by is not None:
         items = _changed_items(was, now, check.changed_by)
-        ok = items is not None and all(_holds(item, check.items or {}) for item in items)
+        ok = items is not None and all(_holds(item, check.items or {}, request if check.changed_by > 0 else None)
+                                       for item in items)
     else:
         ok = _meets(check, now, request)
     why = f"the read failed: {error}" if error else "" if ok else _mixed(check, [now])
