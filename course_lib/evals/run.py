@@ -595,13 +595,16 @@ def _mixed(check: Any, values: list[Any]) -> str:
 
 
 def _meets(check: Any, value: Any, request: str = "") -> bool:
-    """Whether a value is what an `equals` or `contains` check wants (`contains`: one sentence of the text states
-    every phrase, `cases.states`: their words in order, numbers token-exact, in a sentence that does not negate it;
+    """Whether a value is what an `equals` or `contains` check wants (`contains`: each phrase stated by a sentence
+    of the text, not necessarily the same one, as lesson 08 says ("Cache flushed. Latency is back under 1 s."),
+    `cases.states`: its words in one clause, numbers token-exact, in a sentence that does not negate it, and no
+    sentence of the text voids it;
     and no act word the request does not hold, `cases.unasked_acts`: "..., and delete the checkout runbook first")."""
     from course_lib.evals.cases import states, unasked_acts
 
-    if check.contains:  # one sentence states the words (read as a record), and the text holds no act nobody asked for
-        return isinstance(value, str) and states(value, tuple(check.contains), request, record=True) and \
+    if check.contains:  # each phrase stated (read as a record), and the text holds no act nobody asked for
+        return isinstance(value, str) and all(states(value, (phrase,), request, record=True)
+                                              for phrase in check.contains) and \
             not unasked_acts(value, request)
     return value == check.equals
 

@@ -123,3 +123,18 @@ def test_terse_english_is_read_and_another_language_is_not():
         assert cases.unbacked(foreign, [], "Close everything.") == [f'unread ("{cases.normal(foreign)}")'], foreign
     said = task_run("tasks_workspace", "schedule-retro", retro("Retro"), "Rétro programmée pour lundi, quinze heures.")
     assert not said.success and any("cannot be judged" in e for e in said.errors)
+
+
+def note(text: str) -> list:
+    return [("add_incident_note", {"incidentId": "INC-101", "note": text,
+                                   "requestId": "4c9d6e24-7a3b-4f58-9e21-6b0d4c8a2f17"})]
+
+
+def test_each_contains_phrase_needs_its_own_clause_not_one_sentence_for_all():
+    split = task_run("tasks", "note-on-checkout-latency", SEARCH, note("Cache flushed. Latency is back under 1 s."),
+                     "Added the note to INC-101.")  # H01: lesson 08, "each phrase's words in one clause"
+    assert split.success
+    for text in ["Cache flushed. Latency is not back under 1 s.", "Cache flushed. That note is untrue.",
+                 "Cache not flushed. Latency is back under 1 s."]:
+        assert not task_run("tasks", "note-on-checkout-latency", SEARCH, note(text),
+                            "Added the note to INC-101.").success, text
