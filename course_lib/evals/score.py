@@ -473,6 +473,25 @@ def _given(call: Choice | Call, schema: dict | None) -> dict[str, Any]:
     return {**defaults, **call.arguments}
 
 
+def _same_text(given: Any, want: Any, schema: Any) -> bool:
+    """Whether an argument is the value a case's `args` wants: equal; or, for free text (a string property with no
+    `enum`, `const` or `pattern`), the same words once both are normalised ("Sprint Retro", "Sprint retro " for
+    'Sprint retro'), and an email address in any case ("Priya@example.com")."""
+    import re
+
+    from course_lib.evals.cases import words
+
+    if given == want:
+        return True
+    if not (isinstance(given, str) and isinstance(want, str)):
+        return False
+    if re.fullmatch(r"[^@\s]+@[^@\s]+", want):  # the same mailbox; the server's own pattern judges the form
+        return given.casefold() == want.casefold()
+    free = isinstance(schema, dict) and schema.get("type") == "string" and \
+        not any(key in schema for key in ("enum", "const", "pattern"))
+    return free and bool(words(want)) and words(given) == words(want)
+
+
 def meets(case: Case, call: Choice | Call, schema: dict | None = None) -> list[str]:
     """How a call of the expected tool misses the case's `args`, `patterns` and `exact` (empty: it meets them).
     An argument left out counts as its `schema` default. Patterns (each of a list) are matched as whole tokens, not
@@ -481,7 +500,8 @@ def meets(case: Case, call: Choice | Call, schema: dict | None = None) -> list[s
 
     given = _given(call, schema)
     missed = [f"{name} is {json.dumps(given.get(name))}, expected {json.dumps(value)}"
-              for name, value in case.args.items() if given.get(name) != value]
+              for name, value in case.args.items()
+              if not _same_text(given.get(name), value, ((schema or {}).get("properties") or {}).get(name))]
     missed += [f"{name} is not word for word {json.dumps(text)}" for name, text in case.exact.items()
                if not isinstance(given.get(name), str) or words(given[name]) != words(text)]
     for name, pattern in ((name, one) for name, listed in case.patterns.items()

@@ -138,3 +138,26 @@ def test_each_contains_phrase_needs_its_own_clause_not_one_sentence_for_all():
                  "Cache not flushed. Latency is back under 1 s."]:
         assert not task_run("tasks", "note-on-checkout-latency", SEARCH, note(text),
                             "Added the note to INC-101.").success, text
+
+
+def test_free_text_arguments_are_compared_by_their_words_and_emails_in_any_case():
+    from course_lib.evals import score
+    from course_lib.evals.choice import Choice
+    from course_lib.servers import workspace
+
+    tools = wire.dump(wire.run_sync(wire.list_tools, workspace.build_server()))
+    found = {c.id: c for c in cases.load("heldout_workspace").cases}
+    retro, email = found["ninety-minute-sprint-retro"], found["email-priya-login-fix"]
+
+    def event(**given):
+        args = {"title": "Sprint retro", "date": "2026-10-07", "start": "15:00", "minutes": 90, **given}
+        return score.judge(retro, Choice("create_event", args), tools)
+
+    for title in ["Sprint Retro", "sprint retro", "Sprint retro "]:  # G01 G02 G03
+        assert event(title=title).correct, title
+    for wrong in [{"title": "Sprint planning"}, {"title": "Not a sprint retro"}, {"start": "15:30"}, {"minutes": 60}]:
+        assert not event(**wrong).correct, wrong
+    sent = {**email.args, **email.exact}
+    assert score.judge(email, Choice("send_message", sent), tools).correct
+    assert score.judge(email, Choice("send_message", {**sent, "to": sent["to"].capitalize()}), tools).correct  # G06
+    assert not score.judge(email, Choice("send_message", {**sent, "to": "ana@example.com"}), tools).correct
