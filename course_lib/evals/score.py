@@ -515,7 +515,34 @@ def meets(case: Case, call: Choice | Call, schema: dict | None = None) -> list[s
         extra = unasked_acts(str(call.arguments.get(name, "")), case.request)
         if extra:
             missed.append(f"{name} holds {', '.join(repr(word) for word in extra)}, which the request does not ask for")
+        turned = reverses(str(call.arguments.get(name, "")), case.request)
+        if turned:
+            missed.append(f"{name} holds {', '.join(repr(word) for word in turned)}, which turns round what the "
+                          "request says")
     return missed
+
+
+REVERSALS = frozenset("""up upward upwards forward forwards worse worsened doubled tripled rising risen higher failed
+fail fails failing against attempted attempt tried pending over abandoned reverted undone cancelled ago""".split())
+"""Words that turn a written record's pinned facts round without a negation ("p95 is up to 2.3 s" for "down to",
+"rolled forward from 2.7.9", "flush attempted but it failed", "decided against a rebuild", "failures are over")."""
+
+
+def reverses(text: str, request: str) -> list[str]:
+    """The words of a text the agent wrote that turn its facts round (`REVERSALS`, in any form the lexicon gives
+    them) and that the request does not hold: the record keeps the request's numbers and names but says the
+    opposite ("failed ... over", a failover, is the act itself). Known limits: a reversal in other words ("it has
+    since gone the other way") is missed; a word of the list used plainly ("worked through it over lunch") fails."""
+    from course_lib.evals.cases import _lemmas, words
+
+    asked = {lemma for word in words(request) for lemma in _lemmas(word)}
+    have = words(text)
+    failover = set()  # "failed traffic over" (a fail form, then "over" within three words): a failover, the act
+    for start, word in enumerate(have):
+        if "fail" in _lemmas(word) and "over" in have[start + 1:start + 4]:
+            failover |= {start, have.index("over", start + 1)}
+    return list(dict.fromkeys(word for at, word in enumerate(have) if at not in failover and
+                              _lemmas(word) & REVERSALS and not _lemmas(word) & asked))
 
 
 def expected_first(case: Case, choice: Choice) -> Choice:
