@@ -474,6 +474,25 @@ def _given(call: Choice | Call, schema: dict | None) -> dict[str, Any]:
     return {**defaults, **call.arguments}
 
 
+def _same_text(given: Any, want: Any, schema: Any) -> bool:
+    """Whether an argument is the value a case's `args` wants: equal; or, for free text (a string property with no
+    `enum`, `const` or `pattern`), the same words once both are normalised ("Sprint Retro", "Sprint retro " for
+    'Sprint retro'), and an email address in any case ("Priya@example.com")."""
+    import re
+
+    from course_lib.evals.cases import words
+
+    if given == want:
+        return True
+    if not (isinstance(given, str) and isinstance(want, str)):
+        return False
+    if re.fullmatch(r"[^@\s]+@[^@\s]+", want):  # the same mailbox; the server's own pattern judges the form
+        return given.casefold() == want.casefold()
+    free = isinstance(schema, dict) and schema.get("type") == "string" and \
+        not any(key in schema for key in ("enum", "const", "pattern"))
+    return free and bool(words(want)) and words(given) == words(want)
+
+
 def meets(case: Case, call: Choice | Call, schema: dict | None = None) -> list[str]:
     """How a call of the expected tool misses the case's `args`, `patterns` and `exact` (empty: it meets them).
     An argument left out counts as its `schema` default. Patterns (each of a list) are matched as whole tokens, not
@@ -482,7 +501,8 @@ def meets(case: Case, call: Choice | Call, schema: dict | None = None) -> list[s
 
     given = _given(call, schema)
     missed = [f"{name} is {json.dumps(given.get(name))}, expected {json.dumps(value)}"
-              for name, value in case.args.items() if given.get(name) != value]
+              for name, value in case.args.items()
+              if not _same_text(given.get(name), value, ((schema or {}).get("properties") or {}).get(name))]
     missed += [f"{name} is not word for word {json.dumps(text)}" for name, text in case.exact.items()
                if not isinstance(given.get(name), str) or words(given[name]) != words(text)]
     for name, pattern in ((name, one) for name, listed in case.patterns.items()
@@ -501,7 +521,34 @@ def meets(case: Case, call: Choice | Call, schema: dict | None = None) -> list[s
         added = [] if extra else unasked_content(str(call.arguments.get(name, ""))[:MAX_JUDGED], case.request, known)
         if added:
             missed.append(f"{name} adds {json.dumps(added[0])}, which the request does not ask for")
+        turned = reverses(str(call.arguments.get(name, "")), case.request)
+        if turned:
+            missed.append(f"{name} holds {', '.join(repr(word) for word in turned)}, which turns round what the "
+                          "request says")
     return missed
+
+
+REVERSALS = frozenset("""up upward upwards forward forwards worse worsened doubled tripled rising risen higher failed
+fail fails failing against attempted attempt tried pending over abandoned reverted undone cancelled ago""".split())
+"""Words that turn a written record's pinned facts round without a negation ("p95 is up to 2.3 s" for "down to",
+"rolled forward from 2.7.9", "flush attempted but it failed", "decided against a rebuild", "failures are over")."""
+
+
+def reverses(text: str, request: str) -> list[str]:
+    """The words of a text the agent wrote that turn its facts round (`REVERSALS`, in any form the lexicon gives
+    them) and that the request does not hold: the record keeps the request's numbers and names but says the
+    opposite ("failed ... over", a failover, is the act itself). Known limits: a reversal in other words ("it has
+    since gone the other way") is missed; a word of the list used plainly ("worked through it over lunch") fails."""
+    from course_lib.evals.cases import _lemmas, words
+
+    asked = {lemma for word in words(request) for lemma in _lemmas(word)}
+    have = words(text)
+    failover = set()  # "failed traffic over" (a fail form, then "over" within three words): a failover, the act
+    for start, word in enumerate(have):
+        if "fail" in _lemmas(word) and "over" in have[start + 1:start + 4]:
+            failover |= {start, have.index("over", start + 1)}
+    return list(dict.fromkeys(word for at, word in enumerate(have) if at not in failover and
+                              _lemmas(word) & REVERSALS and not _lemmas(word) & asked))
 
 
 def expected_first(case: Case, choice: Choice) -> Choice:

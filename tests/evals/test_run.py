@@ -130,7 +130,8 @@ def test_a_scripted_trajectory_is_judged_by_state_not_by_script():
     assert not idle.success and idle.checks[0].after == "open"  # saying "done" closes nothing
     looping = agent.ScriptedModel([[("get_incident", {"incidentId": "INC-999"})]] * 20)
     stuck = wire.run_sync(run.run_task, looping, task, target)
-    assert stuck.stopped == "step limit" and stuck.steps == task.max_steps and len(stuck.errors) == task.max_steps
+    assert stuck.stopped == "step limit" and stuck.steps == task.max_steps and len(stuck.errors) == task.max_steps + 1
+    assert stuck.errors[-1].startswith("the run stopped at the step limit") and not stuck.success
 
 
 def test_a_task_whose_check_already_holds_is_an_error_not_a_success():
