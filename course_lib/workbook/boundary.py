@@ -109,6 +109,34 @@ the grader's own object.
 A check counts more than the calls made while it runs: the grader counts every forwarded call of the kernel, and a
 watch adds those every cell of the notebook made before it (`GraderBridge.end_check`, `before_check`), so a result
 fetched when a cell ran and kept for later is a call too (red team 6 cached 112 forecasts that way for 1.3)."""
+MAX_EARLIER = 10_000
+"""Forwarded calls of one function made outside the running check whose arguments the grader keeps for a later
+check's rule (`Earlier`); a cell's calls past it are kept as one entry without arguments, which every rule counts."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Earlier:
+    """A forwarded call made before the running check: its arguments as plain data (`_plain`; None: not kept, past
+    `MAX_EARLIER`), whether an earlier exercise's check caused it (else a cell made it), how many calls it stands for."""
+
+    values: Any
+    by_check: bool
+    times: int = 1
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """`value` as JSON data for comparing (`checks.core.asked_about`): what is not JSON data is None."""
+    if depth > 20:
+        return None
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _plain(item, depth + 1) for key, item in value.items()}
+    return None
+
+
 CALLED_ON_ITS_OWN = ("tool_name_validation.validate_tool_name",)
 """Forwarded functions the SDK calls by itself (every tool a cell registers has its name validated): only the calls
 made while a check runs count for them, not a cell's (`GraderBridge.end_check`). 1.4, which forbids it, asks about
@@ -118,14 +146,17 @@ WITHHELD = {"course_lib.review": ("SPEC_NAME", "_ORDERS", "_PERSUASION")}
 CUT = {"course_lib.servers.incidents": ("Store.add_note_once", "Store.visible"),
        "course_lib.servers.workspace": ("_tools.<locals>.search_tickets_tool",)}
 """Course code that is an exercise's answer and that no setup cell needs ("Class.method" or "function"): in the
-kernel's copy of course_lib its body only raises (`release.cut_bodies`), its signature and docstring kept. A rule
+kernel's copy of course_lib its body only raises and its docstring is gone (`release.cut_bodies`), its signature
+kept. A rule
 that forbids the lent store's `add_note_once` (5.1) or `visible` (5.3) is watched in the grader; without this the
 kernel's own `incidents.Store` ran the same code on a `self` of the learner's whose `append_note` or `lookup` was the
 lent store's, unseen (red team rtgrade7 c12, c13). (3.4's `failures.require_known_arguments` stays: an answer may
 use it, as it uses `failures.cancel`; tests/answers/right/ex_03_4_course_helper.py.)
 The workspace's search_tickets tool is 6.1's answer (its definition is the lean one, 194 tokens): 6.2 and 6.4
-register it (`LESSON_TOOLS_KEPT`) but their checks never call it, so its body goes (c21: the lesson tool with 6 words
-added passed 6.1, beyond what `runner.NEAR_COPY_WORDS` compares).
+register it (`LESSON_TOOLS_KEPT`) but their checks never call it or read its description, so its body goes (c21: the
+lesson tool with 6 words added passed 6.1, beyond what `runner.NEAR_COPY_WORDS` compares), and its docstring, the
+lean definition's prose (rtgrade9 F3: read at run time from the cut function, 5 words added, it passed 6.1); in a
+graded kernel it lists without a description.
 So a method of the kernel's own `Store` that uses these (`append_note`, `get`) fails there too: only lesson cells
 that show the naive way use one, and their output is not graded."""
 LESSON_TOOLS_CUT = "course_lib.servers."
@@ -850,7 +881,9 @@ class GraderBridge(_Endpoint):
         self._forwarded: Counter = Counter()  # "module.name" of a FORWARDED function -> calls the kernel made
         self._checks: Counter = Counter()  # those the checks caused (a checker calling the learner's code)
         self._at_check: Counter = Counter()  # the counts when the running check began
-        self.before_check: Counter = Counter()  # the calls the notebook's cells made before the running check
+        self.before_check: dict[str, list[Earlier]] = {}  # the forwarded calls made before the running check
+        self._earlier: dict[str, list[Earlier]] = {}  # every forwarded call made outside a check, so far
+        self._checking = False
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
         self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
@@ -892,27 +925,27 @@ class GraderBridge(_Endpoint):
         """A check ended (the runner calls this): the forwarded calls made while it ran were the checker's doing
         (it called the learner's code with inputs of its own), not the cells'.
 
-        The rule, and why it is sound: a forwarded function runs only in the grader, so every call of it is counted
-        here, whenever it is made. A check that forbids one is failed by any call a cell of the notebook made before
-        it, since the kernel started: the learner's answer cell, any cell put before it or after it, and the
-        course's own cells (none of which calls what a later exercise forbids: every solution notebook keeps its
-        full grade). What a check of another exercise causes is that check's (an honest 1.2 calls daily_forecast
-        while 1.2 is checked), and that check is always one of an earlier exercise: checks run in the course's
-        order wherever their check cells stand (`runner.plan`). A result
-        cached then is useless to 1.3, whose check draws a backend of its own when it starts, on both sides
-        (`checks.l01._reseeded`): what was fetched before it no longer matches (red team 7's c14, c18)."""
+        The rule, and why it is sound: a forwarded function runs only in the grader, so every call of it is seen
+        here, whenever it is made, with its arguments. A check's watch (`checks.core.watched`) counts the calls made
+        while it runs, and of the calls made before it (`before_check`: by a cell, or while an earlier exercise's
+        check ran) those its `earlier` rule says could be the answer kept for later: a call whose arguments are
+        what the check asks about (a result fetched in a cell and kept, red team 6's 112 forecasts for 1.3), never
+        a try-out or comparison cell's call on other arguments (red team rtgrade9 L2, L3: "found it called" about
+        an answer that never did)."""
         with self._lock:
             self._checks += self._forwarded - self._at_check
+            self._checking = False
 
     def begin_check(self) -> None:
         """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`), and
-        the forwarded calls the notebook's cells made so far are kept in `before_check` (see `end_check`)."""
+        the forwarded calls made so far are kept in `before_check` (see `end_check`)."""
         with self._lock:
             self._read_bytes = self._read_values = 0
             self.too_large = self.broken = None
-            self.before_check = Counter({name: count for name, count in (self._forwarded - self._checks).items()
-                                         if name not in CALLED_ON_ITS_OWN})
+            self.before_check = {name: list(calls) for name, calls in self._earlier.items()
+                                 if name not in CALLED_ON_ITS_OWN}
             self._at_check = Counter(self._forwarded)
+            self._checking = True
 
     def metered(self, line: bytes | None) -> str | None:
         """For an MCP connection with the kernel (`wire.line_streams`): why `line` is refused, or None."""
@@ -1079,6 +1112,12 @@ class GraderBridge(_Endpoint):
             name = f"{module_name.rsplit('.', 1)[-1]}.{name}"
             with self._lock:
                 self._forwarded[name] += 1
+                earlier = self._earlier.setdefault(name, [])
+                if len(earlier) < MAX_EARLIER:
+                    earlier.append(Earlier(_plain([*args, *kwargs.values()]), self._checking))
+                elif not self._checking:  # past it, a cell's calls are counted unread: they match every rule
+                    earlier[-1] = (Earlier(None, False, earlier[-1].times + 1) if earlier[-1].values is None
+                                   else Earlier(None, False))
             timer = threading.Timer(FORWARD_SECONDS, self._overran, args=(name,))
             timer.daemon = True
             timer.start()
