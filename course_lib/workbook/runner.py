@@ -364,7 +364,7 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
     with kernel.Kernel(run_dir, limits, tcp, uid, package) as running:
         bridge = boundary.GraderBridge(run_dir, tcp)
         if running.confinement.sandbox.confined:
-            bridge.kernel_host = sandbox.HOSTNAME
+            bridge.kernel_host = sandbox.hostname()
         running.on_death = bridge.close
         bridge.on_overrun = running.stop  # a forwarded call ran too long
         try:

@@ -291,8 +291,13 @@ def kernels_package(package: Path | None) -> Iterator[None]:
         _kernels_package = before
 
 
-HOSTNAME = "sandbox"
-"""The machine name a process in bubblewrap sees (its own UTS namespace)."""
+def hostname() -> str:
+    """The machine name a process in bubblewrap sees (its own UTS namespace): this machine's own, the name a
+    learner's kernel started here without the grader would see. A name of the grader's own ("sandbox") told a
+    submission it was graded (red team rtgrade9 F1, h1: a 6.2 answer right only there passed)."""
+    import socket
+
+    return socket.gethostname()
 
 
 class Confinement:
@@ -343,7 +348,7 @@ class Confinement:
         run = os.path.realpath(self.run_dir)
         size = str(self.limits.tmpfs_bytes)
         command = ["bwrap", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                   "--die-with-parent", "--new-session", "--hostname", HOSTNAME, "--clearenv",
+                   "--die-with-parent", "--new-session", "--hostname", hostname(), "--clearenv",
                    "--dev", "/dev", "--perms", "01777", "--size", size, "--tmpfs", "/dev/shm", "--proc", "/proc",
                    "--perms", "01777", "--size", size, "--tmpfs", "/tmp",
                    *_parents([*read_only, run, HOME])]
