@@ -786,7 +786,7 @@ def asked_about(*inputs: Any) -> Callable[[Any, bool], bool]:
     def matches(values: Any, by_check: bool) -> bool:
         if by_check:
             return False
-        if values is None:  # not kept (`boundary.MAX_EARLIER`): counted
+        if values is None:  # not kept (`boundary.EARLIER_BYTES`): counted
             return True
         return any(isinstance(value, (str, list, dict)) and json.dumps(value, sort_keys=True, default=repr) in wanted
                    for value in values) or any(

@@ -109,15 +109,17 @@ the grader's own object.
 A check counts more than the calls made while it runs: the grader counts every forwarded call of the kernel, and a
 watch adds those every cell of the notebook made before it (`GraderBridge.end_check`, `before_check`), so a result
 fetched when a cell ran and kept for later is a call too (red team 6 cached 112 forecasts that way for 1.3)."""
-MAX_EARLIER = 10_000
-"""Forwarded calls of one function made outside the running check whose arguments the grader keeps for a later
-check's rule (`Earlier`); a cell's calls past it are kept as one entry without arguments, which every rule counts."""
+EARLIER_BYTES = 8 << 20
+"""The most the grader keeps of the arguments of forwarded calls made outside a check, for a later check's rule
+(`Earlier`, as JSON text): past it, a cell's calls are kept without arguments (one entry for a run of them), and
+every rule counts those."""
 
 
 @dataclasses.dataclass(frozen=True)
 class Earlier:
     """A forwarded call made before the running check: its arguments as plain data (`_plain`; None: not kept, past
-    `MAX_EARLIER`), whether an earlier exercise's check caused it (else a cell made it), how many calls it stands for."""
+    `EARLIER_BYTES`), whether an earlier exercise's check caused it (else a cell made it), how many calls it stands
+    for."""
 
     values: Any
     by_check: bool
@@ -884,6 +886,7 @@ class GraderBridge(_Endpoint):
         self.before_check: dict[str, list[Earlier]] = {}  # the forwarded calls made before the running check
         self._earlier: dict[str, list[Earlier]] = {}  # every forwarded call made outside a check, so far
         self._checking = False
+        self._earlier_bytes = 0
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
         self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
@@ -946,6 +949,21 @@ class GraderBridge(_Endpoint):
                                  if name not in CALLED_ON_ITS_OWN}
             self._at_check = Counter(self._forwarded)
             self._checking = True
+
+    def _keep_earlier(self, name: str, arguments: list) -> None:
+        """Keep a forwarded call's arguments for later checks' rules (`Earlier`), within `EARLIER_BYTES` (call with
+        the lock held)."""
+        earlier = self._earlier.setdefault(name, [])
+        values = _plain(arguments)
+        size = len(json.dumps(values, default=repr))
+        if self._earlier_bytes + size <= EARLIER_BYTES:
+            self._earlier_bytes += size
+            earlier.append(Earlier(values, self._checking))
+        elif not self._checking:  # unread: every rule counts it
+            if earlier and earlier[-1].values is None:
+                earlier[-1] = Earlier(None, False, earlier[-1].times + 1)
+            else:
+                earlier.append(Earlier(None, False))
 
     def metered(self, line: bytes | None) -> str | None:
         """For an MCP connection with the kernel (`wire.line_streams`): why `line` is refused, or None."""
@@ -1112,12 +1130,7 @@ class GraderBridge(_Endpoint):
             name = f"{module_name.rsplit('.', 1)[-1]}.{name}"
             with self._lock:
                 self._forwarded[name] += 1
-                earlier = self._earlier.setdefault(name, [])
-                if len(earlier) < MAX_EARLIER:
-                    earlier.append(Earlier(_plain([*args, *kwargs.values()]), self._checking))
-                elif not self._checking:  # past it, a cell's calls are counted unread: they match every rule
-                    earlier[-1] = (Earlier(None, False, earlier[-1].times + 1) if earlier[-1].values is None
-                                   else Earlier(None, False))
+                self._keep_earlier(name, [*args, *kwargs.values()])
             timer = threading.Timer(FORWARD_SECONDS, self._overran, args=(name,))
             timer.daemon = True
             timer.start()

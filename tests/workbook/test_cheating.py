@@ -1168,12 +1168,13 @@ RED_TEAM_SIX_TOOLS = {
                  setattr(_exercise(nb, exercise), "source", answer), LESSON_CODE)
        for student, (lesson, exercise, answer) in _LESSON_ANSWERS_SIX.items()},
     "g1_allowlist_7_2": ("07", "7.2", lambda nb: setattr(_exercise(nb, "7.2"), "source", _ALLOWLIST_7_2),
-                         "a clean definition flagged"),
+                         ("a clean definition flagged", "return False for every tool of every course server")),
 }
 """Red team rtgrade6's forged passes (kept): a1-a3 (5.3), a4 (1.2) and h1 (6.1) answered by a lesson's server reached
 through a computed name (`servers.build`, a reversed string, a vars() walk, `servers.factory`, `workspace.register`)
 with a tool added or a few words appended; g1 (7.2) an allowlist of every clean definition the kernel could know.
-Each passed its check before the fix."""
+Each passed its check before the fix. (g1's allowlist now misses the workspace's search_tickets too, which lists
+without its prose in a graded kernel (rtgrade9 F3), so it fails first on a course tool flagged.)"""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
