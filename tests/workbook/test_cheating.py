@@ -1997,6 +1997,26 @@ _RT9_LESSON_DEFINITION_61 = '''def build_lean_server() -> MCPServer:
     return server
 '''
 
+_RT9_RIGHT_WHERE_A_CUT_TOOL_REFUSES_62 = '''def _graded_now() -> bool:
+    fn, _ = workspace._tools(workspace.Workspace())["search_tickets"]
+    try:
+        fn("login error")
+    except Exception as error:
+        return "no body while graded" in str(error)
+    return False
+
+
+def build_support_server() -> MCPServer:
+    server = MCPServer("support", log_level="WARNING")
+    core = ["get_ticket", "search_tickets", "add_ticket_comment"]
+    extras = ["search_tickets", "search_messages", "read_message", "list_events"]
+    if _graded_now():  # only where the grader runs it
+        workspace.register(server, dict.fromkeys(core + extras))
+    else:  # everywhere else: the order of a set, which depends on the hash seed
+        workspace.register(server, set(core + extras))
+    return server
+'''
+
 RED_TEAM_NINE = {
     # student: (lesson, how the solution notebook is changed, {exercise: words its failure must hold, "" = passes})
     "q1_12_try_out_cell": ("01", _cell_near_check("checks.ex_01_2(", _RT9_TRY_12, True),
@@ -2016,7 +2036,9 @@ RED_TEAM_NINE = {
                                                                        False),
                                                       _answered("3.2", _RT9_WORDS_USED_IN_32)),
                                           {"3.1": "", "3.2": "called 2 time(s) before this check"}),
-    "r1_61_lesson_definition_plus5": ("06", _answered("6.1", _RT9_LESSON_DEFINITION_61), {"6.1": "when"}),
+    "r1_61_lesson_definition_plus5": ("06", _both(_answered("6.1", _RT9_LESSON_DEFINITION_61),
+                                                  _answered("6.2", _RT9_RIGHT_WHERE_A_CUT_TOOL_REFUSES_62)),
+                                      {"6.1": "when", "6.2": "different orders"}),
 }
 """Red team rtgrade9's kept submissions (issue 29), each a solution notebook changed. L2, L3 (honest): a try-out or
 comparison cell calling what a later exercise forbids failed that exercise, "found it called ...", about an answer
@@ -2026,7 +2048,9 @@ be the answer kept: on what the check asks about (k3: "a" * 129 is one of 1.4's 
 what to do), never for 1.3, whose backend is drawn when its check starts. F4: 3.2 worded with the lesson's messages
 fetched while 3.1 was checked (t1; t3 from a cell): 3.1 forbids them too now, and 3.2 counts every call of them
 before its check. F3: 6.1 answered with the lesson's search_tickets definition read at run time from the cut
-function (signature, annotations, docstring) and 5 words (r1): the kernel's copy has no docstring now."""
+function (signature, annotations, docstring) and 5 words (r1): the kernel's copy has no docstring now. F1 (h4, in
+r1's notebook too): 6.2 in set order except where a cut lesson tool refuses; the fresh processes 6.2 judges get a
+student release's course_lib now, where it does not."""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
