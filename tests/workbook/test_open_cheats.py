@@ -67,10 +67,12 @@ print(json.dumps({"uid": os.getuid(), "refused": result.is_error,
 def test_a_graded_process_cannot_tell_it_is_graded(tmp_path):
     """Red team rtgrade9 F1 (h2, h4): a 6.2 answer that orders its tools right only where it detects the grader
     passes, since every process the check starts is a graded one. The host name no longer tells
-    (tests/workbook/test_sandbox.py); the uid (a fresh one from `sandbox.UIDS`, far above a login user's) and the
-    kernel's lesson tools without a body (`release.cut_bodies`) still do. Neither is cheap to hide: the uid must be
-    one no user of the machine has (the grader kills what is left of it), and the cut bodies are what keeps lesson
-    servers from answering exercises."""
+    (tests/workbook/test_sandbox.py), and 6.2's fresh processes get a student release's course_lib, so a cut lesson
+    tool tells nothing there (h4 fails: test_cheating's RED_TEAM_NINE). Still open: the uid (a fresh one from
+    `sandbox.UIDS`, far above a login user's: h2 passes 6.2) in every confined process, and in the kernel its lesson
+    tools without a body (`release.cut_bodies`). Neither is cheap to hide: the uid must be one no user of the machine
+    has (the grader kills what is left of it), and the cut bodies are what keeps lesson servers from answering
+    exercises."""
     import json
     import os
     import subprocess
