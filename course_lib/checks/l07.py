@@ -10,8 +10,8 @@ import secrets
 from typing import Any
 
 from course_lib import cost, host, invisible, wire
-from course_lib.checks.core import (asked_about, call_learner, checker, drawn, fail, learner_source, probe, require,
-                                    quoted, shown, spec, watched)
+from course_lib.checks.core import (asked_about, call_learner, checker, drawn, fail, learner_source, no_earlier_call,
+                                    probe, require, quoted, shown, spec, watched)
 
 HINTS: dict[str, tuple[str, ...]] = {
     "7.1": (
@@ -673,7 +673,7 @@ normalizes) the same, spacing inside and around."""
 
 
 def _print(fingerprint, definition: dict, what: str) -> str:
-    with watched("course_lib.host", "fingerprint", earlier=asked_about(definition)) as used:
+    with watched("course_lib.host", "fingerprint", earlier=no_earlier_call) as used:  # each carries the check's mark
         value = call_learner(fingerprint, copy.deepcopy(definition))
     require(not used, "own", used.called)
     require(isinstance(value, str), "str", f"{type(value).__name__} for {what}")

@@ -127,11 +127,18 @@ class Earlier:
 
 
 def _plain(value: Any, depth: int = 0) -> Any:
-    """`value` as JSON data for comparing (`checks.core.asked_about`): what is not JSON data is None."""
+    """`value` as JSON data for comparing (`checks.core.asked_about`): a model or dataclass as its fields (told by
+    its type: nothing here asks a kernel object's proxy anything), what else is not JSON data None."""
+    from pydantic import BaseModel
+
     if depth > 20:
         return None
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if isinstance(value, BaseModel):  # a course or SDK model, rebuilt here by value (never a kernel object's proxy)
+        return _plain(value.model_dump(mode="json", by_alias=True), depth + 1)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(dataclasses.asdict(value), depth + 1)
     if isinstance(value, (list, tuple)):
         return [_plain(item, depth + 1) for item in value]
     if isinstance(value, dict):
@@ -950,11 +957,10 @@ class GraderBridge(_Endpoint):
             self._at_check = Counter(self._forwarded)
             self._checking = True
 
-    def _keep_earlier(self, name: str, arguments: list) -> None:
-        """Keep a forwarded call's arguments for later checks' rules (`Earlier`), within `EARLIER_BYTES` (call with
-        the lock held)."""
+    def _keep_earlier(self, name: str, values: list) -> None:
+        """Keep a forwarded call's arguments (`_plain`) for later checks' rules (`Earlier`), within `EARLIER_BYTES`
+        (call with the lock held)."""
         earlier = self._earlier.setdefault(name, [])
-        values = _plain(arguments)
         size = len(json.dumps(values, default=repr))
         if self._earlier_bytes + size <= EARLIER_BYTES:
             self._earlier_bytes += size
@@ -1128,9 +1134,10 @@ class GraderBridge(_Endpoint):
                 raise BridgeClosed(self.closed)
             module_name, _, name = path.partition(":")
             name = f"{module_name.rsplit('.', 1)[-1]}.{name}"
+            kept = _plain([*args, *kwargs.values()])
             with self._lock:
                 self._forwarded[name] += 1
-                self._keep_earlier(name, [*args, *kwargs.values()])
+                self._keep_earlier(name, kept)
             timer = threading.Timer(FORWARD_SECONDS, self._overran, args=(name,))
             timer.daemon = True
             timer.start()
