@@ -504,10 +504,24 @@ def _source(item: Any) -> str | None:
     return None
 
 
+def _learners_module(name: Any) -> bool:
+    """Whether the module `name` is one of the learner's own: a file in the folder the code runs in (a notebook's,
+    where `%%writefile helpers.py` puts it), neither the course's nor installed (red team 10, L6: a helper in a
+    module of the learner's own, as 6.2's and 7.3's texts allow, went as an import the fresh process could not run)."""
+    module = sys.modules.get(name) if isinstance(name, str) and name != "__main__" else None
+    file = getattr(module, "__file__", None)
+    if not isinstance(file, str) or name.partition(".")[0] == "course_lib":
+        return False
+    found = Path(file).resolve()
+    installed = {Path(prefix).resolve() for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return found.is_relative_to(Path.cwd().resolve()) and not any(found.is_relative_to(at) for at in installed)
+
+
 def portable_source(factory: Callable[..., Any]) -> str:
     """Source that rebuilds `factory` in a fresh process from code only: imports, the helper functions and classes
     it uses (by their source), then its own def. Helpers defined beside `factory` (in its module, or in a notebook
-    cell) travel as source, so a learner's own module need not be importable there.
+    cell) or in a module of the learner's own (`_learners_module`) travel as source, so a learner's own module need
+    not be importable there.
 
     A value computed in this process is never sent, not even as a literal (its order could depend on this
     process's hash seed): `ProcessBuildError` names it, as it does a function whose source cannot be read.
@@ -534,7 +548,8 @@ def portable_source(factory: Callable[..., Any]) -> str:
             if name in imports or name in definitions or name not in namespace or name == label:
                 continue
             value = namespace[name]
-            beside = isinstance(value, (types.FunctionType, type)) and getattr(value, "__module__", None) == home
+            beside = isinstance(value, (types.FunctionType, type)) and (
+                getattr(value, "__module__", None) == home or _learners_module(getattr(value, "__module__", None)))
             line = None if beside else _import_line(name, value)
             if line is not None:
                 imports[name] = line

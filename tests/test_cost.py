@@ -324,6 +324,30 @@ def test_a_factory_that_cannot_move_or_crashes_is_a_clear_error():
 
 
 
+def test_a_helper_in_a_module_of_the_learners_own_travels_as_its_source(tmp_path):
+    """Red team 10, L6: 7.3's and 6.2's texts allow helpers "in a module of your own"; one written by `%%writefile`
+    beside the notebook went as an import, which the check's fresh process (in a folder of its own) could not run.
+    Its functions travel as source, those they call in that module too; installed and course modules stay imports."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    cells = ["%%writefile fp_helpers_l6.py\nimport json\n\n\ndef canonical(tool):\n    return json.dumps(tool, "
+             "sort_keys=True)\n\n\ndef twice(tool):\n    return canonical(tool) * 2\n",
+             "import hashlib\nfrom fp_helpers_l6 import twice\n\n\ndef fingerprint(tool):\n"
+             "    return hashlib.sha256(twice(tool).encode()).hexdigest()\n",
+             "from course_lib import cost\nprint(cost.portable_source(fingerprint))\n"]
+    run = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell) for cell in cells])
+    NotebookClient(run, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    source = "".join(output.get("text", "") for output in run.cells[-1].outputs)
+    assert "def canonical(tool):" in source and "def twice(tool):" in source and "fp_helpers_l6" not in source
+    assert "import hashlib" in source and "import json" in source
+    import hashlib
+
+    namespace: dict = {}
+    exec(compile(source, "<fresh>", "exec"), namespace)  # what the fresh process runs: no module file needed
+    assert namespace["fingerprint"]({"b": 1}) == hashlib.sha256((json.dumps({"b": 1}, sort_keys=True) * 2).encode()).hexdigest()
+
+
 def test_a_helper_class_typed_into_a_kernel_cell_travels_as_its_source():
     """A class defined in a notebook cell has no file inspect can find before Python 3.13; its block is read
     from the cell its methods were compiled from, so a function that uses it runs in a fresh process."""

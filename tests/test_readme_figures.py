@@ -108,7 +108,7 @@ def test_the_offline_choosers_case_scores_are_what_it_scores_now():
     from course_lib.evals import cases, offline, run, score
 
     figures = stated(r"it gets (\d+)/(\d+) of the tune cases \((\d+) %, 95 % CI (\d+)–(\d+) %; [^)]*\) and "
-                     r"(\d+)/(\d+) of the independent held-out cases \((\d+) %, (\d+)–(\d+) %; "
+                     r"(\d+)/(\d+) of the held-out cases \((\d+) %, (\d+)–(\d+) %; "
                      r"`incident_notes` holds (\d+) more held-out cases, (\d+) right")
 
     def accuracy(names: list[str], split: str):

@@ -326,9 +326,12 @@ MAX_SOURCE = 1 << 20
 
 
 def _defs(text: str) -> set[str]:
-    """Every def and class in `text` (at any depth), each as its syntax tree dumped (positions left out)."""
+    """Every def and class in `text` (at any depth), each as its syntax tree dumped (positions left out). A
+    `%%writefile` cell's are those of the module it writes (its lines after the magic's)."""
     import ast
 
+    if text.startswith(("%%writefile ", "%%file ")):
+        text = text.partition("\n")[2]
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):

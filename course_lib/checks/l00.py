@@ -58,7 +58,7 @@ def _judge(bounds: Any, definition: dict, parameter: str, passed: Any = None, ag
     except CheckFailed as crash:  # the learner's function raised: name the rule that case probes
         if crash.rule or not str(crash.found).startswith("it raised"):
             raise
-        require(False, "missing" if None in expected else "read", crash.found,
+        require(False, "missing" if None in expected else "read", _lent_explained(str(crash.found), again),
                 f"bounds(<{definition['name']}>, {parameter!r}) should be {expected}"
                 + (", asked again about the same definition" if again else ""))
         return  # the check goes on to the other cases
@@ -75,6 +75,18 @@ def _judge(bounds: Any, definition: dict, parameter: str, passed: Any = None, ag
     if missing and rule == "missing":
         where += f": {parameter} has no {' and no '.join(missing)}"
     require(False, rule, repr(got), where)
+
+
+def _lent_explained(found: str, again: bool) -> str:
+    """`found` (what the learner's function raised), with why, when it names the type of the definition the check
+    lends for the questions asked again (red team 10, L1': `type(definition) is not dict` raised, naming it)."""
+    from course_lib.workbook import boundary
+
+    if not again or boundary.LENT_DICT not in found:
+        return found
+    return (f"{found} (asked again about one definition, the check lends it from the grader as a {boundary.LENT_DICT}, "
+            "a subclass of dict: `type(definition) is dict` is False for it, so test with isinstance(definition, "
+            "dict))")
 
 
 _RESIZE = {"width": {"type": "integer", "minimum": 1, "maximum": 10},

@@ -60,17 +60,19 @@ def _case_set(answer: Any, rule: str, server: str):
     raise fail(rule, f"{type(data).__name__} (return TOML text or a dict)")
 
 
-def _held_out_case(found: Any) -> str:
-    """The first of the learner's cases that is one of the course's held-out cases (the same request, case and
-    spacing ignored), as "case X is held-out case Y of heldout_weather"; "" when none is. Read from the grader's
-    course_lib: the kernel's has no held-out set (`release.HELD_OUT_CASES`), but a release does."""
+def _course_case(found: Any) -> str:
+    """The first of the learner's cases that is one of the course's cases, tune or held-out, of any case set it
+    ships (the same request, case and spacing ignored), as "case X is the course's case Y of weather.toml: ..."; ""
+    when none is. Read from the grader's course_lib: the kernel's lacks the held-out sets (`release.HELD_OUT_CASES`)
+    but keeps the tune sets the lessons load, and neither is an answer (red team 10, F2: 8.1 returned weather.toml)."""
     from course_lib.evals import cases
 
-    held = {" ".join(case.request.lower().split()): (name, case.id) for name in cases.packaged()
-            if not name.startswith("tasks") for case in cases.load(name).split("held-out")}
+    known = {" ".join(case.request.lower().split()): (name, case.id) for name in cases.packaged()
+             if not name.startswith("tasks") for case in cases.load(name)}
     for case in found:
-        if (name_id := held.get(" ".join(case.request.lower().split()))) is not None:
-            return f"case {shown(case.id, 60)} is held-out case {name_id[1]} of {name_id[0]}"
+        if (name_id := known.get(" ".join(case.request.lower().split()))) is not None:
+            return (f"case {shown(case.id, 60)} is the course's case {name_id[1]} of {name_id[0]}.toml: write "
+                    "requests of your own, in your own words")
     return ""
 
 
@@ -135,8 +137,8 @@ def _tools(server) -> list[dict]:
 RULES_8_1 = spec(
     ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
     ("server", "say `server = \"weather\"`", "the case set's server field"),
-    ("own", "be your own cases: none of them one of the course's held-out cases (the same request, case and "
-            "spacing ignored)", "requests vs every held-out case of the course's case sets"),
+    ("own", "be your own cases: none of them one of the course's cases, tune or held-out (the same request, "
+            "case and spacing ignored)", "requests vs every case of the course's case sets"),
     ("five", "hold at least five cases, no two with the same request (case and spacing ignored)",
      "count, distinct requests"),
     ("negatives", "include at least two negatives (expect = \"none\", without reads_ok: a call of the forecast "
@@ -168,7 +170,7 @@ def ex_08_1(forecast_cases) -> str:
     found = _case_set(forecast_cases, "valid", "weather")
     require(found.server == "weather", "server", f"server = {json.dumps(found.server)}" if found.server else
             "no server field")
-    copied = _held_out_case(found)
+    copied = _course_case(found)
     require(not copied, "own", copied)
     require(len(found) >= 5, "five", f"{len(found)} case(s)")
     requests = [" ".join(case.request.lower().split()) for case in found]
@@ -392,8 +394,8 @@ def ex_08_2(build_described_desk) -> str:
 
 RULES_8_3 = spec(
     ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
-    ("own", "be your own cases: none of them one of the course's held-out cases (the same request, case and "
-            "spacing ignored)", "requests vs every held-out case of the course's case sets"),
+    ("own", "be your own cases: none of them one of the course's cases, tune or held-out (the same request, "
+            "case and spacing ignored)", "requests vs every case of the course's case sets"),
     ("names", "name in expect and forbid only tools that incident-pager or lesson 05's incident desk offers",
      "expect and forbid names vs both servers' tools/list"),
     ("safety", "mark at least one case safety = true", "count"),
@@ -461,7 +463,7 @@ def ex_08_3(pager_safety_cases) -> str:
     from course_lib.servers import incident_risky, incidents
 
     found = _case_set(pager_safety_cases, "valid", "incidents")
-    copied = _held_out_case(found)
+    copied = _course_case(found)
     require(not copied, "own", copied)
     offered = {tool["name"]: (tool.get("annotations") or {}).get("readOnlyHint") is True
                for server in (incident_risky.build_pager_server(), incidents.build_server()) for tool in _tools(server)}

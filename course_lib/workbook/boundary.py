@@ -667,8 +667,17 @@ class _Endpoint(_Codec):
 
     def _own(self, number: Any) -> Any:
         if not isinstance(number, int) or number not in self._objects:
-            raise BoundaryError("a reference to an object this side never lent")
+            raise BoundaryError("a reference to an object this side never lent, or lent to a check that has ended "
+                                "(an object a check passes your code is yours only while that check runs: keep "
+                                "nothing of it for later)")
         return self._objects[number]
+
+    def _end_loans(self, first: int) -> None:
+        """Take back every object lent under a number from `first` on: the other side's references to them now
+        reach nothing (`_own` refuses them)."""
+        with self._lock:
+            for number in [number for number in self._objects if number >= first]:
+                self._numbers.pop(id(self._objects.pop(number)), None)
 
     def _args(self, message: dict) -> tuple[list, dict]:
         args, kwargs = self.decode(message.get("args", [])), self.decode(message.get("kwargs", {}))
@@ -894,6 +903,7 @@ class GraderBridge(_Endpoint):
         self._earlier: dict[str, list[Earlier]] = {}  # every forwarded call made outside a check, so far
         self._checking = False
         self._earlier_bytes = 0
+        self._loans_from = 0  # the first number lent in the running check: its loans end with it (red team 10, F1)
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
         self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
@@ -941,15 +951,24 @@ class GraderBridge(_Endpoint):
         check ran) those its `earlier` rule says could be the answer kept for later: a call whose arguments are
         what the check asks about (a result fetched in a cell and kept, red team 6's 112 forecasts for 1.3), never
         a try-out or comparison cell's call on other arguments (red team rtgrade9 L2, L3: "found it called" about
-        an answer that never did)."""
+        an answer that never did).
+
+        Every object the grader lent during the check is taken back: a store, a definition, a server or a
+        callback the checker passed the learner's code reaches nothing once its check is over, so no later check
+        can be answered with an earlier check's objects (red team 10's F1: 5.3 decided by 5.2's store)."""
         with self._lock:
             self._checks += self._forwarded - self._at_check
             self._checking = False
+        self._end_loans(self._loans_from)
+        with self._lock:  # a request of the check answered only now lends from here: the next check ends that too
+            self._loans_from = next(self._count)
 
     def begin_check(self) -> None:
         """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`), and
         the forwarded calls made so far are kept in `before_check` (see `end_check`)."""
+        self._end_loans(self._loans_from)  # nothing lent since the last check ended outlives it either
         with self._lock:
+            self._loans_from = next(self._count)  # what is lent from now on is this check's (`end_check`)
             self._read_bytes = self._read_values = 0
             self.too_large = self.broken = None
             self.before_check = {name: list(calls) for name, calls in self._earlier.items()
@@ -1247,7 +1266,14 @@ class _CourseObject(_Proxy):
 class _CourseMapping(_Proxy, dict):
     """In the kernel: a dict of the checker's, lent by reference (`LentMapping`): every read asks the grader for it
     again and every write is done there; its own items mirror the grader's (what a reader that looks only at a
-    dict's storage, such as `json.dumps`, sees). A copy of it is a plain dict."""
+    dict's storage, such as `json.dumps`, sees). A copy of it is a plain dict, and so is what its type makes when
+    called as a dict's would be (`type(d)(pairs)`, red team 10, L1'). Its type's name, which a learner's message
+    may show, is `LENT_DICT`."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if args and isinstance(args[0], _Endpoint):
+            return super().__new__(cls)
+        return dict(*args, **kwargs)  # `type(definition)(...)` in a learner's code: a plain dict, as in Jupyter
 
     def __init__(self, endpoint: _Endpoint, number: int, type_name: str, items: Any = ()):
         _Proxy.__init__(self, endpoint, number, type_name)
@@ -1341,6 +1367,11 @@ class _CourseMapping(_Proxy, dict):
 
     def __reduce__(self) -> Any:
         return dict, (self.copy(),)
+
+
+LENT_DICT = "LentDict"
+"""The name a learner's code sees as the type of a dict the checker lent it (`type(definition).__name__`)."""
+_CourseMapping.__name__ = _CourseMapping.__qualname__ = LENT_DICT
 
 
 class _CourseServer(_Proxy):

@@ -134,18 +134,21 @@ def plan(submission, reference) -> Plan:
     """The steps to grade `submission` with the setup and check cells of `reference` (both notebooks).
 
     The submission's cells run in its order, but its checks in the course's: each where its check cell stands,
-    yet never later than its answer cell and the cells of the learner's own right below it (a cell of the
-    course's, another exercise's cell or a check cell ends those), and never before the check of an exercise that
+    yet never later than its answer cell and the cells of the learner's own right below it (a check cell, a cell
+    of this or a later exercise, or a course cell the course runs after this check ends those), and never before the check of an exercise that
     comes earlier in the course. So a check cell moved changes nothing that is counted: every call a cell made
     before a check is counted against it (`GraderBridge.end_check`), and every call made while another exercise's
     check ran is that check's, which is always one the course puts earlier (red team 8: 9.2's check cell moved
     above 9.1's let 9.2's check fetch 9.1's verdicts; 9.1's moved to the end counted the lesson's own draft cell's
     contract.diff call against 9.1). A check that runs elsewhere than its check cell stands says so (`moved`)."""
-    checks = {pair.exercise.id: reference_code(reference)[pair.check_cell].source
-              for pair in build.exercise_pairs(reference)}
+    pairs = build.exercise_pairs(reference)
+    checks = {pair.exercise.id: reference_code(reference)[pair.check_cell].source for pair in pairs}
+    checked_at = {pair.exercise.id: pair.check_cell for pair in pairs}  # each check cell's place in the course
     setup = [cell.source for cell in reference_code(reference) if "setup" in _tags(cell)]
-    course = {_normal(cell.source) for cell in reference_code(reference)
-              if not {"setup", "check", "exercise"} & set(_tags(cell)) and "exercise" not in cell.get("metadata", {})}
+    course: dict[str, int] = {}  # a course cell's code -> its last place in the course
+    for place, cell in enumerate(reference_code(reference)):
+        if not {"setup", "check", "exercise"} & set(_tags(cell)) and "exercise" not in cell.get("metadata", {}):
+            course[_normal(cell.source)] = place
     code = [cell for cell in submission.cells if cell.get("cell_type") == "code" and isinstance(cell.get("source"), str)]
     check_cells = {index for index, cell in enumerate(code) if _is_check_cell(cell)}
     placed: dict[ExerciseId, int] = {}
@@ -167,10 +170,20 @@ def plan(submission, reference) -> Plan:
         """The last cell that runs before position `index` (a check cell's): -1 when none does."""
         return max((i for i in range(index) if i not in check_cells), default=-1)
 
-    def answered(index: int) -> int:
+    def ends(cell, exercise: ExerciseId) -> bool:
+        """Whether `cell`, below `exercise`'s answer, ends the cells that run before its check: a cell of this or a
+        later exercise (or of none of this lesson's), or a course cell the course runs only after this check. A
+        copy of an earlier exercise's cell (pasted to start this answer from) or of a course cell the course runs
+        before this check (pasted to look at it again) does not (red team 10, L4': either put the check in front
+        of the learner's own cells below it, so an honest answer failed with an untrue "another order" note)."""
+        other = _exercise_of(cell)
+        if other is not None:
+            return other not in checks or list(checks).index(other) >= list(checks).index(exercise)
+        return course.get(_normal(cell.source), -1) > checked_at[exercise]
+
+    def answered(index: int, exercise: ExerciseId) -> int:
         """The answer cell at `index` and the learner's own cells right below it: the last of them."""
-        while (index + 1 < len(code) and index + 1 not in check_cells and _exercise_of(code[index + 1]) is None
-               and _normal(code[index + 1].source) not in course):
+        while index + 1 < len(code) and index + 1 not in check_cells and not ends(code[index + 1], exercise):
             index += 1
         return index
 
@@ -178,7 +191,7 @@ def plan(submission, reference) -> Plan:
     earliest = -1
     for exercise, source in checks.items():
         stands = ran_before(placed[exercise]) if exercise in placed else None
-        answer = answered(exercise_cells[exercise]) if exercise in exercise_cells else None
+        answer = answered(exercise_cells[exercise], exercise) if exercise in exercise_cells else None
         where = min(p for p in (stands, answer) if p is not None) if (stands, answer) != (None, None) \
             else ran_before(len(code))
         earliest = where = max(where, earliest)

@@ -649,6 +649,20 @@ def test_a_source_from_the_kernel_is_kept_only_if_it_is_imports_and_defs_the_gra
         core._sent_by_the_grader(text, "fingerprint", ["x = 1", _CELL])
 
 
+def test_defs_written_by_a_writefile_cell_count_as_sent_and_nothing_else_of_it_does():
+    """Red team 10, L6: a helper in a module of the learner's own (6.2's and 7.3's texts allow it), written by a
+    `%%writefile` cell, is code the grader sent; a def the cell does not hold is still refused."""
+    from course_lib import cost
+
+    module = "%%writefile fp_helpers.py\nimport json\n\n\ndef canonical(tool):\n    return json.dumps(tool, sort_keys=True)\n"
+    answer = "from fp_helpers import canonical\n\n\ndef fingerprint(tool):\n    return canonical(tool)\n"
+    text = ("import json\n\ndef canonical(tool):\n    return json.dumps(tool, sort_keys=True)\n\n"
+            "def fingerprint(tool):\n    return canonical(tool)\n")
+    assert core._sent_by_the_grader(text, "fingerprint", [module, answer]) == text
+    with pytest.raises(cost.ProcessBuildError, match="not in your notebook's cells"):
+        core._sent_by_the_grader(text.replace("sort_keys=True", "sort_keys=False"), "fingerprint", [module, answer])
+
+
 DRAWN = {"0.1": ("l00", "ex_00_1_loop"), "1.4": ("l01", "ex_01_4_charset"), "2.3": ("l02", "ex_02_3_keys"),
          "7.1": ("l07", "ex_07_1_json_envelope"), "7.3": ("l07", "ex_07_3_sorted_json")}
 """Checks of a function with generated inputs, and a kept right answer for each (tests/answers/right)."""

@@ -178,15 +178,20 @@ def test_the_memory_store_keeps_keys_for_its_life_and_the_database_stores_for_a_
     from course_lib.incident_store import DAY as STORE_DAY
     from course_lib.servers import incidents
 
+    (paragraph,) = cited_paragraphs("desk-keys-kept-for-the-process-or-a-day")
+    stated = re.search(r"this section's store keeps keys until its process ends, and the database stores below for "
+                       r"an? (minute|hour|day|week) by default", paragraph)
+    assert stated, paragraph
+    kept_for = {"minute": 60.0, "hour": 3_600.0, "day": DAY, "week": 7 * DAY}[stated[1]]
     now = [1_000_000.0]
     memory = incidents.Store(clock=lambda: now[0])
     first = memory.add_note_once("ana", "INC-101", "Scaled up.", key(8))
     now[0] += 365 * DAY  # the only limit is the process's life
     assert memory.add_note_once("ana", "INC-101", "Scaled up.", key(8)) == first
-    assert STORE_DAY == DAY
+    assert STORE_DAY == kept_for
     durable = SqliteStore(tmp_path / "keys.db", clock=lambda: now[0])  # the default retention
     kept = durable.add_note_once("ana", "INC-101", "Scaled up.", key(8))
-    now[0] += DAY - 1
+    now[0] += kept_for - 1
     assert durable.add_note_once("ana", "INC-101", "Scaled up.", key(8)) == kept
     now[0] += 1
     assert durable.add_note_once("ana", "INC-101", "Scaled up.", key(8)).noteId != kept.noteId
@@ -213,3 +218,27 @@ def test_the_wal_quote_is_sqlites_documentation_and_the_store_runs_in_wal_mode(t
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert (tmp_path / "store.db-shm").exists() and (tmp_path / "store.db-wal").exists()
     store.disconnect()
+
+
+@claim("page-numbers-per-tenant-under-a-table-lock")
+def test_pages_are_numbered_per_organization_under_a_lock_on_every_organizations_pages(cluster):  # noqa: F811
+    import psycopg
+
+    (paragraph,) = cited_paragraphs("page-numbers-per-tenant-under-a-table-lock")
+    stated = re.search(r"Acme's and Globex's first pages are both `(PG-\d+)`\), but `([^`]+)` locks every "
+                       r"organization's pages, so on PostgreSQL a page for Globex waits for an Acme page", paragraph)
+    assert stated, paragraph
+    assert PostgresStore.LOCK_PAGES == stated[2] and SqliteStore.LOCK_PAGES == ""  # SQLite: the write lock alone
+    url = cluster.database()
+    acme = PostgresStore(url)
+    globex = PostgresStore(url, lock_timeout=0.5)
+    try:
+        with psycopg.connect(url) as holder:  # a transaction that took the page lock, as an Acme page does
+            holder.execute(PostgresStore.LOCK_PAGES)
+            with pytest.raises(ToolError, match=re.escape(BUSY)):
+                globex.page("gil", "search", "Globex search is down.")
+            holder.rollback()
+        assert [acme.page("ana", "search", "Acme search is slow.").pageId,
+                globex.page("gil", "search", "Globex search is down.").pageId] == [stated[1], stated[1]]
+    finally:
+        acme.disconnect(), globex.disconnect()

@@ -11,7 +11,7 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel
 
 from course_lib import wire
-from claims_ledger import claim
+from claims_ledger import cited_paragraphs, claim
 
 
 class Out(BaseModel):
@@ -31,8 +31,11 @@ def forecast_server(**options) -> MCPServer:
 
 @claim("sdk-text-copy-is-indented-json")
 def test_the_text_block_of_a_structured_result_is_its_json_indented_by_two():
+    (paragraph,) = cited_paragraphs("sdk-text-copy-is-indented-json")
+    stated = re.search(r"the SDK pretty-prints it \(`indent=(\d+)`\)", paragraph)
+    assert stated, paragraph
     result = wire.run_sync(wire.call_tool, forecast_server(), "forecast", {"city": "Oslo"})
-    assert result.content[0].text == json.dumps(result.structured_content, indent=2)
+    assert result.content[0].text == json.dumps(result.structured_content, indent=int(stated[1]))
 
 
 async def listing_requests(server, era, calls=("default", "default", "default")) -> tuple[int, dict]:
@@ -46,8 +49,11 @@ async def listing_requests(server, era, calls=("default", "default", "default"))
 
 @claim("sdk-tools-list-cache-hints")
 def test_default_hints_are_zero_and_private_and_a_client_caches_only_a_positive_ttl_in_2026():
+    (stated,) = [found for paragraph in cited_paragraphs("sdk-tools-list-cache-hints") if (found := re.search(
+        r"The SDK sends `ttlMs: (\d+)` and `\"(\w+)\"` unless the server sets `cache_hints=`", paragraph))]
     hinted = {"cache_hints": {"tools/list": CacheHint(ttl_ms=600_000, scope="public")}}
-    assert anyio.run(listing_requests, forecast_server(), "2026-07-28") == (3, {"ttlMs": 0, "cacheScope": "private"})
+    assert anyio.run(listing_requests, forecast_server(), "2026-07-28") == (
+        3, {"ttlMs": int(stated[1]), "cacheScope": stated[2]})
     assert anyio.run(listing_requests, forecast_server(**hinted), "2026-07-28") == (
         1, {"ttlMs": 600_000, "cacheScope": "public"})
     assert anyio.run(listing_requests, forecast_server(**hinted), "2025-11-25") == (3, {})

@@ -3,13 +3,14 @@ providers' tool-result slots; the course's servers return untrusted text as it w
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import anyio
 
 from course_lib import host, tokens, wire
 from course_lib.servers import documents, incidents
-from claims_ledger import claim
+from claims_ledger import cited_paragraphs, claim
 
 VARIATION_SELECTORS = [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
 TAGS = range(0xE0000, 0xE0080)
@@ -17,13 +18,32 @@ TAGS = range(0xE0000, 0xE0080)
 
 @claim("unicode-variation-selectors-are-mn-and-tokenized")
 def test_variation_selectors_are_category_mn_and_each_one_costs_tokens():
-    assert len(VARIATION_SELECTORS) == 256
-    assert {unicodedata.category(chr(code)) for code in VARIATION_SELECTORS} == {"Mn"}
+    (paragraph,) = cited_paragraphs("unicode-variation-selectors-are-mn-and-tokenized")
+    stated = re.search(r"the (\d+) variation selectors \(U\+([0-9A-F]+) to U\+([0-9A-F]+) and U\+([0-9A-F]+) to "
+                       r"U\+([0-9A-F]+)\), which are category (\w+), not (\w+)", paragraph)
+    assert stated, paragraph
+    low, high, low2, high2 = (int(code, 16) for code in stated.groups()[1:5])
+    assert [*range(low, high + 1), *range(low2, high2 + 1)] == VARIATION_SELECTORS  # Unicode's VS1-VS256
+    assert len(VARIATION_SELECTORS) == int(stated[1])
+    assert {unicodedata.category(chr(code)) for code in VARIATION_SELECTORS} == {stated[6]} != {stated[7]}
     assert {unicodedata.category(chr(code)) for code in TAGS if unicodedata.name(chr(code), "")} == {"Cf"}
     visible = "Looks good to me."
     for code in (0xFE00, 0xFE0F, 0xE0100, 0xE01EF):
         for encoding in tokens.ENCODINGS:
             assert tokens.count(visible + chr(code) * 10, encoding) > tokens.count(visible, encoding)
+    # "a single VS16 after a symbol ... or VS15 ... is let through", by all three readers the sentence names
+    assert re.search(r"a single VS16 after a symbol \(asking for its emoji, colour form\) or VS15 \(its text form\) "
+                     r"is let through", paragraph), paragraph
+    from course_lib import review
+
+    heart = "\u2764"  # HEAVY BLACK HEART, category So
+    for text, flagged in [(heart + "\ufe0f", []), (heart + "\ufe0e", []), ("ok " + heart + "\ufe0f!", []),
+                          ("A\ufe0f", ["U+FE0F"]), (" \ufe0e", ["U+FE0E"]),            # after no symbol
+                          (heart + "\ufe0f\ufe0f", ["U+FE0F", "U+FE0F"]),                # not single
+                          (heart + "\ufe00", ["U+FE00"]), ("\u200b\ufe0f", ["U+200B", "U+FE0F"])]:
+        assert host.invisible(text) == flagged, text
+        assert review.hidden_characters(text) == flagged, text
+        assert (host.reveal_invisible(text) == text) == (not flagged), text
 
 
 @claim("provider-tool-result-slots")

@@ -3,6 +3,7 @@ and what a stdio server does with a stray print()."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 import anyio
@@ -15,7 +16,7 @@ from mcp.shared.subscriptions import ToolsListChanged
 from pydantic import Field
 
 from course_lib import serving, wire
-from claims_ledger import claim
+from claims_ledger import SPEC, cited_paragraphs, claim
 
 
 def growing(notify: bool, send: bool) -> MCPServer:
@@ -104,20 +105,24 @@ def test_request_state_is_sealed_with_aes_256_gcm_for_600_seconds_by_default():
 
     from mcp.server import request_state
 
+    (paragraph,) = cited_paragraphs("sdk-request-state-sealed-aes-gcm")
+    stated = re.search(r"SDK 2\.3 \*seals\* it with AES-(\d+)-GCM .* for (\d+) seconds;", paragraph)
+    assert stated, paragraph
+    bits, seconds = int(stated[1]), float(stated[2])
     aes_keys: list[int] = []
     real_aesgcm = request_state.AESGCM
     with mock.patch.object(request_state, "AESGCM", side_effect=lambda key: aes_keys.append(len(key))
                            or real_aesgcm(key)):
         default = RequestStateSecurity.ephemeral()
         servers = [MCPServer("x", log_level="WARNING") for _ in range(2)]
-    assert isinstance(default.codec, AESGCMRequestStateCodec) and default.ttl == 600.0
-    assert aes_keys == [32, 32, 32]  # AES-256: one 256-bit key for ephemeral() and for each server built
+    assert isinstance(default.codec, AESGCMRequestStateCodec) and default.ttl == seconds
+    assert aes_keys == [bits // 8] * 3  # one key of the stated size for ephemeral() and for each server built
     policies = []
     for server in servers:
         boundaries = [m for m in server._lowlevel_server.middleware if type(m).__name__ == "RequestStateBoundary"]
         assert len(boundaries) == 1
         policies.append(boundaries[0]._security)
-    assert all(isinstance(p.codec, AESGCMRequestStateCodec) and p.ttl == 600.0 for p in policies)
+    assert all(isinstance(p.codec, AESGCMRequestStateCodec) and p.ttl == seconds for p in policies)
     assert policies[0].codec._mint_kid != policies[1].codec._mint_kid  # each MCPServer makes its own key
 
 
@@ -169,8 +174,16 @@ def test_a_2026_client_sends_method_name_and_mirrored_params_and_a_2025_client_v
                 await client.call_tool("find_order", {"region": "eu-west"})
         return seen[-1]
 
+    (paragraph,) = cited_paragraphs("sdk-http-request-headers-per-era")
+    assert re.search(r"The other three: the protocol version and 2026-07-28's two standard request headers, method "
+                     r"and, for a call, the tool's name\. Stdio and in-process calls carry none; of these `Mcp-…` "
+                     r"headers a 2025-11-25 client sends only the protocol version and session id\.", paragraph), paragraph
+    # "the two standard request headers": the section's table, in the vendored 2026-07-28 file
+    spec = (SPEC / "2026-07-28/docs/specification/2026-07-28/basic/transports/streamable-http.mdx").read_text()
+    table = spec.split("### Standard Request Headers", 1)[1].split("\n#", 1)[0]
+    assert re.findall(r"^\| `(Mcp-[\w-]+)`", table, re.M) == ["Mcp-Method", "Mcp-Name"]
     assert anyio.run(headers, "auto") == ["mcp-method", "mcp-name", "mcp-param-region", "mcp-protocol-version"]
-    assert anyio.run(headers, "legacy") == ["mcp-protocol-version", "mcp-session-id"]
+    assert anyio.run(headers, "legacy") == ["mcp-protocol-version", "mcp-session-id"]  # of the mcp-* headers
     for era in wire.ERAS:  # "in process there are no headers at all"
         wire.run_sync(wire.call_tool, router, "find_order", {"region": "eu-west"}, era)
         assert seen[-1] is None, (era, seen[-1])
@@ -193,7 +206,10 @@ def test_the_http_transport_refuses_a_foreign_origin_and_host():
                 return [(await http.post(url, json=body, headers={**headers, **extra})).status_code
                         for extra in ({}, {"Origin": "http://evil.example"}, {"Host": "evil.example"})]
 
-    assert anyio.run(statuses) == [200, 403, 421]
+    (paragraph,) = cited_paragraphs("sdk-http-checks-host-and-origin")
+    stated = re.search(r"a foreign `Origin` gets (\d{3}), a foreign `Host` (\d{3})", paragraph)
+    assert stated, paragraph
+    assert anyio.run(statuses) == [200, int(stated[1]), int(stated[2])]
 
 
 PRINTER = """import sys

@@ -54,9 +54,9 @@ def conversation(*turns, final="Done."):
     messages = [{"role": "user", "text": "x"}]
     for calls in turns:
         messages.append({"role": "assistant", "text": "", "calls": [
-            {"id": f"call_{i}", "name": name, "arguments": args} for i, (name, args, _) in enumerate(calls)]})
-        messages += [{"role": "tool", "id": f"call_{i}", "name": name, "text": "{}", "is_error": refused}
-                     for i, (name, _, refused) in enumerate(calls)]
+            {"id": f"call_{i}", "name": name, "arguments": args} for i, (name, args, *_) in enumerate(calls)]})
+        messages += [{"role": "tool", "id": f"call_{i}", "name": name, "text": text[0] if text else "{}",
+                      "is_error": refused} for i, (name, _, refused, *text) in enumerate(calls)]
     messages.append({"role": "assistant", "text": final, "calls": []})
     return agent.Loop(messages, stopped="model finished")
 
@@ -64,8 +64,9 @@ def conversation(*turns, final="Done."):
 def test_calls_are_paired_with_their_results_by_position_not_by_a_repeated_id():
     loop = conversation([("cancel_event", {"event_id": "EV-999"}, True)], [(*RETRO, False)], [(*UNASKED, False)])
     assert run._accepted(loop) == [RETRO, UNASKED]
-    honest = conversation([("get_service_status", {"service": "payments"}, False)],
-                          [("get_service_status", {"service": "paymnts"}, True)], final=ASKED)
+    honest = conversation([("get_service_status", {"service": "payments"}, False, '{"runbookSteps": 1}')],
+                          [("get_service_status", {"service": "paymnts"}, True, "Unknown service 'paymnts'.")],
+                          final=ASKED)  # the final words use the accepted read's result (its 1), not the refusal's
     assert run._helpful(task("tasks_heldout_ops", "stale-payments-runbook"), honest)
     assert [result["is_error"] for _, result in agent.answered(honest.messages)] == [False, True]
 

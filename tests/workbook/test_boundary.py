@@ -595,3 +595,56 @@ def test_a_watch_counts_only_the_calls_its_own_kernel_caused(tmp_path):
         for bridge, fake in ((other, other_fake), (own, own_fake)):
             bridge.close("the test is over")
             fake.close()
+
+
+def test_what_a_check_lent_the_kernel_reaches_nothing_once_that_check_is_over(pair):
+    """Red team 10, F1: 5.2's answer kept the store its check lent it, and 5.3's tool asked that store's
+    `visible` (which 5.3 forbids on its own store). Every loan ends with its check; a later use is refused with a
+    reason, and the next check's objects work as before."""
+    bridge, namespace, _ = pair
+    kept: list = []
+    namespace["keep"] = lambda store: kept.append(store) or store.visible("ana", "INC-101").incident_id
+    namespace["use_kept"] = lambda: kept[0].visible("ana", "INC-101").incident_id
+    keep, use_kept = bridge.lookup("keep"), bridge.lookup("use_kept")
+    bridge.begin_check()
+    assert keep(incidents.Store()) == "INC-101" and use_kept() == "INC-101"  # within its check: the store works
+    bridge.end_check()
+    bridge.begin_check()
+    with pytest.raises(boundary.LearnerRaised, match="lent to a check that has ended"):
+        use_kept()
+    assert keep(incidents.Store()) == "INC-101"  # this check's own store works
+    bridge.end_check()
+    late = bridge._reference(incidents.Store())["id"]  # noqa: SLF001 - a request of the check answered after its end
+    bridge.begin_check()
+    with pytest.raises(boundary.BoundaryError, match="lent to a check that has ended"):
+        bridge._own(late)  # noqa: SLF001
+    bridge.end_check()
+
+
+def test_a_lent_dicts_type_makes_plain_dicts_and_is_named_for_the_learner(pair):
+    """Red team 10, L1': 0.1's definition, lent by reference, is a dict subclass in the kernel. Its type called as a
+    dict's (`type(d)(pairs)`, a normaliser that keeps each container's type) made nothing but a TypeError, and a
+    learner's message showing `type(d).__name__` named the boundary's internal class. Now its type makes a plain
+    dict, and its name is the one the 0.1 check explains (`LENT_DICT`)."""
+    from course_lib.checks import core
+
+    bridge, namespace, _ = pair
+    def same_type(value):
+        return type(value)((key, same_type(item)) for key, item in value.items()) if isinstance(value, dict) else value
+
+    namespace["rebuild"] = lambda d: (same_type(d), type(d).__name__, type(d).__qualname__, type(d) is dict)
+    token = boundary._current.set(bridge)
+    try:
+        handed = core.lent({"inputSchema": {"properties": {"width": {"minimum": 1}}}})
+    finally:
+        boundary._current.reset(token)
+    bridge.begin_check()
+    rebuilt, name, qualname, exact = bridge.lookup("rebuild")(handed)
+    bridge.end_check()
+    assert rebuilt == {"inputSchema": {"properties": {"width": {"minimum": 1}}}} and type(rebuilt) is dict
+    assert name == qualname == boundary.LENT_DICT == "LentDict" and exact is False
+    from course_lib.checks import l00
+
+    said = l00._lent_explained(f"it raised TypeError: expected a dict, got {name}", again=True)
+    assert "isinstance(definition, dict)" in said and "_Course" not in said
+    assert l00._lent_explained("it raised KeyError: 'depth'", again=True) == "it raised KeyError: 'depth'"

@@ -9,6 +9,7 @@ limits (their children sleep; the memory bomb stops at its MemoryError), so they
 from __future__ import annotations
 
 import contextlib
+import copy
 import csv
 import hashlib
 import subprocess
@@ -1890,6 +1891,143 @@ def test_red_team_eight_cheats_fail_with_their_reason_and_honest_variants_pass(t
             status, detail = grades.get((student, exercise), ("missing", ""))
             wanted = "passed" if student in honest or not words else "failed"
             if status != wanted or words not in detail:
+                problems.append(f"{student} {exercise}: {status} ({detail[:300]})")
+    assert problems == [], "\n".join(problems)
+
+
+# --- red team 10 (rtgrade10): kept cheats and the honest answers the same fixes must keep passing -----------------
+
+_RT10_53_KEPT_STORE = '''def build_incident_server(store: incidents.Store, user: str) -> MCPServer:
+    server = MCPServer("incidents", log_level="WARNING")
+
+    @server.tool()
+    def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
+        """Read one incident by its ID."""
+        _KEPT[0].visible(user, incidentId)  # an earlier check's store decides (and words the refusal)
+        return incidents.view(store.lookup(incidentId))
+
+    return server
+'''
+
+
+def _rt10_store_kept_by(exercise: str) -> Callable:
+    """F1: `exercise`'s answer (the solution's) keeps the store its check lends it; 5.3 asks that store."""
+    def make(notebook) -> None:
+        cell = _exercise(notebook, exercise)
+        head = cell.source.index("def build_")
+        line = cell.source.index("\n", cell.source.index("server = MCPServer", head)) + 1
+        cell.source = (cell.source[:head] + "_KEPT = []\n\n\n" + cell.source[head:line]
+                       + "    _KEPT.append(store)  # kept for later\n" + cell.source[line:])
+        _exercise(notebook, "5.3").source = _RT10_53_KEPT_STORE
+    return make
+
+
+def _rt10_22_from_21(notebook) -> None:
+    """L4' (l5, honest): 2.1's answer cell copied (it keeps id 2.1) and edited into 2.2's answer, 2.2's stub kept
+    above it."""
+    answer = _exercise(notebook, "2.2")
+    template = nbformat.from_dict(copy.deepcopy(dict(_exercise(notebook, "2.1"))))
+    template.source = answer.source
+    answer.source = _exercise(_lesson_notebook("02")[1], "2.2").source
+    notebook.cells.insert(notebook.cells.index(answer) + 1, template)
+
+
+def _rt10_23_example_copied(notebook) -> None:
+    """L4' (l7, honest): 2.3's answer calls `_row`, defined in a cell below a pasted copy of the course's example
+    cell."""
+    answer = _exercise(notebook, "2.3")
+    example = notebook.cells[notebook.cells.index(answer) - 2]
+    answer.source = ('def order_rows(result: dict) -> list[list]:\n    if result.get("isError") or not '
+                     'result.get("structuredContent"):\n        return []\n'
+                     '    return [_row(o) for o in result["structuredContent"]["orders"]]\n')
+    at = notebook.cells.index(answer) + 1
+    notebook.cells[at:at] = [nbformat.v4.new_code_cell(example.source), nbformat.v4.new_code_cell(
+        'def _row(order: dict) -> list:\n    return [order["order_number"], order["status"], '
+        'order["expected_delivery"], order["items"]]\n')]
+
+
+def _rt10_module_of_ones_own(exercise: str, module: str, answer: str) -> Callable:
+    """L6 (t1, u1, honest): a helper in a module of the learner's own, written by %%writefile above the answer."""
+    def make(notebook) -> None:
+        cell = _exercise(notebook, exercise)
+        notebook.cells.insert(notebook.cells.index(cell), nbformat.v4.new_code_cell(module))
+        cell.source = answer
+    return make
+
+
+_RT10_FP_HELPERS = ('%%writefile fp_helpers.py\nimport json\n\n\ndef canonical(tool: dict) -> str:\n'
+                    '    return json.dumps(tool, sort_keys=True, ensure_ascii=False, separators=(",", ":"))\n')
+_RT10_73 = ('from fp_helpers import canonical\n\n\ndef fingerprint(tool: dict) -> str:\n'
+            '    return hashlib.sha256(canonical(tool).encode()).hexdigest()\n')
+_RT10_SUPPORT_ORDER = ('%%writefile support_order.py\n\n\ndef ordered(*groups):\n'
+                       '    return list(dict.fromkeys(name for group in groups for name in group))\n')
+_RT10_62 = '''from support_order import ordered
+
+
+def build_support_server() -> MCPServer:
+    server = MCPServer("support", log_level="WARNING")
+    core = ["get_ticket", "search_tickets", "add_ticket_comment"]
+    extras = ["search_tickets", "search_messages", "read_message", "list_events"]
+    workspace.register(server, ordered(core, extras))
+    return server
+'''
+_RT10_01_TYPE_IS_DICT = '''def bounds(definition: dict, parameter: str) -> tuple:
+    if type(definition) is not dict:
+        raise TypeError(f"expected a dict, got {type(definition).__name__}")
+    schema = definition["inputSchema"]["properties"][parameter]
+    return schema.get("minimum"), schema.get("maximum")
+'''
+_RT10_01_SAME_TYPE = '''def _normalized(value):
+    if isinstance(value, dict):
+        return type(value)((str(k), _normalized(v)) for k, v in value.items())
+    return value
+
+
+def bounds(definition: dict, parameter: str) -> tuple:
+    schema = _normalized(definition)["inputSchema"]["properties"][parameter]
+    return schema.get("minimum"), schema.get("maximum")
+'''
+
+RED_TEAM_TEN = {
+    # student: (lesson, how the solution notebook is changed, {exercise: words its failure must hold, "" = passes})
+    "s1_53_store_kept_from_52": ("05", _rt10_store_kept_by("5.2"), {"5.2": "", "5.3": "get_incident"}),
+    "s2_53_store_kept_from_51": ("05", _rt10_store_kept_by("5.1"), {"5.1": "", "5.3": "get_incident"}),
+    "l5_22_from_21_template_stub_kept": ("02", _rt10_22_from_21, {"2.1": "", "2.2": "", "2.3": ""}),
+    "l7_23_example_copy_then_helper": ("02", _rt10_23_example_copied, {"2.3": ""}),
+    "t1_73_helper_module_writefile": ("07", _rt10_module_of_ones_own("7.3", _RT10_FP_HELPERS, _RT10_73), {"7.3": ""}),
+    "u1_62_helper_module_writefile": ("06", _rt10_module_of_ones_own("6.2", _RT10_SUPPORT_ORDER, _RT10_62),
+                                      {"6.2": ""}),
+    "b1_01_type_is_dict": ("00", _answered("0.1", _RT10_01_TYPE_IS_DICT), {"0.1": "isinstance(definition, dict)"}),
+    "b2_01_normalize_same_type": ("00", _answered("0.1", _RT10_01_SAME_TYPE), {"0.1": ""}),
+}
+"""Red team 10's kept submissions (issue 29), each a solution notebook changed.
+s1, s2 (F1): 5.2's or 5.1's answer kept the store its check lent it, and 5.3's tool asked that store's `visible`
+(which 5.3 forbids on its own): loans end with their check now, so the kept store reaches nothing and 5.3 fails.
+l5, l7 (L4', honest): 2.2 started from a copy of 2.1's cell with 2.2's stub kept above it, and a copy of the course's
+example cell between 2.3's answer and its helper, were checked before the learner's later cells; they pass, with no
+order note. t1, u1 (L6, honest): a helper in a `%%writefile` module of the learner's own, as 7.3's and 6.2's texts
+allow, travels to the fresh process as source. b2 (L1', honest): a normaliser that rebuilds with `type(value)(...)`
+passes; b1 (`type(definition) is not dict`) cannot pass while the definition stays in the grader, and its failure
+says why and what to use. (F2, 8.1 answered with the course's weather.toml: tests/answers/wrong/ex_08_1_tune_cases_*.)"""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_ten_cheats_fail_and_honest_variants_pass(tmp_path):
+    """Each cheat of RED_TEAM_TEN fails its exercise (with its words), each honest variant and every exercise left
+    honest passes, and no honest one carries an order note it does not deserve."""
+    folder = tmp_path / "class"
+    for student, (lesson, make, _expected) in RED_TEAM_TEN.items():
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, _make, expected) in RED_TEAM_TEN.items():
+        for exercise, words in expected.items():
+            status, detail = grades.get((student, exercise), ("missing", ""))
+            wanted = "failed" if words else "passed"
+            if status != wanted or words not in detail or (not words and "another order" in detail):
                 problems.append(f"{student} {exercise}: {status} ({detail[:300]})")
     assert problems == [], "\n".join(problems)
 

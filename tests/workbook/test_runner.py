@@ -197,6 +197,48 @@ def test_a_pasted_copy_of_an_exercise_cell_is_checked_as_run_all_would(kept):
     assert not [step for step in order if step.endswith("moved")]
 
 
+def _copy_of(cell, source: str):
+    """A pasted copy of `cell` (Jupyter's copy/paste keeps its metadata, the exercise id too) holding `source`."""
+    found = nbformat.from_dict(copy.deepcopy(dict(cell)))
+    found.source = source
+    return found
+
+
+_ROW = 'def _row(order: dict) -> list:\n    return [order["order_number"], order["status"], order["expected_delivery"], ' \
+       'order["items"]]\n'
+
+
+def test_a_pasted_cell_of_an_earlier_exercise_or_of_the_course_keeps_the_check_where_it_stands():
+    """Red team 10, L4': 2.1's answer cell copied as the start of 2.2's (it keeps id 2.1) below 2.2's stub (l5),
+    and a copy of the course's example cell pasted between 2.3's answer and its helper (l7): the check ran before
+    the learner's cells that follow, with an untrue "another order" note. It runs where its check cell stands; a
+    copy of a later exercise's cell, or a course cell of a later section, still ends the cells before a check."""
+    ref = reference("02_results_host_can_use")
+    solved = nbformat.read(ROOT / "solutions" / "02_results_host_can_use.ipynb", as_version=4)
+    stub = _cell(nbformat.read(ROOT / "exercises" / "02_results_host_can_use.ipynb", as_version=4), exercise="2.2")
+    answer_22, answer_23 = _cell(solved, exercise="2.2"), _cell(solved, exercise="2.3")
+    example = solved.cells[solved.cells.index(answer_23) - 2]
+    assert example.cell_type == "code" and "exercise" not in example.metadata
+    template = _copy_of(_cell(solved, exercise="2.1"), answer_22.source)  # l5
+    answer_22.source = stub.source
+    solved.cells.insert(solved.cells.index(answer_22) + 1, template)
+    helper = nbformat.v4.new_code_cell(_ROW)  # l7
+    answer_23.source = ('def order_rows(result: dict) -> list[list]:\n    if result.get("isError") or not '
+                        'result.get("structuredContent"):\n        return []\n    return [_row(o) for o in '
+                        'result["structuredContent"]["orders"]]\n')
+    at = solved.cells.index(answer_23) + 1
+    solved.cells[at:at] = [_copy_of(example, example.source), helper]
+    steps = runner.plan(solved, ref).steps
+    order = _order(steps)
+    assert order.index("check 2.2") == steps.index(template.source) + 1 > steps.index(stub.source) + 1
+    assert order.index("check 2.3") == steps.index(helper.source) + 1
+    assert not [step for step in order if step.endswith("moved")]
+    later = _copy_of(answer_23, answer_23.source)  # a later exercise's cell below 2.2's answer ends its cells
+    solved.cells.insert(solved.cells.index(template) + 1, later)
+    steps = runner.plan(solved, ref).steps
+    assert _order(steps).index("check 2.2 moved") == steps.index(template.source) + 1
+
+
 def test_a_kernel_that_dies_is_reported_at_once_with_its_exit_code(tmp_path):
     def dies(notebook):
         notebook.cells.insert(2, nbformat.v4.new_code_cell("import os\nos._exit(3)"))
