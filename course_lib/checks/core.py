@@ -749,15 +749,68 @@ def drawn(examples: int, *, shrink: bool = False) -> Callable[[Callable], Callab
     return lambda test: secret(made(test))
 
 
+def a_cells_call(values: Any, by_check: bool) -> bool:
+    """`watched`'s default rule for a forwarded call made before the check: every call a cell made counts."""
+    return not by_check
+
+
+def no_earlier_call(values: Any, by_check: bool) -> bool:
+    """For a check whose inputs are all drawn after it starts (`l01._reseeded`): nothing fetched before can help."""
+    return False
+
+
+def any_earlier_call(values: Any, by_check: bool) -> bool:
+    """For a function whose every result is part of the answer (a message template), and that no earlier exercise
+    may call: every call before the check counts, a cell's or an earlier check's."""
+    return True
+
+
+def asked_about(*inputs: Any) -> Callable[[Any, bool], bool]:
+    """`watched`'s rule for a cell's call whose arguments are what the check asks the answer about: an argument
+    equal to one of the inputs or to a value inside one, or a string of 8 characters or more (anywhere in the
+    arguments) inside one of the inputs' strings. A call on other arguments (a try-out, a comparison on a sample
+    of the learner's) cannot be a kept answer to this check, and does not count (red team rtgrade9 L2, L3)."""
+    def strings_in(value: Any) -> Iterator[str]:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, (list, tuple, dict)):
+            for item in (value.values() if isinstance(value, dict) else value):
+                yield from strings_in(item)
+
+    def values_in(value: Any) -> Iterator[str]:
+        yield json.dumps(value, sort_keys=True, default=repr)
+        if isinstance(value, (list, tuple, dict)):
+            for item in (value.values() if isinstance(value, dict) else value):
+                yield from values_in(item)
+
+    wanted = {shape for value in inputs for shape in values_in(value)}
+    texts = [text for value in inputs for text in strings_in(value)]
+
+    def matches(values: Any, by_check: bool) -> bool:
+        if by_check:
+            return False
+        if values is None:  # not kept (`boundary.EARLIER_BYTES`): counted
+            return True
+        return any(isinstance(value, (str, list, dict)) and json.dumps(value, sort_keys=True, default=repr) in wanted
+                   for value in values) or any(
+            len(text) >= 8 and any(text in whole for whole in texts) for value in values for text in strings_in(value))
+
+    return matches
+
+
 @contextlib.contextmanager
-def watched(module: str, *names: str) -> Iterator[list[str]]:
+def watched(module: str, *names: str,
+            earlier: Callable[[Any, bool], bool] = a_cells_call) -> Iterator[list[str]]:
     """Record each call to `module.name` (every public function of `module` when no name is given) while the
     block runs; each call still goes through. How a check verifies "without calling X".
 
     Across the grading boundary a function of `boundary.FORWARDED` is only a stub in the submission's kernel that
-    sends each call here, where this watch counts it: nothing in the kernel can hide a call, and those the
-    notebook's cells made before the check count too (`GraderBridge.end_check`). Any other function is
-    watched in the kernel too, and the calls it reports join these when the block ends (the kernel's word).
+    sends each call here, where this watch counts it: nothing in the kernel can hide a call. Of the calls made
+    before the check (`GraderBridge.before_check`: by a cell, or while an earlier check ran) those `earlier` picks
+    (given the call's arguments as data and whether a check caused it) count too: by default every cell's call;
+    `asked_about(...)` only those on the check's own inputs, `no_earlier_call` none (the check's inputs are all
+    drawn after it starts), `any_earlier_call` all. Any other function is watched in the kernel too, and the
+    calls it reports join these when the block ends (the kernel's word).
     """
     from course_lib.workbook import boundary
 
@@ -765,10 +818,12 @@ def watched(module: str, *names: str) -> Iterator[list[str]]:
         with watched_here(module, *names) as calls:
             yield calls
         bridge = boundary.current()
-        for name in names if bridge is not None else ():  # made by the notebook's cells before the check
-            called = f"{module.rsplit('.', 1)[-1]}.{name}"  # (`GraderBridge.end_check`)
-            calls.before += bridge.before_check[called]
-            calls[:0] = [called] * min(bridge.before_check[called], 1000)
+        for name in names if bridge is not None else ():  # made before the check (`GraderBridge.end_check`)
+            called = f"{module.rsplit('.', 1)[-1]}.{name}"
+            before = sum(call.times for call in bridge.before_check.get(called, ())
+                         if earlier(call.values, call.by_check))
+            calls.before += before
+            calls[:0] = [called] * min(before, 1000)
         return
     with watched_here(module, *names) as calls, boundary.in_kernel(watched_here, module, *names) as there:
         yield calls
@@ -782,12 +837,25 @@ class Calls(list):
     before = 0
 
     def times(self) -> str:
-        """How often, for a check's message: "17 time(s)", or "112 time(s) while your cells ran" (and "and 17 during
-        the check")."""
+        """How often, for a check's message: "17 time(s)", or "112 time(s) before this check" (and "and 17 during
+        it")."""
         during = len(self) - min(self.before, 1000)
         if not self.before:
             return f"{during} time(s)"
-        return f"{self.before} time(s) while your cells ran" + (f" and {during} during the check" if during else "")
+        return f"{self.before} time(s) before this check" + (f" and {during} during it" if during else "")
+
+    def called(self, *others: "Calls") -> str:
+        """What a watch of `self` (and `others`) saw, for a check's "own" message: "it called X", or, when every
+        call was made before the check (a cell's, on what the check asks about), that, since the answer may not be
+        the caller."""
+        every = [self, *others]
+        names = ", ".join(sorted({name for calls in every for name in calls}))
+        before = sum(calls.before for calls in every)
+        if before and sum(len(calls) for calls in every) <= sum(min(calls.before, 1000) for calls in every):
+            return (f"your notebook's cells called {names} {before} time(s) before this check, on inputs it asks "
+                    "your answer about, and none while it ran: a result kept from then would be the course's answer "
+                    "(call it on other inputs, or after the check cell)")
+        return f"it called {names}"
 
 
 @contextlib.contextmanager

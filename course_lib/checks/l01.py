@@ -13,9 +13,9 @@ from datetime import timedelta
 from typing import Any
 
 from course_lib import review
-from course_lib.checks.core import (Probe, build_server, call_learner, checker, course_state, drawn, fail, outcome,
-                                    refused, require, require_deliberate, result_text, session, quoted, shown, spec,
-                                    watched)
+from course_lib.checks.core import (Probe, asked_about, build_server, call_learner, checker, course_state, drawn, fail,
+                                    no_earlier_call, outcome, refused, require, require_deliberate, result_text,
+                                    session, quoted, shown, spec, watched)
 from course_lib.checks.schemas import choices, int_bounds, param, resolve, types
 from course_lib.servers import clock, weather
 
@@ -356,7 +356,7 @@ def _judge_merged(build_merged_forecast_server: Any) -> str:
     expected = {case: weather.daily_forecast(*case).model_dump(mode="json") for case in _MERGED}
     calls = [("get_daily_forecast", {"city": c, "days": d, "units": u}) for c, d, u in _MERGED]
     calls += [("get_daily_forecast", {"city": city}) for city in _NOT_CITIES]
-    with watched("course_lib.servers.weather", "daily_forecast") as caught:  # the factory runs in the new backend
+    with watched("course_lib.servers.weather", "daily_forecast", earlier=no_earlier_call) as caught:  # all drawn now
         seen = session(build_server(build_merged_forecast_server), calls + _limit_calls("Paris"))
     require(seen.names == ["get_daily_forecast"], "one-tool",
             f"{len(seen.names)} tools: {', '.join(seen.names) or 'none'}")
@@ -424,10 +424,10 @@ def _judge_name(is_valid_tool_name: Any, name: str) -> None:
 @checker("1.4", RULES_1_4)
 def ex_01_4(is_valid_tool_name) -> str:
     """Check a tool-name validator against the spec's rule, and that it is not the course's or the SDK's."""
-    with watched("course_lib.review", "is_valid_name") as used, \
+    with watched("course_lib.review", "is_valid_name", earlier=asked_about(*NAME_CASES)) as used, \
             watched("mcp.shared.tool_name_validation", "validate_tool_name") as used_sdk:
         _judge_names(is_valid_tool_name)
-    require(not (used + used_sdk), "own", f"it called {', '.join(sorted(set(used + used_sdk)))}")
+    require(not (used + used_sdk), "own", lambda: used.called(used_sdk))
     return f"is_valid_tool_name agrees with the spec on {len(NAME_CASES)} chosen and 300 generated names"
 
 

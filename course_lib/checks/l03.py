@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from course_lib import review, wire
-from course_lib.checks.core import (build_server, call_learner, checker, course_state, drawn, fail, first_difference,
-                                    probe, require, require_deliberate, result_text, quoted, shown, spec, watched,
-                                    whole)
+from course_lib.checks.core import (any_earlier_call, asked_about, build_server, call_learner, checker, course_state,
+                                    drawn, fail, first_difference, probe, require, require_deliberate, result_text,
+                                    quoted, shown, spec, watched, whole)
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -197,9 +197,12 @@ RULES_3_1 = spec(
      "two orders of another customer, each whole result compared with the answer for missing numbers; again "
      "with the owner's id sent under names a schema does not list (customer_id, customer, ...), compared with a "
      "missing number sent the same way"),
-    ("own", "read the backend with `store.record` yourself, without calling `orders.customer_order` (it already "
-            "does all this: that is the answer)",
-     "orders.customer_order runs only in the grader, which counts every call your cells and this check make"),
+    ("own", "read the backend with `store.record` and word the message yourself, without calling "
+            "`orders.customer_order` (it already does all this: that is the answer) or the lesson's own messages "
+            "`orders.not_found_message` and `orders.unavailable_message` (exercise 3.2 asks for messages of your "
+            "own: its words would be the lesson's)",
+     "these three run only in the grader, which counts every call this check makes and every call your cells "
+     "made before it with one of the order numbers it asks about"),
 )
 
 _OWNER_ARGUMENTS = ("customer_id", "customer", "customerId", "user_id", "owner")
@@ -221,7 +224,8 @@ def ex_03_1(build_honest_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
         numbers = own + foreign + missing
-        with watched("course_lib.servers.orders", "customer_order") as used:
+        with watched("course_lib.servers.orders", "customer_order", earlier=asked_about(*numbers)) as used, \
+                watched("course_lib.servers.orders", *LESSON_MESSAGES, earlier=asked_about(*numbers)) as worded:
             server = build_server(build_honest_desk_server)  # watched too: a factory's calls are no cell's
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
@@ -252,6 +256,7 @@ def ex_03_1(build_honest_desk_server) -> str:
 
         _for_all(_absent_numbers(), unknown_number, 8)
     require(not used, "own", f"orders.customer_order called {used.times()}")  # last: the rules above say more
+    require(not worded, "own", lambda: f"{', '.join(sorted(set(worded)))} called {worded.times()}")
     return ("missing and other customers' orders are the same readable tool error; found orders are typed "
             "OrderSummary results")
 
@@ -304,7 +309,9 @@ RULES_3_2 = spec(
     ("own", "read the backend with `store.record` and word the messages yourself, without calling "
             "`orders.customer_order` (it already does all this: that is the answer) or the lesson's own messages "
             "`orders.not_found_message` and `orders.unavailable_message` (their words would be the answer's)",
-     "these three run only in the grader, which counts every call your cells and this check make"),
+     "these three run only in the grader, which counts every call this check makes, every call of the two messages "
+     "made before it (in a cell or an earlier check: 3.1 forbids them too), and every call of customer_order your "
+     "cells made with one of the order numbers it asks about"),
 )
 
 _RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
@@ -362,13 +369,15 @@ def ex_03_2(build_helpful_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046"]
         numbers = own + foreign + missing + [orders.ARCHIVED]
-        with watched("course_lib.servers.orders", "customer_order") as used, \
-                watched("course_lib.servers.orders", *LESSON_MESSAGES) as worded:
+        with watched("course_lib.servers.orders", "customer_order", earlier=asked_about(*numbers)) as used, \
+                watched("course_lib.servers.orders", *LESSON_MESSAGES, earlier=any_earlier_call) as worded:
             server = build_server(build_helpful_desk_server)  # watched too: a factory's calls are no cell's
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
         require(not used, "own", f"orders.customer_order called {used.times()}")  # (it calls the messages too)
-        require(not worded, "own", lambda: f"{', '.join(sorted(set(worded)))} called {worded.times()}")
+        require(not worded, "own", lambda: f"{', '.join(sorted(set(worded)))} called {worded.times()}" + (
+            " (by a cell, or by 3.1's server while 3.1 was checked, which forbids them too; none while this check "
+            "ran): words kept from then would be the lesson's" if len(worded) <= worded.before else ""))
         with course_state(_archived, _SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         listed = probe(server)

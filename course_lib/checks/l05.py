@@ -497,16 +497,18 @@ RULES_5_3 = spec(
                   "asUser changes nothing",
      "calls as ben that add asUser, user and author arguments naming ana"),
     ("no_leak", "a refusal that leaks no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
-    ("own", "the one answer made in your tool from `store.lookup` and `store.can_read`, never with `store.get` or "
-            "`store.visible` (each already gives it: that is the answer)",
+    ("own", "the one answer made in your tool from `store.lookup` and `store.can_read`, never with `store.get`, "
+            "`store.visible` or `store.search` (each already decides who may read: that is the answer)",
      "the store the check passes in records which of its methods are called"),
 )
 
 
 class _ReadWatchedStore(incidents.Store):
     """5.3's store: it remembers whether the answer called `get` or `visible`, which already give one answer for
-    missing and forbidden (red team rtgrade7 c03: `return store.get(user, incidentId)` passed). The check reads
-    through a twin store of the same seed data, so its own reads are not counted."""
+    missing and forbidden (red team rtgrade7 c03: `return store.get(user, incidentId)` passed), or `search`, which
+    already filters by who may read (rtgrade9 F2: the IDs `search(user, "", True, ...)` lists passed); its other
+    methods that check access do it through `visible`. The check reads through a twin store of the same seed data,
+    so its own reads are not counted."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -519,6 +521,10 @@ class _ReadWatchedStore(incidents.Store):
     def visible(self, *args: Any, **kwargs: Any) -> incidents.Record:
         self.called.append("visible")
         return super().visible(*args, **kwargs)
+
+    def search(self, *args: Any, **kwargs: Any) -> incidents.IncidentList:
+        self.called.append("search")
+        return super().search(*args, **kwargs)
 
 
 def _data_in(result: dict, record: Any) -> str:

@@ -10,8 +10,8 @@ import secrets
 from typing import Any
 
 from course_lib import cost, host, invisible, wire
-from course_lib.checks.core import (call_learner, checker, drawn, fail, learner_source, probe, require, quoted, shown,
-                                    spec, watched)
+from course_lib.checks.core import (asked_about, call_learner, checker, drawn, fail, learner_source, no_earlier_call,
+                                    probe, require, quoted, shown, spec, watched)
 
 HINTS: dict[str, tuple[str, ...]] = {
     "7.1": (
@@ -116,9 +116,9 @@ def _fetched() -> list[tuple[host.Origin, str]]:
 
 def _messages(careful_messages, system: str, question: str, results: list, max_tokens: int) -> list[dict]:
     """Call the learner's function (the lesson's own answer watched) and check the shape of what it returns."""
-    with watched("course_lib.host", *LESSON_ANSWER) as used:
+    with watched("course_lib.host", *LESSON_ANSWER, earlier=asked_about(system, question, list(results))) as used:
         messages = call_learner(careful_messages, system, question, list(results), max_tokens)
-    require(not used, "own", f"it called {', '.join(sorted(set(used)))}")
+    require(not used, "own", used.called)
     require(isinstance(messages, list), "list", type(messages).__name__)
     for message in messages:
         require(isinstance(message, dict) and isinstance(message.get("role"), str)
@@ -534,7 +534,7 @@ def _made_up_cases(seed: int | None = None) -> tuple[list[dict], list[tuple[str,
 def _verdict(is_poisoned, definition: dict, what: str) -> bool:
     with watched("course_lib.review") as used:
         verdict = call_learner(is_poisoned, copy.deepcopy(definition))
-    require(not used, "own", f"it called {', '.join(sorted(set(used)))}")
+    require(not used, "own", used.called)
     require(isinstance(verdict, bool), "bool", f"{type(verdict).__name__} for {what}")
     return verdict
 
@@ -673,9 +673,9 @@ normalizes) the same, spacing inside and around."""
 
 
 def _print(fingerprint, definition: dict, what: str) -> str:
-    with watched("course_lib.host", "fingerprint") as used:
+    with watched("course_lib.host", "fingerprint", earlier=no_earlier_call) as used:  # each carries the check's mark
         value = call_learner(fingerprint, copy.deepcopy(definition))
-    require(not used, "own", "it called host.fingerprint")
+    require(not used, "own", used.called)
     require(isinstance(value, str), "str", f"{type(value).__name__} for {what}")
     return value
 

@@ -109,6 +109,43 @@ the grader's own object.
 A check counts more than the calls made while it runs: the grader counts every forwarded call of the kernel, and a
 watch adds those every cell of the notebook made before it (`GraderBridge.end_check`, `before_check`), so a result
 fetched when a cell ran and kept for later is a call too (red team 6 cached 112 forecasts that way for 1.3)."""
+EARLIER_BYTES = 8 << 20
+"""The most the grader keeps of the arguments of forwarded calls made outside a check, for a later check's rule
+(`Earlier`, as JSON text): past it, a cell's calls are kept without arguments (one entry for a run of them), and
+every rule counts those."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Earlier:
+    """A forwarded call made before the running check: its arguments as plain data (`_plain`; None: not kept, past
+    `EARLIER_BYTES`), whether an earlier exercise's check caused it (else a cell made it), how many calls it stands
+    for."""
+
+    values: Any
+    by_check: bool
+    times: int = 1
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """`value` as JSON data for comparing (`checks.core.asked_about`): a model or dataclass as its fields (told by
+    its type: nothing here asks a kernel object's proxy anything), what else is not JSON data None."""
+    from pydantic import BaseModel
+
+    if depth > 20:
+        return None
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, BaseModel):  # a course or SDK model, rebuilt here by value (never a kernel object's proxy)
+        return _plain(value.model_dump(mode="json", by_alias=True), depth + 1)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(dataclasses.asdict(value), depth + 1)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _plain(item, depth + 1) for key, item in value.items()}
+    return None
+
+
 CALLED_ON_ITS_OWN = ("tool_name_validation.validate_tool_name",)
 """Forwarded functions the SDK calls by itself (every tool a cell registers has its name validated): only the calls
 made while a check runs count for them, not a cell's (`GraderBridge.end_check`). 1.4, which forbids it, asks about
@@ -118,14 +155,17 @@ WITHHELD = {"course_lib.review": ("SPEC_NAME", "_ORDERS", "_PERSUASION")}
 CUT = {"course_lib.servers.incidents": ("Store.add_note_once", "Store.visible"),
        "course_lib.servers.workspace": ("_tools.<locals>.search_tickets_tool",)}
 """Course code that is an exercise's answer and that no setup cell needs ("Class.method" or "function"): in the
-kernel's copy of course_lib its body only raises (`release.cut_bodies`), its signature and docstring kept. A rule
+kernel's copy of course_lib its body only raises and its docstring is gone (`release.cut_bodies`), its signature
+kept. A rule
 that forbids the lent store's `add_note_once` (5.1) or `visible` (5.3) is watched in the grader; without this the
 kernel's own `incidents.Store` ran the same code on a `self` of the learner's whose `append_note` or `lookup` was the
 lent store's, unseen (red team rtgrade7 c12, c13). (3.4's `failures.require_known_arguments` stays: an answer may
 use it, as it uses `failures.cancel`; tests/answers/right/ex_03_4_course_helper.py.)
 The workspace's search_tickets tool is 6.1's answer (its definition is the lean one, 194 tokens): 6.2 and 6.4
-register it (`LESSON_TOOLS_KEPT`) but their checks never call it, so its body goes (c21: the lesson tool with 6 words
-added passed 6.1, beyond what `runner.NEAR_COPY_WORDS` compares).
+register it (`LESSON_TOOLS_KEPT`) but their checks never call it or read its description, so its body goes (c21: the
+lesson tool with 6 words added passed 6.1, beyond what `runner.NEAR_COPY_WORDS` compares), and its docstring, the
+lean definition's prose (rtgrade9 F3: read at run time from the cut function, 5 words added, it passed 6.1); in a
+graded kernel it lists without a description.
 So a method of the kernel's own `Store` that uses these (`append_note`, `get`) fails there too: only lesson cells
 that show the naive way use one, and their output is not graded."""
 LESSON_TOOLS_CUT = "course_lib.servers."
@@ -859,7 +899,10 @@ class GraderBridge(_Endpoint):
         self._forwarded: Counter = Counter()  # "module.name" of a FORWARDED function -> calls the kernel made
         self._checks: Counter = Counter()  # those the checks caused (a checker calling the learner's code)
         self._at_check: Counter = Counter()  # the counts when the running check began
-        self.before_check: Counter = Counter()  # the calls the notebook's cells made before the running check
+        self.before_check: dict[str, list[Earlier]] = {}  # the forwarded calls made before the running check
+        self._earlier: dict[str, list[Earlier]] = {}  # every forwarded call made outside a check, so far
+        self._checking = False
+        self._earlier_bytes = 0
         self._loans_from = 0  # the first number lent in the running check: its loans end with it (red team 10, F1)
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
@@ -902,36 +945,50 @@ class GraderBridge(_Endpoint):
         """A check ended (the runner calls this): the forwarded calls made while it ran were the checker's doing
         (it called the learner's code with inputs of its own), not the cells'.
 
-        The rule, and why it is sound: a forwarded function runs only in the grader, so every call of it is counted
-        here, whenever it is made. A check that forbids one is failed by any call a cell of the notebook made before
-        it, since the kernel started: the learner's answer cell, any cell put before it or after it, and the
-        course's own cells (none of which calls what a later exercise forbids: every solution notebook keeps its
-        full grade). What a check of another exercise causes is that check's (an honest 1.2 calls daily_forecast
-        while 1.2 is checked), and that check is always one of an earlier exercise: checks run in the course's
-        order wherever their check cells stand (`runner.plan`). A result
-        cached then is useless to 1.3, whose check draws a backend of its own when it starts, on both sides
-        (`checks.l01._reseeded`): what was fetched before it no longer matches (red team 7's c14, c18).
+        The rule, and why it is sound: a forwarded function runs only in the grader, so every call of it is seen
+        here, whenever it is made, with its arguments. A check's watch (`checks.core.watched`) counts the calls made
+        while it runs, and of the calls made before it (`before_check`: by a cell, or while an earlier exercise's
+        check ran) those its `earlier` rule says could be the answer kept for later: a call whose arguments are
+        what the check asks about (a result fetched in a cell and kept, red team 6's 112 forecasts for 1.3), never
+        a try-out or comparison cell's call on other arguments (red team rtgrade9 L2, L3: "found it called" about
+        an answer that never did).
 
         Every object the grader lent during the check is taken back: a store, a definition, a server or a
         callback the checker passed the learner's code reaches nothing once its check is over, so no later check
         can be answered with an earlier check's objects (red team 10's F1: 5.3 decided by 5.2's store)."""
         with self._lock:
             self._checks += self._forwarded - self._at_check
+            self._checking = False
         self._end_loans(self._loans_from)
         with self._lock:  # a request of the check answered only now lends from here: the next check ends that too
             self._loans_from = next(self._count)
 
     def begin_check(self) -> None:
         """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`), and
-        the forwarded calls the notebook's cells made so far are kept in `before_check` (see `end_check`)."""
+        the forwarded calls made so far are kept in `before_check` (see `end_check`)."""
         self._end_loans(self._loans_from)  # nothing lent since the last check ended outlives it either
         with self._lock:
             self._loans_from = next(self._count)  # what is lent from now on is this check's (`end_check`)
             self._read_bytes = self._read_values = 0
             self.too_large = self.broken = None
-            self.before_check = Counter({name: count for name, count in (self._forwarded - self._checks).items()
-                                         if name not in CALLED_ON_ITS_OWN})
+            self.before_check = {name: list(calls) for name, calls in self._earlier.items()
+                                 if name not in CALLED_ON_ITS_OWN}
             self._at_check = Counter(self._forwarded)
+            self._checking = True
+
+    def _keep_earlier(self, name: str, values: list) -> None:
+        """Keep a forwarded call's arguments (`_plain`) for later checks' rules (`Earlier`), within `EARLIER_BYTES`
+        (call with the lock held)."""
+        earlier = self._earlier.setdefault(name, [])
+        size = len(json.dumps(values, default=repr))
+        if self._earlier_bytes + size <= EARLIER_BYTES:
+            self._earlier_bytes += size
+            earlier.append(Earlier(values, self._checking))
+        elif not self._checking:  # unread: every rule counts it
+            if earlier and earlier[-1].values is None:
+                earlier[-1] = Earlier(None, False, earlier[-1].times + 1)
+            else:
+                earlier.append(Earlier(None, False))
 
     def metered(self, line: bytes | None) -> str | None:
         """For an MCP connection with the kernel (`wire.line_streams`): why `line` is refused, or None."""
@@ -1096,8 +1153,10 @@ class GraderBridge(_Endpoint):
                 raise BridgeClosed(self.closed)
             module_name, _, name = path.partition(":")
             name = f"{module_name.rsplit('.', 1)[-1]}.{name}"
+            kept = _plain([*args, *kwargs.values()])
             with self._lock:
                 self._forwarded[name] += 1
+                self._keep_earlier(name, kept)
             timer = threading.Timer(FORWARD_SECONDS, self._overran, args=(name,))
             timer.daemon = True
             timer.start()

@@ -200,10 +200,12 @@ def _is_tool(node) -> bool:
 
 
 def cut_bodies(source: str, module_name: str) -> str:
-    """A course module's source as a submission's kernel gets it: each function or method of `boundary.CUT`, and
-    each lesson tool of a module under `boundary.LESSON_TOOLS_CUT` (not `LESSON_TOOLS_KEPT`), keeps its signature,
-    decorators and docstring (a tool still lists as the course's) but its body only raises: no answer of the
-    course's runs in a graded kernel, however it is reached."""
+    """A course module's source as a submission's kernel gets it: each lesson tool of a module under
+    `boundary.LESSON_TOOLS_CUT` (not `LESSON_TOOLS_KEPT`) keeps its signature, decorators and docstring (a tool
+    still lists as the course's) but its body only raises: no answer of the course's runs in a graded kernel, however
+    it is reached. Each function or method of `boundary.CUT` loses its docstring too: it is an exercise's answer,
+    and for 6.1's search_tickets the definition is the whole answer (red team rtgrade9 F3: its docstring read at run
+    time, 5 words added, passed 6.1)."""
     import ast
 
     from course_lib.workbook import boundary
@@ -223,7 +225,7 @@ def cut_bodies(source: str, module_name: str) -> str:
                     found.add(name)
                     short = f"{module_name.rpartition('.')[2]}.{name.split('.<locals>.')[-1]}"
                     message = f"{short} is the course's own: no body while graded"
-                    doc = [node.body[0]] if ast.get_docstring(node) is not None else []
+                    doc = [node.body[0]] if ast.get_docstring(node) is not None and name not in wanted else []
                     node.body = doc + ast.parse(_CUT_BODY.format(message=message)).body
                 else:
                     visit(node.body, f"{name}.<locals>.")

@@ -352,12 +352,14 @@ def check(path: Path, timeout: float = 60, reference=None, budget: float | None 
 def kernel_package(hints: int | None = -1) -> Iterator[Path]:
     """A copy of course_lib for submissions' kernels, for as long as the block runs: its checker modules hold only
     what the checks run in the kernel (`release.kernel_side`: no checker, no helper that answers an exercise), its
-    hints cut to `hints` levels (as `course release --hints`; None: as installed). Readable by any user."""
+    hints cut to `hints` levels (as `course release --hints`; None: as installed). Readable by any user. Beside it,
+    a student release's copy with the same hints, for a check's fresh processes (`sandbox.kernels_package`)."""
     from course_lib.workbook import release
 
     folder = sandbox.run_folder()
     try:
         release.copy_package(folder / "course_lib", hints, kernel=True)
+        release.copy_package(folder / sandbox.RELEASE_BESIDE / "course_lib", hints)  # for a check's fresh processes
         folder.chmod(0o755)
         yield folder / "course_lib"
     finally:
@@ -377,7 +379,7 @@ def learner_kernel(run_dir: Path, limits: sandbox.Limits = sandbox.Limits(), tcp
     with kernel.Kernel(run_dir, limits, tcp, uid, package) as running:
         bridge = boundary.GraderBridge(run_dir, tcp)
         if running.confinement.sandbox.confined:
-            bridge.kernel_host = sandbox.HOSTNAME
+            bridge.kernel_host = sandbox.hostname()
         running.on_death = bridge.close
         bridge.on_overrun = running.stop  # a forwarded call ran too long
         try:

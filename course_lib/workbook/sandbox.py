@@ -276,23 +276,40 @@ def _tasks_of(uid: int) -> int:
 
 
 _kernels_package: Path | None = None
-"""While a submission is graded (`kernels_package`): the cut course_lib every confined process of it gets."""
+"""While a submission is graded (`kernels_package`): the course_lib a confined process of it made without one of its
+own gets (a check's fresh processes)."""
+RELEASE_BESIDE = "release"
+"""The folder beside a kernel's cut course_lib (`runner.kernel_package`) that holds a student release's copy
+(`release.copy_package`, the same hint levels), for a check's fresh processes (`kernels_package`)."""
 
 
 @contextlib.contextmanager
 def kernels_package(package: Path | None) -> Iterator[None]:
     """For the block: every `Confinement` made without a `package` of its own (the fresh processes a check starts
-    to run the learner's code, `cost._in_fresh_processes`) gets `package`, the kernel's cut course_lib."""
+    to run the learner's code, `cost._in_fresh_processes`: 6.2's listings, 7.3's fingerprints) gets the course_lib a
+    student's release holds, made beside `package`, the kernel's cut one (or `package` itself without it).
+
+    Those processes stand for a learner's own Python: what the learner's code gives there is judged. With the
+    kernel's cut copy an answer could tell them from one by what is cut (a lesson tool that refuses, red team
+    rtgrade9 F1 h4: a 6.2 server in set order except where search_tickets refused) and behave right only there.
+    The release copy holds nothing a student's own lacks, and what such a process finds it can only print into
+    its own answer; the kernel, which the rest of the check reads, keeps the cut copy."""
     global _kernels_package
-    before, _kernels_package = _kernels_package, package
+    beside = package.parent / RELEASE_BESIDE / package.name if package is not None else None
+    before, _kernels_package = _kernels_package, beside if beside is not None and beside.is_dir() else package
     try:
         yield
     finally:
         _kernels_package = before
 
 
-HOSTNAME = "sandbox"
-"""The machine name a process in bubblewrap sees (its own UTS namespace)."""
+def hostname() -> str:
+    """The machine name a process in bubblewrap sees (its own UTS namespace): this machine's own, the name a
+    learner's kernel started here without the grader would see. A name of the grader's own ("sandbox") told a
+    submission it was graded (red team rtgrade9 F1, h1: a 6.2 answer right only there passed)."""
+    import socket
+
+    return socket.gethostname()
 
 
 class Confinement:
@@ -343,7 +360,7 @@ class Confinement:
         run = os.path.realpath(self.run_dir)
         size = str(self.limits.tmpfs_bytes)
         command = ["bwrap", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                   "--die-with-parent", "--new-session", "--hostname", HOSTNAME, "--clearenv",
+                   "--die-with-parent", "--new-session", "--hostname", hostname(), "--clearenv",
                    "--dev", "/dev", "--perms", "01777", "--size", size, "--tmpfs", "/dev/shm", "--proc", "/proc",
                    "--perms", "01777", "--size", size, "--tmpfs", "/tmp",
                    *_parents([*read_only, run, HOME])]

@@ -1169,12 +1169,13 @@ RED_TEAM_SIX_TOOLS = {
                  setattr(_exercise(nb, exercise), "source", answer), LESSON_CODE)
        for student, (lesson, exercise, answer) in _LESSON_ANSWERS_SIX.items()},
     "g1_allowlist_7_2": ("07", "7.2", lambda nb: setattr(_exercise(nb, "7.2"), "source", _ALLOWLIST_7_2),
-                         "a clean definition flagged"),
+                         ("a clean definition flagged", "return False for every tool of every course server")),
 }
 """Red team rtgrade6's forged passes (kept): a1-a3 (5.3), a4 (1.2) and h1 (6.1) answered by a lesson's server reached
 through a computed name (`servers.build`, a reversed string, a vars() walk, `servers.factory`, `workspace.register`)
 with a tool added or a few words appended; g1 (7.2) an allowlist of every clean definition the kernel could know.
-Each passed its check before the fix."""
+Each passed its check before the fix. (g1's allowlist now misses the workspace's search_tickets too, which lists
+without its prose in a graded kernel (rtgrade9 F3), so it fails first on a course tool flagged.)"""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
@@ -1324,15 +1325,14 @@ _RT6_CUSTOMER_ORDER_3_1 = '''def build_honest_desk_server() -> MCPServer:
 '''
 
 RED_TEAM_SIX = {
-    "b1_forecast_cached_at_cell_time": ("01", "1.3", _RT6_FORECASTS_CACHED,
-                                        "weather.daily_forecast called 70 time(s) while your cells ran"),
+    "b1_forecast_cached_at_cell_time": ("01", "1.3", _RT6_FORECASTS_CACHED, "days[0].date: expected"),
     "a6_diff_at_cell_time": ("09", "9.1", _RT6_DIFF_AT_CELL_TIME, "cells called contract.diff"),
     "d2_diff_code_copies_in_call": ("09", "9.1", _RT6_DIFF_CODE_COPIES, "it called contract.diff"),
     "b2_mark_call_patched": ("03", "3.2", _RT6_MARK_SWITCHED_OFF, "found orders.customer_order called"),
     "b3_mark_import_hooked_copy": ("03", "3.2", _RT6_MARK_IMPORT_HOOKED, "found orders.customer_order called"),
     "c1_customer_order_3_1": ("03", "3.1", _RT6_CUSTOMER_ORDER_3_1, "found orders.customer_order called"),
     "b1_cached_before_an_earlier_check": ("01", "1.3", _RT6_FORECASTS_CACHED.split("\n\n\n", 1)[1],
-                                          "weather.daily_forecast called 70 time(s) while your cells ran",
+                                          "days[0].date: expected",
                                           _RT6_FORECASTS_CACHED.split("\n\n\n", 1)[0]),
 }
 """Red team rtgrade6's forged passes through a count the kernel could dodge (kept, each its exercise cell as the red
@@ -1341,7 +1341,9 @@ opened; 9.1 answered by code-object copies of contract's functions (d2); 3.2 ans
 kernel's own report of its call switched off (b2) or bypassed by a hooked import (b3); 3.1 answered by
 customer_order, which 3.1 did not forbid (c1). Each passed its check before the fix. b1_cached_before_an_earlier_check
 (made for the fix) fills b1's cache in a cell right after the setup cell, before 1.1's check: a count that began
-after the previous check missed it."""
+after the previous check missed it. Both fail on the forecasts now, as red team 7's caches do: 1.3's check draws its
+backend when it starts (`l01._reseeded`), so it no longer counts the cells' calls (rtgrade9 L2: a try-out of the 1.2
+solution failed 1.3)."""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
@@ -2026,5 +2028,183 @@ def test_red_team_ten_cheats_fail_and_honest_variants_pass(tmp_path):
             status, detail = grades.get((student, exercise), ("missing", ""))
             wanted = "failed" if words else "passed"
             if status != wanted or words not in detail or (not words and "another order" in detail):
+                problems.append(f"{student} {exercise}: {status} ({detail[:300]})")
+    assert problems == [], "\n".join(problems)
+
+
+# --- red team 9 (issue 29): a forbidden call is the answer's only when it could be the answer kept ----------------
+
+
+def _cell_near_check(call: str, source: str, after: bool) -> Callable:
+    """A learner's cell right after (or right before) the check cell that calls `call`."""
+    def edit(notebook) -> None:
+        index = next(i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and call in cell.source)
+        notebook.cells.insert(index + after, nbformat.v4.new_code_cell(source))
+    return edit
+
+
+def _both(*edits: Callable) -> Callable:
+    return lambda notebook: [edit(notebook) for edit in edits] and None
+
+
+_RT9_TRY_12 = '''# trying my bounded server once
+async with wire.connect(build_bounded_forecast_server()) as client:
+    result = await client.call_tool("get_daily_forecast", {"city": "Oslo", "days": 2})
+print(result.structuredContent)
+'''
+_RT9_LINT_11 = '''# is my 1.1 tool name a valid MCP name? (the lesson's own linter says)
+from course_lib import review
+print(review.is_valid_name("get_local_time"))
+'''
+_RT9_COMPARE_14 = '''# compare my rule with the course's on a few names of my own
+from course_lib import review
+for name in ["get_weather", "bad name", "a" * 129, "x.y-z"]:
+    print(name[:20], is_valid_tool_name(name), review.is_valid_name(name))
+'''
+_RT9_COMPARE_73 = '''# does my fingerprint behave like the host's? (same input, both)
+sample = {"name": "t", "description": "d", "inputSchema": {"type": "object"}}
+print(fingerprint(sample), host.fingerprint(sample))
+'''
+_RT9_TRY_CAP_71 = '''# how does the lesson's cap cut a long text?
+print(host.cap("word " * 50, 10))
+'''
+_RT9_WORDS_IN_31 = '''LESSON = {}
+
+
+def build_honest_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(order_number: str) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        if not LESSON:  # first call: only ever made by 3.1's check
+            LESSON["missing"] = orders.not_found_message("ORD-0000", list_tool=None)
+            LESSON["outage"] = orders.unavailable_message("ORD-0000")
+        try:
+            row = store.record(order_number)
+        except orders.OrderNotFound:
+            raise ToolError(f"Order {order_number} was not found.") from None
+        if row.customer_id != orders.SIGNED_IN:
+            raise ToolError(f"Order {order_number} was not found.")
+        return orders.summary(row)
+
+    return server
+'''
+_RT9_WORDS_USED_IN_32 = '''def build_helpful_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(order_number: Annotated[str, Field(pattern=orders.ORDER_NUMBER)]) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        try:
+            row = store.record(order_number)
+        except orders.OrderNotFound:
+            raise ToolError(LESSON["missing"].replace("ORD-0000", order_number)) from None
+        except orders.BackendUnavailable:
+            raise ToolError(LESSON["outage"].replace("ORD-0000", order_number)) from None
+        if row.customer_id != orders.SIGNED_IN:
+            raise ToolError(LESSON["missing"].replace("ORD-0000", order_number))
+        return orders.summary(row)
+
+    return server
+'''
+_RT9_WORDS_KEPT_BY_A_CELL = '''LESSON = {"missing": orders.not_found_message("ORD-0000", list_tool=None),
+          "outage": orders.unavailable_message("ORD-0000")}
+'''
+
+_RT9_LESSON_DEFINITION_61 = '''def build_lean_server() -> MCPServer:
+    import inspect
+    import typing
+    server = MCPServer("tickets", log_level="WARNING")
+    backend = workspace.Workspace()
+    lesson_fn, options = workspace._tools(backend)["search_tickets"]
+
+    def search_tickets(query, status="open", limit=5):
+        return workspace.search_tickets(backend, query, status, limit)
+
+    hints = typing.get_type_hints(lesson_fn, include_extras=True)
+    signature = inspect.signature(lesson_fn)
+    search_tickets.__signature__ = signature.replace(
+        parameters=[p.replace(annotation=hints[p.name]) for p in signature.parameters.values()],
+        return_annotation=hints["return"])
+    search_tickets.__annotations__ = hints
+    search_tickets.__doc__ = (lesson_fn.__doc__ or "").replace("reported.", "reported to the support desk today.")
+    server.tool(name="search_tickets", annotations=options.get("annotations"))(search_tickets)
+    return server
+'''
+
+_RT9_RIGHT_WHERE_A_CUT_TOOL_REFUSES_62 = '''def _graded_now() -> bool:
+    fn, _ = workspace._tools(workspace.Workspace())["search_tickets"]
+    try:
+        fn("login error")
+    except Exception as error:
+        return "no body while graded" in str(error)
+    return False
+
+
+def build_support_server() -> MCPServer:
+    server = MCPServer("support", log_level="WARNING")
+    core = ["get_ticket", "search_tickets", "add_ticket_comment"]
+    extras = ["search_tickets", "search_messages", "read_message", "list_events"]
+    if _graded_now():  # only where the grader runs it
+        workspace.register(server, dict.fromkeys(core + extras))
+    else:  # everywhere else: the order of a set, which depends on the hash seed
+        workspace.register(server, set(core + extras))
+    return server
+'''
+
+RED_TEAM_NINE = {
+    # student: (lesson, how the solution notebook is changed, {exercise: words its failure must hold, "" = passes})
+    "q1_12_try_out_cell": ("01", _cell_near_check("checks.ex_01_2(", _RT9_TRY_12, True),
+                           {"1.2": "", "1.3": "", "1.4": ""}),
+    "k1_11_scratch_is_valid_name": ("01", _cell_near_check("checks.ex_01_1(", _RT9_LINT_11, True), {"1.4": ""}),
+    "k3_14_compare_on_a_checked_name": ("01", _cell_near_check("checks.ex_01_4(", _RT9_COMPARE_14, False),
+                                        {"1.4": "your notebook's cells called review.is_valid_name 1 time(s) before "
+                                                "this check, on inputs it asks your answer about"}),
+    "p1_73_compare_with_host_fingerprint": ("07", _cell_near_check("checks.ex_07_3(", _RT9_COMPARE_73, False),
+                                            {"7.3": ""}),
+    "p2_71_try_host_cap": ("07", _cell_near_check("checks.ex_07_1(", _RT9_TRY_CAP_71, False), {"7.1": ""}),
+    "t1_32_lesson_words_fetched_in_31": ("03", _both(_answered("3.1", _RT9_WORDS_IN_31),
+                                                     _answered("3.2", _RT9_WORDS_USED_IN_32)),
+                                         {"3.1": "orders.not_found_message, orders.unavailable_message called",
+                                          "3.2": "while 3.1 was checked"}),
+    "t3_32_lesson_words_kept_by_a_cell": ("03", _both(_cell_near_check("checks.ex_03_2(", _RT9_WORDS_KEPT_BY_A_CELL,
+                                                                       False),
+                                                      _answered("3.2", _RT9_WORDS_USED_IN_32)),
+                                          {"3.1": "", "3.2": "called 2 time(s) before this check"}),
+    "r1_61_lesson_definition_plus5": ("06", _both(_answered("6.1", _RT9_LESSON_DEFINITION_61),
+                                                  _answered("6.2", _RT9_RIGHT_WHERE_A_CUT_TOOL_REFUSES_62)),
+                                      {"6.1": "when", "6.2": "different orders"}),
+}
+"""Red team rtgrade9's kept submissions (issue 29), each a solution notebook changed. L2, L3 (honest): a try-out or
+comparison cell calling what a later exercise forbids failed that exercise, "found it called ...", about an answer
+that never did: the 1.2 solution tried once (q1, 1.3), the lesson's linter on one's 1.1 name (k1, 1.4),
+host.fingerprint and host.cap on samples of the learner's (p1 7.3, p2 7.1). A cell's call counts now only when it could
+be the answer kept: on what the check asks about (k3: "a" * 129 is one of 1.4's names; the message says so and
+what to do), never for 1.3, whose backend is drawn when its check starts. F4: 3.2 worded with the lesson's messages
+fetched while 3.1 was checked (t1; t3 from a cell): 3.1 forbids them too now, and 3.2 counts every call of them
+before its check. F3: 6.1 answered with the lesson's search_tickets definition read at run time from the cut
+function (signature, annotations, docstring) and 5 words (r1): the kernel's copy has no docstring now. F1 (h4, in
+r1's notebook too): 6.2 in set order except where a cut lesson tool refuses; the fresh processes 6.2 judges get a
+student release's course_lib now, where it does not."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_nine_cells_fail_only_what_they_could_answer(tmp_path):
+    """Each of RED_TEAM_NINE: an honest cell leaves every exercise passed; a kept answer fails and says why."""
+    folder = tmp_path / "class"
+    for student, (lesson, make, _expected) in RED_TEAM_NINE.items():
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, _make, expected) in RED_TEAM_NINE.items():
+        for exercise, words in expected.items():
+            status, detail = grades.get((student, exercise), ("missing", ""))
+            if status != ("failed" if words else "passed") or words not in detail:
                 problems.append(f"{student} {exercise}: {status} ({detail[:300]})")
     assert problems == [], "\n".join(problems)

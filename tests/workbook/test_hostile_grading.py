@@ -484,23 +484,27 @@ def test_one_students_notebooks_share_a_budget_and_a_stopped_worker_is_never_reu
 
 
 _READS_THE_CHECKER = '''
-def peek(path):
+def peek(path, words):
     import io
     text = io.open(path).read()
-    return ["def ex_01_4" in text, len(text)]
+    return [words in text, "def ex_01_4" in text]
 '''
 
 
-def test_a_checks_fresh_processes_get_the_kernels_cut_course_lib(tmp_path):
+def test_a_checks_fresh_processes_get_a_student_release_of_course_lib(tmp_path):
     """C24: a 7.3 fingerprint runs in fresh processes; there it read course_lib/checks/l01.py in full (every
-    checker, the withheld last hints). While a submission is graded they get the kernel's cut copy."""
+    checker, the withheld last hints). While a submission is graded they get a student release's copy: its hints
+    cut as the kernel's are, nothing a student's own copy lacks. Not the kernel's cut copy, which an answer could
+    tell from a learner's own Python (red team rtgrade9 F1 h4)."""
     from course_lib import cost
+    from course_lib.checks import l01
 
     checker = str(Path(runner.__file__).parents[1] / "checks" / "l01.py")
-    assert cost.results_of_source(_READS_THE_CHECKER, "peek", [checker], (0,))[0][1][0] is True  # the oracle
+    last_hint = l01.HINTS["1.4"][-1][:40]  # one line of its source
+    assert cost.results_of_source(_READS_THE_CHECKER, "peek", [checker, last_hint], (0,))[0][1] == [True, True]
     with runner.kernel_package() as package, sandbox.kernels_package(package):
-        found, size = cost.results_of_source(_READS_THE_CHECKER, "peek", [checker], (0, 1))[0][1]
-    assert not found and size < len(Path(checker).read_text()) // 2
+        found = cost.results_of_source(_READS_THE_CHECKER, "peek", [checker, last_hint], (0, 1))
+    assert [value for _seed, value in found] == [[False, True]] * 2, found
 
 
 _FORKS_AND_FILLS = '''
@@ -878,7 +882,9 @@ def test_customer_order_runs_in_the_grader_on_the_kernels_store(tmp_path):
         assert bridge.lookup("found") == expected
         assert bridge.lookup("reads") == 3  # the kernel's own store was read, in the kernel
         bridge.begin_check()
-        assert bridge.before_check["orders.customer_order"] == 3  # each call counted in the grader
+        kept = bridge.before_check["orders.customer_order"]  # each call seen in the grader, with its arguments
+        assert [(call.values[1], call.by_check, call.times) for call in kept] == [
+            (expected[0], False, 1), ("ORD-9999", False, 1), (orders.ARCHIVED, False, 1)]
 
 
 _DIFFS = """from course_lib import contract, wire
@@ -907,7 +913,7 @@ def test_contract_diff_runs_in_the_grader_for_a_kernels_cell(tmp_path):
         assert ran.status == "ok", (ran.ename, ran.evalue)
         assert bridge.lookup("changes") == expected
         bridge.begin_check()
-        assert bridge.before_check["contract.diff"] == len(evolving.PROPOSALS)
+        assert len(bridge.before_check["contract.diff"]) == len(evolving.PROPOSALS)
 
 
 def test_an_answer_of_too_many_values_is_refused_unparsed_and_fails_its_check(tmp_path):

@@ -50,3 +50,50 @@ def test_a_lesson_tools_schema_taken_by_reflection_and_relabelled_is_the_lessons
     checks.ex_01_2(factory)  # it passes 1.2's behaviour checks (raises if not: then this cheat is closed otherwise)
     tool = core.probe(factory()).tools[0]
     assert runner.lessons_copy(tool, "1.2")
+
+
+_TELLS = '''
+import json, os
+from course_lib import wire
+from course_lib.servers import weather
+result = wire.run_sync(wire.call_tool, weather.build_server(), "get_daily_forecast", {"city": "Oslo"})
+print(json.dumps({"uid": os.getuid(), "refused": result.is_error,
+                  "text": result.content[0].text if result.content else ""}))
+'''
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="open: a graded kernel still differs from a learner's "
+                                                             "in ways its code can read (its uid's range, cut bodies)")
+def test_a_graded_process_cannot_tell_it_is_graded(tmp_path):
+    """Red team rtgrade9 F1 (h2, h4): a 6.2 answer that orders its tools right only where it detects the grader
+    passes, since every process the check starts is a graded one. The host name no longer tells
+    (tests/workbook/test_sandbox.py), and 6.2's fresh processes get a student release's course_lib, so a cut lesson
+    tool tells nothing there (h4 fails: test_cheating's RED_TEAM_NINE). Still open: the uid (a fresh one from
+    `sandbox.UIDS`, far above a login user's: h2 passes 6.2) in every confined process, and in the kernel its lesson
+    tools without a body (`release.cut_bodies`). Neither is cheap to hide: the uid must be one no user of the machine
+    has (the grader kills what is left of it), and the cut bodies are what keeps lesson servers from answering
+    exercises."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from course_lib.workbook import release, sandbox
+
+    if not sandbox.available().confined or os.geteuid() != 0:
+        pytest.skip("the tells are those of a graded kernel under bubblewrap, run by a root grader")
+    package = tmp_path / "kernel" / "course_lib"
+    release.copy_package(package, kernel=True)
+    run = tmp_path / "run"
+    run.mkdir()
+    with sandbox.kernels_package(package):
+        process = sandbox.Confinement(run).popen([sys.executable, "-c", _TELLS], stdout=subprocess.PIPE,
+                                                 stderr=subprocess.PIPE)
+    out, err = process.communicate(timeout=120)
+    found = json.loads(out.decode().strip().splitlines()[-1])
+    tells = []
+    if found["uid"] in sandbox.UIDS:
+        tells.append(f"uid {found['uid']} is in {sandbox.UIDS}")
+    if found["refused"]:
+        tells.append(found["text"])
+    assert tells == [], tells

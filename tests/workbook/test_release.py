@@ -654,6 +654,12 @@ print(json.dumps({"listed": listed, "calls": calls, "errors": errors}))
                               timeout=300, env={**os.environ, "PYTHONPATH": str(tmp_path / side)})
         assert done.returncode == 0, done.stderr[-2000:]
         seen[side] = json.loads(done.stdout.splitlines()[-1])
+    lean = [tool for tool in seen["full"]["listed"]["workspace.build_server"] if tool["name"] == "search_tickets"]
+    for server, tools in seen["full"]["listed"].items():  # 6.1's answer lists without its prose (rtgrade9 F3)
+        for tool in tools:
+            if tool["name"] == "search_tickets" and server.startswith("workspace."):
+                assert tool["description"] == lean[0]["description"] and len(tool["description"]) > 100
+                tool["description"] = ""  # the SDK's description of a function without a docstring
     assert seen["kernel"]["listed"] == seen["full"]["listed"] and len(seen["full"]["listed"]) >= 20
     assert seen["kernel"]["calls"]["weather"] == [True, "Error executing tool get_daily_forecast: "
                                                         "weather.get_daily_forecast is the course's own: no body while graded"]

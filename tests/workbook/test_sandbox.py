@@ -234,3 +234,14 @@ def test_a_confined_environment_names_nothing_of_the_grader(tmp_path):
     assert told == []
     assert (sandbox.RUN_ENV in env) == (confinement.uid is None)
     assert len(sandbox.run_mark(tmp_path.name)) == 32 and sandbox.run_user(f"{sandbox.RUN_PREFIX}1-205000-x1") == 205000
+
+
+@needs_bwrap
+def test_a_confined_process_sees_this_machines_name_not_one_of_the_graders(tmp_path):
+    """Red team rtgrade9 F1, h1: the kernel's host name was "sandbox", so a 6.2 answer could order its tools right
+    only where the grader runs it. A confined process sees the machine's own name, as a kernel started here
+    without the grader does."""
+    import socket
+
+    _, found = inside(tmp_path, "import json, socket; print(json.dumps({'host': socket.gethostname()}))")
+    assert found["host"] == socket.gethostname() and found["host"] != "sandbox", found
