@@ -178,10 +178,14 @@ def test_the_memory_store_keeps_keys_for_its_life_and_the_database_stores_for_a_
     from course_lib.incident_store import DAY as STORE_DAY
     from course_lib.servers import incidents
 
-    (paragraph,) = cited_paragraphs("desk-keys-kept-for-the-process-or-a-day")
+    lesson04, lesson05 = cited_paragraphs("desk-keys-kept-for-the-process-or-a-day")  # in notebook order
     stated = re.search(r"this section's store keeps keys until its process ends, and the database stores below for "
-                       r"an? (minute|hour|day|week) by default", paragraph)
-    assert stated, paragraph
+                       r"an? (minute|hour|day|week) by default", lesson05)
+    assert stated, lesson05
+    also = re.search(r"is idempotent because of its `requestId` while the desk keeps that key \(this in-memory desk: "
+                     r"until its process ends; lesson 05's database stores: for an? (minute|hour|day|week) by "
+                     r"default\)", " ".join(lesson04.split()))
+    assert also and also[1] == stated[1], lesson04  # lesson 04 says the same span
     kept_for = {"minute": 60.0, "hour": 3_600.0, "day": DAY, "week": 7 * DAY}[stated[1]]
     now = [1_000_000.0]
     memory = incidents.Store(clock=lambda: now[0])
@@ -196,13 +200,6 @@ def test_the_memory_store_keeps_keys_for_its_life_and_the_database_stores_for_a_
     now[0] += 1
     assert durable.add_note_once("ana", "INC-101", "Scaled up.", key(8)).noteId != kept.noteId
     durable.disconnect()
-    # lesson 05 (its section on keys) and lesson 04 (add_incident_note is idempotent while the key is kept) both
-    # say how long: until the process ends for the memory store, a day by default for the database stores
-    lesson04, lesson05 = cited_paragraphs("desk-keys-kept-for-the-process-or-a-day")  # in notebook order
-    assert "this section's store keeps keys until its process ends, and the database stores below for a day by " \
-           "default" in lesson05, lesson05
-    assert ("is idempotent because of its `requestId` while the desk keeps that key (this in-memory desk: until its "
-            "process ends; lesson 05's database stores: for a day by default)") in lesson04, lesson04
 
 
 @claim("sqlite-wal-one-host")
