@@ -394,7 +394,7 @@ def cmd_grade(args) -> int:
     root = course_root(args.root, "grade")
     out = Path(args.out) if args.out else folder
     name = "grades" + "".join(f"_{number}" for number in sorted(lessons or ()))  # --lesson 05: grades_05.csv
-    csv, html = out / f"{name}.csv", out / f"{name}.html"
+    csv, html, totals = out / f"{name}.csv", out / f"{name}.html", out / f"{name}_totals.csv"
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -405,15 +405,22 @@ def cmd_grade(args) -> int:
                          hints=args.hints, lessons=lessons)
     rows = grading.complete(rows, report, lessons)
     grading.write_csv(rows, csv)
+    grading.write_totals_csv(rows, totals)
     grading.write_html(rows, html, note, ignored=report.ignored)
     students, columns, cells = grading.pivot(rows)
     scores = grading.scores(rows)
-    width = max(len(s) for s in [*students, "student"])
-    print(f"{'student':<{width}}  " + "".join(f"{c:<5}" for c in columns) + "passed")
+    counts = grading.class_totals(rows)  # the class's row, as grades.html has it (walkthrough 5, N7)
+    width = max(len(s) for s in [*students, "student", "class passed"])
+    each = max(5, *(len(f"{done}/{count}") + 1 for done, count in counts.values()))
+    print(f"{'student':<{width}}  " + "".join(f"{c:<{each}}" for c in columns) + "passed")
     for student in students:  # each symbol is two terminal columns wide; "· " matches it
         marks = [cells[(student, c)].symbol if (student, c) in cells else "· " for c in columns]
         passed, total = scores[student]
-        print(f"{student:<{width}}  " + "".join(f"{mark}   " for mark in marks) + f"{passed}/{total}")
+        print(f"{student:<{width}}  " + "".join(f"{mark}{' ' * (each - 2)}" for mark in marks) + f"{passed}/{total}")
+    print(f"{'class passed':<{width}}  " + "".join(f"{f'{done}/{count}':<{each}}" if column != grading.WHOLE
+                                                   else " " * each for column, (done, count) in counts.items()).rstrip())
+    print(f"{'pass rate':<{width}}  " + "".join(f"{grading.rate(done, count):<{each}}" if column != grading.WHOLE
+                                                else " " * each for column, (done, count) in counts.items()).rstrip())
     print("Legend:")
     for line in grading.legend_lines():
         print(f"  {line}")
@@ -421,7 +428,8 @@ def cmd_grade(args) -> int:
         print(grading.printable(line))
     print(note)
     print(f"grader workers' peak memory: {report.worker_peak_bytes >> 20} MB")
-    print(f"{len(students)} student(s), {len(columns)} exercise column(s): {csv}, {html}")
+    print(f"{len(students)} student(s), {len(columns)} exercise column(s): {csv}, {html}; the class's totals per "
+          f"exercise: {totals}")
     return 0
 
 
