@@ -214,3 +214,16 @@ def test_a_notebook_with_none_of_the_lessons_cells_is_not_handed_in_not_edited(t
             (f"1.{n}", "not handed in") for n in range(1, 5)], rows
         assert all(says in row.outcome.message and "edit" not in row.outcome.message for row in rows), rows
         assert grading.scores(rows) == {student: (0, 4)}
+
+
+def test_a_graders_reason_for_an_edited_check_has_one_full_stop_per_sentence():
+    """Walkthrough 5, N1: grades read "(not done: Exercise 1.1: build_clock_server was not defined when the check
+    ran.)." The learner's step is rewritten for the grader, and a full stop only where the message had one."""
+    from course_lib.workbook.outcomes import for_grader
+
+    inner = "Exercise 1.1: run the exercise cell above first (build_clock_server is not defined yet)."
+    assert for_grader(inner) == "Exercise 1.1: build_clock_server was not defined when the check ran."
+    edited = (f"the check cell was removed, so the course's check ran in its place (not done: {inner.rstrip('.')}). "
+              "An edited check cell earns no credit: put the course's check cell back as it was.")
+    said = for_grader(edited)
+    assert "(not done: Exercise 1.1: build_clock_server was not defined when the check ran). An edited" in said, said
