@@ -246,3 +246,18 @@ def test_the_graders_appendix_says_what_a_mistake_is_not_where_it_was_found():
     origin = [line for line in lines if re.search(r"round \d|unseen answers|red team|issue \d", line, re.IGNORECASE)]
     assert not origin, origin[:3]
     assert any("Keeps only the first ten orders, as if the table had one page" in line for line in lines)
+
+
+def test_what_the_guide_calls_optional_reading_in_lesson_05_is_marked_optional_in_the_lesson():
+    """Walkthrough 5, N6: the guide's "cut when late" for 05 names the production material (the same promise
+    without a lock, the SQL recipe) as optional reading; the lesson showed it as main text. Its headings say
+    "(optional)" and a box says what it is for; the cells keep their ids."""
+    import json
+
+    cut = guide.facilitation()["05"]["cut"]
+    assert "the same promise without a lock, the SQL recipe" in cut and "optional reading" in cut
+    cells = {cell["id"]: "".join(cell["source"]) for cell in json.loads(
+        (ROOT / "notebooks" / "05_safe_mutation_incidents.ipynb").read_text(encoding="utf-8"))["cells"]}
+    production, recipe = cells["82839748"], cells["0cc40433"]
+    assert production.startswith("## In production (optional): the same promise without a lock\n\n> **Optional**: ")
+    assert recipe.startswith("### The recipe, in SQL (optional)\n")
