@@ -415,6 +415,8 @@ def test_grading_one_lesson_writes_its_own_reports_beside_another_lessons(tmp_pa
     (tmp_path / "grades.csv").write_text("every lesson's grades\n")
     result = course("grade", str(tmp_path), "--lesson", "01", "--root", str(ROOT), "--timeout", "120")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().endswith(f"{tmp_path / 'grades_01.csv'}, {tmp_path / 'grades_01.html'}")
+    assert result.stdout.strip().endswith(f"{tmp_path / 'grades_01.csv'}, {tmp_path / 'grades_01.html'}; the "
+                                          f"class's totals per exercise: {tmp_path / 'grades_01_totals.csv'}")
+    assert (tmp_path / "grades_01_totals.csv").read_text().splitlines()[1:] == [f"1.{n},0,1,0" for n in range(1, 5)]
     assert (tmp_path / "grades_01.csv").read_text().count("alice") == 4
     assert (tmp_path / "grades.csv").read_text() == "every lesson's grades\n"
