@@ -860,7 +860,7 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run the notebook "
                                                                      "as root (otherwise refused)")
     check.set_defaults(run=cmd_check)
-    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv and grades.html "
+    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv, grades.html and grades_totals.csv "
                                                 "(grades_NN.* with --lesson NN)")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
     grade.add_argument("--out", help="where to write the reports (default: the folder itself)")

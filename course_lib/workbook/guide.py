@@ -417,7 +417,8 @@ def grading_section() -> list[str]:
             "notebook runs in a sandboxed kernel of its own (bubblewrap on Linux: no network, nothing of the course "
             "or of other students in reach, resource limits); the checkers run in the grader and reach the answer "
             "over MCP or a call bridge, and setup and check cells come from solutions/, so a submission cannot "
-            "forge its grade. `grades.csv` and `grades.html` (every reason shown, with a legend) follow.",
+            "forge its grade. `grades.csv`, `grades.html` (every reason shown, with a legend) and `grades_totals.csv` "
+            "(the class's passed count and pass rate per exercise) follow.",
             "* Statuses: " + "; ".join(f"{SYMBOLS[s]} {s}: {m}" for s, m in MEANINGS.items()) + ".",
             "* A learner checks their own notebook with `.venv/bin/course check NN` (the same checkers, in the same "
             "sandbox).",
