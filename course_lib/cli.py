@@ -209,9 +209,10 @@ def resolve_notebook(target: str) -> Path:
         if (folder / "exercises").is_dir() and (folder / "course_lib").is_dir():
             return found.notebook(folder, "exercises")
     home = Path(sys.prefix).resolve().parent  # the course folder when this command's .venv is inside it
-    where = home / "exercises" if (home / "exercises").is_dir() and (home / "course_lib").is_dir() else Path("exercises")
+    known = (home / "exercises").is_dir() and (home / "course_lib").is_dir()
+    where = f"{home / 'exercises' / found.stem}.ipynb --root {home}" if known else f"exercises/{found.stem}.ipynb"
     raise UsageError(f"run this inside the course folder (the one with exercises/), or give the notebook's path: "
-                     f"{typed_command()} check {where / found.stem}.ipynb")
+                     f"{typed_command()} check {where}")
 
 
 def _check_root(given: str | None, notebook: Path | None = None) -> Path | None:
@@ -220,9 +221,10 @@ def _check_root(given: str | None, notebook: Path | None = None) -> Path | None:
     (`pip install .` leaves course_lib in site-packages): for a release's install, whose course_lib pins its
     references' hashes, a release folder with .course/reference (and no solutions/), which `runner.reference_for`
     takes only when it matches those pins; for an install without pins (the instructor's course folder), a folder
-    with solutions/; found that way from the current folder, else from `notebook`'s own folder (a path into a course
-    folder from outside it; walkthrough 5, M1). A .course/reference that the installed course_lib did not pin is never trusted, so nothing
-    planted beside a notebook counts. None when nothing is found."""
+    with solutions/; for a release's install, found from the current folder, else from `notebook`'s own folder (a
+    path into a release from outside it; walkthrough 5, M1), never the latter for an install without pins, where a
+    solutions/ planted beside a notebook would count. A .course/reference that the installed course_lib did not
+    pin is never trusted, so nothing planted beside a notebook counts. None when nothing is found."""
     import course_lib
     from course_lib.workbook import runner
 
@@ -235,7 +237,7 @@ def _check_root(given: str | None, notebook: Path | None = None) -> Path | None:
     if (installed / "solutions").is_dir() or (installed / runner.REFERENCE).is_dir():
         return installed
     released = bool(runner.pins(None))
-    starts = [Path.cwd()] + ([notebook.resolve().parent] if notebook is not None else [])
+    starts = [Path.cwd()] + ([notebook.resolve().parent] if notebook is not None and released else [])
     for start in starts:
         for folder in (start, *start.parents):
             if not (folder / "course_lib").is_dir():
@@ -293,10 +295,12 @@ def cmd_check(args) -> int:
         print(line)
     done = sum(outcome.status == "passed" for outcome in outcomes)
     notes = [f"{done} of {len(outcomes)} exercises passed in {path.name}."]
+    again = f" --root {shlex.quote(args.root)}" if args.root else ""  # the command just run, as typed
     if any(outcome.status == "not done" for outcome in outcomes):
         notes.append("For each exercise not done: replace `raise NotImplementedError(...)` in its cell with your "
                      "code, save the notebook and run `"
-                     + f"{typed_command()} check {shlex.quote(args.notebook)}".replace(" ", NO_BREAK) + "` again.")
+                     + f"{typed_command()} check {shlex.quote(args.notebook)}{again}".replace(" ", NO_BREAK)
+                     + "` again.")
     notes.append(sandbox.note())
     for note in notes:
         print(textwrap.fill(note, _width(), break_long_words=False, break_on_hyphens=False).replace(NO_BREAK, " "))
@@ -417,10 +421,10 @@ def cmd_grade(args) -> int:
         marks = [cells[(student, c)].symbol if (student, c) in cells else "· " for c in columns]
         passed, total = scores[student]
         print(f"{student:<{width}}  " + "".join(f"{mark}{' ' * (each - 2)}" for mark in marks) + f"{passed}/{total}")
-    print(f"{'class passed':<{width}}  " + "".join(f"{f'{done}/{count}':<{each}}" if column != grading.WHOLE
-                                                   else " " * each for column, (done, count) in counts.items()).rstrip())
-    print(f"{'pass rate':<{width}}  " + "".join(f"{grading.rate(done, count):<{each}}" if column != grading.WHOLE
-                                                else " " * each for column, (done, count) in counts.items()).rstrip())
+    for label, shown in (("class passed", lambda done, count: f"{done}/{count}"), ("pass rate", grading.rate)):
+        row = [f"{shown(done, count):<{each}}" if column != grading.WHOLE else " " * each
+               for column, (done, count) in counts.items()]
+        print((f"{label:<{width}}  " + "".join(row)).rstrip())
     print("Legend:")
     for line in grading.legend_lines():
         print(f"  {line}")
@@ -860,8 +864,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run the notebook "
                                                                      "as root (otherwise refused)")
     check.set_defaults(run=cmd_check)
-    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv, grades.html and grades_totals.csv "
-                                                "(grades_NN.* with --lesson NN)")
+    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv, "
+                                         "grades.html and grades_totals.csv (grades_NN* with --lesson NN)")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
     grade.add_argument("--out", help="where to write the reports (default: the folder itself)")
     grade.add_argument("--timeout", type=_number(int, "seconds"), default=120, help="seconds per notebook (default 120)")

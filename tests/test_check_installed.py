@@ -155,7 +155,11 @@ def test_outside_the_course_folder_the_command_check_NN_gives_works_as_typed(ins
     said = _run(course, "check", "01", cwd=outside)
     assert said.returncode == 2 and len(said.stderr.strip().splitlines()) == 1, said.stderr
     command = shlex.split(said.stderr.strip().split("give the notebook's path: ", 1)[1])
-    assert command == [str(course), "check", str((installs[where] / "exercises" / LESSON).resolve())]
+    folder = installs[where].resolve()
+    assert command == [str(course), "check", str(folder / "exercises" / LESSON), "--root", str(folder)]
     typed = subprocess.run(command, cwd=outside, capture_output=True, text=True, timeout=900,
                            env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")})
     assert typed.returncode == 1 and "0 of 4 exercises passed" in typed.stdout, typed.stderr
+    if where == "release":  # a release's install (its references pinned) also finds the folder from the notebook
+        found = _run(course, "check", command[2], cwd=outside)
+        assert found.returncode == 1 and "0 of 4 exercises passed" in found.stdout, found.stderr

@@ -99,11 +99,12 @@ def test_outside_the_course_folder_check_names_the_folder_a_student_has(tmp_path
     lead = "course: run this inside the course folder (the one with exercises/), or give the notebook's path: "
     assert said.startswith(lead)
     command = shlex.split(said[len(lead):])
-    assert command[1:] == ["check", str(ROOT.resolve() / "exercises" / "01_bad_tool_rewrite.ipynb")]
+    assert command[1:] == ["check", str(ROOT.resolve() / "exercises" / "01_bad_tool_rewrite.ipynb"), "--root",
+                           str(ROOT.resolve())]
     assert Path(command[0]).is_file() and Path(command[0]).parent == Path(sys.executable).parent
     typed = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300, env=_offline_env())
     assert typed.returncode == 1 and "0 of 4 exercises passed" in typed.stdout, typed.stderr
-    assert f"run `{command[0]} check {command[2]}` again" in " ".join(typed.stdout.split())
+    assert f"run `{' '.join(command)}` again" in " ".join(typed.stdout.split())  # the footer (N3)
 
 
 def test_outside_the_course_folder_hint_and_lessons_name_what_works_there(tmp_path):
