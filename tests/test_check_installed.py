@@ -140,3 +140,26 @@ def test_a_planted_reference_is_never_trusted(installs):
 def test_check_help_says_where_the_course_folder_is_found(installs):
     text = " ".join(_run(installs["student"], "check", "--help", cwd=installs["release"]).stdout.split())
     assert "(default: the installed course's folder, else the current folder or one above it)" in text
+
+
+@pytest.mark.parametrize("where", ["clone", "release"])
+def test_outside_the_course_folder_the_command_check_NN_gives_works_as_typed(installs, where):
+    """Walkthrough 5, M1: outside the course folder `course check 01` said to give the notebook's path, and doing
+    so (an absolute path) failed with "no course folder here or above": a `pip install .` does not know its
+    folder. The message now gives the full command, and a notebook's path finds its course folder from the
+    notebook's own location."""
+    import shlex
+
+    course = installs["course" if where == "clone" else "student"]
+    outside = installs["base"]
+    said = _run(course, "check", "01", cwd=outside)
+    assert said.returncode == 2 and len(said.stderr.strip().splitlines()) == 1, said.stderr
+    command = shlex.split(said.stderr.strip().split("give the notebook's path: ", 1)[1])
+    folder = installs[where].resolve()
+    assert command == [str(course), "check", str(folder / "exercises" / LESSON), "--root", str(folder)]
+    typed = subprocess.run(command, cwd=outside, capture_output=True, text=True, timeout=900,
+                           env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")})
+    assert typed.returncode == 1 and "0 of 4 exercises passed" in typed.stdout, typed.stderr
+    if where == "release":  # a release's install (its references pinned) also finds the folder from the notebook
+        found = _run(course, "check", command[2], cwd=outside)
+        assert found.returncode == 1 and "0 of 4 exercises passed" in found.stdout, found.stderr

@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from pathlib import Path
 
 from conftest import ROOT
 
@@ -89,9 +90,33 @@ def test_outside_the_course_folder_build_says_where_to_run(tmp_path):
 
 
 def test_outside_the_course_folder_check_names_the_folder_a_student_has(tmp_path):
-    assert one_line_error(course("check", "01", cwd=tmp_path)) == (
-        "course: run this inside the course folder (the one with exercises/), or give the notebook's path: "
-        ".venv/bin/course check exercises/01_bad_tool_rewrite.ipynb")
+    """Walkthrough 5, M1: the command this message gives, typed as given outside the course folder, failed with a
+    second error ("no course folder here or above"): now it names this command's full path and the notebook's, and
+    a notebook's path finds its course folder from where the notebook is."""
+    import shlex
+
+    said = one_line_error(course("check", "01", cwd=tmp_path))
+    lead = "course: run this inside the course folder (the one with exercises/), or give the notebook's path: "
+    assert said.startswith(lead)
+    command = shlex.split(said[len(lead):])
+    assert command[1:] == ["check", str(ROOT.resolve() / "exercises" / "01_bad_tool_rewrite.ipynb"), "--root",
+                           str(ROOT.resolve())]
+    assert Path(command[0]).is_file() and Path(command[0]).parent == Path(sys.executable).parent
+    typed = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300, env=_offline_env())
+    assert typed.returncode == 1 and "0 of 4 exercises passed" in typed.stdout, typed.stderr
+    assert f"run `{' '.join(command)}` again" in " ".join(typed.stdout.split())  # the footer (N3)
+
+
+def test_outside_the_course_folder_hint_and_lessons_name_what_works_there(tmp_path):
+    """Walkthrough 5, N4 and N5: outside the course folder `course hint` pointed at a relative .venv/bin/course that
+    is not there, and `course lessons` asked for the instructor's folder though a student's copy works too."""
+    last = course("hint", "1.2", cwd=tmp_path).stdout.strip().splitlines()[-1]
+    assert last.startswith("Next hint: ") and last.endswith(" hint 1.2 --level 2")
+    assert Path(last.split()[2]).is_absolute() and Path(last.split()[2]).is_file(), last
+    assert course("hint", "1.2").stdout.strip().endswith("Next hint: .venv/bin/course hint 1.2 --level 2")
+    assert one_line_error(course("lessons", cwd=tmp_path)) == (
+        "course: `course lessons` needs a course folder (the instructor's, or a student's copy with exercises/): "
+        "run it inside it, or pass --root")
 
 
 def test_check_on_a_lesson_notebook_names_its_exercise_notebook():
@@ -131,6 +156,7 @@ def test_check_unsolved_notebook_lists_every_exercise_as_not_done():
     assert "(.venv/bin/course hint 1.1)" in result.stdout and "hints.show" not in result.stdout
     assert "0 of 4 exercises passed in 01_bad_tool_rewrite.ipynb." in lines
     assert result.stdout.count("replace `raise NotImplementedError(...)`") == 1  # said once, below the table
+    assert "run `.venv/bin/course check 01` again." in " ".join(result.stdout.split())  # the command just run (N3)
     assert "sandbox: bubblewrap" in result.stdout or "sandbox not available" in result.stdout
 
 
@@ -167,6 +193,19 @@ def test_check_table_wraps_details_under_their_row():
     assert lines[1].startswith("❌ 1.2  failed  expected word") and all(len(line) <= 60 for line in lines)
     assert all(line.startswith(" " * 16) and line[16] != " " for line in lines[2:])  # under the detail's start
     assert lines[-1].endswith("(.venv/bin/course hint 1.2)")
+
+
+def test_check_table_never_splits_a_hint_command_across_lines():
+    """Walkthrough 5, N2: `(.venv/bin/course hint` / `1.4)` on two lines; the pointer wraps whole, before its
+    parenthesis, at every width."""
+    from course_lib.cli import check_table
+    from course_lib.workbook.outcomes import Outcome
+
+    row = Outcome("1.4", "not done", "Exercise 1.4 is not done yet: return True only for 1-128 characters of "
+                  "A-Z a-z 0-9 _ - .", 'hints.show("1.4")')
+    for width in range(60, 121):
+        text = "\n".join(check_table([row], width=width))
+        assert "(.venv/bin/course hint 1.4)" in text.splitlines()[-1], (width, text)
 
 
 def test_hint_levels_and_review():
@@ -377,6 +416,8 @@ def test_grading_one_lesson_writes_its_own_reports_beside_another_lessons(tmp_pa
     (tmp_path / "grades.csv").write_text("every lesson's grades\n")
     result = course("grade", str(tmp_path), "--lesson", "01", "--root", str(ROOT), "--timeout", "120")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().endswith(f"{tmp_path / 'grades_01.csv'}, {tmp_path / 'grades_01.html'}")
+    assert result.stdout.strip().endswith(f"{tmp_path / 'grades_01.csv'}, {tmp_path / 'grades_01.html'}; the "
+                                          f"class's totals per exercise: {tmp_path / 'grades_01_totals.csv'}")
+    assert (tmp_path / "grades_01_totals.csv").read_text().splitlines()[1:] == [f"1.{n},0,1,0" for n in range(1, 5)]
     assert (tmp_path / "grades_01.csv").read_text().count("alice") == 4
     assert (tmp_path / "grades.csv").read_text() == "every lesson's grades\n"

@@ -156,9 +156,9 @@ CONCEPTS: dict[str, dict[str, str]] = {
         "append": f"Lesson 05, «Retrying safely: the idempotency key»: the exercise {OWN}.",
         "uuid first new_key": "Lesson 05, «Retrying safely: the idempotency key»: the caller names each intended "
                               "change with a fresh unique key; a new key is a new change.",
-        "concurrent interleaved": "Lesson 05, «In production: the same promise without a lock»: a retry must be "
-                                  "recognized even when it arrives at the same time as the first call, or after "
-                                  "others.",
+        "concurrent interleaved": "Lesson 05, «In production (optional): the same promise without a lock»: a retry "
+                                  "must be recognized even when it arrives at the same time as the first call, or "
+                                  "after others.",
         "conflict": "Lesson 05, «Retrying safely: the idempotency key»: a key belongs to one change; the same key "
                     "with different content is a mistake to refuse, not a retry.",
         "per_server": "Lesson 05, «The server stays authoritative»: what a server remembers belongs to that "

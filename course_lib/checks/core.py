@@ -174,7 +174,9 @@ def _with_detail(expected: str, detail: str) -> str:
 
 
 def _sentence(expected: str, found: str, opening: str = "expected") -> str:
-    return f"{opening} {expected}; found {found}."
+    """The rule and what was found as one sentence; a quoted value that ends a sentence of its own ('Time.') ends
+    it, with no second full stop after the quote (walkthrough 5, N1)."""
+    return f"{opening} {expected}; found {found}" + ("" if re.search(r"[.!?]['\"]$", found) else ".")
 
 
 def require(condition: Any, rule: str, found: Any, detail: str = "") -> None:

@@ -166,6 +166,8 @@ def _check_one(path: Path, shown: str, root: Path | None, cell_timeout: int, run
         if root is not None and reference is None:
             return "unreadable", (f"{shown} is not an exercise notebook of this course "
                                   "(expected a name like 01_bad_tool_rewrite.ipynb)")
+        if stem and not _has_lesson_cells(notebook.cells, stem):
+            return "ok", _nothing_handed_in(notebook, stem, shown)
         return "ok", runner.check(path, timeout=cell_timeout, reference=reference, budget=cell_timeout,
                                   submission=notebook, run_dir=run_dir, uid=uid, package=package)
     except CourseError as error:
@@ -333,14 +335,32 @@ def _holds_exercises(path: Path, stem: str) -> bool:
     """Whether the notebook at `path` (read as data) has an exercise cell of lesson `stem` (a lesson's own notebook,
     such as notebooks/01_….ipynb in a handed-in repository, has none)."""
     from course_lib.errors import CourseError
-    from course_lib.workbook import build, runner
+    from course_lib.workbook import build
 
     try:
         cells = build.read_submission(path).cells
     except (CourseError, OSError, ValueError):
         return True  # its row will say why it cannot be graded
+    return _has_lesson_cells(cells, stem)
+
+
+def _has_lesson_cells(cells: list, stem: str) -> bool:
+    """Whether `cells` hold an exercise cell (by its metadata id) of lesson `stem`."""
+    from course_lib.workbook import runner
+
     return any(str(found).split(".")[0].zfill(2) == stem[:2]
                for found in map(runner._exercise_of, cells) if found is not None)
+
+
+def _nothing_handed_in(notebook, stem: str, shown: str) -> list[Outcome]:
+    """A notebook with none of its lesson's exercise cells (an empty one, for one), as "not handed in" for each of the
+    lesson's exercises: 0 points, like every answer its checks would find missing, but no "edited" (walkthrough 5,
+    M2: a blank notebook read as four edited check cells, with advice to put them back)."""
+    from course_lib.workbook import manifest
+
+    what = "is empty (no cells)" if not notebook.cells else "holds none of the lesson's exercise cells"
+    return [Outcome(str(exercise), "not handed in", f"{shown} {what}: nothing handed in for exercise {exercise}")
+            for exercise in manifest.lesson(stem[:2]).exercises]
 
 
 def _script(character: str) -> str:
@@ -595,6 +615,35 @@ def write_csv(rows: list[Row], path: Path) -> None:
     write_report(path, out.getvalue())
 
 
+def class_totals(rows: list[Row]) -> dict[str, tuple[int, int]]:
+    """Per column of `pivot`, in its order: (students who passed it, students in the class); for the whole-notebook
+    column (students with a whole-notebook problem, students in the class). What grades.html's "class" row, the
+    terminal's and grades_totals.csv show."""
+    students, columns, cells = pivot(rows)
+    found = {}
+    for column in columns:
+        graded = [cells[(student, column)] for student in students if (student, column) in cells]
+        found[column] = (len(graded) if column == WHOLE else sum(o.status == "passed" for o in graded), len(students))
+    return found
+
+
+def rate(done: int, count: int) -> str:
+    return f"{100 * done / count:.0f}%" if count else "–"
+
+
+def write_totals_csv(rows: list[Row], path: Path) -> None:
+    """Per exercise the class's totals, one row each (exercise, passed, students, pass rate in %): a file of its
+    own, so that grades.csv stays one row per student and exercise for filters, pivots and sums."""
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["exercise", "passed", "students", "pass_rate_percent"])
+    writer.writerows([column, done, count, f"{100 * done / count:.0f}" if count else ""]
+                     for column, (done, count) in class_totals(rows).items() if column != WHOLE)
+    write_report(path, out.getvalue())
+
+
 def _points(outcome: Outcome) -> str:
     """An exercise row's points for a spreadsheet sum (1 passed, else 0); none for a whole-notebook row."""
     return "" if outcome.exercise == WHOLE else str(int(outcome.status == "passed"))
@@ -709,14 +758,11 @@ def write_html(rows: list[Row], path: Path, sandbox_note: str = "", when: dateti
                        f"<table><tr><th>exercise</th><th>status</th><th>reason</th></tr>{''.join(lines)}</table>"
                        "</section>")
     totals = []
-    for column in columns:
-        graded = [cells[(student, column)] for student in students if (student, column) in cells]
+    for column, (done, count) in class_totals(rows).items():
         if column == WHOLE:
-            totals.append(f"<td>{len(graded)} problem{'' if len(graded) == 1 else 's'}</td>")
-            continue
-        done = sum(outcome.status == "passed" for outcome in graded)
-        rate = f"{100 * done / len(students):.0f}%" if students else "–"
-        totals.append(f"<td class='total'>{done}/{len(students)} ({rate})</td>")
+            totals.append(f"<td>{done} problem{'' if done == 1 else 's'}</td>")
+        else:
+            totals.append(f"<td class='total'>{done}/{count} ({rate(done, count)})</td>")
     legend = "".join(f"<li>{SYMBOLS[status]} <b>{CODES[status]}</b> ({html.escape(status)}): {html.escape(meaning)}"
                      "</li>" for status, meaning in MEANINGS.items())
     legend += "".join(f"<li>{html.escape(line)}</li>" for line in legend_lines()[len(MEANINGS):])

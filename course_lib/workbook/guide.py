@@ -27,8 +27,10 @@ BREAK_AFTER = 100
 """A break comes before the slot that would take the time since the last break or lunch past this many minutes,
 counting everything: setup, recaps, lessons and practice."""
 LUNCH_WINDOW = (11 * 60 + 45 - DAY_START, 12 * 60 + 45 - DAY_START)
-"""Lunch falls between two lessons, never inside one: at the first lesson boundary where it would start at 11:45
-or later, or earlier when the next lesson would push its start past 12:45."""
+"""Lunch falls between two lessons or between a lesson's teaching and its exercises, never inside either: at the
+first such boundary where it would start at 11:45 or later, or earlier when the next part would push its start past
+12:45. (Whole lessons only put day 3's lunch at 11:16: lesson 08, 100 min, would have pushed it past 12:45;
+walkthrough 5, M3.)"""
 PRACTICE = "Practice: tier 2 and 3 exercises in pairs, your own server, questions"
 """What fills a full day up to the common end of the days."""
 
@@ -93,7 +95,7 @@ def opening(number: int, kind: str = "session") -> str:
 
 def timetable(lessons: list[manifest.Lesson], number: int = 1, lunch: bool = False, kind: str = "session",
               end: int | None = None, root: Path | None = None) -> list[Slot]:
-    """Session `number`: its opening, each lesson's teaching and exercises, breaks, lunch between two lessons (with
+    """Session `number`: its opening, each lesson's teaching and exercises, breaks, lunch between two lessons or a lesson's two parts (with
     the morning's recap before it) on a full day, practice up to `end` when given, and a closing recap."""
     slots: list[Slot] = []
     since = 0  # minutes since the last break or lunch, everything counted
@@ -110,16 +112,19 @@ def timetable(lessons: list[manifest.Lesson], number: int = 1, lunch: bool = Fal
 
     add(SETUP if number == 1 else RECAP, opening(number, kind))
     lunched = not lunch
-    for lesson in lessons:
+    parts = [(f"{lesson.number} {lesson.title}: {part}", minutes) for lesson in lessons
+             for part, minutes in (("teaching", teaching(lesson, root)), ("exercises", lesson.exercise_minutes))]
+    for what, minutes in parts:
         clock = slots[-1].end
-        pause = BREAK if since + _length(lesson, root) > BREAK_AFTER else 0
-        late = clock + pause + _length(lesson, root) + WRAP > LUNCH_WINDOW[1]  # the lesson would push lunch past 12:45
+        pause = BREAK if since + minutes > BREAK_AFTER else 0
+        late = clock + pause + minutes + WRAP > LUNCH_WINDOW[1]  # the part would push lunch past 12:45
         if not lunched and (clock + WRAP >= LUNCH_WINDOW[0] or late):
             add(WRAP, "Recap of the morning, questions")
             add(LUNCH, "lunch")
             lunched = True
-        for part, minutes in (("teaching", teaching(lesson, root)), ("exercises", lesson.exercise_minutes)):
-            add(minutes, f"{lesson.number} {lesson.title}: {part}")
+        elif not lunched and since and since + minutes + WRAP > BREAK_AFTER and clock + minutes + WRAP >= LUNCH_WINDOW[0]:
+            add(BREAK, "break")  # lunch follows this part: its recap must not need a break of its own
+        add(minutes, what)
     if end is not None:
         left = end - WRAP - slots[-1].end
         if left > 0 and since + left + WRAP > BREAK_AFTER:  # the closing recap counts too
@@ -376,8 +381,8 @@ def markdown(root: Path) -> str:
               f"time since the last break or lunch pass {BREAK_AFTER} min (setup and recaps count). Each lesson's teaching "
               "time is the minutes lessons.toml and the README state (at least the estimate `course lessons` prints). "
               f"A full day has a "
-              f"{LUNCH}-min lunch between two lessons, never inside one, with a recap of the morning before it; it "
-              f"starts at {_clock(LUNCH_WINDOW[1])} at the latest. Every morning, afternoon and half day ends with a "
+              f"{LUNCH}-min lunch between two lessons or between a lesson's teaching and its exercises, with a recap of "
+              f"the morning before it; it starts between {_clock(LUNCH_WINDOW[0])} and {_clock(LUNCH_WINDOW[1])}. Every morning, afternoon and half day ends with a "
               f"{WRAP}-min recap and questions. The full days all end at the same time: a day with fewer lesson "
               "minutes gets a practice block (tier 2 and 3 exercises in pairs, learners' own servers) before its "
               f"closing recap, or a longer recap when fewer than {MIN_PRACTICE} min are left. No break stands just "
@@ -412,7 +417,8 @@ def grading_section() -> list[str]:
             "notebook runs in a sandboxed kernel of its own (bubblewrap on Linux: no network, nothing of the course "
             "or of other students in reach, resource limits); the checkers run in the grader and reach the answer "
             "over MCP or a call bridge, and setup and check cells come from solutions/, so a submission cannot "
-            "forge its grade. `grades.csv` and `grades.html` (every reason shown, with a legend) follow.",
+            "forge its grade. `grades.csv`, `grades.html` (every reason shown, with a legend) and `grades_totals.csv` "
+            "(the class's passed count and pass rate per exercise) follow.",
             "* Statuses: " + "; ".join(f"{SYMBOLS[s]} {s}: {m}" for s, m in MEANINGS.items()) + ".",
             "* A learner checks their own notebook with `.venv/bin/course check NN` (the same checkers, in the same "
             "sandbox).",

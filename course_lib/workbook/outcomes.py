@@ -46,7 +46,8 @@ _LEARNER_STEPS = (
                 r"again\."), ""),
     (re.compile(r" Open hints\.show\([^)]*\) for a hint\."), ""),
     (re.compile(r": fix that cell, run it, then run the check again\."), "."),
-    (re.compile(r"run the exercise cell above first \((\S+) is not defined yet\)\."), r"\1 was not defined when the check ran."),
+    (re.compile(r"run the exercise cell above first \((\S+) is not defined yet\)(\.?)"),
+     r"\1 was not defined when the check ran\2"),  # the full stop only where it was (none inside an edited's "(…)")
 )
 
 

@@ -744,7 +744,7 @@ class _Run:
         elif step.changed:
             outcome = Outcome(str(exercise), "edited",
                               f"the check cell was {step.changed}, so the course's check ran in its place "
-                              f"({outcome.status}: {outcome.message}). {EDITED_EARNS_NOTHING}", exercise.hint_call)
+                              f"({outcome.status}: {outcome.message.rstrip('.')}). {EDITED_EARNS_NOTHING}", exercise.hint_call)
         elif step.moved:  # the course's order: what a moved check cell would change is not counted
             outcome = Outcome(str(exercise), outcome.status, f"{outcome.message} {MOVED_IGNORED}", outcome.hint,
                               outcome.rule)

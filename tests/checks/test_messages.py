@@ -62,8 +62,9 @@ def test_every_rule_phrase_reads_after_expected(exercise, rule):
     assert not phrase.endswith((".", ";", ":")) and not DOUBLED.search(phrase), f"{exercise} {rule.name}"
 
 
-DOUBLED = re.compile(r"(?<!\.)\.\.(?!\.)|\.\s+\.")
-"""A doubled full stop (an ellipsis, three dots, is text)."""
+DOUBLED = re.compile(r"(?<!\.)\.\.(?!\.)|\.\s+\.|[.!?]['\"]\.|\.\)\.")
+"""A doubled full stop (an ellipsis, three dots, is text): '..', '. .', and a quote or a parenthesis that ends in
+one with another after it ('Time.'. and ran.).; walkthrough 5, N1)."""
 
 
 THREE = core.spec(("named", "one tool named get_time", "tools/list"),
@@ -106,7 +107,7 @@ def test_an_answer_with_three_faults_is_told_all_three_in_one_run(three_rules):
     message = str(failure.value)
     assert message == ("Exercise 98.9: the first 3 things to fix (a run stops at 3, so there may be more):"
                        "\n• Expected one tool named get_time; found time_in."
-                       "\n• Expected a description of at least three words; found 'Time.'."
+                       "\n• Expected a description of at least three words; found 'Time.'"
                        "\n• Expected your answer to refuse an unknown city with a tool error; found a result: "
                        "'12:00'. Open hints.show(\"98.9\") for a hint."), message
     assert failure.value.rule == "named" and [f.rule for f in failure.value.failures] == \
@@ -132,7 +133,7 @@ def test_one_fault_is_one_sentence_and_a_crash_after_a_fault_is_its_consequence(
     three_rules(build("The local time in a city."))  # every rule holds
     with pytest.raises(CheckFailed) as failure:
         three_rules(build("Time."))
-    assert str(failure.value) == ("Exercise 98.9: expected a description of at least three words; found 'Time.'. "
+    assert str(failure.value) == ("Exercise 98.9: expected a description of at least three words; found 'Time.' "
                                   'Open hints.show("98.9") for a hint.')
     assert not hasattr(failure.value, "failures")
     with pytest.raises(CheckFailed) as failure:  # no tools at all: the probe crashes after the first fault
@@ -209,7 +210,7 @@ def test_what_the_answer_produced_is_quoted_in_a_failure_line():
         line = str(core.fail("a description that says when to use it", core.quoted("Gets the time.")))
     finally:
         core._current.reset(token)
-    assert "; found 'Gets the time.'. Open" in line and not DOUBLED.search(line), line
+    assert "; found 'Gets the time.' Open" in line and not DOUBLED.search(line), line
 
 
 @pytest.mark.parametrize("exercise, rule", _all_rules(), ids=lambda value: getattr(value, "name", value))

@@ -68,6 +68,20 @@ def test_grade_tabulates_every_student_and_survives_bad_submissions(tmp_path):
     assert cy.split()[-1] == "0/5"  # a broken notebook still owes its exercises: every lesson's, as everyone
     assert any(line.strip().startswith("* column:") for line in lines)
     assert any(line.strip().startswith("· no result") for line in lines)
+    # Walkthrough 5, N7: the class's totals per exercise, as grades.html has them, in the terminal and a CSV of
+    # their own (grades.csv stays one row per student and exercise); counted here from grades.csv.
+    students = sorted({student for student, _ in rows})
+    exercises = ["0.1", "1.1", "1.2", "1.3", "1.4"]
+    passed = {e: sum(rows.get((student, e)) == "passed" for student in students) for e in exercises}
+    assert next(line for line in lines if line.startswith("class passed")).split()[2:] == [
+        f"{passed[e]}/{len(students)}" for e in exercises]
+    assert next(line for line in lines if line.startswith("pass rate")).split()[2:] == [
+        f"{100 * passed[e] / len(students):.0f}%" for e in exercises]
+    with (klass / "grades_totals.csv").open(encoding="utf-8") as table:
+        assert [(r["exercise"], int(r["passed"]), int(r["students"]), r["pass_rate_percent"])
+                for r in csv.DictReader(table)] == [
+            (e, passed[e], len(students), f"{100 * passed[e] / len(students):.0f}") for e in exercises]
+    assert "class" not in {student for student, _ in rows}  # no totals row among the students'
 
 
 def test_a_hanging_notebook_costs_only_its_own_row(tmp_path):
@@ -180,3 +194,36 @@ def test_grades_html_lists_each_broken_rule_of_a_reason_on_its_own(tmp_path):
         "Expected a <code>name</code>; found &#x27;x&#x27;.", "Expected a description; found &#x27;&#x27;.",
         "Expected a &lt;b&gt;city&lt;/b&gt;; found none."]
     assert "•" not in reason and "hints.show" not in reason
+
+
+def test_a_notebook_with_none_of_the_lessons_cells_is_not_handed_in_not_edited(tmp_path):
+    """Walkthrough 5, M2: a notebook with no cells (`{"cells": []}`, as the walkthrough handed it in) graded 📝
+    edited four times, "put the course's check cell back". It is nothing handed in: 0 points, as before, and no
+    word of edits; a notebook with other cells but none of the lesson's exercise cells says so."""
+    import json
+
+    for student, cells, says in (("dan", [], "is empty (no cells): nothing handed in for exercise 1."),
+                                 ("eli", [nbformat.v4.new_markdown_cell("my notes")],
+                                  "holds none of the lesson's exercise cells: nothing handed in for exercise 1.")):
+        path = tmp_path / student / LESSON
+        path.parent.mkdir()
+        path.write_text(json.dumps({"cells": cells}) if not cells else nbformat.writes(
+            nbformat.v4.new_notebook(cells=cells)), encoding="utf-8")
+        rows = grading.grade_one(student, path, timeout=60, root=ROOT)
+        assert [(row.outcome.exercise, row.outcome.status) for row in rows] == [  # noqa
+            (f"1.{n}", "not handed in") for n in range(1, 5)], rows
+        assert all(says in row.outcome.message and "edit" not in row.outcome.message for row in rows), rows
+        assert grading.scores(rows) == {student: (0, 4)}
+
+
+def test_a_graders_reason_for_an_edited_check_has_one_full_stop_per_sentence():
+    """Walkthrough 5, N1: grades read "(not done: Exercise 1.1: build_clock_server was not defined when the check
+    ran.)." The learner's step is rewritten for the grader, and a full stop only where the message had one."""
+    from course_lib.workbook.outcomes import for_grader
+
+    inner = "Exercise 1.1: run the exercise cell above first (build_clock_server is not defined yet)."
+    assert for_grader(inner) == "Exercise 1.1: build_clock_server was not defined when the check ran."
+    edited = (f"the check cell was removed, so the course's check ran in its place (not done: {inner.rstrip('.')}). "
+              "An edited check cell earns no credit: put the course's check cell back as it was.")
+    said = for_grader(edited)
+    assert "(not done: Exercise 1.1: build_clock_server was not defined when the check ran). An edited" in said, said

@@ -585,7 +585,7 @@ def test_a_score_counts_exactly_the_outcomes_the_table_shows():
     assert cells[("ann", "1.1")].status == "failed" and grading.scores(rows)["ann"] == (0, 4)
 
 
-@pytest.mark.parametrize("report", ["grades.csv", "grades.html"])
+@pytest.mark.parametrize("report", ["grades.csv", "grades.html", "grades_totals.csv"])
 def test_a_report_planted_as_a_link_is_refused_and_its_target_untouched(tmp_path, report):
     """C26: grades.csv / grades.html planted as symbolic links were written through by a root grader (any file
     overwritten). Reports are written to a new file and renamed; a link or other non-file in their place is
@@ -594,14 +594,16 @@ def test_a_report_planted_as_a_link_is_refused_and_its_target_untouched(tmp_path
     victim.write_text(SECRET)
     (tmp_path / report).symlink_to(victim)
     rows = [grading.Row("ann", LESSON, Outcome("1.1", "passed", ""))]
-    writer = grading.write_csv if report.endswith("csv") else grading.write_html
+    writer = {"grades.csv": grading.write_csv, "grades.html": grading.write_html,
+              "grades_totals.csv": grading.write_totals_csv}[report]
     with pytest.raises(UsageError, match="refusing to write .*symbolic link"):
         writer(rows, tmp_path / report)
     assert victim.read_text() == SECRET and (tmp_path / report).is_symlink()
     (tmp_path / report).unlink()
     os.link(victim, tmp_path / report)  # a hard link is replaced, never written through
     writer(rows, tmp_path / report)
-    assert victim.read_text() == SECRET and "ann" in (tmp_path / report).read_text()
+    written = "1.1,1,1,100" if report == "grades_totals.csv" else "ann"  # the totals name no student
+    assert victim.read_text() == SECRET and written in (tmp_path / report).read_text()
     assert sorted(os.listdir(tmp_path)) == sorted([report, "victim"])
 
 

@@ -88,6 +88,18 @@ def test_setup_and_check_cells_come_from_the_course(tmp_path):
                                       "bounds() reads minimum and maximum")
 
 
+def test_an_edited_check_cells_message_ends_its_inner_sentence_once(tmp_path):
+    """Walkthrough 5, N1: "(not done: … was not defined when the check ran.)." The status the course's check gave
+    stands in the parenthesis without its own full stop."""
+    def tampered(notebook):
+        _cell(notebook, tag="check").source = "print('done')"
+
+    (outcome,) = runner.check(_variant(tmp_path, tampered, ROOT / "exercises" / "00_start_here.ipynb"),
+                              reference=reference())
+    assert outcome.status == "edited" and "(not done: " in outcome.message, outcome.message
+    assert ".)." not in outcome.message and outcome.message.count(". An edited check cell") == 1, outcome.message
+
+
 def test_a_check_cell_edited_in_its_comments_only_keeps_its_credit_and_says_the_edit_was_ignored(tmp_path):
     """The same code (comments and spacing aside) runs the same check: the exercise keeps its status, and the
     report says the check cell was edited and that the edit was ignored. A change of code is still `edited`,
