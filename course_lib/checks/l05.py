@@ -510,8 +510,7 @@ class _ReadWatchedStore(incidents.Store):
     `return store.get(user, incidentId)` passed), so it remembers each call of them that the answer's own
     `can_read` had not granted first: (method, user, incident ID). A read after the answer's own decision is
     fine (unseen9: lookup, can_read, then `store.get`). The check reads through a twin store of the same seed
-    data, so its own reads are not counted; the store's reads inside `get`, `visible` and `search` are not the
-    answer's."""
+    data, so its own reads are not counted; the store's reads inside `get` and `visible` are not the answer's."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -542,13 +541,6 @@ class _ReadWatchedStore(incidents.Store):
     def visible(self, user: str, incident_id: str) -> incidents.Record:
         return self._watched("visible", user, incident_id,
                              lambda: super(_ReadWatchedStore, self).visible(user, incident_id))
-
-    def search(self, *args: Any, **kwargs: Any) -> incidents.IncidentList:  # its own can_read calls grant nothing
-        outer, self._inside.read = getattr(self._inside, "read", False), True
-        try:
-            return super().search(*args, **kwargs)
-        finally:
-            self._inside.read = outer
 
 
 def _data_in(result: dict, record: Any) -> str:

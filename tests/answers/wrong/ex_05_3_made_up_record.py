@@ -8,13 +8,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.servers import incidents
 
-EXPECT = "your tool called store.get('ben', 'INC-101') before your own store.can_read let ben read it"
+EXPECT = "your tool called store.get('ben', 'INC-102') before your own store.can_read let ben read it"
 
 
 def answer(store, user):
     server = MCPServer("incidents", log_level="WARNING")
-    readable = store.search(user, include_resolved=True).incidents[0].incidentId
-    mine = store.lookup(readable)
+    records = [store.lookup(f"INC-{number}") for number in range(100, 400)]
+    mine = next(record for record in records if record is not None and store.can_read(user, record))
 
     @server.tool()
     def get_incident(incidentId: incidents.IncidentId) -> incidents.Incident:
