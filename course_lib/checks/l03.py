@@ -654,7 +654,7 @@ def ex_03_4(build_cancel_server) -> str:
     second = build_server(build_cancel_server)
     fresh = _calls(second, "cancel_order", [check, {"order_number": "ORD-1045", "dry_run": True}], "tool")
     require([_status(result) for result in fresh] == ["packed", "received"], "per_server",
-            lambda: "; ".join(_outcome(result) for result in fresh),
+            lambda: _dry_runs_differ(("ORD-1043", "packed", fresh[0]), ("ORD-1045", "received", fresh[1])),
             "on a second server, dry runs must show ORD-1043 packed and ORD-1045 received")
     return ("cancel_order refuses unknown names and every non-boolean dry_run without changing anything; dry runs, "
             "cancels and shipped orders behave, per server")
