@@ -720,7 +720,22 @@ def outcome(result: dict) -> str:
     if "protocolError" in result:
         return f"a JSON-RPC error {result['protocolError']}"
     kind = "an error" if result.get("isError") else "a result"
-    return f"{kind}: {quoted(result_text(result), 120) or json.dumps(result.get('structuredContent'))}"
+    return f"{kind}: {quoted(condensed(result_text(result)), 120) or json.dumps(result.get('structuredContent'))}"
+
+
+_VALIDATION = re.compile(r"\d+ validation errors? for \S+\n")
+_FIELD_ERROR = re.compile(r"^(?P<field>\S[^\n]*)\n  (?P<message>[^\n\[]+?)\s*(?:\[type=[^\n]*)?$", re.MULTILINE)
+
+
+def condensed(text: str) -> str:
+    """A pydantic validation error as 'field: message' pairs (the field names are what a learner needs; its
+    type codes, inputs and links are not), the text before it kept; any other text as it is."""
+    found = _VALIDATION.search(text)
+    pairs = [f"{m['field'].strip()}: {m['message'].strip()}" for m in _FIELD_ERROR.finditer(text[found.end():])] \
+        if found else []
+    if not pairs:
+        return text
+    return f"{text[:found.start()]}invalid arguments: {'; '.join(pairs)}"
 
 
 def refused(result: dict) -> bool:

@@ -201,11 +201,14 @@ _BAD_UNITS = ("celsius", "Metric", "IMPERIAL", "kelvin", "")
 
 
 def _limit_calls(city: str = "Oslo") -> list[tuple[str, dict]]:
-    """The calls that probe days and units, in the order `_judge_limits` reads them."""
-    calls = [("get_daily_forecast", {"city": city, "days": days}) for days in range(1, 8)]
-    calls += [("get_daily_forecast", {"city": city, "days": days}) for days in _BAD_DAYS]
-    calls += [("get_daily_forecast", {"city": city, "units": units}) for units in _BAD_UNITS]
-    calls += [("get_daily_forecast", {"city": city}), ("get_daily_forecast", {"city": city, "units": "imperial"})]
+    """The calls that probe days and units, in the order `_judge_limits` reads them. Each probes one parameter and
+    sends the other one, so a missing default of one is never blamed on the other (unseen11, M1)."""
+    calls = [("get_daily_forecast", {"city": city, "days": days, "units": "metric"}) for days in range(1, 8)]
+    calls += [("get_daily_forecast", {"city": city, "days": days, "units": "metric"}) for days in _BAD_DAYS]
+    calls += [("get_daily_forecast", {"city": city, "days": 3, "units": units}) for units in _BAD_UNITS]
+    calls += [("get_daily_forecast", {"city": city, "units": "metric"}),
+              ("get_daily_forecast", {"city": city, "days": 3}),
+              ("get_daily_forecast", {"city": city, "days": 3, "units": "imperial"})]
     return calls
 
 
@@ -234,12 +237,12 @@ def _judge_limits(tool: dict, results: list[dict], rule: Callable[[str], str], c
         result = next(results)
         require_deliberate(result, "get_daily_forecast", rule("units-enforced"),
                            f"units={value!r} should be refused")
-    default, imperial = next(results), next(results)
-    got = (default.get("structuredContent") or {})
-    require(not refused(default) and len(got.get("days") or []) == 3, rule("days-default"), outcome(default),
-            f"get_daily_forecast(city={city!r}) should give 3 days")
-    require(got.get("units") == "metric", rule("units-default"), outcome(default),
-            f"get_daily_forecast(city={city!r}) should be metric")
+    no_days, no_units, imperial = next(results), next(results), next(results)
+    require(not refused(no_days) and len((no_days.get("structuredContent") or {}).get("days") or []) == 3,
+            rule("days-default"), outcome(no_days), f"get_daily_forecast(city={city!r}, units='metric') should give "
+                                                    "3 days")
+    require(not refused(no_units) and (no_units.get("structuredContent") or {}).get("units") == "metric",
+            rule("units-default"), outcome(no_units), f"get_daily_forecast(city={city!r}, days=3) should be metric")
     require(not refused(imperial) and (imperial.get("structuredContent") or {}).get("units") == "imperial",
             rule("units-enforced"), outcome(imperial), "units='imperial' should be accepted")
 

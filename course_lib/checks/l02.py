@@ -360,7 +360,8 @@ def _rows_of(result: dict) -> list[list]:
             for o in result["structuredContent"]["orders"]]
 
 
-def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> None:
+def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> bool:
+    """Whether `order_rows` gives the rows of `result`; if not, `rule` is noted broken with what it gave."""
     want = _rows_of(result)
     try:
         got = call_learner(order_rows, copy.deepcopy(result))
@@ -368,11 +369,11 @@ def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> None:
         if crash.rule or not str(crash.found).startswith("it raised"):
             raise
         require(False, rule, crash.found, label)  # the check goes on to the other cases
-        return
+        return False
     rows = [list(row) if isinstance(row, (list, tuple)) else row for row in got] \
         if isinstance(got, (list, tuple)) else got
     if rows == want:
-        return
+        return True
     if isinstance(rows, list) and len(rows) == len(want):
         index = next(i for i, (a, b) in enumerate(zip(rows, want)) if a != b)
         found = f"row {index} {shown(repr(rows[index]), 80)} instead of {want[index]!r}"
@@ -380,6 +381,7 @@ def _judge_rows(order_rows: Any, label: str, result: dict, rule: str) -> None:
         found = f"{shown(repr(rows), 100)} ({len(rows) if isinstance(rows, list) else 'not a list'} rows, " \
                 f"{len(want)} expected)"
     require(False, rule, found, label)
+    return False
 
 
 @checker("2.3", RULES_2_3)
@@ -402,14 +404,18 @@ def ex_02_3(order_rows) -> str:
     null_structured = {**copy.deepcopy(text_only), "structuredContent": None}
     stale_error = copy.deepcopy(every)
     stale_error.update(isError=True, content=[{"type": "text", "text": "Error executing tool list_orders: timeout"}])
-    for label, result, rule in (("all orders", every, "rows"), ("status shipped", shipped, "rows"),
-                                ("no cancelled orders", none, "rows"),
-                                ("a summary text in content", summary, "structured"),
-                                ("a text about other orders", other_text, "structured"),
-                                ("no text content", no_text, "structured"),
-                                ("an isError result", failed, "errors"),
-                                ("an isError result that carries structuredContent", stale_error, "errors")):
-        _judge_rows(order_rows, label, result, rule)
+    right: dict[str, bool] = {}
+    for label, result, rule, like in (("all orders", every, "rows", ""), ("status shipped", shipped, "rows", ""),
+                                      ("no cancelled orders", none, "rows", ""),
+                                      ("a summary text in content", summary, "structured", "all orders"),
+                                      ("a text about other orders", other_text, "structured", "status shipped"),
+                                      ("no text content", no_text, "structured", "all orders"),
+                                      ("an isError result", failed, "errors", ""),
+                                      ("an isError result that carries structuredContent", stale_error, "errors",
+                                       "")):
+        if like and not right[like]:  # wrong already without the text twist: told under rows (unseen11, M8)
+            continue
+        right[label] = _judge_rows(order_rows, label, result, rule)
     many = [{"order_number": f"ORD-{2000 + n}", "status": "shipped" if n % 3 else "packed",
              "expected_delivery": f"2026-11-{n % 28 + 1:02d}", "items": n % 5 + 1} for n in range(25)]
     _judge_rows(order_rows, "a long list of 25 orders (every one is a row, none cut)",

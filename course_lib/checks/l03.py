@@ -15,8 +15,8 @@ from typing import Any
 
 from course_lib import review, wire
 from course_lib.checks.core import (any_earlier_call, asked_about, build_server, call_learner, checker, course_state,
-                                    drawn, fail, first_difference, probe, require, require_deliberate, result_text,
-                                    quoted, shown, spec, watched, whole)
+                                    drawn, fail, first_difference, probe, refused, require, require_deliberate,
+                                    result_text, quoted, shown, spec, watched, whole)
 from course_lib.servers import orders
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -576,6 +576,14 @@ def _status(result: dict) -> Any:
     return (result.get("structuredContent") or {}).get("status") if not result.get("isError") else None
 
 
+def _dry_runs_differ(*seen: tuple[str, str, dict]) -> str:
+    """What the dry runs of (order, status it should show, result) show, for each that does not show its status
+    (only those: an order as expected is not news), as one sentence part."""
+    return "; ".join(f"a dry run of {order} " + (f"gave a tool error: {quoted(result_text(result), 100)}"
+                                                if result.get("isError") else f"shows it {_status(result)}")
+                     for order, want, result in seen if _status(result) != want)
+
+
 def _outcome(result: dict) -> str:
     if result.get("isError"):
         return f"a tool error: {quoted(result_text(result), 100)}"
@@ -616,8 +624,9 @@ def ex_03_4(build_cancel_server) -> str:
     for value, result in zip(strict_values, results[len(unknown_calls):]):
         require_deliberate(result, "cancel_order", "strict", f"dry_run={json.dumps(value)} must be refused")
     first_check, second_check = results[-2:]
-    require(_status(first_check) == "packed" and _status(second_check) == "received", "unchanged",
-            lambda: f"ORD-1043 {_outcome(first_check)}; ORD-1045 {_outcome(second_check)}",
+    accepted = any(not refused(result) for result in results[:-2])  # a call it should have refused ran: told above
+    require(accepted or (_status(first_check) == "packed" and _status(second_check) == "received"), "unchanged",
+            lambda: _dry_runs_differ(("ORD-1043", "packed", first_check), ("ORD-1045", "received", second_check)),
             "after the refused calls, dry runs must show ORD-1043 packed and ORD-1045 received")
 
     def refused_name(name: str) -> None:
@@ -643,7 +652,8 @@ def ex_03_4(build_cancel_server) -> str:
     work = [check, {"order_number": "ORD-1043"}, {"order_number": "ORD-1045", "dry_run": False},
             {"order_number": "ORD-1042", "dry_run": True}, {"order_number": "ORD-1042"}, check]
     still, plain, explicit, shipped_check, shipped, again = _calls(server, "cancel_order", work, "tool")
-    require(_status(still) == "packed", "unchanged", lambda: f"ORD-1043 {_outcome(still)}",
+    require(accepted or _status(still) == "packed", "unchanged",
+            lambda: _dry_runs_differ(("ORD-1043", "packed", still)),
             "after the generated refusals, a dry run must show ORD-1043 packed")
     require(_status(plain) == "cancelled", "works", lambda: _outcome(plain), "ORD-1043 without dry_run must cancel")
     require(_status(explicit) == "cancelled", "works", lambda: _outcome(explicit),
@@ -655,7 +665,7 @@ def ex_03_4(build_cancel_server) -> str:
     second = build_server(build_cancel_server)
     fresh = _calls(second, "cancel_order", [check, {"order_number": "ORD-1045", "dry_run": True}], "tool")
     require([_status(result) for result in fresh] == ["packed", "received"], "per_server",
-            lambda: "; ".join(_outcome(result) for result in fresh),
+            lambda: _dry_runs_differ(("ORD-1043", "packed", fresh[0]), ("ORD-1045", "received", fresh[1])),
             "on a second server, dry runs must show ORD-1043 packed and ORD-1045 received")
     return ("cancel_order refuses unknown names and every non-boolean dry_run without changing anything; dry runs, "
             "cancels and shipped orders behave, per server")

@@ -225,10 +225,13 @@ def ex_05_1(build_notes_server) -> str:
             "build the idempotency yourself around store.append_note")
     first = results[0]
     written = store.notes("INC-101")[-1]
-    require(written.text == NOTE and (first.get("structuredContent") or {}).get("noteId") == written.noteId,
+    require(added != 1 or (written.text == NOTE
+                           and (first.get("structuredContent") or {}).get("noteId") == written.noteId),
             "first", lambda: f"result {_brief(first)} for the stored note {written.noteId}")
     differ = [r for r in results if r.get("structuredContent") != first.get("structuredContent")]
     require(not differ, "concurrent", lambda: f"a retry returned {_brief(differ[0])} instead of {_brief(first)}")
+    if added != 1 or failed or differ:  # the retries raced (told above): which result was A's first is moot, so
+        first = call(a)  # the later probes compare A's retries with what the server answers for A now (unseen11, M6)
 
     # interleaved keys: A was handled; B and C are new; then A and B again
     b = {"incidentId": "INC-103", "note": "Cache flushed on all nodes.", "requestId": keys[1]}
@@ -497,34 +500,69 @@ RULES_5_3 = spec(
                   "asUser changes nothing",
      "calls as ben that add asUser, user and author arguments naming ana"),
     ("no_leak", "a refusal that leaks no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
-    ("own", "the one answer made in your tool from `store.lookup` and `store.can_read`, never with `store.get`, "
-            "`store.visible` or `store.search` (each already decides who may read: that is the answer)",
-     "the store the check passes in records which of its methods are called"),
+    ("own", "the decision made in your tool with `store.lookup` and `store.can_read`: `store.get` and "
+            "`store.visible` make it for you (that is the answer), so call them only for an incident your own "
+            "`store.can_read` has already let the user read, and never `store.search` (it filters by who may read)",
+     "the store the check passes in records each call of get, visible and search, and each incident its can_read "
+     "let a user read before it"),
 )
 
 
 class _ReadWatchedStore(incidents.Store):
-    """5.3's store: it remembers whether the answer called `get` or `visible`, which already give one answer for
-    missing and forbidden (red team rtgrade7 c03: `return store.get(user, incidentId)` passed), or `search`, which
-    already filters by who may read (rtgrade9 F2: the IDs `search(user, "", True, ...)` lists passed); its other
-    methods that check access do it through `visible`. The check reads through a twin store of the same seed data,
-    so its own reads are not counted."""
+    """5.3's store: `get` and `visible` already give one answer for missing and forbidden (red team rtgrade7 c03:
+    `return store.get(user, incidentId)` passed), so it remembers each call of them that the answer's own
+    `can_read` had not granted first: (method, user, incident ID). A read after the answer's own decision is
+    fine (unseen9: lookup, can_read, then `store.get`). `search` already filters by who may read (rtgrade9 F2: the
+    IDs `search(user, "", True, ...)` lists passed): every call of it is remembered, and its own `can_read` calls
+    grant nothing. The check reads through a twin store of the same seed data, so its own reads are not counted;
+    the store's reads inside `get`, `visible` and `search` are not the answer's."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.called: list[str] = []
+        self.called: list[tuple[str, str, str]] = []
+        self._granted: set[tuple[str, str]] = set()
+        self._inside = threading.local()
 
-    def get(self, *args: Any, **kwargs: Any) -> incidents.Incident:
-        self.called.append("get")
-        return super().get(*args, **kwargs)
+    def can_read(self, user: str, record: Any) -> bool:
+        allowed = super().can_read(user, record)
+        own = record == self.lookup(getattr(record, "incident_id", None))  # the store's record (or a copy of it
+        # across the grading boundary), not a made-up one
+        if allowed and own and not getattr(self._inside, "read", False):
+            self._granted.add((user, record.incident_id))
+        return allowed
 
-    def visible(self, *args: Any, **kwargs: Any) -> incidents.Record:
-        self.called.append("visible")
-        return super().visible(*args, **kwargs)
+    def _watched(self, method: str, user: str, incident_id: str, read: Any) -> Any:
+        if not getattr(self._inside, "read", False) and (user, incident_id) not in self._granted:
+            self.called.append((method, user, incident_id))
+        outer, self._inside.read = getattr(self._inside, "read", False), True
+        try:
+            return read()
+        finally:
+            self._inside.read = outer
 
-    def search(self, *args: Any, **kwargs: Any) -> incidents.IncidentList:
-        self.called.append("search")
-        return super().search(*args, **kwargs)
+    def get(self, user: str, incident_id: str) -> incidents.Incident:
+        return self._watched("get", user, incident_id, lambda: super(_ReadWatchedStore, self).get(user, incident_id))
+
+    def visible(self, user: str, incident_id: str) -> incidents.Record:
+        return self._watched("visible", user, incident_id,
+                             lambda: super(_ReadWatchedStore, self).visible(user, incident_id))
+
+    def search(self, user: str, query: str = "", *args: Any, **kwargs: Any) -> incidents.IncidentList:
+        self.called.append(("search", user, query))
+        outer, self._inside.read = getattr(self._inside, "read", False), True
+        try:
+            return super().search(user, query, *args, **kwargs)
+        finally:
+            self._inside.read = outer
+
+
+def _not_own(call: tuple[str, str, str]) -> str:
+    """What 5.3's `own` rule found: a read that decided for the answer."""
+    method, user, argument = call
+    if method == "search":
+        return (f"your tool called store.search({user!r}, {argument!r}), which already filters by who may read: "
+                "decide with store.lookup and store.can_read")
+    return f"your tool called store.{method}({user!r}, {argument!r}) before your own store.can_read let {user} read it"
 
 
 def _data_in(result: dict, record: Any) -> str:
@@ -551,8 +589,7 @@ def ex_05_3(build_incident_server) -> str:
     for user in ("ben", "gil", "ana"):
         server = build_server(build_incident_server, store, user)
         results = _calls(server, [("get_incident", {"incidentId": i}) for i in _CANDIDATES])
-        require(not store.called, "own", f"your tool called store.{store.called[0] if store.called else ''}",
-                "decide with store.lookup and store.can_read yourself")
+        require(not store.called, "own", lambda: _not_own(store.called[0]))
         wholes: dict[str, dict] = {}
         for incident_id, got in zip(_CANDIDATES, results):
             record = twin.lookup(incident_id)

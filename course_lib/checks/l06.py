@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from course_lib import cost, docstrings, review, tokens, wire
 from course_lib.checks import prose
-from course_lib.checks.core import (build_server, call_learner, checker, fail, learner_source, probe, require,
-                                    result_text, quoted, shown, spec)
+from course_lib.checks.core import (build_server, call_learner, checker, condensed, fail, learner_source, probe,
+                                    require, result_text, quoted, shown, spec)
 from course_lib.checks.schemas import resolve
 from course_lib.servers import clock, weather, workspace
 
@@ -39,7 +40,8 @@ HINTS: dict[str, tuple[str, ...]] = {
         "definition in the encoding you were given, add them up.",
         "wire.run_sync(wire.list_tools, server) lists a server's tools from plain (non-async) code; "
         "cost.host_sends(tool) is what a host sends of one tool, and tokens.count(that, encoding) counts it as "
-        "compact JSON. List the servers again on every call: a server may have the name of one seen before.",
+        "compact JSON. List the servers again on every call: a server may have the name of one seen before, or "
+        "have changed since.",
         "return sum(tokens.count(cost.host_sends(tool), encoding) for server in servers for tool in "
         "wire.run_sync(wire.list_tools, server)). Use the encoding you were given, not the default.",
     ),
@@ -68,7 +70,7 @@ def _bounds(schema: dict) -> tuple[Any, Any]:
 
 
 def _brief(result: dict, limit: int = 120) -> str:
-    return quoted(result_text(result), limit)
+    return quoted(condensed(result_text(result)), limit)
 
 
 # --- 6.1 trim a bloated definition under a token budget -----------------------------------------------
@@ -193,6 +195,8 @@ def ex_06_1(build_lean_server) -> str:
                                                           ("dark MODE", "closed", 5))]
     results = probe(server, [("search_tickets", args) for args, _ in cases]).results
     for (args, (q, s, n)), result in zip(cases, results):
+        if required - {"query"} - set(args):  # a call that leaves out a parameter made required: told under params
+            continue
         expected = workspace.search_tickets(backend, q, s, n).model_dump(mode="json")
         rule = "query" if len(q) == 100 else ("limit" if n in (1, 20) else "results")
         require(not result.get("isError") and result.get("structuredContent") == expected, rule,
@@ -265,7 +269,8 @@ RULES_6_3 = spec(
     ("int", "a plain (not async) function that returns an int, a number of tokens", "the returned type"),
     ("every_definition", "the tokens of every definition of every server, each counted as it goes into a model "
                          "request: the compact JSON of `cost.host_sends(tool)`, that is name, description and input "
-                         "schema (the output schema is not sent)",
+                         "schema (the output schema is not sent), non-ASCII characters kept as they are, not "
+                         "escaped",
      "servers of the course and servers built in the check, in several combinations; one with German and "
      "Japanese text and a quoted <|endoftext|> in its definitions"),
     ("encoding", "counted in the encoding passed as encoding", "o200k_base and cl100k_base",
@@ -273,22 +278,42 @@ RULES_6_3 = spec(
     ("twice", "a tool that two servers both offer counted once per server (each server sends its own "
               "definition)", "two servers that share tool names"),
     ("afresh", "each call counted from the servers it is given, nothing kept from an earlier call (a server may "
-               "have the name of one counted before and other tools)",
-     "servers named like servers of earlier calls, with other tools"),
+               "have the name of one counted before with other tools or reworded descriptions, or have changed "
+               "since an earlier call)",
+     "servers named like servers of earlier calls, with other tools, and with the same tool names reworded; a "
+     "server given again after its tools were reworded"),
     ("empty", "0 for an empty list of servers", "turn_overhead([], ...)"),
 )
 
 
-def _generated_server(seed: int, name: str = "") -> Any:
+REWORDED = " Results come newest first, at most fifty."
+"""A sentence a redeployed server adds to a tool's description (same name, same tool names, other text)."""
+
+
+def _generated_server(seed: int, name: str = "", reworded: bool = False) -> Any:
     """A server the learner has never seen: tool names, texts and parameters vary with `seed` (its name too,
-    unless `name` is given)."""
+    unless `name` is given); `reworded` adds `REWORDED` to each description, as a redeploy that rewords them."""
+    from mcp.server import MCPServer
+
+    server = MCPServer(name or f"generated-{seed}", log_level="WARNING")
+    _add_generated_tools(server, seed, reworded)
+    return server
+
+
+def _reword_in_place(server: Any, seed: int) -> None:
+    """Change a generated server in place, as a running server may: its tools registered again under the same
+    names with `REWORDED` added to each description (same object, same tool names, other text)."""
+    for tool in wire.run_sync(wire.list_tools, server):
+        server.remove_tool(tool.name)
+    _add_generated_tools(server, seed, reworded=True)
+
+
+def _add_generated_tools(server: Any, seed: int, reworded: bool) -> None:
     from typing import Annotated, Literal
 
-    from mcp.server import MCPServer
     from pydantic import BaseModel, Field
 
     words = ["ledger", "invoice", "shipment", "sensor", "badge", "route", "quota", "replica", "tenant", "webhook"]
-    server = MCPServer(name or f"generated-{seed}", log_level="WARNING")
     for index in range(1 + seed % 3):
         noun = words[(seed * 3 + index * 7) % len(words)]
 
@@ -305,8 +330,8 @@ def _generated_server(seed: int, name: str = "") -> Any:
 
         server.tool(name=f"find_{noun}_{seed}_{index}",
                     description=f"Find {noun} records by words. Use it for {noun} questions; "
-                                f"not for {words[(seed + index) % len(words)]}s." * (1 + index))(handler)
-    return server
+                                f"not for {words[(seed + index) % len(words)]}s." * (1 + index)
+                                + (REWORDED if reworded else ""))(handler)
 
 
 def _multilingual_server() -> Any:
@@ -355,38 +380,48 @@ def _variants(servers: list[Any], encoding: str) -> dict[str, int]:
     }
 
 
-def _cases() -> list[tuple[str, list[Any], str]]:
-    """(label, servers, encoding) per host; later hosts reuse server names of earlier ones with other tools."""
+def _cases() -> Iterator[tuple[str, list[Any], str, bool]]:
+    """(label, servers, encoding, again) per host, in the order of the calls; `again` marks a host whose servers
+    share names (or are the same objects) with servers of an earlier call but differ from them: a server named
+    like an earlier one with other tools, a redeploy with the same tool names reworded, and one server object
+    changed in place between two calls (made here, after the call before it)."""
     renamed_clock = _generated_server(8, name="clock")
-    return [
-        ("weather, clock, workspace", [weather.build_server(), clock.build_server(), workspace.build_server()],
-         "o200k_base"),
-        ("workspace (calendar), generated, workspace (calendar, mail)",
-         [workspace.build_server(["calendar"]), _generated_server(4), workspace.build_server(["calendar", "mail"])],
-         "cl100k_base"),
-        ("generated, weather-chain, generated", [_generated_server(2), weather.build_chain_server(),
-                                                 _generated_server(7)], "o200k_base"),
-        ("clock, clock", [clock.build_server(), clock.build_server()], "cl100k_base"),
-        ("rechnungen (German, Japanese, <|endoftext|>), clock", [_multilingual_server(), clock.build_server()],
-         "o200k_base"),
-        ("generated", [_generated_server(5)], "cl100k_base"),
-        ("a server named clock with other tools, a server named generated-4 with other tools",
-         [renamed_clock, _generated_server(9, name="generated-4")], "cl100k_base"),
-        ("a server named clock with other tools, weather", [renamed_clock, weather.build_server()], "o200k_base"),
-        ("no servers", [], "o200k_base"),
-    ]
+    live = _generated_server(6, name="desk")
+    yield ("weather, clock, workspace", [weather.build_server(), clock.build_server(), workspace.build_server()],
+           "o200k_base", False)
+    yield ("workspace (calendar), generated, workspace (calendar, mail)",
+           [workspace.build_server(["calendar"]), _generated_server(4), workspace.build_server(["calendar", "mail"])],
+           "cl100k_base", False)
+    yield ("generated, weather-chain, generated", [_generated_server(2), weather.build_chain_server(),
+                                                   _generated_server(7)], "o200k_base", False)
+    yield "clock, clock", [clock.build_server(), clock.build_server()], "cl100k_base", False
+    yield ("rechnungen (German, Japanese, <|endoftext|>), clock", [_multilingual_server(), clock.build_server()],
+           "o200k_base", False)
+    yield "generated", [_generated_server(5)], "cl100k_base", False
+    yield "desk", [live], "o200k_base", False
+    yield ("a server named clock with other tools, a server named generated-4 with other tools",
+           [renamed_clock, _generated_server(9, name="generated-4")], "cl100k_base", True)
+    yield ("a server named clock with other tools, weather", [renamed_clock, weather.build_server()], "o200k_base",
+           True)
+    yield ("generated-5 redeployed: the same name and tool names, other descriptions",
+           [_generated_server(5, reworded=True)], "cl100k_base", True)
+    _reword_in_place(live, 6)
+    yield "desk, the same server object, its tools reworded since the last call", [live], "o200k_base", True
+    yield "no servers", [], "o200k_base", False
 
 
 @checker("6.3", RULES_6_3)
 def ex_06_3(turn_overhead) -> str:
     """Check the definition tokens a host sends per turn, on servers the learner has and has not seen."""
-    totals = []
-    for label, servers, encoding in _cases():
+    totals, miscounted, given = [], False, []
+    for label, servers, encoding, again in _cases():
+        given.append(servers)  # every server lives to the end of the check: no id() of one is reused by another
         variants = _variants(servers, encoding)
         want = variants["right"]
         got = call_learner(turn_overhead, list(servers), encoding)
         if not isinstance(got, int) or isinstance(got, bool):
             require(False, "int", f"{type(got).__name__} {shown(repr(got), 60)}")
+            miscounted = True
             continue
         if not servers:
             require(got == 0, "empty", f"{got}")
@@ -394,8 +429,9 @@ def ex_06_3(turn_overhead) -> str:
         if got != want:
             mistake = next((name for name, total in variants.items() if name != "right" and total == got), None)
             rule = {"twice": "twice", "encoding": "encoding"}.get(mistake or "", "every_definition")
-            if "other tools" in label and mistake is None:  # right before, wrong once a name comes back
+            if again and mistake is None and not miscounted:  # right on every new host, wrong on one come back
                 rule = "afresh"
+            miscounted = miscounted or not again
             other = "cl100k_base" if encoding == "o200k_base" else "o200k_base"
             said = {"twice": "a tool two servers both offer counted once, not once per server",
                     "encoding": f"{other} in place of {encoding}"}.get(mistake or "", mistake)

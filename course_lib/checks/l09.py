@@ -12,8 +12,8 @@ import json
 from typing import Any
 
 from course_lib import contract, wire
-from course_lib.checks.core import (build_server, call_learner, checker, fail, learner_coroutine, probe, require,
-                                    require_deliberate, result_text, quoted, shown, spec, watched)
+from course_lib.checks.core import (build_server, call_learner, checker, condensed, fail, learner_coroutine, probe,
+                                    require, require_deliberate, result_text, quoted, shown, spec, watched)
 from course_lib.errors import CheckFailed, ExerciseNotDone
 
 HINTS: dict[str, tuple[str, ...]] = {
@@ -255,8 +255,10 @@ def ex_09_2(build_helpdesk_v2) -> str:
                                                                        search.get("required", []) else ""),
             "one new parameter, an optional priority")
     creates = [("create_ticket", {"title": title, "priority": priority}) for title, priority in _CREATED]
-    searches = [("search_tickets", {"query": "printer", "limit": 50})]
-    searches += [("search_tickets", {"query": "printer", "priority": p, "limit": 50}) for p in _PRIORITIES]
+    # limit 20: every match fits, and v1 and a v2 that (wrongly) lowered v1's maximum of 50 both accept it, so a
+    # broken limit is told under contract and replay, never as a broken filter (unseen11, M3)
+    searches = [("search_tickets", {"query": "printer", "limit": 20})]
+    searches += [("search_tickets", {"query": "printer", "priority": p, "limit": 20}) for p in _PRIORITIES]
     searches += [("search_tickets", {"query": "printer", "priority": "high", "limit": 1}),
                  ("search_tickets", {"query": "e", "priority": "low"}),
                  ("search_tickets", {"query": "printer", "priority": "critical"})]
@@ -266,9 +268,12 @@ def ex_09_2(build_helpdesk_v2) -> str:
         require(not result.get("isError"), "replay", f"create_ticket failed: {quoted(result_text(result), 120)}")
     everything, by_priority = seen[len(creates)], seen[len(creates) + 1:len(creates) + 5]
     require(_structured(everything) == _structured(v1_seen[-1]), "filter",
-            f"search_tickets without priority returned {shown(json.dumps(_structured(everything)), 120)}",
+            lambda: f"search_tickets without priority returned " + (
+                f"an error: {quoted(condensed(result_text(everything)), 120)}" if everything.get("isError")
+                else shown(json.dumps(_structured(everything)), 120)),
             "without priority it must answer as v1 does")
-    all_printer = _structured(everything)["tickets"]
+    own = None if everything.get("isError") else _structured(everything)
+    all_printer = (own or _structured(v1_seen[-1]) or {}).get("tickets") or []
     for priority, result in zip(_PRIORITIES, by_priority):
         want = [t for t in all_printer if t["priority"] == priority]
         got = _structured(result) or {}
@@ -496,6 +501,7 @@ def ex_09_3(make_callback) -> str:
                              + (f" to a form whose options are {', '.join(options)}" if not boolean_form else
                                 " to a yes/no form"))
                 (result,), (given,) = _ask(make_callback, person, server, era, [tool], situation)
+                _judge_field_name(given, situation)
                 _judge_answer(result, person, tool, rule, want, situation)
                 _judge_content(given, rule, want, situation)
                 cases += 1
@@ -511,7 +517,12 @@ def ex_09_3(make_callback) -> str:
         said = [True, None, False, None, True, False]
         situation = (f"{yes_tool} called {len(said)} times through one callback, the person answering "
                      f"{', '.join(map(repr, said))} in turn")
-        results, _given = _ask(make_callback, _Script(said), server, wire.ERAS[0], [yes_tool] * len(said), situation)
+        script = _Script(said)
+        results, _given = _ask(make_callback, script, server, wire.ERAS[0], [yes_tool] * len(said), situation)
+        if len(script.shown) != len(said):  # an earlier answer reused: told as that, not as the answers it gave
+            require(False, "ask", f"the person was asked {len(script.shown)} time(s) for {len(said)} questions, so "
+                                  "an earlier answer was given again", situation)
+            continue
         for turn, (answer, result) in enumerate(zip(said, results), 1):
             rule, want = _expected(answer, True, options)
             got = _structured(result) or {}
@@ -566,6 +577,17 @@ def _judge_content(given: tuple[Any, Any], rule: str, want: tuple[str, Any], sit
     right = list(content) == [name] and type(value) is type(want[1]) and value == want[1]
     require(right, rule, lambda: f"the callback accepted with {json.dumps(content)}",
             f"{situation}: content {json.dumps({name: want[1]})}, the type the form asks for")
+
+
+def _judge_field_name(given: tuple[Any, Any], situation: str) -> None:
+    """An accept whose content leaves out the form's one field assumed a field name (unseen11, M4: "team" on a
+    yes/no form): told under `schema`, not under the rule of the answer the server then could not use."""
+    form, returned = given
+    (name,) = form.requested_schema["properties"]
+    content = getattr(returned, "content", None) or {}
+    if getattr(returned, "action", None) == "accept" and content and name not in content:
+        raise fail("schema", f"the callback accepted with {shown(json.dumps(content, default=repr), 80)}, a field "
+                             f"the form does not have (its one field is {name!r})", situation)
 
 
 def _judge_answer(result: dict, person: Any, tool: str, rule: str, want: tuple[str, Any], situation: str) -> None:

@@ -261,8 +261,9 @@ UNREACHED_FIRST = {
 
 @pytest.mark.parametrize("exercise", manifest.exercise_ids(), ids=str)
 def test_kept_wrong_answers_are_rejected_with_their_hint_and_reach_every_rule(exercise):
-    """Each kept wrong answer fails with its expected words; together they fail every rule of the spec first
-    (except the rules in UNREACHED_FIRST). Each answer runs once, for both claims."""
+    """Each kept wrong answer fails with its expected words (and without its NOT_SAID words: a rule it keeps,
+    which a message must not blame); together they fail every rule of the spec first (except the rules in
+    UNREACHED_FIRST). Each answer runs once, for both claims."""
     reached = set()
     for path in kept("wrong"):
         if ExerciseId.from_answer_file(path.stem)[0] != exercise:
@@ -273,6 +274,7 @@ def test_kept_wrong_answers_are_rejected_with_their_hint_and_reach_every_rule(ex
         message = str(failure.value)
         assert message.startswith(f"Exercise {exercise}: "), path.stem
         assert module.EXPECT in message and exercise.hint_call in message, (path.stem, message)
+        assert [words for words in getattr(module, "NOT_SAID", ()) if words in message] == [], (path.stem, message)
         lines = message.split("\n")  # one line, or a lead line and one "• " line per broken rule
         assert len(lines) == 1 + len(getattr(failure.value, "failures", ())), path.stem
         assert all(line.startswith("• Expected ") for line in lines[1:]), path.stem

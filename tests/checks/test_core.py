@@ -4,10 +4,12 @@ outcome is read back from the file a runner would read, and each probe goes thro
 from __future__ import annotations
 
 import json
+from typing import Annotated, Literal
 
 import pytest
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
 
 from course_lib.checks import core, schemas
 from course_lib.errors import CheckFailed, ExerciseNotDone
@@ -415,6 +417,27 @@ def test_outcome_and_refused_read_every_kind_of_result():
         assert core.outcome({"clientError": text}) == f"the client refused the result: {shown}"
         assert core.outcome({"content": [{"type": "text", "text": text}]}) == f"a result: '{shown}'"
     assert not core.refused({"isError": False}) and not core.refused({})
+
+
+def test_a_validation_error_is_shown_by_its_field_names():
+    """A tool the SDK refused for its arguments shows which field and why, not pydantic's type codes and links,
+    which a 120-character cut used to keep while dropping the field (unseen11, M1)."""
+    server = MCPServer("forecast", log_level="WARNING")
+
+    @server.tool()
+    def forecast(city: str, days: Annotated[int, Field(ge=1, le=7)],
+                 units: Literal["metric", "imperial"] = "metric") -> str:
+        return city
+
+    found = core.probe(server, [("forecast", {"city": "Oslo"}),
+                                ("forecast", {"city": "Oslo", "days": 9, "units": "kelvin"})])
+    assert core.outcome(found.results[0]) == ("an error: 'Error executing tool forecast: invalid arguments: days: "
+                                              "Field required'")
+    assert core.condensed(core.result_text(found.results[1])) == (
+        "Error executing tool forecast: invalid arguments: days: Input should be less than or equal to 7; "
+        "units: Input should be 'metric' or 'imperial'")
+    assert core.condensed("no city called Rome") == "no city called Rome"
+    assert core.condensed("1 validation error for X\n") == "1 validation error for X\n"  # no field: kept as is
 
 
 def test_result_text_joins_every_text_block():

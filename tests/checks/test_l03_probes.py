@@ -63,3 +63,14 @@ def test_exercise_3_3_grades_exactly_the_failures_its_text_lists():
     for letter in listed:
         with pytest.raises(CheckFailed, match=rf"no key {letter!r}"):
             checks.ex_03_3(lambda: {k: v for k, v in right.items() if k != letter})
+
+
+def test_3_4_names_only_the_dry_runs_that_show_something_else_in_a_sentence():
+    """unseen11, M5: an order that shows what it should is left out; each other one reads as a sentence part."""
+    packed = {"structuredContent": {"order_number": "ORD-1043", "dry_run": True, "status": "packed"}}
+    cancelled = {"structuredContent": {"order_number": "ORD-1045", "dry_run": True, "status": "cancelled"}}
+    failed = {"isError": True, "content": [{"type": "text", "text": "No such order."}]}
+    assert l03._dry_runs_differ(("ORD-1043", "packed", packed), ("ORD-1045", "received", cancelled)) == \
+        "a dry run of ORD-1045 shows it cancelled"
+    assert l03._dry_runs_differ(("ORD-1043", "packed", failed), ("ORD-1045", "received", cancelled)) == \
+        "a dry run of ORD-1043 gave a tool error: 'No such order.'; a dry run of ORD-1045 shows it cancelled"

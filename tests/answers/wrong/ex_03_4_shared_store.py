@@ -10,7 +10,7 @@ from pydantic import Field
 from course_lib import wire
 from course_lib.servers import failures, orders
 
-EXPECT = "second server"
+EXPECT = "found a dry run of ORD-1043 shows it cancelled; a dry run of ORD-1045 shows it cancelled"
 
 STORE = orders.OrderStore()
 

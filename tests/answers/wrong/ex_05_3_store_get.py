@@ -6,7 +6,7 @@ from mcp.server import MCPServer
 
 from course_lib.servers import incidents
 
-EXPECT = "your tool called store.get"
+EXPECT = "your tool called store.get('ben', 'INC-101') before your own store.can_read let ben read it"
 
 
 def answer(store, user):
