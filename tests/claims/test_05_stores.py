@@ -5,6 +5,7 @@ PostgreSQL runs for real (tests/postgres_cluster.py): skipped with one line wher
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import threading
@@ -14,7 +15,7 @@ import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib.incident_store import BUSY, PostgresStore, SqliteStore
-from claims_ledger import cited_paragraphs, claim
+from claims_ledger import ROOT, cited_paragraphs, claim
 from postgres_cluster import cluster  # noqa: F401 - a fixture
 
 DAY = 86_400.0
@@ -229,6 +230,15 @@ def test_pages_are_numbered_per_organization_under_a_lock_on_every_organizations
     import psycopg
 
     (paragraph,) = cited_paragraphs("page-numbers-per-tenant-under-a-table-lock")
+    row = re.match(r'The (\w+) row \("([^"]+)"\) is per organization only in what it counts', paragraph)
+    assert row, paragraph
+    # the row the sentence names, in the table lesson 05 prints just above it (header line, then one line per row)
+    printed = [line for cell in json.loads((ROOT / "notebooks" / "05_safe_mutation_incidents.ipynb").read_text())["cells"]
+               if cell["cell_type"] == "code" for output in cell.get("outputs", [])
+               for text in [output.get("text") or output.get("data", {}).get("text/plain", "")]
+               if "".join(text).startswith("step ") for line in "".join(text).splitlines()[1:]]
+    ordinal = ["first", "second", "third", "fourth", "fifth"].index(row[1])
+    assert printed[ordinal].startswith(row[2] + "  ") and printed[ordinal].endswith(PostgresStore.LOCK_PAGES), printed
     stated = re.search(r"Acme's and Globex's first pages are both `(PG-\d+)`\), but `([^`]+)` locks every "
                        r"organization's pages, so on PostgreSQL a page for Globex waits for an Acme page", paragraph)
     assert stated, paragraph

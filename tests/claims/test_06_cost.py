@@ -51,6 +51,11 @@ async def listing_requests(server, era, calls=("default", "default", "default"))
 def test_default_hints_are_zero_and_private_and_a_client_caches_only_a_positive_ttl_in_2026():
     (stated,) = [found for paragraph in cited_paragraphs("sdk-tools-list-cache-hints") if (found := re.search(
         r"The SDK sends `ttlMs: (\d+)` and `\"(\w+)\"` unless the server sets `cache_hints=`", paragraph))]
+    # lesson 06 c29 names the same default: a 2026-07-28 client lists again after a result whose ttlMs is 0
+    (relists,) = [found for paragraph in cited_paragraphs("sdk-tools-list-cache-hints") if (found := re.search(
+        r"when a (\d{4}-\d{2}-\d{2}) client lists tools again after a result whose `ttlMs` is (\d+), the SDK's default",
+        " ".join(paragraph.split())))]
+    assert relists[1] == "2026-07-28" and relists[2] == stated[1], relists.groups()
     hinted = {"cache_hints": {"tools/list": CacheHint(ttl_ms=600_000, scope="public")}}
     assert anyio.run(listing_requests, forecast_server(), "2026-07-28") == (
         3, {"ttlMs": int(stated[1]), "cacheScope": stated[2]})

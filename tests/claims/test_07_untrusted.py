@@ -10,7 +10,7 @@ import anyio
 
 from course_lib import host, tokens, wire
 from course_lib.servers import documents, incidents
-from claims_ledger import cited_paragraphs, claim
+from claims_ledger import SPEC, cited_paragraphs, claim
 
 VARIATION_SELECTORS = [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
 TAGS = range(0xE0000, 0xE0080)
@@ -91,3 +91,23 @@ def test_the_course_servers_return_stored_untrusted_text_unsanitized():
     assert pages["DOC-4"] == stored["DOC-4"].text and len(host.invisible(pages["DOC-4"])) == 69
     assert pages["DOC-2"] == stored["DOC-2"].text and "</untrusted-data>" in pages["DOC-2"]
     assert returned_note == note  # word for word, the zero-width space and the closing tag included
+
+
+@claim("spec-describes-no-pinning")
+def test_no_vendored_spec_page_of_either_version_names_pinning():
+    """The sentence's search ran over both tags' whole specification folders (recorded with its date); this repeats
+    it, with the words and versions read from the sentence, on the pages vendored in tests/claims/spec."""
+    (paragraph,) = cited_paragraphs("spec-describes-no-pinning")
+    flat = " ".join(paragraph.split())
+    said = re.search(r"The MCP specification \(([\d-]+) and ([\d-]+)\) does not describe pinning \(on \d{4}-\d{2}-\d{2} a "
+                     r"whole-word search of both tags' `docs/specification/<version>` (.*?) found none; a test repeats "
+                     r"it on the vendored pages\)", flat)
+    assert said, paragraph
+    words = re.findall(r'"([^"]+)"', said[3])
+    assert "pinning" in words and len(words) >= 5, words
+    search = re.compile("|".join(r"\b" + re.escape(w).replace(r"\ ", r"\s+") + r"\b" for w in words), re.I)
+    for version in said[1], said[2]:
+        pages = sorted((SPEC / version / "docs" / "specification" / version).rglob("*.mdx"))
+        assert pages, version
+        hits = [(page.name, hit[0]) for page in pages for hit in search.finditer(page.read_text(encoding="utf-8"))]
+        assert hits == [], (version, hits)

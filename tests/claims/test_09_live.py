@@ -157,6 +157,9 @@ def test_ctx_elicit_works_on_a_2025_session_and_not_on_a_2026_client():
     assert raised.group_contains(NoBackChannelError, depth=None)
 
 
+SMALL = {"one": 1, "two": 2, "three": 3}
+
+
 @claim("sdk-http-request-headers-per-era")
 def test_a_2026_client_sends_method_name_and_mirrored_params_and_a_2025_client_version_and_session():
     seen: list[list[str]] = []
@@ -175,15 +178,23 @@ def test_a_2026_client_sends_method_name_and_mirrored_params_and_a_2025_client_v
         return seen[-1]
 
     (paragraph,) = cited_paragraphs("sdk-http-request-headers-per-era")
-    assert re.search(r"The other three: the protocol version and 2026-07-28's two standard request headers, method "
-                     r"and, for a call, the tool's name\. Stdio and in-process calls carry none; of these `Mcp-…` "
-                     r"headers a 2025-11-25 client sends only the protocol version and session id\.", paragraph), paragraph
-    # "the two standard request headers": the section's table, in the vendored 2026-07-28 file
+    flat = " ".join(paragraph.split())
+    said = re.search(r"The other three are (\d{4}-\d{2}-\d{2})'s required standard headers \(§Server Validation\): the "
+                     r"protocol version and its (\w+) Standard Request Headers, method and, for a call, the tool's name\. "
+                     r"Stdio and in-process calls carry none; of the `Mcp-…` headers a 2025-11-25 client sends only "
+                     r"`([\w-]+)` and `([\w-]+)`\.", flat)
+    assert said and said[1] == "2026-07-28", paragraph
     spec = (SPEC / "2026-07-28/docs/specification/2026-07-28/basic/transports/streamable-http.mdx").read_text()
+    # "required standard headers (§Server Validation)": the list in that section of the vendored file
+    validation = " ".join(spec.split("### Server Validation", 1)[1].split("\n## ", 1)[0].split())
+    required = re.findall(r"`([\w-]+)`", re.search(r"A required standard header \(([^)]*)\) is missing", validation)[1])
+    # "the protocol version and its two Standard Request Headers": that section's own header, then the table
     table = spec.split("### Standard Request Headers", 1)[1].split("\n#", 1)[0]
-    assert re.findall(r"^\| `(Mcp-[\w-]+)`", table, re.M) == ["Mcp-Method", "Mcp-Name"]
-    assert anyio.run(headers, "auto") == ["mcp-method", "mcp-name", "mcp-param-region", "mcp-protocol-version"]
-    assert anyio.run(headers, "legacy") == ["mcp-protocol-version", "mcp-session-id"]  # of the mcp-* headers
+    assert "### Protocol Version Header" in spec and required == ["MCP-Protocol-Version"] + re.findall(
+        r"^\| `(Mcp-[\w-]+)`", table, re.M) == ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]
+    assert SMALL[said[2]] == len(required) - 1
+    assert anyio.run(headers, "auto") == sorted([h.lower() for h in required] + ["mcp-param-region"])
+    assert anyio.run(headers, "legacy") == sorted([said[3].lower(), said[4].lower()])  # of the mcp-* headers
     for era in wire.ERAS:  # "in process there are no headers at all"
         wire.run_sync(wire.call_tool, router, "find_order", {"region": "eu-west"}, era)
         assert seen[-1] is None, (era, seen[-1])
