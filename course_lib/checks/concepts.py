@@ -119,7 +119,7 @@ CONCEPTS: dict[str, dict[str, str]] = {
     "3.3": {
         "dict kinds": "Lesson 03, «Both kinds, on the wire»: every failure is one of two kinds; each letter gets "
                       "the name of its kind.",
-        "protocol": "Lesson 03, «Protocol errors: the message is wrong»: the request itself was malformed (broken "
+        "protocol": "Lesson 03, «Protocol errors: the message is wrong»: the request itself was wrong (broken "
                     "JSON-RPC, an unknown method, params that fail the method's schema), so the program that sent "
                     "it must change.",
         "execution": "Lesson 03, «Tool execution errors: the work failed»: the request was valid and the work "

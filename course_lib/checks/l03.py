@@ -41,7 +41,7 @@ HINTS: dict[str, tuple[str, ...]] = {
         "row.customer_id with orders.SIGNED_IN; raise ToolError with your own text in each case, never str(error).",
     ),
     "3.3": (
-        "A protocol error means the request itself is malformed (broken JSON-RPC, an unknown method, or params "
+        "A protocol error means the request itself is wrong (broken JSON-RPC, an unknown method, or params "
         "that fail the method's schema): the client program must be fixed. A tool "
         "execution error means the request was fine but the call failed: the model reads it and can adapt.",
         "Since the 2025-11-25 spec, the tools page lists arguments that break the tool's input schema as tool "
@@ -469,7 +469,7 @@ RULES_3_3 = spec(
      "the keys of the returned dict, compared exactly"),
     ("kinds", "give each letter the kind `\"protocol\"` or `\"execution\"` (case and surrounding spaces do not "
               "matter)", "each value, stripped and lower-cased"),
-    ("protocol", "call it a protocol error when the request itself is malformed (broken JSON-RPC, an unknown "
+    ("protocol", "call it a protocol error when the request itself is wrong (broken JSON-RPC, an unknown "
                  "method, or params that fail the method's schema, such as no tool name), so the client program "
                  "must be fixed",
      "each case reproduced against the course's order desk and weather servers through a real client: "
