@@ -502,7 +502,7 @@ RULES_5_3 = spec(
     ("no_leak", "a refusal that leaks no internals (stack traces, paths, SQL, hostnames)", "review.leaks"),
     ("own", "the decision made in your tool with `store.lookup` and `store.can_read`: `store.get` and "
             "`store.visible` make it for you (that is the answer), so call them only for an incident your own "
-            "`store.can_read` has already let the user read, and never `store.search` (it filters by who may read)",
+            "`store.can_read` has already allowed, and never `store.search` (it filters by access)",
      "the store the check passes in records each call of get, visible and search, and each incident its can_read "
      "let a user read before it"),
 )
@@ -560,7 +560,7 @@ def _not_own(call: tuple[str, str, str]) -> str:
     """What 5.3's `own` rule found: a read that decided for the answer."""
     method, user, argument = call
     if method == "search":
-        return (f"your tool called store.search({user!r}, {argument!r}), which already filters by who may read: "
+        return (f"your tool called store.search({user!r}, {argument!r}), which already filters by access: "
                 "decide with store.lookup and store.can_read")
     return f"your tool called store.{method}({user!r}, {argument!r}) before your own store.can_read let {user} read it"
 
