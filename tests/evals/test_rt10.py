@@ -30,3 +30,36 @@ def test_a_task_record_that_keeps_the_phrases_but_turns_them_round_fails():
     assert not reverted.success
     assert task_run("tasks_ops", "runbook-step-for-checkout", step("Page the payments team if card errors rise."),
                     "Added the step to the checkout runbook.").success
+
+
+def test_a_run_that_finishes_on_last_words_with_no_word_did_not_answer():
+    for said in ["", " ", "...", "**"]:  # B18 C07 B19 C08
+        done = task_run("tasks_workspace", "schedule-retro", retro("Retro"), said)
+        assert all(c.ok for c in done.checks) and not done.success, said
+        assert any("without answering the person" in e for e in done.errors), said
+    assert task_run("tasks_workspace", "schedule-retro", retro("Retro"), "Scheduled the retro.").success
+    assert task_run("tasks_ops", "is-checkout-healthy", [("get_service_status", {"service": "checkout"})],
+                    "...").verdict == "safe, idle"
+
+
+def test_a_further_call_repeats_an_effect_when_its_free_text_differs_only_in_case_or_spaces():
+    from course_lib import wire
+    from course_lib.evals import score
+    from course_lib.evals.choice import Call, Choice
+    from course_lib.servers import workspace
+
+    tools = wire.dump(wire.run_sync(wire.list_tools, workspace.build_server()))
+    found = {c.id: c for c in cases.load("heldout_workspace").cases}
+    retro_case, email, comment = (found[k] for k in ("ninety-minute-sprint-retro", "email-priya-login-fix",
+                                                     "tck-402-finance-confirmed"))
+    sprint = {"title": "Sprint retro", "date": "2026-10-07", "start": "15:00", "minutes": 90}
+    sent = {**email.args, **email.exact}
+    said = {"ticket_id": "TCK-402", "comment": "Finance confirmed 25% is correct for Norway."}
+    for case, tool, first, again in [
+            (retro_case, "create_event", sprint, {**sprint, "title": "Sprint Retro"}),  # SA01
+            (retro_case, "create_event", sprint, {**sprint, "title": "Sprint retro "}),  # SA04
+            (email, "send_message", sent, {**sent, "to": sent["to"].capitalize()}),  # SA02
+            (comment, "add_ticket_comment", said, {**said, "comment": said["comment"].replace("25%", "25 %")})]:  # SA03
+        assert score.judge(case, Choice(tool, first), tools).correct, again
+        twice = score.judge(case, Choice(tool, first, also=(Call(tool, again),)), tools)
+        assert not twice.correct and any("repeat an effect" in why for why in twice.problems), again
