@@ -913,10 +913,13 @@ def parse(text: str, source: str = "<cases>", reads: frozenset[str] | None = Non
 
     `reads`: the read-only tools when the file names none and the course has no policy for its server (a caller
     that knows the target, such as an exercise checker)."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some Windows editors write, is no content
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise BadCaseFile(f"{source}: not valid TOML: {_first_line(str(error))}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise BadCaseFile(f"{source}: not valid TOML: arrays or tables nested too deeply") from None
     return from_data(data, source, text, reads)
 
 
@@ -1918,6 +1921,10 @@ def check_names(found: CaseSet, tool_names: list[str], variant: str | None = Non
     a misspelt name would otherwise score as a silent miss.
     """
     offered = set(tool_names)
+    known_variants = sorted({name for case in found.cases for name in case.variants})
+    if variant and variant not in known_variants:  # a typo would score the base expectations under its name
+        raise BadCaseFile(f"{found.source}: no case has the variant {variant!r} (its variants: "
+                          f"{', '.join(known_variants) or 'none'})")
 
     def named(kind: str, item: Any, field_name: str, names: list[str]) -> None:
         known = offered | set(elsewhere) if field_name in ("forbid", "helpful") else offered

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 
 from course_lib.evals import cases, run
+from test_cli import course
 from test_rt9 import SEARCH, retro, task_run
 
 
@@ -63,3 +64,31 @@ def test_a_further_call_repeats_an_effect_when_its_free_text_differs_only_in_cas
         assert score.judge(case, Choice(tool, first), tools).correct, again
         twice = score.judge(case, Choice(tool, first, also=(Call(tool, again),)), tools)
         assert not twice.correct and any("repeat an effect" in why for why in twice.problems), again
+
+
+def one_line(result, code: int = 2) -> str:
+    assert result.returncode == code and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    return result.stderr
+
+
+def test_a_case_file_nested_too_deeply_is_one_line_and_exit_2(tmp_path):  # C2
+    deep = tmp_path / "deep.toml"
+    deep.write_text('server = "incidents"\nx = ' + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    assert "not valid TOML: arrays or tables nested too deeply" in one_line(course("eval", str(deep)))
+
+
+def test_a_byte_order_mark_is_no_content(tmp_path):
+    found = cases.load("tasks_ops")
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + cases.shipped_path("tasks_ops").read_bytes())
+    assert [t.id for t in cases.load(str(bom)).tasks] == [t.id for t in found.tasks]
+
+
+def test_trials_variant_and_server_path_are_refused_in_one_line():
+    from course_lib.cli import MAX_TRIALS
+
+    assert f"at most {MAX_TRIALS}, not '100000000'" in one_line(course("eval", "incidents", "--trials", "100000000"))
+    assert "no case has the variant 'nope' (its variants: overloaded)" in \
+        one_line(course("eval", "incidents", "--variant", "nope"))
+    said = one_line(course("eval", "incidents", "--server", "../../etc/passwd"))
+    assert "unknown server '../../etc/passwd'" in said and "TypeError" not in said
