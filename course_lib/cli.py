@@ -644,7 +644,8 @@ def cmd_diff(args) -> int:
 
 
 MAX_TRIALS = 100
-"""The most trials `course eval` runs per case or task: more adds nothing (the case is the unit) and can run for days."""
+"""The most trials `course eval` runs per case or task: more adds nothing (the case is the unit) and can run
+for days."""
 
 
 def cmd_eval(args) -> int:
@@ -951,7 +952,8 @@ def parser() -> argparse.ArgumentParser:
     evals.add_argument("--variant", help="use the cases' [case.variant.NAME] expectations")
     evals.add_argument("--split", choices=["tune", "held-out"], help="only the cases of one split")
     evals.add_argument("--threshold", type=_number(float, above=None), help="the offline chooser's abstention threshold")
-    evals.add_argument("--trials", type=_number(int, most=MAX_TRIALS), default=1, help="run each case and task K times; reports pass^K")
+    evals.add_argument("--trials", type=_number(int, most=MAX_TRIALS), default=1,
+                       help="run each case and task K times; reports pass^K")
     evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: an exact paired test over cases")
     evals.add_argument("--compare-variant", help="the [case.variant.NAME] expectations for --compare")
     evals.add_argument("--transport", choices=("in-process", "stdio", "http"), default="in-process",
