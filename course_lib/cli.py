@@ -45,18 +45,21 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see `{self.prog} --help`)")
 
 
-def _number(kind: type = int, unit: str = "", above: float | None = 0) -> Callable[[str], Any]:
-    """An argparse type for every numeric option: a finite `kind` (int or float) above `above` (None: any), so
-    that a value out of range is one line and exit 2 before anything runs."""
+def _number(kind: type = int, unit: str = "", above: float | None = 0,
+            most: float | None = None) -> Callable[[str], Any]:
+    """An argparse type for every numeric option: a finite `kind` (int or float) above `above` (None: any) and at
+    most `most` (None: any), so that a value out of range is one line and exit 2 before anything runs."""
     what = ("a whole number" if kind is int else "a number") + (f" of {unit}" if unit else "")
     what += f" above {above}" if above is not None else ""
+    what += f"{' and' if above is not None else ''} at most {most}" if most is not None else ""
 
     def parse(text: str):
         try:
             value = kind(text)
         except ValueError:
             value = None
-        if value is None or not math.isfinite(value) or (above is not None and not value > above):
+        if value is None or not math.isfinite(value) or (above is not None and not value > above) or \
+                (most is not None and value > most):
             raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}")
         return value
 
@@ -677,6 +680,11 @@ def cmd_diff(args) -> int:
 # --- eval ----------------------------------------------------------------------------------------------
 
 
+MAX_TRIALS = 100
+"""The most trials `course eval` runs per case or task: more adds nothing (the case is the unit) and can run
+for days."""
+
+
 def cmd_eval(args) -> int:
     from course_lib import targets, wire
     from course_lib.evals import cases, models, offline, run, score, transcripts
@@ -981,7 +989,8 @@ def parser() -> argparse.ArgumentParser:
     evals.add_argument("--variant", help="use the cases' [case.variant.NAME] expectations")
     evals.add_argument("--split", choices=["tune", "held-out"], help="only the cases of one split")
     evals.add_argument("--threshold", type=_number(float, above=None), help="the offline chooser's abstention threshold")
-    evals.add_argument("--trials", type=_number(int), default=1, help="run each case and task K times; reports pass^K")
+    evals.add_argument("--trials", type=_number(int, most=MAX_TRIALS), default=1,
+                       help="run each case and task K times; reports pass^K")
     evals.add_argument("--compare", metavar="TARGET", help="also run the cases on TARGET: an exact paired test over cases")
     evals.add_argument("--compare-variant", help="the [case.variant.NAME] expectations for --compare")
     evals.add_argument("--transport", choices=("in-process", "stdio", "http"), default="in-process",

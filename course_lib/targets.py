@@ -145,7 +145,8 @@ def resolve(target: str) -> Any:
     if target in servers.REGISTRY:
         return servers.build(target)
     spec, _, attribute = target.partition(":")
-    if not (spec.endswith(".py") or "." in spec or ":" in target):
+    if not (spec.endswith(".py") or "." in spec or ":" in target) or \
+            not spec.endswith(".py") and not all(part.isidentifier() for part in spec.split(".")):
         raise TargetProblem(f"unknown server {target!r}; use a lesson server ({', '.join(sorted(servers.REGISTRY))}), "
                             "a .py file, module:attribute, a snapshot .json, a program on PATH, a quoted stdio "
                             "command or an http:// URL")

@@ -372,7 +372,8 @@ OUT_OF_RANGE = [
     (("snapshot", "weather", "--startup-timeout", "0"), "--startup-timeout must be a number of seconds above 0"),
     (("diff", "a.json", "b.json", "--startup-timeout", "-1"), "--startup-timeout must be a number of seconds above 0"),
     (("eval", "safety", "--timeout", "0"), "--timeout must be a number of seconds above 0, not '0'"),
-    (("eval", "safety", "--trials", "0"), "--trials must be a whole number above 0, not '0'"),
+    (("eval", "safety", "--trials", "0"), "--trials must be a whole number above 0 and at most 100, not '0'"),
+    (("eval", "safety", "--trials", "101"), "--trials must be a whole number above 0 and at most 100, not '101'"),
     (("eval", "safety", "--concurrency", "-1"), "--concurrency must be a whole number above 0, not '-1'"),
     (("eval", "safety", "--threshold", "nan"), "--threshold must be a number, not 'nan'"),
 ]

@@ -557,6 +557,16 @@ def _asks(sentence: str) -> bool:
     return "?" in sentence[len(sentence.rstrip(f" \t\n.!?;{_CLOSERS}")):]  # rstrip: linear on any input
 
 
+_DIRECTS = (("tell", "me"), ("let", "me", "know"), ("please", "tell", "me"), ("please", "let", "me", "know"))
+
+
+def _directs(sentence: str) -> bool:
+    """Whether a sentence asks for direction in the imperative, with no "?": it opens "tell me", "let me know" or
+    either after "please" ("Please tell me which of them to close."); `says` still wants a question word in it."""
+    have = tuple(words(sentence)[:4])
+    return not _asks(sentence) and any(have[:len(opening)] == opening for opening in _DIRECTS)
+
+
 def _clauses(text: str, tokens: list[tuple[str, int, int]], at: list[int], most: int) -> list[tuple[str, ...]]:
     """For each token index in `at`, its word and the words after it to the end of its clause (a clause ends at ,
     ; : ! ? . brackets, quotes or a spaced dash), at most `most` words: linear in the text."""
@@ -913,10 +923,13 @@ def parse(text: str, source: str = "<cases>", reads: frozenset[str] | None = Non
 
     `reads`: the read-only tools when the file names none and the course has no policy for its server (a caller
     that knows the target, such as an exercise checker)."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some Windows editors write, is no content
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise BadCaseFile(f"{source}: not valid TOML: {_first_line(str(error))}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise BadCaseFile(f"{source}: not valid TOML: arrays or tables nested too deeply") from None
     return from_data(data, source, text, reads)
 
 
@@ -1705,7 +1718,8 @@ def says(item: Any, text: str, request: str) -> bool:
     """Whether a text answer does what a helpful "ask" or "answer" item (`Said`, or the bare word) wants. It fails
     closed, as `states` does.
 
-    An ask: a sentence that is a question (`_asks`: a "?" at its end, past closing brackets and quotes), holds a
+    An ask: a sentence that is a question (`_asks`: a "?" at its end, past closing brackets and quotes; or `_directs`:
+    "Please tell me which ..."), holds a
     question word (`_INTERROGATIVES`: "Incidents?" asks nothing), holds one of the phrases (whole words in any form
     the lexicon gives them, `_has_forms`: "want them closed" holds "close"; the bare "ask" wants two different
     `topic` words (a question with a pronoun, `_PRONOUNS`, may take them from an earlier sentence of the answer), in any form, or one with a digit, or one where the request has two topic words or fewer: "Are
@@ -1765,7 +1779,8 @@ def says(item: Any, text: str, request: str) -> bool:
         withdrawn = [False] * (len(sentences) + 1)  # whether a sentence after this one takes the question back
         for at in range(len(sentences) - 1, -1, -1):
             withdrawn[at] = withdrawn[at + 1] or _withdraws(sentences[at])
-        return any(_asks(sentence) and fresh(sentence) and not withdrawn[at + 1] and _INTERROGATIVES &
+        return any((_asks(sentence) or _directs(sentence)) and fresh(sentence) and not withdrawn[at + 1] and
+                   _INTERROGATIVES &
                    set(words(sentence)) and on_topic(at) and
                    (about(sentence) or not said.phrases and _PRONOUNS & set(words(sentence)) and
                     any(about(earlier) for earlier in sentences[:at]))  # "Does it look OK?" after the draft
@@ -1918,6 +1933,10 @@ def check_names(found: CaseSet, tool_names: list[str], variant: str | None = Non
     a misspelt name would otherwise score as a silent miss.
     """
     offered = set(tool_names)
+    known_variants = sorted({name for case in found.cases for name in case.variants})
+    if variant and variant not in known_variants:  # a typo would score the base expectations under its name
+        raise BadCaseFile(f"{found.source}: no case has the variant {variant!r} (its variants: "
+                          f"{', '.join(known_variants) or 'none'})")
 
     def named(kind: str, item: Any, field_name: str, names: list[str]) -> None:
         known = offered | set(elsewhere) if field_name in ("forbid", "helpful") else offered

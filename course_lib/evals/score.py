@@ -488,9 +488,24 @@ def _same_text(given: Any, want: Any, schema: Any) -> bool:
         return False
     if re.fullmatch(r"[^@\s]+@[^@\s]+", want):  # the same mailbox; the server's own pattern judges the form
         return given.casefold() == want.casefold()
-    free = isinstance(schema, dict) and schema.get("type") == "string" and \
+    return _free(schema) and bool(words(want)) and words(given) == words(want)
+
+
+def _free(schema: Any) -> bool:
+    """Whether a property is free text: a string with no `enum`, `const` or `pattern`."""
+    return isinstance(schema, dict) and schema.get("type") == "string" and \
         not any(key in schema for key in ("enum", "const", "pattern"))
-    return free and bool(words(want)) and words(given) == words(want)
+
+
+def _text_key(value: Any, schema: Any) -> Any:
+    """A value as `_same_text` compares it: an email address casefolded, free text as its words, else as it is."""
+    import re
+
+    from course_lib.evals.cases import words
+
+    if isinstance(value, str) and re.fullmatch(r"[^@\s]+@[^@\s]+", value.strip()):
+        return value.strip().casefold()
+    return words(value) if isinstance(value, str) and _free(schema) and words(value) else value
 
 
 def meets(case: Case, call: Choice | Call, schema: dict | None = None) -> list[str]:
@@ -577,17 +592,20 @@ def _repeats(case: Case, choice: Choice, by_name: dict[str, dict]) -> list[Call]
         return []
     schema = (by_name.get(case.expect) or {}).get("inputSchema")
     names = sorted({*case.args, *case.exact})
+    props = (schema or {}).get("properties") or {}
+    from course_lib.evals.cases import words
 
-    def matched(pattern: str, value: Any) -> str:  # what a pattern picks out: 'production' of 'staging|production'
+    def matched(pattern: str, value: Any) -> Any:  # what a pattern picks out: 'production' of 'staging|production'
         found = re.search(pattern, str(value))
-        return found.group(0).casefold() if found else json.dumps(value, sort_keys=True, default=str)
+        return (words(found.group(0)) or found.group(0).casefold()) if found else \
+            json.dumps(value, sort_keys=True, default=str)
 
     made, again = set(), []
     for call in (choice, *choice.further):
         if call.tool != case.expect or call.error:
             continue
         given = _given(call, schema)
-        effect = json.dumps([[given.get(name) for name in names],
+        effect = json.dumps([[_text_key(given.get(name), props.get(name)) for name in names],
                              [[matched(one, given.get(name)) for one in ([listed] if isinstance(listed, str) else listed)]
                               for name, listed in sorted(case.patterns.items())]]
                             if names or case.patterns else given, sort_keys=True, default=str)
