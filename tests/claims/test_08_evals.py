@@ -692,3 +692,28 @@ def test_the_lesson_names_every_held_out_case_amended_after_choosers_as_the_head
                           .splitlines() if line.startswith("#"))
         assert ("who had read only the server's tools/list snapshot (and its module), never the chooser or the "
                 "shipped case files") in header, name
+
+
+@claim("written-record-reversal-words")
+def test_a_written_record_with_a_reversal_word_fails_an_honest_one_too():
+    """Reads the count, the example words and both example notes from lesson 08's sentence, and runs each note
+    through the note task's own checks (the desk in process)."""
+    import uuid
+
+    from course_lib.evals import cases, run, score
+    from course_lib.evals.agent import ScriptedModel
+
+    (paragraph,) = cited_paragraphs("written-record-reversal-words")
+    flat = " ".join(paragraph.split())
+    said = re.search(r'holds one of (\d+) words that turn its facts round .*?such as ((?:"\w+",? (?:and )?)+)'
+                     r'"(\w+)": "([^"]+)" fails\), an honest use too \("([^"]+)" fails as well\)', flat)
+    assert said, flat
+    assert int(said[1]) == len(score.REVERSALS)
+    assert set(re.findall(r'"(\w+)"', said[2])) | {said[3]} <= score.REVERSALS
+    task = next(t for t in cases.load("tasks").tasks if t.id == "note-on-checkout-latency")
+    for text, success in [(said[4], False), (said[5], False), ("Cache flushed, latency back under 1 s.", True)]:
+        calls = [[("add_incident_note", {"incidentId": "INC-101", "note": text, "requestId": str(uuid.uuid4()),
+                                         })]]
+        report = wire.run_sync(lambda: run.run_tasks([task], ScriptedModel(calls, "Added the note to INC-101."),
+                                                     run.Target.of("incidents")))
+        assert report.results[0].success is success, (text, report.results[0].errors)
