@@ -44,10 +44,10 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A protocol error means the request itself is malformed (broken JSON-RPC, an unknown method, or params "
         "that fail the method's schema): the client program must be fixed. A tool "
         "execution error means the request was fine but the call failed: the model reads it and can adapt.",
-        "Since the 2025-11-25 spec, the tools page lists arguments that break the tool's input schema as tool "
-        "execution errors (so the model gets the chance to fix them), not -32602; 2026-07-28's schema.ts still "
-        "allows -32602 for them, but answer as the tools pages say. The spec's own test: protocol errors are 'issues with the "
-        "request structure itself that models are less likely to be able to fix'.",
+        "Ask of each failure: did a well-formed tools/call reach a tool the server has, with an arguments "
+        "object? Then what went wrong after that (a bad value, a failed lookup, an outage) comes back as a "
+        "result with isError: true, which the model reads. If not, the server answers with a JSON-RPC error "
+        "that only a fix to the client program can avoid.",
         "Protocol: broken JSON, an unknown method, tools/call without a name, arguments that are not an object. "
         "Everything else in the list is an execution error.",
     ),
