@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from course_lib import lazy_imports
-from course_lib.errors import BULLET, CourseError, UsageError
+from course_lib.errors import BULLET, CourseError, UsageError, plain
 
 STUDENT_COMMAND = ".venv/bin/course"
 """`course` as a student types it in a terminal in the course folder: a JupyterLab terminal is a login shell, which
@@ -350,7 +350,7 @@ def check_table(outcomes, width: int | None = None) -> list[str]:
     lines = []
     for outcome in outcomes:
         lead = f"{outcome.symbol} {outcome.exercise:<{ids}}  {outcome.status:<{statuses}}  "
-        detail = brief(outcome)
+        detail = plain(brief(outcome))
         if outcome.status in HINTED and outcome.exercise != "*":  # a hint cannot help a timeout or a dead kernel
             rule = f" --rule {outcome.rule}" if outcome.status == "failed" and outcome.rule else ""
             detail += " " + f"({command} hint {outcome.exercise}{rule})".replace(" ", NO_BREAK)

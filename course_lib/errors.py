@@ -9,10 +9,25 @@ test runners report them as failed checks.
 from __future__ import annotations
 
 import functools
+import re
 
 BULLET = "\n• "
 """What opens each broken rule's line in a check's message that reports several (a lead line comes first): the only
 line break a check's message has."""
+
+
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def plain(text: str) -> str:
+    """Course text for a plain-text status (a terminal, an error output): `code` in single quotes, as the other
+    values a failure line quotes are ('time'); code that is already a quoted value (`"protocol"`) keeps its own
+    quotes. The notebook's styled status shows the same text with <code> instead."""
+    def quote(code: re.Match) -> str:
+        inner = code[1]
+        return inner if len(inner) > 1 and inner[0] == inner[-1] and inner[0] in "'\"" else f"'{inner}'"
+
+    return _CODE.sub(quote, text)
 
 
 class CourseError(Exception):
@@ -47,7 +62,7 @@ class _CheckStatus(CourseError, AssertionError):
         said = self.message
         if self.hint:
             said = said.replace(f" Open {self.hint} for a hint.", "").strip()
-        lead, *rules = said.split(BULLET)
+        lead, *rules = plain(said).split(BULLET)
         wrap = functools.partial(textwrap.wrap, width=self.WIDTH, break_long_words=False, break_on_hyphens=False)
         lines = wrap(f"{self.SYMBOL} {lead}", subsequent_indent="   ")
         for rule in rules:

@@ -19,17 +19,25 @@ NEXT_PENDING: set[str] = set()
 
 
 def wide_lines(notebook) -> list[str]:
-    """Every code line over WIDTH characters, as 'cell N: <start of the line>'."""
+    """Every code line over WIDTH characters, as 'code cell N: <start of the line>', and every line of a markdown
+    cell's fenced code block over it (JupyterLab wraps those: a command breaks mid-option; walk6 N1)."""
+    import re
+
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    markdown = [cell for cell in notebook.cells if cell.cell_type == "markdown"]
     return [f"code cell {number}: {line[:50]}…" for number, cell in enumerate(code)
-            for line in cell.source.splitlines() if len(line) > WIDTH]
+            for line in cell.source.splitlines() if len(line) > WIDTH] + \
+        [f"markdown cell {number}: {line[:50]}…" for number, cell in enumerate(markdown)
+         for block in re.findall(r"^```[^\n]*\n(.*?)^```", cell.source, re.S | re.M)
+         for line in block.splitlines() if len(line) > WIDTH]
 
 
 def test_wide_lines_names_each_line_over_the_width():
     cell = nbformat.v4
     notebook = cell.new_notebook(cells=[cell.new_markdown_cell("x" * 200), cell.new_code_cell("a = 1\n" + "b" * 88),
-                                        cell.new_code_cell("c = 2\n" + "d" * 89 + "\ne = 3")])
-    assert wide_lines(notebook) == [f"code cell 1: {'d' * 50}…"]
+                                        cell.new_code_cell("c = 2\n" + "d" * 89 + "\ne = 3"),
+                                        cell.new_markdown_cell("f" * 99 + "\n```bash\nok\n" + "g" * 89 + "\n```\n")])
+    assert wide_lines(notebook) == [f"code cell 1: {'d' * 50}…", f"markdown cell 1: {'g' * 50}…"]
 
 
 @pytest.mark.parametrize("stem", sorted(f"{folder}/{lesson.stem}" for folder in SEEN for lesson in manifest.lessons()

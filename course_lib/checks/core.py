@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course_lib import wire
-from course_lib.errors import BULLET, CheckFailed, ExerciseNotDone
+from course_lib.errors import BULLET, CheckFailed, ExerciseNotDone, plain
 from course_lib.workbook import outcomes
 from course_lib.workbook.ids import ExerciseId
 
@@ -478,7 +478,7 @@ def status_bundle(symbol: str, status: str, line: str, hint_call: str = "") -> d
                    + "".join(f'<li style="margin:2px 0">{rule}</li>' for rule in rules) + "</ul>" if rules else "")
     extra = (f'{"" if rules else "<br>"}<span style="color:#4b5563">Stuck? <code>{html.escape(hint_call)}</code>'
              "</span>" if more else "")  # after a list, which ends its line already, no <br>
-    return {"text/plain": f"{symbol} {line}".replace(BULLET, "\n   • ") + (f"\n   {more}" if more else ""),
+    return {"text/plain": f"{symbol} {plain(line)}".replace(BULLET, "\n   • ") + (f"\n   {more}" if more else ""),
             "text/html": card(status, f"{symbol} {body}{extra}")}
 
 

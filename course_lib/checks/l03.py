@@ -44,10 +44,10 @@ HINTS: dict[str, tuple[str, ...]] = {
         "A protocol error means the request itself is wrong (broken JSON-RPC, an unknown method, or params "
         "that fail the method's schema): the client program must be fixed. A tool "
         "execution error means the request was fine but the call failed: the model reads it and can adapt.",
-        "Since the 2025-11-25 spec, the tools page lists arguments that break the tool's input schema as tool "
-        "execution errors (so the model gets the chance to fix them), not -32602; 2026-07-28's schema.ts still "
-        "allows -32602 for them, but answer as the tools pages say. The spec's own test: protocol errors are 'issues with the "
-        "request structure itself that models are less likely to be able to fix'.",
+        "Ask of each failure: did a well-formed tools/call reach a tool the server has, with an arguments "
+        "object? Then what went wrong after that (a bad value, a failed lookup, an outage) comes back as a "
+        "result with isError: true, which the model reads. If not, the server answers with a JSON-RPC error "
+        "that only a fix to the client program can avoid.",
         "Protocol: broken JSON, an unknown method, tools/call without a name, arguments that are not an object. "
         "Everything else in the list is an execution error.",
     ),
@@ -488,6 +488,19 @@ def _kind_of(value: Any) -> str | None:
     return kind if kind in KINDS else None
 
 
+def _letters(letters: list[str]) -> str:
+    """'for (d)' or 'for (d) and (h)': the letters a 3.3 failure line is about."""
+    named = [f"({letter})" for letter in letters]
+    return "for " + " and ".join(filter(None, [", ".join(named[:-1]), named[-1]])) if named else ""
+
+
+def _for_letters(given: dict, letters: list[str]) -> str:
+    """What the answer gave for `letters`: "'protocol'" for one letter, "'protocol' for (d), 'x' for (h)" for more."""
+    if len(letters) == 1:
+        return repr(given[letters[0]])
+    return ", ".join(f"{given[letter]!r} for ({letter})" for letter in letters)
+
+
 @checker("3.3", RULES_3_3)
 def ex_03_3(classify_failures) -> str:
     """Check a classification of failures into protocol and tool execution errors, against observed failures."""
@@ -538,13 +551,15 @@ def ex_03_3(classify_failures) -> str:
     require(not missing, "dict", lambda: f"no key {', '.join(map(repr, missing))}"
             + (f"; the keys are {', '.join(extra)}" if extra else ""), "keys exactly 'a' to 'h'")
     require(not extra, "dict", f"other key(s) {', '.join(extra)}")
-    for letter in sorted(observed):
-        require(_kind_of(given[letter]) is not None, "kinds", repr(given[letter]), f"for ({letter})")
-    for letter in sorted(observed):
-        what, kind = observed[letter]
-        got = _kind_of(given[letter])
-        if got != kind:
-            raise fail(kind, repr(given[letter]), f"'{kind}' for ({letter}): {what}")
+    letters = [letter for letter in sorted(observed) if letter in given]
+    unreadable = [letter for letter in letters if _kind_of(given[letter]) is None]
+    require(not unreadable, "kinds", lambda: _for_letters(given, unreadable), _letters(unreadable))
+    wrong = [letter for letter in letters
+             if letter not in unreadable and _kind_of(given[letter]) != observed[letter][1]]
+    for kind in dict.fromkeys(observed[letter][1] for letter in wrong):  # the rule of the first wrong letter first
+        mine = [letter for letter in wrong if observed[letter][1] == kind]  # all of a rule's letters on one line
+        require(not mine, kind, lambda: _for_letters(given, mine),
+                f"'{kind}' for " + "; ".join(f"({letter}): {observed[letter][0]}" for letter in mine))
     protocol_count = sum(kind == "protocol" for _, kind in observed.values())
     return (f"{protocol_count} protocol errors and {len(observed) - protocol_count} tool execution errors told apart, "
             "as the course's servers answer them")

@@ -74,3 +74,16 @@ def test_3_4_names_only_the_dry_runs_that_show_something_else_in_a_sentence():
         "a dry run of ORD-1045 shows it cancelled"
     assert l03._dry_runs_differ(("ORD-1043", "packed", failed), ("ORD-1045", "received", cancelled)) == \
         "a dry run of ORD-1043 gave a tool error: 'No such order.'; a dry run of ORD-1045 shows it cancelled"
+
+
+def test_3_3_names_every_wrong_letter_in_one_run_one_line_per_rule():
+    """walk6 M1: (d), (g) and (h) wrong, across both rules, are all named in one run, not one letter per run."""
+    right = {"a": "protocol", "b": "protocol", "c": "protocol", "d": "execution", "e": "execution",
+             "f": "execution", "g": "protocol", "h": "execution"}
+    with pytest.raises(CheckFailed) as failure:
+        checks.ex_03_3(lambda: dict(right, d="protocol", g="execution", h="protocol"))
+    said = [(rule.rule, rule.found) for rule in failure.value.failures]
+    assert said == [("execution", "'protocol' for (d), 'protocol' for (h)"), ("protocol", "'execution'")], said
+    message = str(failure.value)
+    assert "2 things to fix" in message and all(f"({letter})" in message for letter in "dgh"), message
+    assert not any(f"({letter})" in message for letter in "abcef"), message

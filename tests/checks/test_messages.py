@@ -16,7 +16,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from course_lib import checks
 from course_lib.checks import core
-from course_lib.errors import CheckFailed
+from course_lib.errors import CheckFailed, plain
 from course_lib.workbook import manifest
 
 SUBJECTS = frozenset({"a", "an", "the", "each", "every", "one", "two", "three", "no", "at", "tokens", "refusals",
@@ -60,6 +60,29 @@ def test_every_rule_phrase_reads_after_expected(exercise, rule):
     phrase = rule.expected
     assert reads_after_expected(phrase), f"{exercise} {rule.name}: 'expected {phrase}'"
     assert not phrase.endswith((".", ";", ":")) and not DOUBLED.search(phrase), f"{exercise} {rule.name}"
+
+
+@pytest.mark.parametrize("exercise, rule", _all_rules(), ids=lambda value: getattr(value, "name", value))
+def test_every_rule_phrase_shows_no_backtick_in_plain_text(exercise, rule):
+    """walk6 N3: a terminal or an error output quotes a rule's `code` as 'code', like the values it found."""
+    assert "`" not in plain(rule.expected), f"{exercise} {rule.name}: {plain(rule.expected)}"
+
+
+def test_plain_text_statuses_quote_code_as_they_quote_found_values():
+    """The same failure in an error output, a learner's kernel's text/plain, and `course check`'s table: 'time',
+    never `time`; code that is a quoted value keeps its one pair of quotes; the styled HTML keeps <code>."""
+    from course_lib import cli
+    from course_lib.workbook import outcomes
+
+    hint = 'hints.show("98.9")'
+    message = ('Exercise 98.9: expected a later word containing `time`; found \'Time\'.'
+               '\n• Expected the kind `"protocol"`; found \'x\'. Open hints.show("98.9") for a hint.')
+    texts = {"status_lines": "\n".join(CheckFailed(message, exercise="98.9", hint=hint).status_lines()),
+             "text/plain": core.status_bundle("❌", "failed", core._without_hint(message, hint), hint)["text/plain"],
+             "check_table": "\n".join(cli.check_table([outcomes.Outcome("98.9", "failed", message, hint)], 100))}
+    for where, text in texts.items():
+        assert "`" not in text and "containing 'time'" in text and 'kind "protocol";' in text, (where, text)
+    assert "<code>time</code>" in core.status_bundle("❌", "failed", message, hint)["text/html"]
 
 
 DOUBLED = re.compile(r"(?<!\.)\.\.(?!\.)|\.\s+\.|[.!?]['\"]\.|\.\)\.")
