@@ -2237,7 +2237,35 @@ def _rt11_try_customer_order(*numbers: str) -> str:
             "    except Exception as error:\n        print(number, type(error).__name__, error)\n")
 
 
+def _module_before(exercise: str, module: str, answer: str) -> Callable:
+    """A `%%writefile` module cell right before `exercise`'s answer cell, and that answer."""
+    def edit(notebook) -> None:
+        cell = _exercise(notebook, exercise)
+        cell.source = answer
+        notebook.cells.insert(notebook.cells.index(cell), nbformat.v4.new_code_cell(module))
+    return edit
+
+
+_RT11_MODULE_73 = ('%%writefile fp_helpers.py\nimport json\n\n\ndef canonical(tool: dict) -> str:\n'
+                   '    return json.dumps(tool, sort_keys=True, ensure_ascii=False, separators=(",", ":"))\n')
+_RT11_ANSWER_73 = ('import hashlib\n\nimport fp_helpers\n\n\ndef fingerprint(tool: dict) -> str:\n'
+                   '    return hashlib.sha256(fp_helpers.canonical(tool).encode()).hexdigest()\n')
+_RT11_MODULE_62 = ('%%writefile support_order.py\n\n\ndef ordered(*groups):\n'
+                   '    return list(dict.fromkeys(name for group in groups for name in group))\n')
+_RT11_ANSWER_62 = '''import support_order
+
+
+def build_support_server() -> MCPServer:
+    server = MCPServer("support", log_level="WARNING")
+    core = ["get_ticket", "search_tickets", "add_ticket_comment"]
+    extras = ["search_tickets", "search_messages", "read_message", "list_events"]
+    workspace.register(server, support_order.ordered(core, extras))
+    return server
+'''
+
 RED_TEAM_ELEVEN = {
+    "h1_73_module_attribute": ("07", _module_before("7.3", _RT11_MODULE_73, _RT11_ANSWER_73), {"7.3": ""}),
+    "h6_62_module_attribute": ("06", _module_before("6.2", _RT11_MODULE_62, _RT11_ANSWER_62), {"6.2": ""}),
     # student: (lesson, how the solution notebook is changed, {exercise: words its failure must hold, "" = passes})
     "e2_31_template_cached": ("03", _both(_cell_near_check("checks.ex_03_1(", _RT11_TEMPLATE_CACHED, False),
                                           _answered("3.1", _RT11_TEMPLATE_31)),
@@ -2253,7 +2281,8 @@ RED_TEAM_ELEVEN = {
 cell on a placeholder number (e2): 3.1 counts every earlier call of the two message functions now, as 3.2 does. L2:
 a try-out of customer_order in a cell failed 3.1 and 3.2 with a message that read as the answer's doing (e5): only
 calls on another customer's, a missing or the offline order count now (their answers are the lesson's words), and
-the message names the cells and says what to do; a try-out on one's own orders (plain data) passes (e5b)."""
+the message names the cells and says what to do; a try-out on one's own orders (plain data) passes (e5b). L1 (h1,
+h6, honest): a helper module of one's own used as `module.function` failed 7.3 and 6.2 in the fresh process."""
 
 
 @pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
