@@ -373,10 +373,10 @@ def _customer_order_called(used: Any) -> str:
     return f"orders.customer_order called {used.times()}"
 
 
-def _messages_called(worded: Any) -> str:
+def _messages_called(worded: Any, by: str = "by a cell") -> str:
     """3.1's and 3.2's "own" finding for the lesson's two message functions: every call before the check counts."""
     return f"{', '.join(sorted(set(worded)))} called {worded.times()}" + (
-        " (before this check, by a cell or by an earlier check's server; none while this check ran): words "
+        f" ({by}; none while this check ran): words "
         "kept from then would be the lesson's (read its messages in lesson 03 instead of calling them, or call "
         "them after the check cells of 3.1 and 3.2)" if worded.by_cells() else "")
 
@@ -395,7 +395,8 @@ def ex_03_2(build_helpful_desk_server) -> str:
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
         require(not used, "own", lambda: _customer_order_called(used))  # (it calls the messages too)
-        require(not worded, "own", lambda: _messages_called(worded))
+        require(not worded, "own", lambda: _messages_called(worded, "by a cell, or by 3.1's server while 3.1 was "
+                                                            "checked, which forbids them too"))
         with course_state(_archived, _SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         listed = probe(server)
