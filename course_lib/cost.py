@@ -528,6 +528,7 @@ def portable_source(factory: Callable[..., Any]) -> str:
     """
     imports: dict[str, str] = {}
     definitions: dict[str, str] = {}
+    modules: dict[str, dict[str, str]] = {}  # a learner's module used as `m.f`: its name here -> {f: f}
     pending = [factory]
     home = getattr(factory, "__module__", None)  # the learner's own code: a fresh process cannot import it
     while pending:
@@ -540,6 +541,9 @@ def portable_source(factory: Callable[..., Any]) -> str:
             how = "with class in a cell or file, with a method of its own" if isinstance(item, type) else \
                 "with def in a cell or file"
             raise ProcessBuildError(f"cannot read the source of {label!r}; define it {how}")
+        if definitions.get(label, source) != source:
+            raise ProcessBuildError(f"{label} names two different functions (one of them in a module of yours); "
+                                    "give them different names")
         definitions[label] = source
         namespace = getattr(item, "__globals__", None) or vars(sys.modules.get(item.__module__, builtins))
         code = getattr(item, "__code__", None)
@@ -548,6 +552,9 @@ def portable_source(factory: Callable[..., Any]) -> str:
             if name in imports or name in definitions or name not in namespace or name == label:
                 continue
             value = namespace[name]
+            if isinstance(value, types.ModuleType) and _learners_module(value.__name__):
+                pending += _module_members(name, value, source, modules.setdefault(name, {}), label)
+                continue
             beside = isinstance(value, (types.FunctionType, type)) and (
                 getattr(value, "__module__", None) == home or _learners_module(getattr(value, "__module__", None)))
             line = None if beside else _import_line(name, value)
@@ -559,7 +566,37 @@ def portable_source(factory: Callable[..., Any]) -> str:
                 raise ProcessBuildError(
                     f"{label} uses {name!r}, a value computed outside it ({type(value).__name__}), which exists only "
                     "in this session; compute it inside the function")
-    return "\n".join([*imports.values(), "", *reversed(definitions.values())])
+    namespaces = [f"{name} = types.SimpleNamespace({', '.join(f'{m}={m}' for m in members)})"
+                  for name, members in modules.items()]
+    if namespaces:
+        imports.setdefault("types", "import types")
+    return "\n".join([*imports.values(), "", *reversed(definitions.values()), *namespaces])
+
+
+def _module_members(name: str, module: types.ModuleType, source: str, members: dict[str, str],
+                    label: str) -> list[Any]:
+    """The functions and classes of a learner's own `module` that `source` uses as `name.attribute`, added to
+    `members`: sent as their source and gathered under `name` in the fresh process (red team 11, L1: `import
+    helpers` then `helpers.f(...)` went as an import of a file the fresh process does not have)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name):
+            continue
+        value = getattr(module, node.attr, None)
+        if not isinstance(value, (types.FunctionType, type)) or getattr(value, "__module__", None) != module.__name__:
+            raise ProcessBuildError(f"{label} uses {name}.{node.attr}, which is not a function or class defined in "
+                                    f"your module {name}; define it there with def or class (or compute it inside "
+                                    "the function)")
+        if getattr(value, "__name__", None) != node.attr:
+            raise ProcessBuildError(f"{label} uses {name}.{node.attr}, another name for {value.__name__}; use "
+                                    "the name it is defined with")
+        if node.attr not in members:
+            members[node.attr] = node.attr
+            found.append(value)
+    if not members:
+        raise ProcessBuildError(f"{label} uses your module {name} itself; import its functions by name "
+                                f"(from {name} import ...)")
+    return found
 
 
 _CHILD = """

@@ -348,6 +348,43 @@ def test_a_helper_in_a_module_of_the_learners_own_travels_as_its_source(tmp_path
     assert namespace["fingerprint"]({"b": 1}) == hashlib.sha256((json.dumps({"b": 1}, sort_keys=True) * 2).encode()).hexdigest()
 
 
+def test_a_module_of_the_learners_own_used_as_module_dot_function_travels_as_its_source(tmp_path):
+    """Red team 11, L1: `import fp_helpers` then `fp_helpers.canonical(...)` (the other everyday style) went as an
+    import the fresh process could not run. The functions used travel as source, gathered under the module's name;
+    a module constant used so is refused with a reason, as one used by name is."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    cells = ["%%writefile fp_helpers_l1.py\nimport json\n\nSEPARATORS = (',', ':')\n\n\ndef canonical(tool):\n"
+             "    return json.dumps(tool, sort_keys=True)\n",
+             "import hashlib\nimport fp_helpers_l1\n\n\ndef fingerprint(tool):\n"
+             "    return hashlib.sha256(fp_helpers_l1.canonical(tool).encode()).hexdigest()\n\n\n"
+             "def separated(tool):\n    return str(fp_helpers_l1.SEPARATORS) + fingerprint(tool)\n",
+             "from course_lib import cost\nprint(cost.portable_source(fingerprint))\n",
+             "try:\n    cost.portable_source(separated)\nexcept cost.ProcessBuildError as error:\n    print(error)\n"]
+    run = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell) for cell in cells])
+    NotebookClient(run, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    source = "".join(output.get("text", "") for output in run.cells[2].outputs)
+    refused = "".join(output.get("text", "") for output in run.cells[3].outputs)
+    assert "def canonical(tool):" in source and "import fp_helpers_l1" not in source
+    assert "uses fp_helpers_l1.SEPARATORS, which is not a function or class" in refused
+    import hashlib
+
+    (tmp_path / "fp_helpers_l1.py").unlink()  # the fresh process has no such file
+    found = cost.results_of_source(source, "fingerprint", [{"b": 1}], (0,))
+    assert found == [(0, hashlib.sha256(json.dumps({"b": 1}, sort_keys=True).encode()).hexdigest())]
+    from course_lib.checks import core
+
+    sent = [cells[0], cells[1]]
+    assert core._sent_by_the_grader(source, "fingerprint", sent) == source  # what the grader keeps
+    for made_up in ("fp_helpers_l1 = types.SimpleNamespace(canonical=print)",
+                    "fp_helpers_l1 = types.SimpleNamespace(canonical=lambda tool: 'x')",
+                    "fp_helpers_l1 = types.SimpleNamespace(canonical=canonical, extra=1)"):
+        with pytest.raises(cost.ProcessBuildError):
+            core._sent_by_the_grader(source.replace("fp_helpers_l1 = types.SimpleNamespace(canonical=canonical)",
+                                                    made_up), "fingerprint", sent)
+
+
 def test_a_helper_class_typed_into_a_kernel_cell_travels_as_its_source():
     """A class defined in a notebook cell has no file inspect can find before Python 3.13; its block is read
     from the cell its methods were compiled from, so a function that uses it runs in a fresh process."""

@@ -363,11 +363,27 @@ def _sent_by_the_grader(text: Any, name: str, sent: list[str]) -> str:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and ast.dump(node) in known:
             defined.add(node.name)
             continue
+        if _gathers(node, defined):
+            continue
         raise cost.ProcessBuildError(f"{name} needs code that is not in your notebook's cells (line {node.lineno} "
                                      "of what the kernel sent); define it with def or class in a cell")
     if name not in defined:
         raise cost.ProcessBuildError(f"{name} is not a function defined with def in your notebook's cells")
     return text
+
+
+def _gathers(node: Any, defined: set[str]) -> bool:
+    """Whether `node` is `m = types.SimpleNamespace(f=f, ...)` over defs already found whole (`cost.portable_source`
+    gathers a learner's module used as `m.f` so): names only, no value."""
+    import ast
+
+    call = node.value if isinstance(node, ast.Assign) else None
+    return (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(call, ast.Call)
+            and ast.dump(call.func) == ast.dump(ast.Attribute(ast.Name("types", ast.Load()), "SimpleNamespace",
+                                                              ast.Load()))
+            and not call.args and bool(call.keywords)
+            and all(isinstance(k.value, ast.Name) and k.arg == k.value.id and k.arg in defined
+                    for k in call.keywords)) if call is not None else False
 
 
 def lent(data: dict) -> Any:
@@ -861,6 +877,12 @@ class Calls(list):
             return f"{during} time(s)"
         return f"{self.before} time(s) before this check" + (f" and {during} during it" if during else "")
 
+    def by_cells(self, *others: "Calls") -> bool:
+        """Whether every call of `self` (and `others`) was made before the check, none while it ran."""
+        every = [self, *others]
+        before = sum(calls.before for calls in every)
+        return bool(before) and sum(len(calls) for calls in every) <= sum(min(calls.before, 1000) for calls in every)
+
     def called(self, *others: "Calls") -> str:
         """What a watch of `self` (and `others`) saw, for a check's "own" message: "it called X", or, when every
         call was made before the check (a cell's, on what the check asks about), that, since the answer may not be
@@ -868,7 +890,7 @@ class Calls(list):
         every = [self, *others]
         names = ", ".join(sorted({name for calls in every for name in calls}))
         before = sum(calls.before for calls in every)
-        if before and sum(len(calls) for calls in every) <= sum(min(calls.before, 1000) for calls in every):
+        if self.by_cells(*others):
             return (f"your notebook's cells called {names} {before} time(s) before this check, on inputs it asks "
                     "your answer about, and none while it ran: a result kept from then would be the course's answer "
                     "(call it on other inputs, or after the check cell)")

@@ -201,8 +201,9 @@ RULES_3_1 = spec(
             "`orders.customer_order` (it already does all this: that is the answer) or the lesson's own messages "
             "`orders.not_found_message` and `orders.unavailable_message` (exercise 3.2 asks for messages of your "
             "own: its words would be the lesson's)",
-     "these three run only in the grader, which counts every call this check makes and every call your cells "
-     "made before it with one of the order numbers it asks about"),
+     "these three run only in the grader, which counts every call this check makes, every call of the two messages "
+     "made before it (in a cell), and every call of customer_order your cells made with another customer's or a "
+     "missing order number it asks about (your own orders' answers are plain data: try them out freely)"),
 )
 
 _OWNER_ARGUMENTS = ("customer_id", "customer", "customerId", "user_id", "owner")
@@ -224,8 +225,8 @@ def ex_03_1(build_honest_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046", "ORD-0001"]
         numbers = own + foreign + missing
-        with watched("course_lib.servers.orders", "customer_order", earlier=asked_about(*numbers)) as used, \
-                watched("course_lib.servers.orders", *LESSON_MESSAGES, earlier=asked_about(*numbers)) as worded:
+        with watched("course_lib.servers.orders", "customer_order", earlier=asked_about(*foreign, *missing)) as used, \
+                watched("course_lib.servers.orders", *LESSON_MESSAGES, earlier=any_earlier_call) as worded:
             server = build_server(build_honest_desk_server)  # watched too: a factory's calls are no cell's
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
@@ -255,8 +256,8 @@ def ex_03_1(build_honest_desk_server) -> str:
                     lambda: quoted(_text_of(result)), f"{number}: the same kind of answer as for {missing[0]}")
 
         _for_all(_absent_numbers(), unknown_number, 8)
-    require(not used, "own", f"orders.customer_order called {used.times()}")  # last: the rules above say more
-    require(not worded, "own", lambda: f"{', '.join(sorted(set(worded)))} called {worded.times()}")
+    require(not used, "own", lambda: _customer_order_called(used))  # last: the rules above say more
+    require(not worded, "own", lambda: _messages_called(worded))
     return ("missing and other customers' orders are the same readable tool error; found orders are typed "
             "OrderSummary results")
 
@@ -311,7 +312,8 @@ RULES_3_2 = spec(
             "`orders.not_found_message` and `orders.unavailable_message` (their words would be the answer's)",
      "these three run only in the grader, which counts every call this check makes, every call of the two messages "
      "made before it (in a cell or an earlier check: 3.1 forbids them too), and every call of customer_order your "
-     "cells made with one of the order numbers it asks about"),
+     "cells made with another customer's, a missing or the offline order number it asks about (your own orders' "
+     "answers are plain data: try them out freely)"),
 )
 
 _RETRY = re.compile(r"\b(?:again|later|retry|retrying|re-try|shortly|soon|wait|waiting|"
@@ -362,6 +364,23 @@ LESSON_MESSAGES = ("not_found_message", "unavailable_message")
 `store.record` (red team 8, F4: that body written out passed). Forwarded, as customer_order is (`boundary.FORWARDED`)."""
 
 
+def _customer_order_called(used: Any) -> str:
+    """3.1's and 3.2's "own" finding for customer_order: the cells' calls named as such, with what to do (red team
+    11, L2: "called 3 time(s) before this check" read as the answer's doing)."""
+    if used.by_cells():
+        return (f"found {used.called()}. Only calls on another customer's, a missing or an offline order count: "
+                "their answers are the lesson's words; your own orders' answers may be tried out anywhere")
+    return f"orders.customer_order called {used.times()}"
+
+
+def _messages_called(worded: Any, by: str = "by a cell") -> str:
+    """3.1's and 3.2's "own" finding for the lesson's two message functions: every call before the check counts."""
+    return f"{', '.join(sorted(set(worded)))} called {worded.times()}" + (
+        f" ({by}; none while this check ran): words "
+        "kept from then would be the lesson's (read its messages in lesson 03 instead of calling them, or call "
+        "them after the check cells of 3.1 and 3.2)" if worded.by_cells() else "")
+
+
 @checker("3.2", RULES_3_2)
 def ex_03_2(build_helpful_desk_server) -> str:
     """Check three failure messages: recoverable, specific, and leaking nothing."""
@@ -369,15 +388,15 @@ def ex_03_2(build_helpful_desk_server) -> str:
         own, foreign = _numbers_of(True), _numbers_of(False)
         missing = ["ORD-9999", "ORD-1046"]
         numbers = own + foreign + missing + [orders.ARCHIVED]
-        with watched("course_lib.servers.orders", "customer_order", earlier=asked_about(*numbers)) as used, \
+        with watched("course_lib.servers.orders", "customer_order",
+                     earlier=asked_about(*foreign, *missing, orders.ARCHIVED)) as used, \
                 watched("course_lib.servers.orders", *LESSON_MESSAGES, earlier=any_earlier_call) as worded:
             server = build_server(build_helpful_desk_server)  # watched too: a factory's calls are no cell's
             results = dict(zip(numbers, _calls(server, "get_order", [{"order_number": n} for n in numbers],
                                                "tool")))
-        require(not used, "own", f"orders.customer_order called {used.times()}")  # (it calls the messages too)
-        require(not worded, "own", lambda: f"{', '.join(sorted(set(worded)))} called {worded.times()}" + (
-            " (by a cell, or by 3.1's server while 3.1 was checked, which forbids them too; none while this check "
-            "ran): words kept from then would be the lesson's" if len(worded) <= worded.before else ""))
+        require(not used, "own", lambda: _customer_order_called(used))  # (it calls the messages too)
+        require(not worded, "own", lambda: _messages_called(worded, "by a cell, or by 3.1's server while 3.1 was "
+                                                            "checked, which forbids them too"))
         with course_state(_archived, _SECOND_OUTAGE):
             (results[_SECOND_OUTAGE],) = _calls(server, "get_order", [{"order_number": _SECOND_OUTAGE}], "tool")
         listed = probe(server)

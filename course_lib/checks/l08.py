@@ -60,19 +60,46 @@ def _case_set(answer: Any, rule: str, server: str):
     raise fail(rule, f"{type(data).__name__} (return TOML text or a dict)")
 
 
+_FILLER = frozenset("a an the to of in on at for and or is it be will what whats how me my i you your please can "
+                    "could would do does there this that with about".split())
+"""Words a rewording adds or drops without changing what a request asks (`_content`)."""
+
+
+def _content(request: str) -> set[str]:
+    return {word for word in re.findall(r"\w+", request.lower()) if word not in _FILLER}
+
+
 def _course_case(found: Any) -> str:
-    """The first of the learner's cases that is one of the course's cases, tune or held-out, of any case set it
-    ships (the same request, case and spacing ignored), as "case X is the course's case Y of weather.toml: ..."; ""
-    when none is. Read from the grader's course_lib: the kernel's lacks the held-out sets (`release.HELD_OUT_CASES`)
-    but keeps the tune sets the lessons load, and neither is an answer (red team 10, F2: 8.1 returned weather.toml)."""
+    """Why the learner's cases are not their own, or "": one of them is one of the course's cases, tune or held-out,
+    of any case set it ships (the same request, case and spacing ignored), or two or more are course cases
+    reworded (the same expect, args and patterns as a course case, and most of its request's content words: red
+    team 11, F1: weather.toml with every request's '?' dropped, or 'Please: ' prefixed, passed 8.1). One case that
+    resembles a course case by chance is allowed. Read from the grader's course_lib: the kernel's lacks the held-out
+    sets (`release.HELD_OUT_CASES`) but keeps the tune sets the lessons load, and neither is an answer (red team
+    10, F2: 8.1 returned weather.toml)."""
     from course_lib.evals import cases
 
-    known = {" ".join(case.request.lower().split()): (name, case.id) for name in cases.packaged()
-             if not name.startswith("tasks") for case in cases.load(name)}
+    course = [(name, case) for name in cases.packaged() if not name.startswith("tasks") for case in cases.load(name)]
+    known = {" ".join(case.request.lower().split()): (name, case.id) for name, case in course}
     for case in found:
         if (name_id := known.get(" ".join(case.request.lower().split()))) is not None:
             return (f"case {shown(case.id, 60)} is the course's case {name_id[1]} of {name_id[0]}.toml: write "
                     "requests of your own, in your own words")
+
+    def reworded(case: Any) -> tuple[str, str] | None:
+        words = _content(case.request)
+        for name, theirs in course:
+            if (case.expect, case.args, case.patterns) == (theirs.expect, theirs.args, theirs.patterns) and (
+                    wanted := _content(theirs.request)) and len(wanted & words) >= 0.8 * len(wanted):
+                return name, theirs.id
+        return None
+
+    copies = [(case.id, found_in) for case in found if (found_in := reworded(case)) is not None]
+    if len(copies) >= 2:
+        (first, (name, their_id)), (second, (other_name, other_id)) = copies[:2]
+        return (f"{len(copies)} cases are the course's reworded (case {shown(first, 60)} is case {their_id} of "
+                f"{name}.toml, case {shown(second, 60)} is case {other_id} of {other_name}.toml: the same "
+                "expectation and arguments, and most of the request's words): write cases of your own")
     return ""
 
 
@@ -138,7 +165,8 @@ RULES_8_1 = spec(
     ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
     ("server", "say `server = \"weather\"`", "the case set's server field"),
     ("own", "be your own cases: none of them one of the course's cases, tune or held-out (the same request, "
-            "case and spacing ignored)", "requests vs every case of the course's case sets"),
+            "case and spacing ignored), and at most one of them a course case reworded (the same expect, args and "
+            "patterns, and most of its request's words)", "every case vs every case of the course's case sets"),
     ("five", "hold at least five cases, no two with the same request (case and spacing ignored)",
      "count, distinct requests"),
     ("negatives", "include at least two negatives (expect = \"none\", without reads_ok: a call of the forecast "
@@ -395,7 +423,8 @@ def ex_08_2(build_described_desk) -> str:
 RULES_8_3 = spec(
     ("valid", "be a valid case file (the harness's schema accepts it)", "cases.parse / cases.from_data"),
     ("own", "be your own cases: none of them one of the course's cases, tune or held-out (the same request, "
-            "case and spacing ignored)", "requests vs every case of the course's case sets"),
+            "case and spacing ignored), and at most one of them a course case reworded (the same expect, args and "
+            "patterns, and most of its request's words)", "every case vs every case of the course's case sets"),
     ("names", "name in expect and forbid only tools that incident-pager or lesson 05's incident desk offers",
      "expect and forbid names vs both servers' tools/list"),
     ("safety", "mark at least one case safety = true", "count"),

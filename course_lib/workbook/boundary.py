@@ -657,6 +657,7 @@ class _Endpoint(_Codec):
 
     def _lend(self, value: Any) -> int:
         with self._lock:
+            self._may_lend()
             number = self._numbers.get(id(value))
             if number is None or self._objects.get(number) is not value:
                 if len(self._objects) >= 100_000:
@@ -664,6 +665,9 @@ class _Endpoint(_Codec):
                 number = next(self._count)
                 self._objects[number], self._numbers[id(value)] = value, number
             return number
+
+    def _may_lend(self) -> None:
+        """Raise BoundaryError if nothing may be lent now (call with the lock held; see GraderBridge)."""
 
     def _own(self, number: Any) -> Any:
         if not isinstance(number, int) or number not in self._objects:
@@ -674,10 +678,9 @@ class _Endpoint(_Codec):
 
     def _end_loans(self, first: int) -> None:
         """Take back every object lent under a number from `first` on: the other side's references to them now
-        reach nothing (`_own` refuses them)."""
-        with self._lock:
-            for number in [number for number in self._objects if number >= first]:
-                self._numbers.pop(id(self._objects.pop(number)), None)
+        reach nothing (`_own` refuses them). Call with the lock held."""
+        for number in [number for number in self._objects if number >= first]:
+            self._numbers.pop(id(self._objects.pop(number)), None)
 
     def _args(self, message: dict) -> tuple[list, dict]:
         args, kwargs = self.decode(message.get("args", [])), self.decode(message.get("kwargs", {}))
@@ -904,6 +907,7 @@ class GraderBridge(_Endpoint):
         self._checking = False
         self._earlier_bytes = 0
         self._loans_from = 0  # the first number lent in the running check: its loans end with it (red team 10, F1)
+        self._generation = 0  # bumped whenever loans end (`_next_loans`)
         self.servers: list[RemoteServer] = []  # the learner's servers that crossed, in order
         self.ran: list[str] = []  # the code the grader sent the kernel to run, in order (`core.learner_source`)
         self.kernel_host = socket.gethostname()  # the kernel's machine name, as the grader started it
@@ -956,25 +960,39 @@ class GraderBridge(_Endpoint):
         Every object the grader lent during the check is taken back: a store, a definition, a server or a
         callback the checker passed the learner's code reaches nothing once its check is over, so no later check
         can be answered with an earlier check's objects (red team 10's F1: 5.3 decided by 5.2's store)."""
-        with self._lock:
+        with self._lock:  # one section: no loan can land between the loans' end and the next first number
             self._checks += self._forwarded - self._at_check
             self._checking = False
-        self._end_loans(self._loans_from)
-        with self._lock:  # a request of the check answered only now lends from here: the next check ends that too
-            self._loans_from = next(self._count)
+            self._next_loans()
 
     def begin_check(self) -> None:
         """A check begins: what the kernel sends from now on counts against its limits (`MAX_CHECK_BYTES`), and
         the forwarded calls made so far are kept in `before_check` (see `end_check`)."""
-        self._end_loans(self._loans_from)  # nothing lent since the last check ended outlives it either
         with self._lock:
-            self._loans_from = next(self._count)  # what is lent from now on is this check's (`end_check`)
+            self._next_loans()  # nothing lent since the last check ended outlives it either
             self._read_bytes = self._read_values = 0
             self.too_large = self.broken = None
             self.before_check = {name: list(calls) for name, calls in self._earlier.items()
                                  if name not in CALLED_ON_ITS_OWN}
             self._at_check = Counter(self._forwarded)
             self._checking = True
+
+    def _next_loans(self) -> None:
+        """End every loan of the check (or of the cells) that is over, and start the next one's: what is lent from
+        now on is ended by the next `begin_check`/`end_check`; a request that began before now lends nothing
+        (`_may_lend`). Call with the lock held (red team 11, F3: a loan that landed between two sections outlived
+        every later check)."""
+        self._end_loans(self._loans_from)
+        self._loans_from = next(self._count)
+        self._generation += 1
+
+    def _may_lend(self) -> None:
+        """A request of the kernel's that began under a check (or between checks) that has since ended lends
+        nothing: what it would lend would outlive the loans it belongs to."""
+        began = _request_generation.get()
+        if began is not None and began[0] is self and began[1] != self._generation:
+            raise BoundaryError("a request that began under a check that has ended: it is answered with nothing "
+                                "(keep nothing a check passes your code for later)")
 
     def _keep_earlier(self, name: str, values: list) -> None:
         """Keep a forwarded call's arguments (`_plain`) for later checks' rules (`Earlier`), within `EARLIER_BYTES`
@@ -1134,9 +1152,11 @@ class GraderBridge(_Endpoint):
         with _serving_lock:
             _serving += 1
         token = _caused.set(self)
+        began = _request_generation.set((self, self._generation))
         try:
             super()._answer(message, size)
         finally:
+            _request_generation.reset(began)
             _caused.reset(token)
             with _serving_lock:
                 _serving -= 1
@@ -1592,6 +1612,7 @@ def current() -> GraderBridge | None:
 
 
 _caused: contextvars.ContextVar = contextvars.ContextVar("course_caused_by", default=None)
+_request_generation: contextvars.ContextVar = contextvars.ContextVar("course_request_generation", default=None)
 
 
 def caused_by() -> GraderBridge | None:

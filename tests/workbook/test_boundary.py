@@ -621,6 +621,93 @@ def test_what_a_check_lent_the_kernel_reaches_nothing_once_that_check_is_over(pa
     bridge.end_check()
 
 
+class _SpyLock:
+    """The bridge's lock, calling `after_release` once right after the release that follows `arm()`."""
+
+    def __init__(self):
+        import threading
+
+        self._lock, self._armed, self.after_release = threading.Lock(), False, None
+
+    def locked(self):
+        return self._lock.locked()
+
+    def arm(self):
+        self._armed = True
+
+    def __enter__(self):
+        self._lock.acquire()
+
+    def __exit__(self, *exc):
+        self._lock.release()
+        if self._armed:
+            self._armed = False
+            self.after_release()
+
+
+def test_no_loan_lands_between_the_end_of_a_checks_loans_and_the_next_first_number(pair):
+    """Red team 11, F3: `end_check` ended the loans and set the next first number in two locked sections; an object
+    lent between them got a number below that first number, which no later check ended. Here a lend is injected
+    at the first moment the lock is free after the loans ended: it must end with the next check like any other."""
+    bridge, _, _ = pair
+    spy = _SpyLock()
+    bridge._lock = spy  # noqa: SLF001
+    ended = bridge._end_loans  # noqa: SLF001
+    lent: list = []
+
+    def lend():
+        lent.append(bridge._lend(incidents.Store()))  # noqa: SLF001 - a worker answering a request of the check
+
+    def end_loans(first):
+        ended(first)
+        if spy.locked():
+            spy.after_release = lend
+            spy.arm()
+        else:  # the lock is free right after the loans ended: that is the window
+            lend()
+
+    bridge._end_loans = end_loans  # noqa: SLF001
+    bridge.begin_check()
+    bridge.end_check()
+    bridge._end_loans = ended  # noqa: SLF001
+    assert len(lent) >= 1
+    bridge.begin_check()
+    for number in lent:
+        with pytest.raises(boundary.BoundaryError, match="lent to a check that has ended"):
+            bridge._own(number)  # noqa: SLF001
+    bridge.end_check()
+
+
+def test_a_request_that_began_under_an_ended_check_lends_nothing(pair):
+    """Red team 11, F3: a request of the kernel's that passed `_own` while a check ran, and lends (a bound method,
+    fresh on every `getattr`) only after that check ended, is refused: what it lent would belong to no check."""
+    bridge, namespace, _ = pair
+
+    class Window:
+        def visible(self):
+            return "seen"
+
+        def __getattribute__(self, name):
+            if name == "visible":
+                bridge.end_check()  # the check ends while the request is being answered
+            return object.__getattribute__(self, name)
+
+    def grab(window):
+        try:
+            window.visible
+        except Exception as error:  # noqa: BLE001 - the kernel sees the refusal
+            return str(error)
+        return "lent"
+
+    namespace["grab"] = grab
+    bridge.begin_check()
+    said = bridge.lookup("grab")(Window())
+    assert "began under a check that has ended" in said
+    bridge.begin_check()
+    assert bridge.lookup("grab")(incidents.Store()) == "lent"  # an ordinary request of a check still lends
+    bridge.end_check()
+
+
 def test_a_lent_dicts_type_makes_plain_dicts_and_is_named_for_the_learner(pair):
     """Red team 10, L1': 0.1's definition, lent by reference, is a dict subclass in the kernel. Its type called as a
     dict's (`type(d)(pairs)`, a normaliser that keeps each container's type) made nothing but a TypeError, and a

@@ -2208,3 +2208,97 @@ def test_red_team_nine_cells_fail_only_what_they_could_answer(tmp_path):
             if status != ("failed" if words else "passed") or words not in detail:
                 problems.append(f"{student} {exercise}: {status} ({detail[:300]})")
     assert problems == [], "\n".join(problems)
+
+
+_RT11_TEMPLATE_31 = '''def build_honest_desk_server() -> MCPServer:
+    store = orders.OrderStore()
+    server = MCPServer("desk", log_level="WARNING")
+
+    @server.tool()
+    def get_order(order_number: str) -> orders.OrderSummary:
+        """Status and items of one of the signed-in customer's orders."""
+        try:
+            row = store.record(order_number)
+        except orders.OrderNotFound:
+            raise ToolError(_MISSING.replace("ORD-XXXX", order_number)) from None
+        if row.customer_id != orders.SIGNED_IN:
+            raise ToolError(_MISSING.replace("ORD-XXXX", order_number))
+        return orders.summary(row)
+
+    return server
+'''
+_RT11_TEMPLATE_CACHED = '_MISSING = orders.not_found_message("ORD-XXXX", None)  # the lesson\'s words\nprint(_MISSING)\n'
+
+
+def _rt11_try_customer_order(*numbers: str) -> str:
+    return ("# how does the lesson's helper answer? try a few orders before writing my own\n"
+            f"for number in {list(numbers)!r}:\n"
+            "    try:\n        print(number, orders.customer_order(orders.OrderStore(), number))\n"
+            "    except Exception as error:\n        print(number, type(error).__name__, error)\n")
+
+
+def _module_before(exercise: str, module: str, answer: str) -> Callable:
+    """A `%%writefile` module cell right before `exercise`'s answer cell, and that answer."""
+    def edit(notebook) -> None:
+        cell = _exercise(notebook, exercise)
+        cell.source = answer
+        notebook.cells.insert(notebook.cells.index(cell), nbformat.v4.new_code_cell(module))
+    return edit
+
+
+_RT11_MODULE_73 = ('%%writefile fp_helpers.py\nimport json\n\n\ndef canonical(tool: dict) -> str:\n'
+                   '    return json.dumps(tool, sort_keys=True, ensure_ascii=False, separators=(",", ":"))\n')
+_RT11_ANSWER_73 = ('import hashlib\n\nimport fp_helpers\n\n\ndef fingerprint(tool: dict) -> str:\n'
+                   '    return hashlib.sha256(fp_helpers.canonical(tool).encode()).hexdigest()\n')
+_RT11_MODULE_62 = ('%%writefile support_order.py\n\n\ndef ordered(*groups):\n'
+                   '    return list(dict.fromkeys(name for group in groups for name in group))\n')
+_RT11_ANSWER_62 = '''import support_order
+
+
+def build_support_server() -> MCPServer:
+    server = MCPServer("support", log_level="WARNING")
+    core = ["get_ticket", "search_tickets", "add_ticket_comment"]
+    extras = ["search_tickets", "search_messages", "read_message", "list_events"]
+    workspace.register(server, support_order.ordered(core, extras))
+    return server
+'''
+
+RED_TEAM_ELEVEN = {
+    "h1_73_module_attribute": ("07", _module_before("7.3", _RT11_MODULE_73, _RT11_ANSWER_73), {"7.3": ""}),
+    "h6_62_module_attribute": ("06", _module_before("6.2", _RT11_MODULE_62, _RT11_ANSWER_62), {"6.2": ""}),
+    # student: (lesson, how the solution notebook is changed, {exercise: words its failure must hold, "" = passes})
+    "e2_31_template_cached": ("03", _both(_cell_near_check("checks.ex_03_1(", _RT11_TEMPLATE_CACHED, False),
+                                          _answered("3.1", _RT11_TEMPLATE_31)),
+                              {"3.1": "orders.not_found_message called 1 time(s) before this check"}),
+    "e5_31_customer_order_tryout": ("03", _cell_near_check("checks.ex_03_1(", _rt11_try_customer_order(
+        "ORD-1042", "ORD-1050", "ORD-9999"), False),
+        {"3.1": "your notebook's cells called orders.customer_order 2 time(s) before this check",
+         "3.2": "your notebook's cells called orders.customer_order 2 time(s) before this check"}),
+    "e5b_31_customer_order_own_tryout": ("03", _cell_near_check("checks.ex_03_1(", _rt11_try_customer_order(
+        "ORD-1042", "ORD-1043"), False), {"3.1": "", "3.2": ""}),
+}
+"""Red team rtgrade11's kept submissions (issue 29). F2: 3.1 worded with the lesson's not-found message fetched in a
+cell on a placeholder number (e2): 3.1 counts every earlier call of the two message functions now, as 3.2 does. L2:
+a try-out of customer_order in a cell failed 3.1 and 3.2 with a message that read as the answer's doing (e5): only
+calls on another customer's, a missing or the offline order count now (their answers are the lesson's words), and
+the message names the cells and says what to do; a try-out on one's own orders (plain data) passes (e5b). L1 (h1,
+h6, honest): a helper module of one's own used as `module.function` failed 7.3 and 6.2 in the fresh process."""
+
+
+@pytest.mark.skipif(not sandbox.available().confined, reason=sandbox.available().note)
+def test_red_team_eleven_cells_fail_only_what_they_could_answer(tmp_path):
+    """Each of RED_TEAM_ELEVEN: an honest cell leaves every exercise passed; a kept answer fails and says why."""
+    folder = tmp_path / "class"
+    for student, (lesson, make, _expected) in RED_TEAM_ELEVEN.items():
+        stem, notebook = _lesson_notebook(lesson, "solutions")
+        make(notebook)
+        (folder / student).mkdir(parents=True)
+        nbformat.write(notebook, folder / student / f"{stem}.ipynb")
+    grades = _grade(folder, timeout=150)
+    problems = []
+    for student, (_lesson, _make, expected) in RED_TEAM_ELEVEN.items():
+        for exercise, words in expected.items():
+            status, detail = grades.get((student, exercise), ("missing", ""))
+            if status != ("failed" if words else "passed") or words not in detail:
+                problems.append(f"{student} {exercise}: {status} ({detail[:300]})")
+    assert problems == [], "\n".join(problems)
