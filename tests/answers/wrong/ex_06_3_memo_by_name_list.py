@@ -3,7 +3,10 @@ a server redeployed under its old name with reworded descriptions gets the old f
 
 from course_lib import cost, tokens, wire
 
-EXPECT = "found 311 for [generated-5 redeployed: the same name and tool names, other descriptions] in cl100k_base"
+# in test_both_paths' shared kernel, where earlier answers ran, the stale figure can show on an earlier
+# host (which one depends on what ran before): there the words are the rule's
+EXPECT = ("found 311 for [generated-5 redeployed: the same name and tool names, other descriptions] in cl100k_base",
+          "expected the tokens of every definition of every server")
 
 _CACHE = {}
 
